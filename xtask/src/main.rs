@@ -1,0 +1,31 @@
+//! Repository commands: `cargo xtask gen [--check]` regenerates the raw ABI crate from Debian's
+//! directx-headers-dev; `cargo xtask test` installs what the tests need and runs every test.
+
+mod gen;
+mod test;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => gen::run(args.iter().any(|a| a == "--check")),
+        Some("test") => test::run(&args[1..]),
+        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick]".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Workspace root (the parent of the xtask folder).
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
+}

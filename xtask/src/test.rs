@@ -1,0 +1,1 @@
+pub fn run(_args: &[String]) -> Result<(), String> { Err("todo".into()) }
