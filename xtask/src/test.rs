@@ -1,1 +1,3 @@
-pub fn run(_args: &[String]) -> Result<(), String> { Err("todo".into()) }
+pub fn run(_args: &[String]) -> Result<(), String> {
+    Err("todo".into())
+}

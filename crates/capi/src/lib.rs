@@ -1,1 +1,95 @@
+//! `libd3d12.so`: the exported Direct3D 12 entry points, nothing else. Each is a thin shell over
+//! the runtime crate: argument checks at the edge, a panic guard, errors turned into HRESULTs.
+//! Every export carries the symbol version VER_1 (see `d3d12.map`), like Microsoft's Linux
+//! libd3d12.so.
 
+use rd3d12::error::{guard_hr, Error};
+use rd3d12_sys::*;
+use std::ffi::c_void;
+
+/// D3D12CreateDevice. A NULL adapter means the default adapter, the CPU adapter. A non-NULL
+/// adapter is accepted as that same adapter: it is the only one this runtime drives.
+/// `ppDevice == NULL` asks whether creation would succeed: S_FALSE.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12createdevice>
+///
+/// # Safety
+/// `riid` must be null or point at a GUID; `pp_device` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12CreateDevice(
+    _adapter: *mut IUnknown,
+    minimum_feature_level: D3D_FEATURE_LEVEL,
+    riid: *const IID,
+    pp_device: *mut *mut c_void,
+) -> HRESULT {
+    guard_hr("D3D12CreateDevice", || {
+        if !pp_device.is_null() {
+            // SAFETY: non-null out-pointer from the caller.
+            unsafe { *pp_device = std::ptr::null_mut() };
+            if riid.is_null() {
+                return Err(Error::INVALID_ARG);
+            }
+        }
+        let dev = rd3d12::create_device(minimum_feature_level)?;
+        // SAFETY: pointers as documented above.
+        Ok(unsafe { rd3d12::device::hand_out_device(dev, riid, pp_device) })
+    })
+}
+
+/// D3D12EnableExperimentalFeatures: D3D12ExperimentalShaderModels (no configuration struct)
+/// is accepted, as Mesa's d3d12 driver requires; any other feature is unrecognized
+/// (E_NOINTERFACE).
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12enableexperimentalfeatures>
+///
+/// # Safety
+/// `iids` must point at `num_features` GUIDs when `num_features > 0`.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12EnableExperimentalFeatures(
+    num_features: UINT,
+    iids: *const IID,
+    _configuration_structs: *mut c_void,
+    _configuration_struct_sizes: *mut UINT,
+) -> HRESULT {
+    guard_hr("D3D12EnableExperimentalFeatures", || {
+        if num_features == 0 {
+            return Ok(S_OK);
+        }
+        if iids.is_null() {
+            return Err(Error::INVALID_ARG);
+        }
+        // SAFETY: the caller passes `num_features` GUIDs.
+        let iids = unsafe { std::slice::from_raw_parts(iids, num_features as usize) };
+        if iids.iter().all(|g| *g == D3D12ExperimentalShaderModels) {
+            Ok(S_OK)
+        } else {
+            Err(Error::NO_INTERFACE)
+        }
+    })
+}
+
+/// D3D12GetInterface: none of its classes (debug, tools, DRED settings, SDK configuration,
+/// device factory) is offered yet, so every CLSID gives E_NOINTERFACE with `*ppv = NULL`.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12getinterface>
+///
+/// # Safety
+/// `ppv` must be null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12GetInterface(
+    rclsid: *const GUID,
+    riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    guard_hr("D3D12GetInterface", || {
+        if ppv.is_null() {
+            return Err(Error::POINTER);
+        }
+        // SAFETY: non-null out-pointer from the caller.
+        unsafe { *ppv = std::ptr::null_mut() };
+        if rclsid.is_null() || riid.is_null() {
+            return Err(Error::INVALID_ARG);
+        }
+        Err(Error::NO_INTERFACE)
+    })
+}

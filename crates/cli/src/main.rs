@@ -1,1 +1,29 @@
-fn main(){}
+//! `rd3d12`: the command-line tool. With no arguments (`cargo run --release`) it reports the
+//! adapter: description, LUID, architecture and feature support, all read through the exported
+//! C ABI exactly as a C program would.
+
+mod info;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: rd3d12 [info]\n\
+  info       adapter, LUID, architecture flags and feature support (the default)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None | Some("info") => info::run(),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command {other:?}\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rd3d12: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,12 @@
+//! rd3d12: the Direct3D 12 runtime objects. The exported C entry points live in the capi crate;
+//! this crate holds the COM layer, one file per D3D12 interface, and the backends.
 
+pub mod backend;
+pub mod com;
+pub mod device;
+pub mod error;
+pub mod event;
+pub mod features;
+
+pub use device::{create_device, Device};
+pub use error::{Error, Result};

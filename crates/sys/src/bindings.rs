@@ -700,7 +700,7 @@ pub type PWCHAR = *mut wchar_t;
 pub type LPCWSTR = *const wchar_t;
 pub type PCWSTR = *const wchar_t;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct tagRECTL {
     pub left: LONG,
     pub top: LONG,
@@ -709,14 +709,14 @@ pub struct tagRECTL {
 }
 pub type RECTL = tagRECTL;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct tagPOINT {
     pub x: ::core::ffi::c_int,
     pub y: ::core::ffi::c_int,
 }
 pub type POINT = tagPOINT;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct _GUID {
     pub Data1: u32,
     pub Data2: u16,
@@ -729,14 +729,14 @@ pub type UUID = GUID;
 pub type CLSID = GUID;
 pub type HRESULT = LONG;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct _LUID {
     pub LowPart: ULONG,
     pub HighPart: LONG,
 }
 pub type LUID = _LUID;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct _RECT {
     pub left: ::core::ffi::c_int,
     pub top: ::core::ffi::c_int,
@@ -751,7 +751,7 @@ pub union _LARGE_INTEGER {
     pub QuadPart: i64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct _LARGE_INTEGER__bindgen_ty_1 {
     pub LowPart: u32,
     pub HighPart: u32,
@@ -774,7 +774,7 @@ pub union _ULARGE_INTEGER {
     pub QuadPart: u64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct _ULARGE_INTEGER__bindgen_ty_1 {
     pub LowPart: u32,
     pub HighPart: u32,
@@ -791,7 +791,7 @@ impl Default for _ULARGE_INTEGER {
 pub type ULARGE_INTEGER = _ULARGE_INTEGER;
 pub type PULARGE_INTEGER = *mut ULARGE_INTEGER;
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct _SECURITY_ATTRIBUTES {
     pub nLength: DWORD,
     pub lpSecurityDescriptor: LPVOID,
@@ -808,13 +808,13 @@ impl Default for _SECURITY_ATTRIBUTES {
 }
 pub type SECURITY_ATTRIBUTES = _SECURITY_ATTRIBUTES;
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct STATSTG {
     _unused: [u8; 0],
 }
 pub type LPUNKNOWN = *mut IUnknown;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct IUnknownVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -827,7 +827,7 @@ pub struct IUnknownVtbl {
     pub Release: ::core::option::Option<unsafe extern "C" fn(This: *mut IUnknown) -> ULONG>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct IUnknown {
     pub lpVtbl: *mut IUnknownVtbl,
 }
@@ -847,7 +847,7 @@ pub const D3D_DRIVER_TYPE_NULL: D3D_DRIVER_TYPE = D3D_DRIVER_TYPE(3);
 pub const D3D_DRIVER_TYPE_SOFTWARE: D3D_DRIVER_TYPE = D3D_DRIVER_TYPE(4);
 pub const D3D_DRIVER_TYPE_WARP: D3D_DRIVER_TYPE = D3D_DRIVER_TYPE(5);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_DRIVER_TYPE(pub ::core::ffi::c_uint);
 pub const D3D_FEATURE_LEVEL_1_0_CORE: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(4096);
 pub const D3D_FEATURE_LEVEL_9_1: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(37120);
@@ -861,7 +861,7 @@ pub const D3D_FEATURE_LEVEL_12_0: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(49152);
 pub const D3D_FEATURE_LEVEL_12_1: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(49408);
 pub const D3D_FEATURE_LEVEL_12_2: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(49664);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_FEATURE_LEVEL(pub ::core::ffi::c_uint);
 pub const D3D_PRIMITIVE_TOPOLOGY_UNDEFINED: D3D_PRIMITIVE_TOPOLOGY = D3D_PRIMITIVE_TOPOLOGY(0);
 pub const D3D_PRIMITIVE_TOPOLOGY_POINTLIST: D3D_PRIMITIVE_TOPOLOGY = D3D_PRIMITIVE_TOPOLOGY(1);
@@ -1035,7 +1035,7 @@ pub const D3D11_PRIMITIVE_TOPOLOGY_31_CONTROL_POINT_PATCHLIST: D3D_PRIMITIVE_TOP
 pub const D3D11_PRIMITIVE_TOPOLOGY_32_CONTROL_POINT_PATCHLIST: D3D_PRIMITIVE_TOPOLOGY =
     D3D_PRIMITIVE_TOPOLOGY(64);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_PRIMITIVE_TOPOLOGY(pub ::core::ffi::c_uint);
 pub const D3D_PRIMITIVE_UNDEFINED: D3D_PRIMITIVE = D3D_PRIMITIVE(0);
 pub const D3D_PRIMITIVE_POINT: D3D_PRIMITIVE = D3D_PRIMITIVE(1);
@@ -1120,7 +1120,7 @@ pub const D3D11_PRIMITIVE_30_CONTROL_POINT_PATCH: D3D_PRIMITIVE = D3D_PRIMITIVE(
 pub const D3D11_PRIMITIVE_31_CONTROL_POINT_PATCH: D3D_PRIMITIVE = D3D_PRIMITIVE(38);
 pub const D3D11_PRIMITIVE_32_CONTROL_POINT_PATCH: D3D_PRIMITIVE = D3D_PRIMITIVE(39);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_PRIMITIVE(pub ::core::ffi::c_uint);
 pub const D3D_SRV_DIMENSION_UNKNOWN: D3D_SRV_DIMENSION = D3D_SRV_DIMENSION(0);
 pub const D3D_SRV_DIMENSION_BUFFER: D3D_SRV_DIMENSION = D3D_SRV_DIMENSION(1);
@@ -1168,10 +1168,10 @@ pub const D3D11_SRV_DIMENSION_TEXTURECUBE: D3D_SRV_DIMENSION = D3D_SRV_DIMENSION
 pub const D3D11_SRV_DIMENSION_TEXTURECUBEARRAY: D3D_SRV_DIMENSION = D3D_SRV_DIMENSION(10);
 pub const D3D11_SRV_DIMENSION_BUFFEREX: D3D_SRV_DIMENSION = D3D_SRV_DIMENSION(11);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_SRV_DIMENSION(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct _D3D_SHADER_MACRO {
     pub Name: LPCSTR,
     pub Definition: LPCSTR,
@@ -1188,7 +1188,7 @@ impl Default for _D3D_SHADER_MACRO {
 pub type D3D_SHADER_MACRO = _D3D_SHADER_MACRO;
 pub type LPD3D_SHADER_MACRO = *mut _D3D_SHADER_MACRO;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D10BlobVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -1205,7 +1205,7 @@ pub struct ID3D10BlobVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D10Blob) -> SIZE_T>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D10Blob {
     pub lpVtbl: *mut ID3D10BlobVtbl,
 }
@@ -1224,7 +1224,7 @@ pub type LPD3DBLOB = *mut ID3DBlob;
 pub type PFN_DESTRUCTION_CALLBACK =
     ::core::option::Option<unsafe extern "C" fn(pData: *mut ::core::ffi::c_void)>;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3DDestructionNotifierVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -1250,7 +1250,7 @@ pub struct ID3DDestructionNotifierVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3DDestructionNotifier {
     pub lpVtbl: *mut ID3DDestructionNotifierVtbl,
 }
@@ -1269,11 +1269,11 @@ pub const D3D10_INCLUDE_LOCAL: _D3D_INCLUDE_TYPE = _D3D_INCLUDE_TYPE(0);
 pub const D3D10_INCLUDE_SYSTEM: _D3D_INCLUDE_TYPE = _D3D_INCLUDE_TYPE(1);
 pub const D3D_INCLUDE_FORCE_DWORD: _D3D_INCLUDE_TYPE = _D3D_INCLUDE_TYPE(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_INCLUDE_TYPE(pub ::core::ffi::c_uint);
 pub use self::_D3D_INCLUDE_TYPE as D3D_INCLUDE_TYPE;
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3DInclude {
     pub lpVtbl: *mut ID3DIncludeVtbl,
 }
@@ -1287,7 +1287,7 @@ impl Default for ID3DInclude {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3DIncludeVtbl {
     pub Open: ::core::option::Option<
         unsafe extern "C" fn(
@@ -1322,7 +1322,7 @@ pub const D3D11_SVC_INTERFACE_CLASS: _D3D_SHADER_VARIABLE_CLASS = _D3D_SHADER_VA
 pub const D3D11_SVC_INTERFACE_POINTER: _D3D_SHADER_VARIABLE_CLASS = _D3D_SHADER_VARIABLE_CLASS(7);
 pub const D3D_SVC_FORCE_DWORD: _D3D_SHADER_VARIABLE_CLASS = _D3D_SHADER_VARIABLE_CLASS(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_VARIABLE_CLASS(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_VARIABLE_CLASS as D3D_SHADER_VARIABLE_CLASS;
 pub const D3D_SVF_USERPACKED: _D3D_SHADER_VARIABLE_FLAGS = _D3D_SHADER_VARIABLE_FLAGS(1);
@@ -1335,7 +1335,7 @@ pub const D3D11_SVF_INTERFACE_POINTER: _D3D_SHADER_VARIABLE_FLAGS = _D3D_SHADER_
 pub const D3D11_SVF_INTERFACE_PARAMETER: _D3D_SHADER_VARIABLE_FLAGS = _D3D_SHADER_VARIABLE_FLAGS(8);
 pub const D3D_SVF_FORCE_DWORD: _D3D_SHADER_VARIABLE_FLAGS = _D3D_SHADER_VARIABLE_FLAGS(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_VARIABLE_FLAGS(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_VARIABLE_FLAGS as D3D_SHADER_VARIABLE_FLAGS;
 pub const D3D_SVT_VOID: _D3D_SHADER_VARIABLE_TYPE = _D3D_SHADER_VARIABLE_TYPE(0);
@@ -1459,7 +1459,7 @@ pub const D3D11_SVT_CONSUME_STRUCTURED_BUFFER: _D3D_SHADER_VARIABLE_TYPE =
     _D3D_SHADER_VARIABLE_TYPE(51);
 pub const D3D_SVT_FORCE_DWORD: _D3D_SHADER_VARIABLE_TYPE = _D3D_SHADER_VARIABLE_TYPE(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_VARIABLE_TYPE(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_VARIABLE_TYPE as D3D_SHADER_VARIABLE_TYPE;
 pub const D3D_SIF_USERPACKED: _D3D_SHADER_INPUT_FLAGS = _D3D_SHADER_INPUT_FLAGS(1);
@@ -1475,7 +1475,7 @@ pub const D3D10_SIF_TEXTURE_COMPONENT_1: _D3D_SHADER_INPUT_FLAGS = _D3D_SHADER_I
 pub const D3D10_SIF_TEXTURE_COMPONENTS: _D3D_SHADER_INPUT_FLAGS = _D3D_SHADER_INPUT_FLAGS(12);
 pub const D3D_SIF_FORCE_DWORD: _D3D_SHADER_INPUT_FLAGS = _D3D_SHADER_INPUT_FLAGS(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_INPUT_FLAGS(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_INPUT_FLAGS as D3D_SHADER_INPUT_FLAGS;
 pub const D3D_SIT_CBUFFER: _D3D_SHADER_INPUT_TYPE = _D3D_SHADER_INPUT_TYPE(0);
@@ -1507,14 +1507,14 @@ pub const D3D11_SIT_UAV_CONSUME_STRUCTURED: _D3D_SHADER_INPUT_TYPE = _D3D_SHADER
 pub const D3D11_SIT_UAV_RWSTRUCTURED_WITH_COUNTER: _D3D_SHADER_INPUT_TYPE =
     _D3D_SHADER_INPUT_TYPE(11);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_INPUT_TYPE(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_INPUT_TYPE as D3D_SHADER_INPUT_TYPE;
 pub const D3D_CBF_USERPACKED: _D3D_SHADER_CBUFFER_FLAGS = _D3D_SHADER_CBUFFER_FLAGS(1);
 pub const D3D10_CBF_USERPACKED: _D3D_SHADER_CBUFFER_FLAGS = _D3D_SHADER_CBUFFER_FLAGS(1);
 pub const D3D_CBF_FORCE_DWORD: _D3D_SHADER_CBUFFER_FLAGS = _D3D_SHADER_CBUFFER_FLAGS(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_SHADER_CBUFFER_FLAGS(pub ::core::ffi::c_uint);
 pub use self::_D3D_SHADER_CBUFFER_FLAGS as D3D_SHADER_CBUFFER_FLAGS;
 pub const D3D_CT_CBUFFER: _D3D_CBUFFER_TYPE = _D3D_CBUFFER_TYPE(0);
@@ -1528,7 +1528,7 @@ pub const D3D11_CT_TBUFFER: _D3D_CBUFFER_TYPE = _D3D_CBUFFER_TYPE(1);
 pub const D3D11_CT_INTERFACE_POINTERS: _D3D_CBUFFER_TYPE = _D3D_CBUFFER_TYPE(2);
 pub const D3D11_CT_RESOURCE_BIND_INFO: _D3D_CBUFFER_TYPE = _D3D_CBUFFER_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_CBUFFER_TYPE(pub ::core::ffi::c_uint);
 pub use self::_D3D_CBUFFER_TYPE as D3D_CBUFFER_TYPE;
 pub const D3D_NAME_UNDEFINED: D3D_NAME = D3D_NAME(0);
@@ -1586,7 +1586,7 @@ pub const D3D12_NAME_BARYCENTRICS: D3D_NAME = D3D_NAME(23);
 pub const D3D12_NAME_SHADINGRATE: D3D_NAME = D3D_NAME(24);
 pub const D3D12_NAME_CULLPRIMITIVE: D3D_NAME = D3D_NAME(25);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_NAME(pub ::core::ffi::c_uint);
 pub const D3D_RETURN_TYPE_UNORM: D3D_RESOURCE_RETURN_TYPE = D3D_RESOURCE_RETURN_TYPE(1);
 pub const D3D_RETURN_TYPE_SNORM: D3D_RESOURCE_RETURN_TYPE = D3D_RESOURCE_RETURN_TYPE(2);
@@ -1611,7 +1611,7 @@ pub const D3D11_RETURN_TYPE_MIXED: D3D_RESOURCE_RETURN_TYPE = D3D_RESOURCE_RETUR
 pub const D3D11_RETURN_TYPE_DOUBLE: D3D_RESOURCE_RETURN_TYPE = D3D_RESOURCE_RETURN_TYPE(7);
 pub const D3D11_RETURN_TYPE_CONTINUED: D3D_RESOURCE_RETURN_TYPE = D3D_RESOURCE_RETURN_TYPE(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_RESOURCE_RETURN_TYPE(pub ::core::ffi::c_uint);
 pub const D3D_REGISTER_COMPONENT_UNKNOWN: D3D_REGISTER_COMPONENT_TYPE =
     D3D_REGISTER_COMPONENT_TYPE(0);
@@ -1630,7 +1630,7 @@ pub const D3D10_REGISTER_COMPONENT_SINT32: D3D_REGISTER_COMPONENT_TYPE =
 pub const D3D10_REGISTER_COMPONENT_FLOAT32: D3D_REGISTER_COMPONENT_TYPE =
     D3D_REGISTER_COMPONENT_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_REGISTER_COMPONENT_TYPE(pub ::core::ffi::c_uint);
 pub const D3D_TESSELLATOR_DOMAIN_UNDEFINED: D3D_TESSELLATOR_DOMAIN = D3D_TESSELLATOR_DOMAIN(0);
 pub const D3D_TESSELLATOR_DOMAIN_ISOLINE: D3D_TESSELLATOR_DOMAIN = D3D_TESSELLATOR_DOMAIN(1);
@@ -1641,7 +1641,7 @@ pub const D3D11_TESSELLATOR_DOMAIN_ISOLINE: D3D_TESSELLATOR_DOMAIN = D3D_TESSELL
 pub const D3D11_TESSELLATOR_DOMAIN_TRI: D3D_TESSELLATOR_DOMAIN = D3D_TESSELLATOR_DOMAIN(2);
 pub const D3D11_TESSELLATOR_DOMAIN_QUAD: D3D_TESSELLATOR_DOMAIN = D3D_TESSELLATOR_DOMAIN(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_TESSELLATOR_DOMAIN(pub ::core::ffi::c_uint);
 pub const D3D_TESSELLATOR_PARTITIONING_UNDEFINED: D3D_TESSELLATOR_PARTITIONING =
     D3D_TESSELLATOR_PARTITIONING(0);
@@ -1664,7 +1664,7 @@ pub const D3D11_TESSELLATOR_PARTITIONING_FRACTIONAL_ODD: D3D_TESSELLATOR_PARTITI
 pub const D3D11_TESSELLATOR_PARTITIONING_FRACTIONAL_EVEN: D3D_TESSELLATOR_PARTITIONING =
     D3D_TESSELLATOR_PARTITIONING(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_TESSELLATOR_PARTITIONING(pub ::core::ffi::c_uint);
 pub const D3D_TESSELLATOR_OUTPUT_UNDEFINED: D3D_TESSELLATOR_OUTPUT_PRIMITIVE =
     D3D_TESSELLATOR_OUTPUT_PRIMITIVE(0);
@@ -1687,7 +1687,7 @@ pub const D3D11_TESSELLATOR_OUTPUT_TRIANGLE_CW: D3D_TESSELLATOR_OUTPUT_PRIMITIVE
 pub const D3D11_TESSELLATOR_OUTPUT_TRIANGLE_CCW: D3D_TESSELLATOR_OUTPUT_PRIMITIVE =
     D3D_TESSELLATOR_OUTPUT_PRIMITIVE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_TESSELLATOR_OUTPUT_PRIMITIVE(pub ::core::ffi::c_uint);
 pub const D3D_MIN_PRECISION_DEFAULT: D3D_MIN_PRECISION = D3D_MIN_PRECISION(0);
 pub const D3D_MIN_PRECISION_FLOAT_16: D3D_MIN_PRECISION = D3D_MIN_PRECISION(1);
@@ -1698,7 +1698,7 @@ pub const D3D_MIN_PRECISION_UINT_16: D3D_MIN_PRECISION = D3D_MIN_PRECISION(5);
 pub const D3D_MIN_PRECISION_ANY_16: D3D_MIN_PRECISION = D3D_MIN_PRECISION(240);
 pub const D3D_MIN_PRECISION_ANY_10: D3D_MIN_PRECISION = D3D_MIN_PRECISION(241);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_MIN_PRECISION(pub ::core::ffi::c_uint);
 pub const D3D_INTERPOLATION_UNDEFINED: D3D_INTERPOLATION_MODE = D3D_INTERPOLATION_MODE(0);
 pub const D3D_INTERPOLATION_CONSTANT: D3D_INTERPOLATION_MODE = D3D_INTERPOLATION_MODE(1);
@@ -1712,26 +1712,26 @@ pub const D3D_INTERPOLATION_LINEAR_SAMPLE: D3D_INTERPOLATION_MODE = D3D_INTERPOL
 pub const D3D_INTERPOLATION_LINEAR_NOPERSPECTIVE_SAMPLE: D3D_INTERPOLATION_MODE =
     D3D_INTERPOLATION_MODE(7);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_INTERPOLATION_MODE(pub ::core::ffi::c_uint);
 pub const D3D_PF_NONE: _D3D_PARAMETER_FLAGS = _D3D_PARAMETER_FLAGS(0);
 pub const D3D_PF_IN: _D3D_PARAMETER_FLAGS = _D3D_PARAMETER_FLAGS(1);
 pub const D3D_PF_OUT: _D3D_PARAMETER_FLAGS = _D3D_PARAMETER_FLAGS(2);
 pub const D3D_PF_FORCE_DWORD: _D3D_PARAMETER_FLAGS = _D3D_PARAMETER_FLAGS(2147483647);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _D3D_PARAMETER_FLAGS(pub ::core::ffi::c_uint);
 pub use self::_D3D_PARAMETER_FLAGS as D3D_PARAMETER_FLAGS;
 pub const D3DFL_STANDARD: D3D_FORMAT_LAYOUT = D3D_FORMAT_LAYOUT(0);
 pub const D3DFL_CUSTOM: D3D_FORMAT_LAYOUT = D3D_FORMAT_LAYOUT(-1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_FORMAT_LAYOUT(pub ::core::ffi::c_int);
 pub const D3DFTL_NO_TYPE: D3D_FORMAT_TYPE_LEVEL = D3D_FORMAT_TYPE_LEVEL(0);
 pub const D3DFTL_PARTIAL_TYPE: D3D_FORMAT_TYPE_LEVEL = D3D_FORMAT_TYPE_LEVEL(-2);
 pub const D3DFTL_FULL_TYPE: D3D_FORMAT_TYPE_LEVEL = D3D_FORMAT_TYPE_LEVEL(-1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_FORMAT_TYPE_LEVEL(pub ::core::ffi::c_int);
 pub const D3DFCN_R: D3D_FORMAT_COMPONENT_NAME = D3D_FORMAT_COMPONENT_NAME(-4);
 pub const D3DFCN_G: D3D_FORMAT_COMPONENT_NAME = D3D_FORMAT_COMPONENT_NAME(-3);
@@ -1741,7 +1741,7 @@ pub const D3DFCN_D: D3D_FORMAT_COMPONENT_NAME = D3D_FORMAT_COMPONENT_NAME(0);
 pub const D3DFCN_S: D3D_FORMAT_COMPONENT_NAME = D3D_FORMAT_COMPONENT_NAME(1);
 pub const D3DFCN_X: D3D_FORMAT_COMPONENT_NAME = D3D_FORMAT_COMPONENT_NAME(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_FORMAT_COMPONENT_NAME(pub ::core::ffi::c_int);
 pub const D3DFCI_TYPELESS: D3D_FORMAT_COMPONENT_INTERPRETATION =
     D3D_FORMAT_COMPONENT_INTERPRETATION(0);
@@ -1759,7 +1759,7 @@ pub const D3DFCI_UNORM_SRGB: D3D_FORMAT_COMPONENT_INTERPRETATION =
 pub const D3DFCI_BIASED_FIXED_2_8: D3D_FORMAT_COMPONENT_INTERPRETATION =
     D3D_FORMAT_COMPONENT_INTERPRETATION(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_FORMAT_COMPONENT_INTERPRETATION(pub ::core::ffi::c_int);
 pub const DXGI_FORMAT_UNKNOWN: DXGI_FORMAT = DXGI_FORMAT(0);
 pub const DXGI_FORMAT_R32G32B32A32_TYPELESS: DXGI_FORMAT = DXGI_FORMAT(1);
@@ -1884,16 +1884,16 @@ pub const DXGI_FORMAT_SAMPLER_FEEDBACK_MIN_MIP_OPAQUE: DXGI_FORMAT = DXGI_FORMAT
 pub const DXGI_FORMAT_SAMPLER_FEEDBACK_MIP_REGION_USED_OPAQUE: DXGI_FORMAT = DXGI_FORMAT(190);
 pub const DXGI_FORMAT_FORCE_UINT: DXGI_FORMAT = DXGI_FORMAT(4294967295);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct DXGI_FORMAT(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct DXGI_RATIONAL {
     pub Numerator: UINT,
     pub Denominator: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct DXGI_SAMPLE_DESC {
     pub Count: UINT,
     pub Quality: UINT,
@@ -1947,7 +1947,7 @@ pub const DXGI_COLOR_SPACE_YCBCR_STUDIO_G24_TOPLEFT_P2020: DXGI_COLOR_SPACE_TYPE
     DXGI_COLOR_SPACE_TYPE(24);
 pub const DXGI_COLOR_SPACE_CUSTOM: DXGI_COLOR_SPACE_TYPE = DXGI_COLOR_SPACE_TYPE(4294967295);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct DXGI_COLOR_SPACE_TYPE(pub ::core::ffi::c_uint);
 pub type D3D12_GPU_VIRTUAL_ADDRESS = UINT64;
 pub const D3D12_COMMAND_LIST_TYPE_DIRECT: D3D12_COMMAND_LIST_TYPE = D3D12_COMMAND_LIST_TYPE(0);
@@ -1962,13 +1962,13 @@ pub const D3D12_COMMAND_LIST_TYPE_VIDEO_ENCODE: D3D12_COMMAND_LIST_TYPE =
     D3D12_COMMAND_LIST_TYPE(6);
 pub const D3D12_COMMAND_LIST_TYPE_NONE: D3D12_COMMAND_LIST_TYPE = D3D12_COMMAND_LIST_TYPE(-1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_LIST_TYPE(pub ::core::ffi::c_int);
 pub const D3D12_COMMAND_QUEUE_FLAG_NONE: D3D12_COMMAND_QUEUE_FLAGS = D3D12_COMMAND_QUEUE_FLAGS(0);
 pub const D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT: D3D12_COMMAND_QUEUE_FLAGS =
     D3D12_COMMAND_QUEUE_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_QUEUE_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_COMMAND_QUEUE_PRIORITY_NORMAL: D3D12_COMMAND_QUEUE_PRIORITY =
     D3D12_COMMAND_QUEUE_PRIORITY(0);
@@ -1977,10 +1977,10 @@ pub const D3D12_COMMAND_QUEUE_PRIORITY_HIGH: D3D12_COMMAND_QUEUE_PRIORITY =
 pub const D3D12_COMMAND_QUEUE_PRIORITY_GLOBAL_REALTIME: D3D12_COMMAND_QUEUE_PRIORITY =
     D3D12_COMMAND_QUEUE_PRIORITY(10000);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_QUEUE_PRIORITY(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_COMMAND_QUEUE_DESC {
     pub Type: D3D12_COMMAND_LIST_TYPE,
     pub Priority: INT,
@@ -2007,17 +2007,17 @@ pub const D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE: D3D12_PRIMITIVE_TOPOLOGY_TYPE 
 pub const D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH: D3D12_PRIMITIVE_TOPOLOGY_TYPE =
     D3D12_PRIMITIVE_TOPOLOGY_TYPE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PRIMITIVE_TOPOLOGY_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA: D3D12_INPUT_CLASSIFICATION =
     D3D12_INPUT_CLASSIFICATION(0);
 pub const D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA: D3D12_INPUT_CLASSIFICATION =
     D3D12_INPUT_CLASSIFICATION(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_INPUT_CLASSIFICATION(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_INPUT_ELEMENT_DESC {
     pub SemanticName: LPCSTR,
     pub SemanticIndex: UINT,
@@ -2039,7 +2039,7 @@ impl Default for D3D12_INPUT_ELEMENT_DESC {
 pub const D3D12_FILL_MODE_WIREFRAME: D3D12_FILL_MODE = D3D12_FILL_MODE(2);
 pub const D3D12_FILL_MODE_SOLID: D3D12_FILL_MODE = D3D12_FILL_MODE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FILL_MODE(pub ::core::ffi::c_uint);
 pub use self::D3D_PRIMITIVE as D3D12_PRIMITIVE;
 pub use self::D3D_PRIMITIVE_TOPOLOGY as D3D12_PRIMITIVE_TOPOLOGY;
@@ -2047,10 +2047,10 @@ pub const D3D12_CULL_MODE_NONE: D3D12_CULL_MODE = D3D12_CULL_MODE(1);
 pub const D3D12_CULL_MODE_FRONT: D3D12_CULL_MODE = D3D12_CULL_MODE(2);
 pub const D3D12_CULL_MODE_BACK: D3D12_CULL_MODE = D3D12_CULL_MODE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CULL_MODE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SO_DECLARATION_ENTRY {
     pub Stream: UINT,
     pub SemanticName: LPCSTR,
@@ -2069,7 +2069,7 @@ impl Default for D3D12_SO_DECLARATION_ENTRY {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_VIEWPORT {
     pub TopLeftX: FLOAT,
     pub TopLeftY: FLOAT,
@@ -2080,7 +2080,7 @@ pub struct D3D12_VIEWPORT {
 }
 pub type D3D12_RECT = RECT;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_BOX {
     pub left: UINT,
     pub top: UINT,
@@ -2099,12 +2099,12 @@ pub const D3D12_COMPARISON_FUNC_NOT_EQUAL: D3D12_COMPARISON_FUNC = D3D12_COMPARI
 pub const D3D12_COMPARISON_FUNC_GREATER_EQUAL: D3D12_COMPARISON_FUNC = D3D12_COMPARISON_FUNC(7);
 pub const D3D12_COMPARISON_FUNC_ALWAYS: D3D12_COMPARISON_FUNC = D3D12_COMPARISON_FUNC(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMPARISON_FUNC(pub ::core::ffi::c_uint);
 pub const D3D12_DEPTH_WRITE_MASK_ZERO: D3D12_DEPTH_WRITE_MASK = D3D12_DEPTH_WRITE_MASK(0);
 pub const D3D12_DEPTH_WRITE_MASK_ALL: D3D12_DEPTH_WRITE_MASK = D3D12_DEPTH_WRITE_MASK(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEPTH_WRITE_MASK(pub ::core::ffi::c_uint);
 pub const D3D12_STENCIL_OP_KEEP: D3D12_STENCIL_OP = D3D12_STENCIL_OP(1);
 pub const D3D12_STENCIL_OP_ZERO: D3D12_STENCIL_OP = D3D12_STENCIL_OP(2);
@@ -2115,10 +2115,10 @@ pub const D3D12_STENCIL_OP_INVERT: D3D12_STENCIL_OP = D3D12_STENCIL_OP(6);
 pub const D3D12_STENCIL_OP_INCR: D3D12_STENCIL_OP = D3D12_STENCIL_OP(7);
 pub const D3D12_STENCIL_OP_DECR: D3D12_STENCIL_OP = D3D12_STENCIL_OP(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_STENCIL_OP(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCILOP_DESC {
     pub StencilFailOp: D3D12_STENCIL_OP,
     pub StencilDepthFailOp: D3D12_STENCIL_OP,
@@ -2135,7 +2135,7 @@ impl Default for D3D12_DEPTH_STENCILOP_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCIL_DESC {
     pub DepthEnable: BOOL,
     pub DepthWriteMask: D3D12_DEPTH_WRITE_MASK,
@@ -2156,7 +2156,7 @@ impl Default for D3D12_DEPTH_STENCIL_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCIL_DESC1 {
     pub DepthEnable: BOOL,
     pub DepthWriteMask: D3D12_DEPTH_WRITE_MASK,
@@ -2178,7 +2178,7 @@ impl Default for D3D12_DEPTH_STENCIL_DESC1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCILOP_DESC1 {
     pub StencilFailOp: D3D12_STENCIL_OP,
     pub StencilDepthFailOp: D3D12_STENCIL_OP,
@@ -2197,7 +2197,7 @@ impl Default for D3D12_DEPTH_STENCILOP_DESC1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCIL_DESC2 {
     pub DepthEnable: BOOL,
     pub DepthWriteMask: D3D12_DEPTH_WRITE_MASK,
@@ -2236,7 +2236,7 @@ pub const D3D12_BLEND_INV_SRC1_ALPHA: D3D12_BLEND = D3D12_BLEND(19);
 pub const D3D12_BLEND_ALPHA_FACTOR: D3D12_BLEND = D3D12_BLEND(20);
 pub const D3D12_BLEND_INV_ALPHA_FACTOR: D3D12_BLEND = D3D12_BLEND(21);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BLEND(pub ::core::ffi::c_uint);
 pub const D3D12_BLEND_OP_ADD: D3D12_BLEND_OP = D3D12_BLEND_OP(1);
 pub const D3D12_BLEND_OP_SUBTRACT: D3D12_BLEND_OP = D3D12_BLEND_OP(2);
@@ -2244,7 +2244,7 @@ pub const D3D12_BLEND_OP_REV_SUBTRACT: D3D12_BLEND_OP = D3D12_BLEND_OP(3);
 pub const D3D12_BLEND_OP_MIN: D3D12_BLEND_OP = D3D12_BLEND_OP(4);
 pub const D3D12_BLEND_OP_MAX: D3D12_BLEND_OP = D3D12_BLEND_OP(5);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BLEND_OP(pub ::core::ffi::c_uint);
 pub const D3D12_COLOR_WRITE_ENABLE_RED: D3D12_COLOR_WRITE_ENABLE = D3D12_COLOR_WRITE_ENABLE(1);
 pub const D3D12_COLOR_WRITE_ENABLE_GREEN: D3D12_COLOR_WRITE_ENABLE = D3D12_COLOR_WRITE_ENABLE(2);
@@ -2252,7 +2252,7 @@ pub const D3D12_COLOR_WRITE_ENABLE_BLUE: D3D12_COLOR_WRITE_ENABLE = D3D12_COLOR_
 pub const D3D12_COLOR_WRITE_ENABLE_ALPHA: D3D12_COLOR_WRITE_ENABLE = D3D12_COLOR_WRITE_ENABLE(8);
 pub const D3D12_COLOR_WRITE_ENABLE_ALL: D3D12_COLOR_WRITE_ENABLE = D3D12_COLOR_WRITE_ENABLE(15);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COLOR_WRITE_ENABLE(pub ::core::ffi::c_uint);
 pub const D3D12_LOGIC_OP_CLEAR: D3D12_LOGIC_OP = D3D12_LOGIC_OP(0);
 pub const D3D12_LOGIC_OP_SET: D3D12_LOGIC_OP = D3D12_LOGIC_OP(1);
@@ -2271,10 +2271,10 @@ pub const D3D12_LOGIC_OP_AND_INVERTED: D3D12_LOGIC_OP = D3D12_LOGIC_OP(13);
 pub const D3D12_LOGIC_OP_OR_REVERSE: D3D12_LOGIC_OP = D3D12_LOGIC_OP(14);
 pub const D3D12_LOGIC_OP_OR_INVERTED: D3D12_LOGIC_OP = D3D12_LOGIC_OP(15);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_LOGIC_OP(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RENDER_TARGET_BLEND_DESC {
     pub BlendEnable: BOOL,
     pub LogicOpEnable: BOOL,
@@ -2297,7 +2297,7 @@ impl Default for D3D12_RENDER_TARGET_BLEND_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_BLEND_DESC {
     pub AlphaToCoverageEnable: BOOL,
     pub IndependentBlendEnable: BOOL,
@@ -2317,10 +2317,10 @@ pub const D3D12_CONSERVATIVE_RASTERIZATION_MODE_OFF: D3D12_CONSERVATIVE_RASTERIZ
 pub const D3D12_CONSERVATIVE_RASTERIZATION_MODE_ON: D3D12_CONSERVATIVE_RASTERIZATION_MODE =
     D3D12_CONSERVATIVE_RASTERIZATION_MODE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CONSERVATIVE_RASTERIZATION_MODE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RASTERIZER_DESC {
     pub FillMode: D3D12_FILL_MODE,
     pub CullMode: D3D12_CULL_MODE,
@@ -2344,7 +2344,7 @@ impl Default for D3D12_RASTERIZER_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ObjectVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -2383,7 +2383,7 @@ pub struct ID3D12ObjectVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Object {
     pub lpVtbl: *mut ID3D12ObjectVtbl,
 }
@@ -2397,7 +2397,7 @@ impl Default for ID3D12Object {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceChildVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -2444,7 +2444,7 @@ pub struct ID3D12DeviceChildVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceChild {
     pub lpVtbl: *mut ID3D12DeviceChildVtbl,
 }
@@ -2458,7 +2458,7 @@ impl Default for ID3D12DeviceChild {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12RootSignatureVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -2506,7 +2506,7 @@ pub struct ID3D12RootSignatureVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12RootSignature {
     pub lpVtbl: *mut ID3D12RootSignatureVtbl,
 }
@@ -2520,7 +2520,7 @@ impl Default for ID3D12RootSignature {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SHADER_BYTECODE {
     pub pShaderBytecode: *const ::core::ffi::c_void,
     pub BytecodeLength: SIZE_T,
@@ -2535,7 +2535,7 @@ impl Default for D3D12_SHADER_BYTECODE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_STREAM_OUTPUT_DESC {
     pub pSODeclaration: *const D3D12_SO_DECLARATION_ENTRY,
     pub NumEntries: UINT,
@@ -2553,7 +2553,7 @@ impl Default for D3D12_STREAM_OUTPUT_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_INPUT_LAYOUT_DESC {
     pub pInputElementDescs: *const D3D12_INPUT_ELEMENT_DESC,
     pub NumElements: UINT,
@@ -2574,10 +2574,10 @@ pub const D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF: D3D12_INDEX_BUFFER_STRIP_CU
 pub const D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFFFFFF: D3D12_INDEX_BUFFER_STRIP_CUT_VALUE =
     D3D12_INDEX_BUFFER_STRIP_CUT_VALUE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_INDEX_BUFFER_STRIP_CUT_VALUE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_CACHED_PIPELINE_STATE {
     pub pCachedBlob: *const ::core::ffi::c_void,
     pub CachedBlobSizeInBytes: SIZE_T,
@@ -2596,10 +2596,10 @@ pub const D3D12_PIPELINE_STATE_FLAG_NONE: D3D12_PIPELINE_STATE_FLAGS =
 pub const D3D12_PIPELINE_STATE_FLAG_TOOL_DEBUG: D3D12_PIPELINE_STATE_FLAGS =
     D3D12_PIPELINE_STATE_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PIPELINE_STATE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_GRAPHICS_PIPELINE_STATE_DESC {
     pub pRootSignature: *mut ID3D12RootSignature,
     pub VS: D3D12_SHADER_BYTECODE,
@@ -2633,7 +2633,7 @@ impl Default for D3D12_GRAPHICS_PIPELINE_STATE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_COMPUTE_PIPELINE_STATE_DESC {
     pub pRootSignature: *mut ID3D12RootSignature,
     pub CS: D3D12_SHADER_BYTECODE,
@@ -2651,7 +2651,7 @@ impl Default for D3D12_COMPUTE_PIPELINE_STATE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RT_FORMAT_ARRAY {
     pub RTFormats: [DXGI_FORMAT; 8usize],
     pub NumRenderTargets: UINT,
@@ -2666,7 +2666,7 @@ impl Default for D3D12_RT_FORMAT_ARRAY {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_PIPELINE_STATE_STREAM_DESC {
     pub SizeInBytes: SIZE_T,
     pub pPipelineStateSubobjectStream: *mut ::core::ffi::c_void,
@@ -2735,7 +2735,7 @@ pub const D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL2: D3D12_PIPELINE_STA
 pub const D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_MAX_VALID: D3D12_PIPELINE_STATE_SUBOBJECT_TYPE =
     D3D12_PIPELINE_STATE_SUBOBJECT_TYPE(27);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PIPELINE_STATE_SUBOBJECT_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_FEATURE_D3D12_OPTIONS: D3D12_FEATURE = D3D12_FEATURE(0);
 pub const D3D12_FEATURE_ARCHITECTURE: D3D12_FEATURE = D3D12_FEATURE(1);
@@ -2773,7 +2773,7 @@ pub const D3D12_FEATURE_D3D12_OPTIONS13: D3D12_FEATURE = D3D12_FEATURE(42);
 pub const D3D12_FEATURE_D3D12_OPTIONS14: D3D12_FEATURE = D3D12_FEATURE(43);
 pub const D3D12_FEATURE_D3D12_OPTIONS15: D3D12_FEATURE = D3D12_FEATURE(44);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FEATURE(pub ::core::ffi::c_uint);
 pub const D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE: D3D12_SHADER_MIN_PRECISION_SUPPORT =
     D3D12_SHADER_MIN_PRECISION_SUPPORT(0);
@@ -2782,7 +2782,7 @@ pub const D3D12_SHADER_MIN_PRECISION_SUPPORT_10_BIT: D3D12_SHADER_MIN_PRECISION_
 pub const D3D12_SHADER_MIN_PRECISION_SUPPORT_16_BIT: D3D12_SHADER_MIN_PRECISION_SUPPORT =
     D3D12_SHADER_MIN_PRECISION_SUPPORT(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_MIN_PRECISION_SUPPORT(pub ::core::ffi::c_uint);
 pub const D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED: D3D12_TILED_RESOURCES_TIER =
     D3D12_TILED_RESOURCES_TIER(0);
@@ -2791,7 +2791,7 @@ pub const D3D12_TILED_RESOURCES_TIER_2: D3D12_TILED_RESOURCES_TIER = D3D12_TILED
 pub const D3D12_TILED_RESOURCES_TIER_3: D3D12_TILED_RESOURCES_TIER = D3D12_TILED_RESOURCES_TIER(3);
 pub const D3D12_TILED_RESOURCES_TIER_4: D3D12_TILED_RESOURCES_TIER = D3D12_TILED_RESOURCES_TIER(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TILED_RESOURCES_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_RESOURCE_BINDING_TIER_1: D3D12_RESOURCE_BINDING_TIER =
     D3D12_RESOURCE_BINDING_TIER(1);
@@ -2800,7 +2800,7 @@ pub const D3D12_RESOURCE_BINDING_TIER_2: D3D12_RESOURCE_BINDING_TIER =
 pub const D3D12_RESOURCE_BINDING_TIER_3: D3D12_RESOURCE_BINDING_TIER =
     D3D12_RESOURCE_BINDING_TIER(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_BINDING_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED:
     D3D12_CONSERVATIVE_RASTERIZATION_TIER = D3D12_CONSERVATIVE_RASTERIZATION_TIER(0);
@@ -2811,7 +2811,7 @@ pub const D3D12_CONSERVATIVE_RASTERIZATION_TIER_2: D3D12_CONSERVATIVE_RASTERIZAT
 pub const D3D12_CONSERVATIVE_RASTERIZATION_TIER_3: D3D12_CONSERVATIVE_RASTERIZATION_TIER =
     D3D12_CONSERVATIVE_RASTERIZATION_TIER(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CONSERVATIVE_RASTERIZATION_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_FORMAT_SUPPORT1_NONE: D3D12_FORMAT_SUPPORT1 = D3D12_FORMAT_SUPPORT1(0);
 pub const D3D12_FORMAT_SUPPORT1_BUFFER: D3D12_FORMAT_SUPPORT1 = D3D12_FORMAT_SUPPORT1(1);
@@ -2858,7 +2858,7 @@ pub const D3D12_FORMAT_SUPPORT1_VIDEO_PROCESSOR_INPUT: D3D12_FORMAT_SUPPORT1 =
 pub const D3D12_FORMAT_SUPPORT1_VIDEO_ENCODER: D3D12_FORMAT_SUPPORT1 =
     D3D12_FORMAT_SUPPORT1(1073741824);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FORMAT_SUPPORT1(pub ::core::ffi::c_uint);
 pub const D3D12_FORMAT_SUPPORT2_NONE: D3D12_FORMAT_SUPPORT2 = D3D12_FORMAT_SUPPORT2(0);
 pub const D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_ADD: D3D12_FORMAT_SUPPORT2 = D3D12_FORMAT_SUPPORT2(1);
@@ -2882,14 +2882,14 @@ pub const D3D12_FORMAT_SUPPORT2_MULTIPLANE_OVERLAY: D3D12_FORMAT_SUPPORT2 =
 pub const D3D12_FORMAT_SUPPORT2_SAMPLER_FEEDBACK: D3D12_FORMAT_SUPPORT2 =
     D3D12_FORMAT_SUPPORT2(32768);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FORMAT_SUPPORT2(pub ::core::ffi::c_uint);
 pub const D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_NONE: D3D12_MULTISAMPLE_QUALITY_LEVEL_FLAGS =
     D3D12_MULTISAMPLE_QUALITY_LEVEL_FLAGS(0);
 pub const D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_TILED_RESOURCE:
     D3D12_MULTISAMPLE_QUALITY_LEVEL_FLAGS = D3D12_MULTISAMPLE_QUALITY_LEVEL_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MULTISAMPLE_QUALITY_LEVEL_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED: D3D12_CROSS_NODE_SHARING_TIER =
     D3D12_CROSS_NODE_SHARING_TIER(0);
@@ -2902,12 +2902,12 @@ pub const D3D12_CROSS_NODE_SHARING_TIER_2: D3D12_CROSS_NODE_SHARING_TIER =
 pub const D3D12_CROSS_NODE_SHARING_TIER_3: D3D12_CROSS_NODE_SHARING_TIER =
     D3D12_CROSS_NODE_SHARING_TIER(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CROSS_NODE_SHARING_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_RESOURCE_HEAP_TIER_1: D3D12_RESOURCE_HEAP_TIER = D3D12_RESOURCE_HEAP_TIER(1);
 pub const D3D12_RESOURCE_HEAP_TIER_2: D3D12_RESOURCE_HEAP_TIER = D3D12_RESOURCE_HEAP_TIER(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_HEAP_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED:
     D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER = D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER(0);
@@ -2916,7 +2916,7 @@ pub const D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_1: D3D12_PROGRAMMABLE_SAMPLE_
 pub const D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_2: D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER =
     D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_VIEW_INSTANCING_TIER_NOT_SUPPORTED: D3D12_VIEW_INSTANCING_TIER =
     D3D12_VIEW_INSTANCING_TIER(0);
@@ -2924,10 +2924,10 @@ pub const D3D12_VIEW_INSTANCING_TIER_1: D3D12_VIEW_INSTANCING_TIER = D3D12_VIEW_
 pub const D3D12_VIEW_INSTANCING_TIER_2: D3D12_VIEW_INSTANCING_TIER = D3D12_VIEW_INSTANCING_TIER(2);
 pub const D3D12_VIEW_INSTANCING_TIER_3: D3D12_VIEW_INSTANCING_TIER = D3D12_VIEW_INSTANCING_TIER(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_VIEW_INSTANCING_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS {
     pub DoublePrecisionFloatShaderOps: BOOL,
     pub OutputMergerLogicOp: BOOL,
@@ -2955,7 +2955,7 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS1 {
     pub WaveOps: BOOL,
     pub WaveLaneCountMin: UINT,
@@ -2965,7 +2965,7 @@ pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS1 {
     pub Int64ShaderOps: BOOL,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS2 {
     pub DepthBoundsTestSupported: BOOL,
     pub ProgrammableSamplePositionsTier: D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER,
@@ -2985,10 +2985,10 @@ pub const D3D_ROOT_SIGNATURE_VERSION_1_0: D3D_ROOT_SIGNATURE_VERSION =
 pub const D3D_ROOT_SIGNATURE_VERSION_1_1: D3D_ROOT_SIGNATURE_VERSION =
     D3D_ROOT_SIGNATURE_VERSION(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_ROOT_SIGNATURE_VERSION(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_ROOT_SIGNATURE {
     pub HighestVersion: D3D_ROOT_SIGNATURE_VERSION,
 }
@@ -3002,7 +3002,7 @@ impl Default for D3D12_FEATURE_DATA_ROOT_SIGNATURE {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_ARCHITECTURE {
     pub NodeIndex: UINT,
     pub TileBasedRenderer: BOOL,
@@ -3010,7 +3010,7 @@ pub struct D3D12_FEATURE_DATA_ARCHITECTURE {
     pub CacheCoherentUMA: BOOL,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_ARCHITECTURE1 {
     pub NodeIndex: UINT,
     pub TileBasedRenderer: BOOL,
@@ -3019,7 +3019,7 @@ pub struct D3D12_FEATURE_DATA_ARCHITECTURE1 {
     pub IsolatedMMU: BOOL,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_FEATURE_LEVELS {
     pub NumFeatureLevels: UINT,
     pub pFeatureLevelsRequested: *const D3D_FEATURE_LEVEL,
@@ -3046,10 +3046,10 @@ pub const D3D_SHADER_MODEL_6_7: D3D_SHADER_MODEL = D3D_SHADER_MODEL(103);
 pub const D3D_SHADER_MODEL_6_8: D3D_SHADER_MODEL = D3D_SHADER_MODEL(104);
 pub const D3D_HIGHEST_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL(104);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D_SHADER_MODEL(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_SHADER_MODEL {
     pub HighestShaderModel: D3D_SHADER_MODEL,
 }
@@ -3063,7 +3063,7 @@ impl Default for D3D12_FEATURE_DATA_SHADER_MODEL {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_FORMAT_SUPPORT {
     pub Format: DXGI_FORMAT,
     pub Support1: D3D12_FORMAT_SUPPORT1,
@@ -3079,7 +3079,7 @@ impl Default for D3D12_FEATURE_DATA_FORMAT_SUPPORT {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS {
     pub Format: DXGI_FORMAT,
     pub SampleCount: UINT,
@@ -3096,7 +3096,7 @@ impl Default for D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_FORMAT_INFO {
     pub Format: DXGI_FORMAT,
     pub PlaneCount: UINT8,
@@ -3111,7 +3111,7 @@ impl Default for D3D12_FEATURE_DATA_FORMAT_INFO {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT {
     pub MaxGPUVirtualAddressBitsPerResource: UINT,
     pub MaxGPUVirtualAddressBitsPerProcess: UINT,
@@ -3133,10 +3133,10 @@ pub const D3D12_SHADER_CACHE_SUPPORT_SHADER_CONTROL_CLEAR: D3D12_SHADER_CACHE_SU
 pub const D3D12_SHADER_CACHE_SUPPORT_SHADER_SESSION_DELETE: D3D12_SHADER_CACHE_SUPPORT_FLAGS =
     D3D12_SHADER_CACHE_SUPPORT_FLAGS(64);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_CACHE_SUPPORT_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_SHADER_CACHE {
     pub SupportFlags: D3D12_SHADER_CACHE_SUPPORT_FLAGS,
 }
@@ -3150,7 +3150,7 @@ impl Default for D3D12_FEATURE_DATA_SHADER_CACHE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY {
     pub CommandListType: D3D12_COMMAND_LIST_TYPE,
     pub Priority: UINT,
@@ -3182,10 +3182,10 @@ pub const D3D12_COMMAND_LIST_SUPPORT_FLAG_VIDEO_PROCESS: D3D12_COMMAND_LIST_SUPP
 pub const D3D12_COMMAND_LIST_SUPPORT_FLAG_VIDEO_ENCODE: D3D12_COMMAND_LIST_SUPPORT_FLAGS =
     D3D12_COMMAND_LIST_SUPPORT_FLAGS(64);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_LIST_SUPPORT_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS3 {
     pub CopyQueueTimestampQueriesSupported: BOOL,
     pub CastingFullyTypedFormatSupported: BOOL,
@@ -3203,7 +3203,7 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS3 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_EXISTING_HEAPS {
     pub Supported: BOOL,
 }
@@ -3214,10 +3214,10 @@ pub const D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER_1: D3D12_SHARED_RESOURCE_COMP
 pub const D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER_2: D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER =
     D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_DISPLAYABLE {
     pub DisplayableTexture: BOOL,
     pub SharedResourceCompatibilityTier: D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER,
@@ -3232,7 +3232,7 @@ impl Default for D3D12_FEATURE_DATA_DISPLAYABLE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS4 {
     pub MSAA64KBAlignedTextureSupported: BOOL,
     pub SharedResourceCompatibilityTier: D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER,
@@ -3252,10 +3252,10 @@ pub const D3D12_HEAP_SERIALIZATION_TIER_0: D3D12_HEAP_SERIALIZATION_TIER =
 pub const D3D12_HEAP_SERIALIZATION_TIER_10: D3D12_HEAP_SERIALIZATION_TIER =
     D3D12_HEAP_SERIALIZATION_TIER(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_HEAP_SERIALIZATION_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_SERIALIZATION {
     pub NodeIndex: UINT,
     pub HeapSerializationTier: D3D12_HEAP_SERIALIZATION_TIER,
@@ -3270,7 +3270,7 @@ impl Default for D3D12_FEATURE_DATA_SERIALIZATION {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_CROSS_NODE {
     pub SharingTier: D3D12_CROSS_NODE_SHARING_TIER,
     pub AtomicShaderInstructions: BOOL,
@@ -3288,16 +3288,16 @@ pub const D3D12_RENDER_PASS_TIER_0: D3D12_RENDER_PASS_TIER = D3D12_RENDER_PASS_T
 pub const D3D12_RENDER_PASS_TIER_1: D3D12_RENDER_PASS_TIER = D3D12_RENDER_PASS_TIER(1);
 pub const D3D12_RENDER_PASS_TIER_2: D3D12_RENDER_PASS_TIER = D3D12_RENDER_PASS_TIER(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RENDER_PASS_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_TIER_NOT_SUPPORTED: D3D12_RAYTRACING_TIER = D3D12_RAYTRACING_TIER(0);
 pub const D3D12_RAYTRACING_TIER_1_0: D3D12_RAYTRACING_TIER = D3D12_RAYTRACING_TIER(10);
 pub const D3D12_RAYTRACING_TIER_1_1: D3D12_RAYTRACING_TIER = D3D12_RAYTRACING_TIER(11);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS5 {
     pub SRVOnlyTiledResourceTier3: BOOL,
     pub RenderPassesTier: D3D12_RENDER_PASS_TIER,
@@ -3319,10 +3319,10 @@ pub const D3D12_VARIABLE_SHADING_RATE_TIER_1: D3D12_VARIABLE_SHADING_RATE_TIER =
 pub const D3D12_VARIABLE_SHADING_RATE_TIER_2: D3D12_VARIABLE_SHADING_RATE_TIER =
     D3D12_VARIABLE_SHADING_RATE_TIER(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_VARIABLE_SHADING_RATE_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS6 {
     pub AdditionalShadingRatesSupported: BOOL,
     pub PerPrimitiveShadingRateSupportedWithViewportIndexing: BOOL,
@@ -3342,7 +3342,7 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS6 {
 pub const D3D12_MESH_SHADER_TIER_NOT_SUPPORTED: D3D12_MESH_SHADER_TIER = D3D12_MESH_SHADER_TIER(0);
 pub const D3D12_MESH_SHADER_TIER_1: D3D12_MESH_SHADER_TIER = D3D12_MESH_SHADER_TIER(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MESH_SHADER_TIER(pub ::core::ffi::c_uint);
 pub const D3D12_SAMPLER_FEEDBACK_TIER_NOT_SUPPORTED: D3D12_SAMPLER_FEEDBACK_TIER =
     D3D12_SAMPLER_FEEDBACK_TIER(0);
@@ -3351,10 +3351,10 @@ pub const D3D12_SAMPLER_FEEDBACK_TIER_0_9: D3D12_SAMPLER_FEEDBACK_TIER =
 pub const D3D12_SAMPLER_FEEDBACK_TIER_1_0: D3D12_SAMPLER_FEEDBACK_TIER =
     D3D12_SAMPLER_FEEDBACK_TIER(100);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SAMPLER_FEEDBACK_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS7 {
     pub MeshShaderTier: D3D12_MESH_SHADER_TIER,
     pub SamplerFeedbackTier: D3D12_SAMPLER_FEEDBACK_TIER,
@@ -3369,7 +3369,7 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS7 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_QUERY_META_COMMAND {
     pub CommandId: GUID,
     pub NodeMask: UINT,
@@ -3388,17 +3388,17 @@ impl Default for D3D12_FEATURE_DATA_QUERY_META_COMMAND {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS8 {
     pub UnalignedBlockTexturesSupported: BOOL,
 }
 pub const D3D12_WAVE_MMA_TIER_NOT_SUPPORTED: D3D12_WAVE_MMA_TIER = D3D12_WAVE_MMA_TIER(0);
 pub const D3D12_WAVE_MMA_TIER_1_0: D3D12_WAVE_MMA_TIER = D3D12_WAVE_MMA_TIER(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_WAVE_MMA_TIER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS9 {
     pub MeshShaderPipelineStatsSupported: BOOL,
     pub MeshShaderSupportsFullRangeRenderTargetArrayIndex: BOOL,
@@ -3417,13 +3417,13 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS9 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS10 {
     pub VariableRateShadingSumCombinerSupported: BOOL,
     pub MeshShaderPerPrimitiveShadingRateSupported: BOOL,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS11 {
     pub AtomicInt64OnDescriptorHeapResourceSupported: BOOL,
 }
@@ -3431,10 +3431,10 @@ pub const D3D12_TRI_STATE_UNKNOWN: D3D12_TRI_STATE = D3D12_TRI_STATE(-1);
 pub const D3D12_TRI_STATE_FALSE: D3D12_TRI_STATE = D3D12_TRI_STATE(0);
 pub const D3D12_TRI_STATE_TRUE: D3D12_TRI_STATE = D3D12_TRI_STATE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TRI_STATE(pub ::core::ffi::c_int);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS12 {
     pub MSPrimitivesPipelineStatisticIncludesCulledPrimitives: D3D12_TRI_STATE,
     pub EnhancedBarriersSupported: BOOL,
@@ -3450,7 +3450,7 @@ impl Default for D3D12_FEATURE_DATA_D3D12_OPTIONS12 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS13 {
     pub UnrestrictedBufferTextureCopyPitchSupported: BOOL,
     pub UnrestrictedVertexElementAlignmentSupported: BOOL,
@@ -3460,26 +3460,26 @@ pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS13 {
     pub AlphaBlendFactorSupported: BOOL,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS14 {
     pub AdvancedTextureOpsSupported: BOOL,
     pub WriteableMSAATexturesSupported: BOOL,
     pub IndependentFrontAndBackStencilRefMaskSupported: BOOL,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_D3D12_OPTIONS15 {
     pub TriangleFanSupported: BOOL,
     pub DynamicIndexBufferStripCutSupported: BOOL,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RESOURCE_ALLOCATION_INFO {
     pub SizeInBytes: UINT64,
     pub Alignment: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RESOURCE_ALLOCATION_INFO1 {
     pub Offset: UINT64,
     pub Alignment: UINT64,
@@ -3490,7 +3490,7 @@ pub const D3D12_HEAP_TYPE_UPLOAD: D3D12_HEAP_TYPE = D3D12_HEAP_TYPE(2);
 pub const D3D12_HEAP_TYPE_READBACK: D3D12_HEAP_TYPE = D3D12_HEAP_TYPE(3);
 pub const D3D12_HEAP_TYPE_CUSTOM: D3D12_HEAP_TYPE = D3D12_HEAP_TYPE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_HEAP_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_CPU_PAGE_PROPERTY_UNKNOWN: D3D12_CPU_PAGE_PROPERTY = D3D12_CPU_PAGE_PROPERTY(0);
 pub const D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE: D3D12_CPU_PAGE_PROPERTY =
@@ -3499,16 +3499,16 @@ pub const D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE: D3D12_CPU_PAGE_PROPERTY =
     D3D12_CPU_PAGE_PROPERTY(2);
 pub const D3D12_CPU_PAGE_PROPERTY_WRITE_BACK: D3D12_CPU_PAGE_PROPERTY = D3D12_CPU_PAGE_PROPERTY(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CPU_PAGE_PROPERTY(pub ::core::ffi::c_uint);
 pub const D3D12_MEMORY_POOL_UNKNOWN: D3D12_MEMORY_POOL = D3D12_MEMORY_POOL(0);
 pub const D3D12_MEMORY_POOL_L0: D3D12_MEMORY_POOL = D3D12_MEMORY_POOL(1);
 pub const D3D12_MEMORY_POOL_L1: D3D12_MEMORY_POOL = D3D12_MEMORY_POOL(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MEMORY_POOL(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_HEAP_PROPERTIES {
     pub Type: D3D12_HEAP_TYPE,
     pub CPUPageProperty: D3D12_CPU_PAGE_PROPERTY,
@@ -3542,10 +3542,10 @@ pub const D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS: D3D12_HEAP_FLAGS = D3D12_HEAP_FLAG
 pub const D3D12_HEAP_FLAG_ALLOW_ONLY_NON_RT_DS_TEXTURES: D3D12_HEAP_FLAGS = D3D12_HEAP_FLAGS(68);
 pub const D3D12_HEAP_FLAG_ALLOW_ONLY_RT_DS_TEXTURES: D3D12_HEAP_FLAGS = D3D12_HEAP_FLAGS(132);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_HEAP_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_HEAP_DESC {
     pub SizeInBytes: UINT64,
     pub Properties: D3D12_HEAP_PROPERTIES,
@@ -3570,7 +3570,7 @@ pub const D3D12_RESOURCE_DIMENSION_TEXTURE2D: D3D12_RESOURCE_DIMENSION =
 pub const D3D12_RESOURCE_DIMENSION_TEXTURE3D: D3D12_RESOURCE_DIMENSION =
     D3D12_RESOURCE_DIMENSION(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_DIMENSION(pub ::core::ffi::c_uint);
 pub const D3D12_TEXTURE_LAYOUT_UNKNOWN: D3D12_TEXTURE_LAYOUT = D3D12_TEXTURE_LAYOUT(0);
 pub const D3D12_TEXTURE_LAYOUT_ROW_MAJOR: D3D12_TEXTURE_LAYOUT = D3D12_TEXTURE_LAYOUT(1);
@@ -3579,7 +3579,7 @@ pub const D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE: D3D12_TEXTURE_LAYOUT =
 pub const D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE: D3D12_TEXTURE_LAYOUT =
     D3D12_TEXTURE_LAYOUT(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TEXTURE_LAYOUT(pub ::core::ffi::c_uint);
 pub const D3D12_RESOURCE_FLAG_NONE: D3D12_RESOURCE_FLAGS = D3D12_RESOURCE_FLAGS(0);
 pub const D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET: D3D12_RESOURCE_FLAGS = D3D12_RESOURCE_FLAGS(1);
@@ -3597,17 +3597,17 @@ pub const D3D12_RESOURCE_FLAG_VIDEO_ENCODE_REFERENCE_ONLY: D3D12_RESOURCE_FLAGS 
 pub const D3D12_RESOURCE_FLAG_RAYTRACING_ACCELERATION_STRUCTURE: D3D12_RESOURCE_FLAGS =
     D3D12_RESOURCE_FLAGS(256);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_MIP_REGION {
     pub Width: UINT,
     pub Height: UINT,
     pub Depth: UINT,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RESOURCE_DESC {
     pub Dimension: D3D12_RESOURCE_DIMENSION,
     pub Alignment: UINT64,
@@ -3630,7 +3630,7 @@ impl Default for D3D12_RESOURCE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RESOURCE_DESC1 {
     pub Dimension: D3D12_RESOURCE_DIMENSION,
     pub Alignment: UINT64,
@@ -3654,7 +3654,7 @@ impl Default for D3D12_RESOURCE_DESC1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DEPTH_STENCIL_VALUE {
     pub Depth: FLOAT,
     pub Stencil: UINT8,
@@ -3690,32 +3690,32 @@ impl Default for D3D12_CLEAR_VALUE {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RANGE {
     pub Begin: SIZE_T,
     pub End: SIZE_T,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RANGE_UINT64 {
     pub Begin: UINT64,
     pub End: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SUBRESOURCE_RANGE_UINT64 {
     pub Subresource: UINT,
     pub Range: D3D12_RANGE_UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SUBRESOURCE_INFO {
     pub Offset: UINT64,
     pub RowPitch: UINT,
     pub DepthPitch: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TILED_RESOURCE_COORDINATE {
     pub X: UINT,
     pub Y: UINT,
@@ -3723,7 +3723,7 @@ pub struct D3D12_TILED_RESOURCE_COORDINATE {
     pub Subresource: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TILE_REGION_SIZE {
     pub NumTiles: UINT,
     pub UseBox: BOOL,
@@ -3737,10 +3737,10 @@ pub const D3D12_TILE_RANGE_FLAG_SKIP: D3D12_TILE_RANGE_FLAGS = D3D12_TILE_RANGE_
 pub const D3D12_TILE_RANGE_FLAG_REUSE_SINGLE_TILE: D3D12_TILE_RANGE_FLAGS =
     D3D12_TILE_RANGE_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TILE_RANGE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SUBRESOURCE_TILING {
     pub WidthInTiles: UINT,
     pub HeightInTiles: UINT16,
@@ -3748,14 +3748,14 @@ pub struct D3D12_SUBRESOURCE_TILING {
     pub StartTileIndexInOverallResource: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TILE_SHAPE {
     pub WidthInTexels: UINT,
     pub HeightInTexels: UINT,
     pub DepthInTexels: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_PACKED_MIP_INFO {
     pub NumStandardMips: UINT8,
     pub NumPackedMips: UINT8,
@@ -3765,7 +3765,7 @@ pub struct D3D12_PACKED_MIP_INFO {
 pub const D3D12_TILE_MAPPING_FLAG_NONE: D3D12_TILE_MAPPING_FLAGS = D3D12_TILE_MAPPING_FLAGS(0);
 pub const D3D12_TILE_MAPPING_FLAG_NO_HAZARD: D3D12_TILE_MAPPING_FLAGS = D3D12_TILE_MAPPING_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TILE_MAPPING_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_TILE_COPY_FLAG_NONE: D3D12_TILE_COPY_FLAGS = D3D12_TILE_COPY_FLAGS(0);
 pub const D3D12_TILE_COPY_FLAG_NO_HAZARD: D3D12_TILE_COPY_FLAGS = D3D12_TILE_COPY_FLAGS(1);
@@ -3774,7 +3774,7 @@ pub const D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE: D3D12_T
 pub const D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER: D3D12_TILE_COPY_FLAGS =
     D3D12_TILE_COPY_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TILE_COPY_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_RESOURCE_STATE_COMMON: D3D12_RESOURCE_STATES = D3D12_RESOURCE_STATES(0);
 pub const D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER: D3D12_RESOURCE_STATES =
@@ -3817,7 +3817,7 @@ pub const D3D12_RESOURCE_STATE_VIDEO_ENCODE_READ: D3D12_RESOURCE_STATES =
 pub const D3D12_RESOURCE_STATE_VIDEO_ENCODE_WRITE: D3D12_RESOURCE_STATES =
     D3D12_RESOURCE_STATES(8388608);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_STATES(pub ::core::ffi::c_uint);
 pub const D3D12_RESOURCE_BARRIER_TYPE_TRANSITION: D3D12_RESOURCE_BARRIER_TYPE =
     D3D12_RESOURCE_BARRIER_TYPE(0);
@@ -3826,10 +3826,10 @@ pub const D3D12_RESOURCE_BARRIER_TYPE_ALIASING: D3D12_RESOURCE_BARRIER_TYPE =
 pub const D3D12_RESOURCE_BARRIER_TYPE_UAV: D3D12_RESOURCE_BARRIER_TYPE =
     D3D12_RESOURCE_BARRIER_TYPE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_BARRIER_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RESOURCE_TRANSITION_BARRIER {
     pub pResource: *mut ID3D12Resource,
     pub Subresource: UINT,
@@ -3846,7 +3846,7 @@ impl Default for D3D12_RESOURCE_TRANSITION_BARRIER {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RESOURCE_ALIASING_BARRIER {
     pub pResourceBefore: *mut ID3D12Resource,
     pub pResourceAfter: *mut ID3D12Resource,
@@ -3861,7 +3861,7 @@ impl Default for D3D12_RESOURCE_ALIASING_BARRIER {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RESOURCE_UAV_BARRIER {
     pub pResource: *mut ID3D12Resource,
 }
@@ -3881,7 +3881,7 @@ pub const D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY: D3D12_RESOURCE_BARRIER_FLAGS =
 pub const D3D12_RESOURCE_BARRIER_FLAG_END_ONLY: D3D12_RESOURCE_BARRIER_FLAGS =
     D3D12_RESOURCE_BARRIER_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOURCE_BARRIER_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -3916,7 +3916,7 @@ impl Default for D3D12_RESOURCE_BARRIER {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SUBRESOURCE_FOOTPRINT {
     pub Format: DXGI_FORMAT,
     pub Width: UINT,
@@ -3934,7 +3934,7 @@ impl Default for D3D12_SUBRESOURCE_FOOTPRINT {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_PLACED_SUBRESOURCE_FOOTPRINT {
     pub Offset: UINT64,
     pub Footprint: D3D12_SUBRESOURCE_FOOTPRINT,
@@ -3953,7 +3953,7 @@ pub const D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX: D3D12_TEXTURE_COPY_TYPE =
 pub const D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT: D3D12_TEXTURE_COPY_TYPE =
     D3D12_TEXTURE_COPY_TYPE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TEXTURE_COPY_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -3993,16 +3993,16 @@ pub const D3D12_RESOLVE_MODE_AVERAGE: D3D12_RESOLVE_MODE = D3D12_RESOLVE_MODE(3)
 pub const D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK: D3D12_RESOLVE_MODE = D3D12_RESOLVE_MODE(4);
 pub const D3D12_RESOLVE_MODE_DECODE_SAMPLER_FEEDBACK: D3D12_RESOLVE_MODE = D3D12_RESOLVE_MODE(5);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESOLVE_MODE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SAMPLE_POSITION {
     pub X: INT8,
     pub Y: INT8,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_VIEW_INSTANCE_LOCATION {
     pub ViewportArrayIndex: UINT,
     pub RenderTargetArrayIndex: UINT,
@@ -4012,10 +4012,10 @@ pub const D3D12_VIEW_INSTANCING_FLAG_NONE: D3D12_VIEW_INSTANCING_FLAGS =
 pub const D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING: D3D12_VIEW_INSTANCING_FLAGS =
     D3D12_VIEW_INSTANCING_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_VIEW_INSTANCING_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_VIEW_INSTANCING_DESC {
     pub ViewInstanceCount: UINT,
     pub pViewInstanceLocations: *const D3D12_VIEW_INSTANCE_LOCATION,
@@ -4043,15 +4043,15 @@ pub const D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_0: D3D12_SHADER_COMPONENT_M
 pub const D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_1: D3D12_SHADER_COMPONENT_MAPPING =
     D3D12_SHADER_COMPONENT_MAPPING(5);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_COMPONENT_MAPPING(pub ::core::ffi::c_uint);
 pub const D3D12_BUFFER_SRV_FLAG_NONE: D3D12_BUFFER_SRV_FLAGS = D3D12_BUFFER_SRV_FLAGS(0);
 pub const D3D12_BUFFER_SRV_FLAG_RAW: D3D12_BUFFER_SRV_FLAGS = D3D12_BUFFER_SRV_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BUFFER_SRV_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_BUFFER_SRV {
     pub FirstElement: UINT64,
     pub NumElements: UINT,
@@ -4068,14 +4068,14 @@ impl Default for D3D12_BUFFER_SRV {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_ARRAY_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
@@ -4084,7 +4084,7 @@ pub struct D3D12_TEX1D_ARRAY_SRV {
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
@@ -4092,7 +4092,7 @@ pub struct D3D12_TEX2D_SRV {
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_ARRAY_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
@@ -4102,21 +4102,21 @@ pub struct D3D12_TEX2D_ARRAY_SRV {
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX3D_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEXCUBE_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEXCUBE_ARRAY_SRV {
     pub MostDetailedMip: UINT,
     pub MipLevels: UINT,
@@ -4125,18 +4125,18 @@ pub struct D3D12_TEXCUBE_ARRAY_SRV {
     pub ResourceMinLODClamp: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_SRV {
     pub UnusedField_NothingToDefine: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_ARRAY_SRV {
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_SRV {
     pub Location: D3D12_GPU_VIRTUAL_ADDRESS,
 }
@@ -4154,7 +4154,7 @@ pub const D3D12_SRV_DIMENSION_TEXTURECUBEARRAY: D3D12_SRV_DIMENSION = D3D12_SRV_
 pub const D3D12_SRV_DIMENSION_RAYTRACING_ACCELERATION_STRUCTURE: D3D12_SRV_DIMENSION =
     D3D12_SRV_DIMENSION(11);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SRV_DIMENSION(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4198,7 +4198,7 @@ impl Default for D3D12_SHADER_RESOURCE_VIEW_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_CONSTANT_BUFFER_VIEW_DESC {
     pub BufferLocation: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT,
@@ -4240,12 +4240,12 @@ pub const D3D12_FILTER_MAXIMUM_MIN_MAG_LINEAR_MIP_POINT: D3D12_FILTER = D3D12_FI
 pub const D3D12_FILTER_MAXIMUM_MIN_MAG_MIP_LINEAR: D3D12_FILTER = D3D12_FILTER(405);
 pub const D3D12_FILTER_MAXIMUM_ANISOTROPIC: D3D12_FILTER = D3D12_FILTER(469);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FILTER(pub ::core::ffi::c_uint);
 pub const D3D12_FILTER_TYPE_POINT: D3D12_FILTER_TYPE = D3D12_FILTER_TYPE(0);
 pub const D3D12_FILTER_TYPE_LINEAR: D3D12_FILTER_TYPE = D3D12_FILTER_TYPE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FILTER_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_FILTER_REDUCTION_TYPE_STANDARD: D3D12_FILTER_REDUCTION_TYPE =
     D3D12_FILTER_REDUCTION_TYPE(0);
@@ -4256,7 +4256,7 @@ pub const D3D12_FILTER_REDUCTION_TYPE_MINIMUM: D3D12_FILTER_REDUCTION_TYPE =
 pub const D3D12_FILTER_REDUCTION_TYPE_MAXIMUM: D3D12_FILTER_REDUCTION_TYPE =
     D3D12_FILTER_REDUCTION_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FILTER_REDUCTION_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_TEXTURE_ADDRESS_MODE_WRAP: D3D12_TEXTURE_ADDRESS_MODE =
     D3D12_TEXTURE_ADDRESS_MODE(1);
@@ -4269,10 +4269,10 @@ pub const D3D12_TEXTURE_ADDRESS_MODE_BORDER: D3D12_TEXTURE_ADDRESS_MODE =
 pub const D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE: D3D12_TEXTURE_ADDRESS_MODE =
     D3D12_TEXTURE_ADDRESS_MODE(5);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TEXTURE_ADDRESS_MODE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SAMPLER_DESC {
     pub Filter: D3D12_FILTER,
     pub AddressU: D3D12_TEXTURE_ADDRESS_MODE,
@@ -4297,7 +4297,7 @@ impl Default for D3D12_SAMPLER_DESC {
 pub const D3D12_SAMPLER_FLAG_NONE: D3D12_SAMPLER_FLAGS = D3D12_SAMPLER_FLAGS(0);
 pub const D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR: D3D12_SAMPLER_FLAGS = D3D12_SAMPLER_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SAMPLER_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4341,10 +4341,10 @@ impl Default for D3D12_SAMPLER_DESC2 {
 pub const D3D12_BUFFER_UAV_FLAG_NONE: D3D12_BUFFER_UAV_FLAGS = D3D12_BUFFER_UAV_FLAGS(0);
 pub const D3D12_BUFFER_UAV_FLAG_RAW: D3D12_BUFFER_UAV_FLAGS = D3D12_BUFFER_UAV_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BUFFER_UAV_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_BUFFER_UAV {
     pub FirstElement: UINT64,
     pub NumElements: UINT,
@@ -4362,25 +4362,25 @@ impl Default for D3D12_BUFFER_UAV {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_UAV {
     pub MipSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_ARRAY_UAV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_UAV {
     pub MipSlice: UINT,
     pub PlaneSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_ARRAY_UAV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
@@ -4388,18 +4388,18 @@ pub struct D3D12_TEX2D_ARRAY_UAV {
     pub PlaneSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_UAV {
     pub UnusedField_NothingToDefine: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_ARRAY_UAV {
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX3D_UAV {
     pub MipSlice: UINT,
     pub FirstWSlice: UINT,
@@ -4415,7 +4415,7 @@ pub const D3D12_UAV_DIMENSION_TEXTURE2DMS: D3D12_UAV_DIMENSION = D3D12_UAV_DIMEN
 pub const D3D12_UAV_DIMENSION_TEXTURE2DMSARRAY: D3D12_UAV_DIMENSION = D3D12_UAV_DIMENSION(7);
 pub const D3D12_UAV_DIMENSION_TEXTURE3D: D3D12_UAV_DIMENSION = D3D12_UAV_DIMENSION(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_UAV_DIMENSION(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4455,36 +4455,36 @@ impl Default for D3D12_UNORDERED_ACCESS_VIEW_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_BUFFER_RTV {
     pub FirstElement: UINT64,
     pub NumElements: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_RTV {
     pub MipSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_ARRAY_RTV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_RTV {
     pub MipSlice: UINT,
     pub PlaneSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_RTV {
     pub UnusedField_NothingToDefine: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_ARRAY_RTV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
@@ -4492,13 +4492,13 @@ pub struct D3D12_TEX2D_ARRAY_RTV {
     pub PlaneSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_ARRAY_RTV {
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX3D_RTV {
     pub MipSlice: UINT,
     pub FirstWSlice: UINT,
@@ -4514,7 +4514,7 @@ pub const D3D12_RTV_DIMENSION_TEXTURE2DMS: D3D12_RTV_DIMENSION = D3D12_RTV_DIMEN
 pub const D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY: D3D12_RTV_DIMENSION = D3D12_RTV_DIMENSION(7);
 pub const D3D12_RTV_DIMENSION_TEXTURE3D: D3D12_RTV_DIMENSION = D3D12_RTV_DIMENSION(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RTV_DIMENSION(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4554,36 +4554,36 @@ impl Default for D3D12_RENDER_TARGET_VIEW_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_DSV {
     pub MipSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX1D_ARRAY_DSV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_DSV {
     pub MipSlice: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2D_ARRAY_DSV {
     pub MipSlice: UINT,
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_DSV {
     pub UnusedField_NothingToDefine: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_TEX2DMS_ARRAY_DSV {
     pub FirstArraySlice: UINT,
     pub ArraySize: UINT,
@@ -4592,7 +4592,7 @@ pub const D3D12_DSV_FLAG_NONE: D3D12_DSV_FLAGS = D3D12_DSV_FLAGS(0);
 pub const D3D12_DSV_FLAG_READ_ONLY_DEPTH: D3D12_DSV_FLAGS = D3D12_DSV_FLAGS(1);
 pub const D3D12_DSV_FLAG_READ_ONLY_STENCIL: D3D12_DSV_FLAGS = D3D12_DSV_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DSV_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_DSV_DIMENSION_UNKNOWN: D3D12_DSV_DIMENSION = D3D12_DSV_DIMENSION(0);
 pub const D3D12_DSV_DIMENSION_TEXTURE1D: D3D12_DSV_DIMENSION = D3D12_DSV_DIMENSION(1);
@@ -4602,7 +4602,7 @@ pub const D3D12_DSV_DIMENSION_TEXTURE2DARRAY: D3D12_DSV_DIMENSION = D3D12_DSV_DI
 pub const D3D12_DSV_DIMENSION_TEXTURE2DMS: D3D12_DSV_DIMENSION = D3D12_DSV_DIMENSION(5);
 pub const D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY: D3D12_DSV_DIMENSION = D3D12_DSV_DIMENSION(6);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DSV_DIMENSION(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4643,14 +4643,14 @@ impl Default for D3D12_DEPTH_STENCIL_VIEW_DESC {
 pub const D3D12_CLEAR_FLAG_DEPTH: D3D12_CLEAR_FLAGS = D3D12_CLEAR_FLAGS(1);
 pub const D3D12_CLEAR_FLAG_STENCIL: D3D12_CLEAR_FLAGS = D3D12_CLEAR_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_CLEAR_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_FENCE_FLAG_NONE: D3D12_FENCE_FLAGS = D3D12_FENCE_FLAGS(0);
 pub const D3D12_FENCE_FLAG_SHARED: D3D12_FENCE_FLAGS = D3D12_FENCE_FLAGS(1);
 pub const D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER: D3D12_FENCE_FLAGS = D3D12_FENCE_FLAGS(2);
 pub const D3D12_FENCE_FLAG_NON_MONITORED: D3D12_FENCE_FLAGS = D3D12_FENCE_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_FENCE_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV: D3D12_DESCRIPTOR_HEAP_TYPE =
     D3D12_DESCRIPTOR_HEAP_TYPE(0);
@@ -4663,17 +4663,17 @@ pub const D3D12_DESCRIPTOR_HEAP_TYPE_DSV: D3D12_DESCRIPTOR_HEAP_TYPE =
 pub const D3D12_DESCRIPTOR_HEAP_TYPE_NUM_TYPES: D3D12_DESCRIPTOR_HEAP_TYPE =
     D3D12_DESCRIPTOR_HEAP_TYPE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DESCRIPTOR_HEAP_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_DESCRIPTOR_HEAP_FLAG_NONE: D3D12_DESCRIPTOR_HEAP_FLAGS =
     D3D12_DESCRIPTOR_HEAP_FLAGS(0);
 pub const D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE: D3D12_DESCRIPTOR_HEAP_FLAGS =
     D3D12_DESCRIPTOR_HEAP_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DESCRIPTOR_HEAP_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DESCRIPTOR_HEAP_DESC {
     pub Type: D3D12_DESCRIPTOR_HEAP_TYPE,
     pub NumDescriptors: UINT,
@@ -4698,10 +4698,10 @@ pub const D3D12_DESCRIPTOR_RANGE_TYPE_CBV: D3D12_DESCRIPTOR_RANGE_TYPE =
 pub const D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER: D3D12_DESCRIPTOR_RANGE_TYPE =
     D3D12_DESCRIPTOR_RANGE_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DESCRIPTOR_RANGE_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DESCRIPTOR_RANGE {
     pub RangeType: D3D12_DESCRIPTOR_RANGE_TYPE,
     pub NumDescriptors: UINT,
@@ -4719,7 +4719,7 @@ impl Default for D3D12_DESCRIPTOR_RANGE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_ROOT_DESCRIPTOR_TABLE {
     pub NumDescriptorRanges: UINT,
     pub pDescriptorRanges: *const D3D12_DESCRIPTOR_RANGE,
@@ -4734,14 +4734,14 @@ impl Default for D3D12_ROOT_DESCRIPTOR_TABLE {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_ROOT_CONSTANTS {
     pub ShaderRegister: UINT,
     pub RegisterSpace: UINT,
     pub Num32BitValues: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_ROOT_DESCRIPTOR {
     pub ShaderRegister: UINT,
     pub RegisterSpace: UINT,
@@ -4756,7 +4756,7 @@ pub const D3D12_SHADER_VISIBILITY_AMPLIFICATION: D3D12_SHADER_VISIBILITY =
     D3D12_SHADER_VISIBILITY(6);
 pub const D3D12_SHADER_VISIBILITY_MESH: D3D12_SHADER_VISIBILITY = D3D12_SHADER_VISIBILITY(7);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_VISIBILITY(pub ::core::ffi::c_uint);
 pub const D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE: D3D12_ROOT_PARAMETER_TYPE =
     D3D12_ROOT_PARAMETER_TYPE(0);
@@ -4766,7 +4766,7 @@ pub const D3D12_ROOT_PARAMETER_TYPE_CBV: D3D12_ROOT_PARAMETER_TYPE = D3D12_ROOT_
 pub const D3D12_ROOT_PARAMETER_TYPE_SRV: D3D12_ROOT_PARAMETER_TYPE = D3D12_ROOT_PARAMETER_TYPE(3);
 pub const D3D12_ROOT_PARAMETER_TYPE_UAV: D3D12_ROOT_PARAMETER_TYPE = D3D12_ROOT_PARAMETER_TYPE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_ROOT_PARAMETER_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -4827,7 +4827,7 @@ pub const D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED: D3D12_ROO
 pub const D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED: D3D12_ROOT_SIGNATURE_FLAGS =
     D3D12_ROOT_SIGNATURE_FLAGS(2048);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_ROOT_SIGNATURE_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_STATIC_BORDER_COLOR_TRANSPARENT_BLACK: D3D12_STATIC_BORDER_COLOR =
     D3D12_STATIC_BORDER_COLOR(0);
@@ -4840,10 +4840,10 @@ pub const D3D12_STATIC_BORDER_COLOR_OPAQUE_BLACK_UINT: D3D12_STATIC_BORDER_COLOR
 pub const D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE_UINT: D3D12_STATIC_BORDER_COLOR =
     D3D12_STATIC_BORDER_COLOR(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_STATIC_BORDER_COLOR(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_STATIC_SAMPLER_DESC {
     pub Filter: D3D12_FILTER,
     pub AddressU: D3D12_TEXTURE_ADDRESS_MODE,
@@ -4869,7 +4869,7 @@ impl Default for D3D12_STATIC_SAMPLER_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_ROOT_SIGNATURE_DESC {
     pub NumParameters: UINT,
     pub pParameters: *const D3D12_ROOT_PARAMETER,
@@ -4899,10 +4899,10 @@ pub const D3D12_DESCRIPTOR_RANGE_FLAG_DATA_STATIC: D3D12_DESCRIPTOR_RANGE_FLAGS 
 pub const D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS:
     D3D12_DESCRIPTOR_RANGE_FLAGS = D3D12_DESCRIPTOR_RANGE_FLAGS(65536);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DESCRIPTOR_RANGE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DESCRIPTOR_RANGE1 {
     pub RangeType: D3D12_DESCRIPTOR_RANGE_TYPE,
     pub NumDescriptors: UINT,
@@ -4921,7 +4921,7 @@ impl Default for D3D12_DESCRIPTOR_RANGE1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_ROOT_DESCRIPTOR_TABLE1 {
     pub NumDescriptorRanges: UINT,
     pub pDescriptorRanges: *const D3D12_DESCRIPTOR_RANGE1,
@@ -4944,10 +4944,10 @@ pub const D3D12_ROOT_DESCRIPTOR_FLAG_DATA_STATIC_WHILE_SET_AT_EXECUTE: D3D12_ROO
 pub const D3D12_ROOT_DESCRIPTOR_FLAG_DATA_STATIC: D3D12_ROOT_DESCRIPTOR_FLAGS =
     D3D12_ROOT_DESCRIPTOR_FLAGS(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_ROOT_DESCRIPTOR_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_ROOT_DESCRIPTOR1 {
     pub ShaderRegister: UINT,
     pub RegisterSpace: UINT,
@@ -4995,7 +4995,7 @@ impl Default for D3D12_ROOT_PARAMETER1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_ROOT_SIGNATURE_DESC1 {
     pub NumParameters: UINT,
     pub pParameters: *const D3D12_ROOT_PARAMETER1,
@@ -5043,7 +5043,7 @@ impl Default for D3D12_VERSIONED_ROOT_SIGNATURE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12RootSignatureDeserializerVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5065,7 +5065,7 @@ pub struct ID3D12RootSignatureDeserializerVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12RootSignatureDeserializer {
     pub lpVtbl: *mut ID3D12RootSignatureDeserializerVtbl,
 }
@@ -5079,7 +5079,7 @@ impl Default for ID3D12RootSignatureDeserializer {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12VersionedRootSignatureDeserializerVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5108,7 +5108,7 @@ pub struct ID3D12VersionedRootSignatureDeserializerVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12VersionedRootSignatureDeserializer {
     pub lpVtbl: *mut ID3D12VersionedRootSignatureDeserializerVtbl,
 }
@@ -5153,17 +5153,17 @@ pub type PFN_D3D12_CREATE_VERSIONED_ROOT_SIGNATURE_DESERIALIZER = ::core::option
     ) -> HRESULT,
 >;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_CPU_DESCRIPTOR_HANDLE {
     pub ptr: SIZE_T,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_GPU_DESCRIPTOR_HANDLE {
     pub ptr: UINT64,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DISCARD_REGION {
     pub NumRects: UINT,
     pub pRects: *const D3D12_RECT,
@@ -5191,10 +5191,10 @@ pub const D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP: D3D12_QUERY_HEAP_TYPE =
 pub const D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1: D3D12_QUERY_HEAP_TYPE =
     D3D12_QUERY_HEAP_TYPE(7);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_QUERY_HEAP_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_QUERY_HEAP_DESC {
     pub Type: D3D12_QUERY_HEAP_TYPE,
     pub Count: UINT,
@@ -5220,15 +5220,15 @@ pub const D3D12_QUERY_TYPE_SO_STATISTICS_STREAM3: D3D12_QUERY_TYPE = D3D12_QUERY
 pub const D3D12_QUERY_TYPE_VIDEO_DECODE_STATISTICS: D3D12_QUERY_TYPE = D3D12_QUERY_TYPE(8);
 pub const D3D12_QUERY_TYPE_PIPELINE_STATISTICS1: D3D12_QUERY_TYPE = D3D12_QUERY_TYPE(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_QUERY_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_PREDICATION_OP_EQUAL_ZERO: D3D12_PREDICATION_OP = D3D12_PREDICATION_OP(0);
 pub const D3D12_PREDICATION_OP_NOT_EQUAL_ZERO: D3D12_PREDICATION_OP = D3D12_PREDICATION_OP(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PREDICATION_OP(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_QUERY_DATA_PIPELINE_STATISTICS {
     pub IAVertices: UINT64,
     pub IAPrimitives: UINT64,
@@ -5243,7 +5243,7 @@ pub struct D3D12_QUERY_DATA_PIPELINE_STATISTICS {
     pub CSInvocations: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_QUERY_DATA_PIPELINE_STATISTICS1 {
     pub IAVertices: UINT64,
     pub IAPrimitives: UINT64,
@@ -5261,20 +5261,20 @@ pub struct D3D12_QUERY_DATA_PIPELINE_STATISTICS1 {
     pub MSPrimitives: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_QUERY_DATA_SO_STATISTICS {
     pub NumPrimitivesWritten: UINT64,
     pub PrimitivesStorageNeeded: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_STREAM_OUTPUT_BUFFER_VIEW {
     pub BufferLocation: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT64,
     pub BufferFilledSizeLocation: D3D12_GPU_VIRTUAL_ADDRESS,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DRAW_ARGUMENTS {
     pub VertexCountPerInstance: UINT,
     pub InstanceCount: UINT,
@@ -5282,7 +5282,7 @@ pub struct D3D12_DRAW_ARGUMENTS {
     pub StartInstanceLocation: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DRAW_INDEXED_ARGUMENTS {
     pub IndexCountPerInstance: UINT,
     pub InstanceCount: UINT,
@@ -5291,21 +5291,21 @@ pub struct D3D12_DRAW_INDEXED_ARGUMENTS {
     pub StartInstanceLocation: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DISPATCH_ARGUMENTS {
     pub ThreadGroupCountX: UINT,
     pub ThreadGroupCountY: UINT,
     pub ThreadGroupCountZ: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_VERTEX_BUFFER_VIEW {
     pub BufferLocation: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT,
     pub StrideInBytes: UINT,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_INDEX_BUFFER_VIEW {
     pub BufferLocation: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT,
@@ -5343,7 +5343,7 @@ pub const D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_RAYS: D3D12_INDIRECT_ARGUMENT_TY
 pub const D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH: D3D12_INDIRECT_ARGUMENT_TYPE =
     D3D12_INDIRECT_ARGUMENT_TYPE(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_INDIRECT_ARGUMENT_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -5361,29 +5361,29 @@ pub union D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1 {
     pub UnorderedAccessView: D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_5,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_1 {
     pub Slot: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_2 {
     pub RootParameterIndex: UINT,
     pub DestOffsetIn32BitValues: UINT,
     pub Num32BitValuesToSet: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_3 {
     pub RootParameterIndex: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_4 {
     pub RootParameterIndex: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_INDIRECT_ARGUMENT_DESC__bindgen_ty_1__bindgen_ty_5 {
     pub RootParameterIndex: UINT,
 }
@@ -5406,7 +5406,7 @@ impl Default for D3D12_INDIRECT_ARGUMENT_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_COMMAND_SIGNATURE_DESC {
     pub ByteStride: UINT,
     pub NumArgumentDescs: UINT,
@@ -5423,7 +5423,7 @@ impl Default for D3D12_COMMAND_SIGNATURE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12PageableVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5469,7 +5469,7 @@ pub struct ID3D12PageableVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Pageable {
     pub lpVtbl: *mut ID3D12PageableVtbl,
 }
@@ -5483,7 +5483,7 @@ impl Default for ID3D12Pageable {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12HeapVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5531,7 +5531,7 @@ pub struct ID3D12HeapVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Heap) -> D3D12_HEAP_DESC>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Heap {
     pub lpVtbl: *mut ID3D12HeapVtbl,
 }
@@ -5545,7 +5545,7 @@ impl Default for ID3D12Heap {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ResourceVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5639,7 +5639,7 @@ pub struct ID3D12ResourceVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Resource {
     pub lpVtbl: *mut ID3D12ResourceVtbl,
 }
@@ -5653,7 +5653,7 @@ impl Default for ID3D12Resource {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12CommandAllocatorVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5703,7 +5703,7 @@ pub struct ID3D12CommandAllocatorVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12CommandAllocator) -> HRESULT>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12CommandAllocator {
     pub lpVtbl: *mut ID3D12CommandAllocatorVtbl,
 }
@@ -5717,7 +5717,7 @@ impl Default for ID3D12CommandAllocator {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12FenceVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5771,7 +5771,7 @@ pub struct ID3D12FenceVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Fence {
     pub lpVtbl: *mut ID3D12FenceVtbl,
 }
@@ -5785,7 +5785,7 @@ impl Default for ID3D12Fence {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Fence1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5841,7 +5841,7 @@ pub struct ID3D12Fence1Vtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Fence1) -> D3D12_FENCE_FLAGS>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Fence1 {
     pub lpVtbl: *mut ID3D12Fence1Vtbl,
 }
@@ -5855,7 +5855,7 @@ impl Default for ID3D12Fence1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12PipelineStateVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5906,7 +5906,7 @@ pub struct ID3D12PipelineStateVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12PipelineState {
     pub lpVtbl: *mut ID3D12PipelineStateVtbl,
 }
@@ -5920,7 +5920,7 @@ impl Default for ID3D12PipelineState {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DescriptorHeapVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -5977,7 +5977,7 @@ pub struct ID3D12DescriptorHeapVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DescriptorHeap {
     pub lpVtbl: *mut ID3D12DescriptorHeapVtbl,
 }
@@ -5991,7 +5991,7 @@ impl Default for ID3D12DescriptorHeap {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12QueryHeapVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -6037,7 +6037,7 @@ pub struct ID3D12QueryHeapVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12QueryHeap {
     pub lpVtbl: *mut ID3D12QueryHeapVtbl,
 }
@@ -6051,7 +6051,7 @@ impl Default for ID3D12QueryHeap {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12CommandSignatureVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -6099,7 +6099,7 @@ pub struct ID3D12CommandSignatureVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12CommandSignature {
     pub lpVtbl: *mut ID3D12CommandSignatureVtbl,
 }
@@ -6113,7 +6113,7 @@ impl Default for ID3D12CommandSignature {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12CommandListVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -6163,7 +6163,7 @@ pub struct ID3D12CommandListVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12CommandList {
     pub lpVtbl: *mut ID3D12CommandListVtbl,
 }
@@ -6177,7 +6177,7 @@ impl Default for ID3D12CommandList {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandListVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -6618,7 +6618,7 @@ pub struct ID3D12GraphicsCommandListVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList {
     pub lpVtbl: *mut ID3D12GraphicsCommandListVtbl,
 }
@@ -6632,7 +6632,7 @@ impl Default for ID3D12GraphicsCommandList {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -7127,7 +7127,7 @@ pub struct ID3D12GraphicsCommandList1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList1 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList1Vtbl,
 }
@@ -7141,7 +7141,7 @@ impl Default for ID3D12GraphicsCommandList1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_WRITEBUFFERIMMEDIATE_PARAMETER {
     pub Dest: D3D12_GPU_VIRTUAL_ADDRESS,
     pub Value: UINT32,
@@ -7153,10 +7153,10 @@ pub const D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_IN: D3D12_WRITEBUFFERIMMEDIATE_
 pub const D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT: D3D12_WRITEBUFFERIMMEDIATE_MODE =
     D3D12_WRITEBUFFERIMMEDIATE_MODE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_WRITEBUFFERIMMEDIATE_MODE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -7659,7 +7659,7 @@ pub struct ID3D12GraphicsCommandList2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList2 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList2Vtbl,
 }
@@ -7673,7 +7673,7 @@ impl Default for ID3D12GraphicsCommandList2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12CommandQueueVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -7798,7 +7798,7 @@ pub struct ID3D12CommandQueueVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12CommandQueue {
     pub lpVtbl: *mut ID3D12CommandQueueVtbl,
 }
@@ -7812,7 +7812,7 @@ impl Default for ID3D12CommandQueue {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -8150,7 +8150,7 @@ pub struct ID3D12DeviceVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Device) -> LUID>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device {
     pub lpVtbl: *mut ID3D12DeviceVtbl,
 }
@@ -8164,7 +8164,7 @@ impl Default for ID3D12Device {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12PipelineLibraryVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -8246,7 +8246,7 @@ pub struct ID3D12PipelineLibraryVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12PipelineLibrary {
     pub lpVtbl: *mut ID3D12PipelineLibraryVtbl,
 }
@@ -8260,7 +8260,7 @@ impl Default for ID3D12PipelineLibrary {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12PipelineLibrary1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -8351,7 +8351,7 @@ pub struct ID3D12PipelineLibrary1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12PipelineLibrary1 {
     pub lpVtbl: *mut ID3D12PipelineLibrary1Vtbl,
 }
@@ -8371,7 +8371,7 @@ pub const D3D12_MULTIPLE_FENCE_WAIT_FLAG_ANY: D3D12_MULTIPLE_FENCE_WAIT_FLAGS =
 pub const D3D12_MULTIPLE_FENCE_WAIT_FLAG_ALL: D3D12_MULTIPLE_FENCE_WAIT_FLAGS =
     D3D12_MULTIPLE_FENCE_WAIT_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MULTIPLE_FENCE_WAIT_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_RESIDENCY_PRIORITY_MINIMUM: D3D12_RESIDENCY_PRIORITY =
     D3D12_RESIDENCY_PRIORITY(671088640);
@@ -8384,10 +8384,10 @@ pub const D3D12_RESIDENCY_PRIORITY_HIGH: D3D12_RESIDENCY_PRIORITY =
 pub const D3D12_RESIDENCY_PRIORITY_MAXIMUM: D3D12_RESIDENCY_PRIORITY =
     D3D12_RESIDENCY_PRIORITY(3355443200);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESIDENCY_PRIORITY(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -8753,7 +8753,7 @@ pub struct ID3D12Device1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device1 {
     pub lpVtbl: *mut ID3D12Device1Vtbl,
 }
@@ -8767,7 +8767,7 @@ impl Default for ID3D12Device1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -9141,7 +9141,7 @@ pub struct ID3D12Device2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device2 {
     pub lpVtbl: *mut ID3D12Device2Vtbl,
 }
@@ -9157,10 +9157,10 @@ impl Default for ID3D12Device2 {
 pub const D3D12_RESIDENCY_FLAG_NONE: D3D12_RESIDENCY_FLAGS = D3D12_RESIDENCY_FLAGS(0);
 pub const D3D12_RESIDENCY_FLAG_DENY_OVERBUDGET: D3D12_RESIDENCY_FLAGS = D3D12_RESIDENCY_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RESIDENCY_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device3Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -9560,7 +9560,7 @@ pub struct ID3D12Device3Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device3 {
     pub lpVtbl: *mut ID3D12Device3Vtbl,
 }
@@ -9575,26 +9575,26 @@ impl Default for ID3D12Device3 {
 }
 pub const D3D12_COMMAND_LIST_FLAG_NONE: D3D12_COMMAND_LIST_FLAGS = D3D12_COMMAND_LIST_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_LIST_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_COMMAND_POOL_FLAG_NONE: D3D12_COMMAND_POOL_FLAGS = D3D12_COMMAND_POOL_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_POOL_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_COMMAND_RECORDER_FLAG_NONE: D3D12_COMMAND_RECORDER_FLAGS =
     D3D12_COMMAND_RECORDER_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_COMMAND_RECORDER_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_PROTECTED_SESSION_STATUS_OK: D3D12_PROTECTED_SESSION_STATUS =
     D3D12_PROTECTED_SESSION_STATUS(0);
 pub const D3D12_PROTECTED_SESSION_STATUS_INVALID: D3D12_PROTECTED_SESSION_STATUS =
     D3D12_PROTECTED_SESSION_STATUS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PROTECTED_SESSION_STATUS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ProtectedSessionVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -9652,7 +9652,7 @@ pub struct ID3D12ProtectedSessionVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12ProtectedSession {
     pub lpVtbl: *mut ID3D12ProtectedSessionVtbl,
 }
@@ -9672,10 +9672,10 @@ pub const D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAG_SUPPORTED:
     D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAGS =
     D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT {
     pub NodeIndex: UINT,
     pub Support: D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAGS,
@@ -9692,10 +9692,10 @@ impl Default for D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT {
 pub const D3D12_PROTECTED_RESOURCE_SESSION_FLAG_NONE: D3D12_PROTECTED_RESOURCE_SESSION_FLAGS =
     D3D12_PROTECTED_RESOURCE_SESSION_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_PROTECTED_RESOURCE_SESSION_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_PROTECTED_RESOURCE_SESSION_DESC {
     pub NodeMask: UINT,
     pub Flags: D3D12_PROTECTED_RESOURCE_SESSION_FLAGS,
@@ -9710,7 +9710,7 @@ impl Default for D3D12_PROTECTED_RESOURCE_SESSION_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ProtectedResourceSessionVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -9777,7 +9777,7 @@ pub struct ID3D12ProtectedResourceSessionVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12ProtectedResourceSession {
     pub lpVtbl: *mut ID3D12ProtectedResourceSessionVtbl,
 }
@@ -9791,7 +9791,7 @@ impl Default for ID3D12ProtectedResourceSession {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device4Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10251,7 +10251,7 @@ pub struct ID3D12Device4Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device4 {
     pub lpVtbl: *mut ID3D12Device4Vtbl,
 }
@@ -10267,10 +10267,10 @@ impl Default for ID3D12Device4 {
 pub const D3D12_LIFETIME_STATE_IN_USE: D3D12_LIFETIME_STATE = D3D12_LIFETIME_STATE(0);
 pub const D3D12_LIFETIME_STATE_NOT_IN_USE: D3D12_LIFETIME_STATE = D3D12_LIFETIME_STATE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_LIFETIME_STATE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12LifetimeOwnerVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10288,7 +10288,7 @@ pub struct ID3D12LifetimeOwnerVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12LifetimeOwner {
     pub lpVtbl: *mut ID3D12LifetimeOwnerVtbl,
 }
@@ -10302,7 +10302,7 @@ impl Default for ID3D12LifetimeOwner {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12SwapChainAssistantVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10338,7 +10338,7 @@ pub struct ID3D12SwapChainAssistantVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12SwapChainAssistant {
     pub lpVtbl: *mut ID3D12SwapChainAssistantVtbl,
 }
@@ -10352,7 +10352,7 @@ impl Default for ID3D12SwapChainAssistant {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12LifetimeTrackerVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10406,7 +10406,7 @@ pub struct ID3D12LifetimeTrackerVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12LifetimeTracker {
     pub lpVtbl: *mut ID3D12LifetimeTrackerVtbl,
 }
@@ -10430,14 +10430,14 @@ pub const D3D12_META_COMMAND_PARAMETER_TYPE_CPU_DESCRIPTOR_HANDLE_HEAP_TYPE_CBV_
 pub const D3D12_META_COMMAND_PARAMETER_TYPE_GPU_DESCRIPTOR_HANDLE_HEAP_TYPE_CBV_SRV_UAV:
     D3D12_META_COMMAND_PARAMETER_TYPE = D3D12_META_COMMAND_PARAMETER_TYPE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_META_COMMAND_PARAMETER_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_META_COMMAND_PARAMETER_FLAG_INPUT: D3D12_META_COMMAND_PARAMETER_FLAGS =
     D3D12_META_COMMAND_PARAMETER_FLAGS(1);
 pub const D3D12_META_COMMAND_PARAMETER_FLAG_OUTPUT: D3D12_META_COMMAND_PARAMETER_FLAGS =
     D3D12_META_COMMAND_PARAMETER_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_META_COMMAND_PARAMETER_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_META_COMMAND_PARAMETER_STAGE_CREATION: D3D12_META_COMMAND_PARAMETER_STAGE =
     D3D12_META_COMMAND_PARAMETER_STAGE(0);
@@ -10446,10 +10446,10 @@ pub const D3D12_META_COMMAND_PARAMETER_STAGE_INITIALIZATION: D3D12_META_COMMAND_
 pub const D3D12_META_COMMAND_PARAMETER_STAGE_EXECUTION: D3D12_META_COMMAND_PARAMETER_STAGE =
     D3D12_META_COMMAND_PARAMETER_STAGE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_META_COMMAND_PARAMETER_STAGE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_META_COMMAND_PARAMETER_DESC {
     pub Name: LPCWSTR,
     pub Type: D3D12_META_COMMAND_PARAMETER_TYPE,
@@ -10492,10 +10492,10 @@ pub const D3D12_GRAPHICS_STATE_SAMPLE_POSITIONS: D3D12_GRAPHICS_STATES =
 pub const D3D12_GRAPHICS_STATE_VIEW_INSTANCE_MASK: D3D12_GRAPHICS_STATES =
     D3D12_GRAPHICS_STATES(65536);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_GRAPHICS_STATES(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_META_COMMAND_DESC {
     pub Id: GUID,
     pub Name: LPCWSTR,
@@ -10512,7 +10512,7 @@ impl Default for D3D12_META_COMMAND_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12StateObjectVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10559,7 +10559,7 @@ pub struct ID3D12StateObjectVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12StateObject {
     pub lpVtbl: *mut ID3D12StateObjectVtbl,
 }
@@ -10573,7 +10573,7 @@ impl Default for ID3D12StateObject {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12StateObjectPropertiesVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -10611,7 +10611,7 @@ pub struct ID3D12StateObjectPropertiesVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12StateObjectProperties {
     pub lpVtbl: *mut ID3D12StateObjectPropertiesVtbl,
 }
@@ -10651,10 +10651,10 @@ pub const D3D12_STATE_SUBOBJECT_TYPE_RAYTRACING_PIPELINE_CONFIG1: D3D12_STATE_SU
 pub const D3D12_STATE_SUBOBJECT_TYPE_MAX_VALID: D3D12_STATE_SUBOBJECT_TYPE =
     D3D12_STATE_SUBOBJECT_TYPE(13);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_STATE_SUBOBJECT_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_STATE_SUBOBJECT {
     pub Type: D3D12_STATE_SUBOBJECT_TYPE,
     pub pDesc: *const ::core::ffi::c_void,
@@ -10676,10 +10676,10 @@ pub const D3D12_STATE_OBJECT_FLAG_ALLOW_EXTERNAL_DEPENDENCIES_ON_LOCAL_DEFINITIO
 pub const D3D12_STATE_OBJECT_FLAG_ALLOW_STATE_OBJECT_ADDITIONS: D3D12_STATE_OBJECT_FLAGS =
     D3D12_STATE_OBJECT_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_STATE_OBJECT_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_STATE_OBJECT_CONFIG {
     pub Flags: D3D12_STATE_OBJECT_FLAGS,
 }
@@ -10693,7 +10693,7 @@ impl Default for D3D12_STATE_OBJECT_CONFIG {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_GLOBAL_ROOT_SIGNATURE {
     pub pGlobalRootSignature: *mut ID3D12RootSignature,
 }
@@ -10707,7 +10707,7 @@ impl Default for D3D12_GLOBAL_ROOT_SIGNATURE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_LOCAL_ROOT_SIGNATURE {
     pub pLocalRootSignature: *mut ID3D12RootSignature,
 }
@@ -10721,16 +10721,16 @@ impl Default for D3D12_LOCAL_ROOT_SIGNATURE {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_NODE_MASK {
     pub NodeMask: UINT,
 }
 pub const D3D12_EXPORT_FLAG_NONE: D3D12_EXPORT_FLAGS = D3D12_EXPORT_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_EXPORT_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_EXPORT_DESC {
     pub Name: LPCWSTR,
     pub ExportToRename: LPCWSTR,
@@ -10746,7 +10746,7 @@ impl Default for D3D12_EXPORT_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DXIL_LIBRARY_DESC {
     pub DXILLibrary: D3D12_SHADER_BYTECODE,
     pub NumExports: UINT,
@@ -10762,7 +10762,7 @@ impl Default for D3D12_DXIL_LIBRARY_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_EXISTING_COLLECTION_DESC {
     pub pExistingCollection: *mut ID3D12StateObject,
     pub NumExports: UINT,
@@ -10778,7 +10778,7 @@ impl Default for D3D12_EXISTING_COLLECTION_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SUBOBJECT_TO_EXPORTS_ASSOCIATION {
     pub pSubobjectToAssociate: *const D3D12_STATE_SUBOBJECT,
     pub NumExports: UINT,
@@ -10794,7 +10794,7 @@ impl Default for D3D12_SUBOBJECT_TO_EXPORTS_ASSOCIATION {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DXIL_SUBOBJECT_TO_EXPORTS_ASSOCIATION {
     pub SubobjectToAssociate: LPCWSTR,
     pub NumExports: UINT,
@@ -10812,10 +10812,10 @@ impl Default for D3D12_DXIL_SUBOBJECT_TO_EXPORTS_ASSOCIATION {
 pub const D3D12_HIT_GROUP_TYPE_TRIANGLES: D3D12_HIT_GROUP_TYPE = D3D12_HIT_GROUP_TYPE(0);
 pub const D3D12_HIT_GROUP_TYPE_PROCEDURAL_PRIMITIVE: D3D12_HIT_GROUP_TYPE = D3D12_HIT_GROUP_TYPE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_HIT_GROUP_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_HIT_GROUP_DESC {
     pub HitGroupExport: LPCWSTR,
     pub Type: D3D12_HIT_GROUP_TYPE,
@@ -10833,13 +10833,13 @@ impl Default for D3D12_HIT_GROUP_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_SHADER_CONFIG {
     pub MaxPayloadSizeInBytes: UINT,
     pub MaxAttributeSizeInBytes: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_PIPELINE_CONFIG {
     pub MaxTraceRecursionDepth: UINT,
 }
@@ -10850,10 +10850,10 @@ pub const D3D12_RAYTRACING_PIPELINE_FLAG_SKIP_TRIANGLES: D3D12_RAYTRACING_PIPELI
 pub const D3D12_RAYTRACING_PIPELINE_FLAG_SKIP_PROCEDURAL_PRIMITIVES:
     D3D12_RAYTRACING_PIPELINE_FLAGS = D3D12_RAYTRACING_PIPELINE_FLAGS(512);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_PIPELINE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RAYTRACING_PIPELINE_CONFIG1 {
     pub MaxTraceRecursionDepth: UINT,
     pub Flags: D3D12_RAYTRACING_PIPELINE_FLAGS,
@@ -10871,10 +10871,10 @@ pub const D3D12_STATE_OBJECT_TYPE_COLLECTION: D3D12_STATE_OBJECT_TYPE = D3D12_ST
 pub const D3D12_STATE_OBJECT_TYPE_RAYTRACING_PIPELINE: D3D12_STATE_OBJECT_TYPE =
     D3D12_STATE_OBJECT_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_STATE_OBJECT_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_STATE_OBJECT_DESC {
     pub Type: D3D12_STATE_OBJECT_TYPE,
     pub NumSubobjects: UINT,
@@ -10896,14 +10896,14 @@ pub const D3D12_RAYTRACING_GEOMETRY_FLAG_OPAQUE: D3D12_RAYTRACING_GEOMETRY_FLAGS
 pub const D3D12_RAYTRACING_GEOMETRY_FLAG_NO_DUPLICATE_ANYHIT_INVOCATION:
     D3D12_RAYTRACING_GEOMETRY_FLAGS = D3D12_RAYTRACING_GEOMETRY_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_GEOMETRY_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_GEOMETRY_TYPE_TRIANGLES: D3D12_RAYTRACING_GEOMETRY_TYPE =
     D3D12_RAYTRACING_GEOMETRY_TYPE(0);
 pub const D3D12_RAYTRACING_GEOMETRY_TYPE_PROCEDURAL_PRIMITIVE_AABBS:
     D3D12_RAYTRACING_GEOMETRY_TYPE = D3D12_RAYTRACING_GEOMETRY_TYPE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_GEOMETRY_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_INSTANCE_FLAG_NONE: D3D12_RAYTRACING_INSTANCE_FLAGS =
     D3D12_RAYTRACING_INSTANCE_FLAGS(0);
@@ -10916,29 +10916,29 @@ pub const D3D12_RAYTRACING_INSTANCE_FLAG_FORCE_OPAQUE: D3D12_RAYTRACING_INSTANCE
 pub const D3D12_RAYTRACING_INSTANCE_FLAG_FORCE_NON_OPAQUE: D3D12_RAYTRACING_INSTANCE_FLAGS =
     D3D12_RAYTRACING_INSTANCE_FLAGS(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_INSTANCE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_GPU_VIRTUAL_ADDRESS_AND_STRIDE {
     pub StartAddress: D3D12_GPU_VIRTUAL_ADDRESS,
     pub StrideInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_GPU_VIRTUAL_ADDRESS_RANGE {
     pub StartAddress: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_GPU_VIRTUAL_ADDRESS_RANGE_AND_STRIDE {
     pub StartAddress: D3D12_GPU_VIRTUAL_ADDRESS,
     pub SizeInBytes: UINT64,
     pub StrideInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RAYTRACING_GEOMETRY_TRIANGLES_DESC {
     pub Transform3x4: D3D12_GPU_VIRTUAL_ADDRESS,
     pub IndexFormat: DXGI_FORMAT,
@@ -10958,7 +10958,7 @@ impl Default for D3D12_RAYTRACING_GEOMETRY_TRIANGLES_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_AABB {
     pub MinX: FLOAT,
     pub MinY: FLOAT,
@@ -10968,7 +10968,7 @@ pub struct D3D12_RAYTRACING_AABB {
     pub MaxZ: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_GEOMETRY_AABBS_DESC {
     pub AABBCount: UINT64,
     pub AABBs: D3D12_GPU_VIRTUAL_ADDRESS_AND_STRIDE,
@@ -10995,7 +10995,7 @@ pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAG_PERFORM_UPDATE:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAGS =
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAGS(32);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE_CLONE:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE =
@@ -11013,19 +11013,19 @@ pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE_DESERIALIZE:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE =
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE(0);
 pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_ELEMENTS_LAYOUT_ARRAY: D3D12_ELEMENTS_LAYOUT = D3D12_ELEMENTS_LAYOUT(0);
 pub const D3D12_ELEMENTS_LAYOUT_ARRAY_OF_POINTERS: D3D12_ELEMENTS_LAYOUT = D3D12_ELEMENTS_LAYOUT(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_ELEMENTS_LAYOUT(pub ::core::ffi::c_uint);
 pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_COMPACTED_SIZE:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TYPE =
@@ -11040,10 +11040,10 @@ pub const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_CURRENT_SIZE:
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TYPE =
     D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC {
     pub DestBuffer: D3D12_GPU_VIRTUAL_ADDRESS,
     pub InfoType: D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TYPE,
@@ -11058,17 +11058,17 @@ impl Default for D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_COMPACTED_SIZE_DESC {
     pub CompactedSizeInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_TOOLS_VISUALIZATION_DESC {
     pub DecodedSizeInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_TOOLS_VISUALIZATION_HEADER {
     pub Type: D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE,
     pub NumDescs: UINT,
@@ -11083,13 +11083,13 @@ impl Default for D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_TOOLS_VISUALIZATI
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_SERIALIZATION_DESC {
     pub SerializedSizeInBytes: UINT64,
     pub NumBottomLevelAccelerationStructurePointers: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SERIALIZED_DATA_DRIVER_MATCHING_IDENTIFIER {
     pub DriverOpaqueGUID: GUID,
     pub DriverOpaqueVersioningData: [BYTE; 16usize],
@@ -11097,7 +11097,7 @@ pub struct D3D12_SERIALIZED_DATA_DRIVER_MATCHING_IDENTIFIER {
 pub const D3D12_SERIALIZED_DATA_RAYTRACING_ACCELERATION_STRUCTURE: D3D12_SERIALIZED_DATA_TYPE =
     D3D12_SERIALIZED_DATA_TYPE(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SERIALIZED_DATA_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_DRIVER_MATCHING_IDENTIFIER_COMPATIBLE_WITH_DEVICE:
     D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS = D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS(0);
@@ -11110,10 +11110,10 @@ pub const D3D12_DRIVER_MATCHING_IDENTIFIER_INCOMPATIBLE_VERSION:
 pub const D3D12_DRIVER_MATCHING_IDENTIFIER_INCOMPATIBLE_TYPE:
     D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS = D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_SERIALIZED_RAYTRACING_ACCELERATION_STRUCTURE_HEADER {
     pub DriverMatchingIdentifier: D3D12_SERIALIZED_DATA_DRIVER_MATCHING_IDENTIFIER,
     pub SerializedSizeInBytesIncludingHeader: UINT64,
@@ -11121,12 +11121,12 @@ pub struct D3D12_SERIALIZED_RAYTRACING_ACCELERATION_STRUCTURE_HEADER {
     pub NumBottomLevelAccelerationStructurePointersAfterHeader: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_CURRENT_SIZE_DESC {
     pub CurrentSizeInBytes: UINT64,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_INSTANCE_DESC {
     pub Transform: [[FLOAT; 4usize]; 3usize],
     pub _bitfield_align_1: [u32; 0],
@@ -11377,7 +11377,7 @@ impl Default for D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO {
     pub ResultDataMaxSizeInBytes: UINT64,
     pub ScratchDataSizeInBytes: UINT64,
@@ -11395,15 +11395,15 @@ pub const D3D12_RAY_FLAG_CULL_NON_OPAQUE: D3D12_RAY_FLAGS = D3D12_RAY_FLAGS(128)
 pub const D3D12_RAY_FLAG_SKIP_TRIANGLES: D3D12_RAY_FLAGS = D3D12_RAY_FLAGS(256);
 pub const D3D12_RAY_FLAG_SKIP_PROCEDURAL_PRIMITIVES: D3D12_RAY_FLAGS = D3D12_RAY_FLAGS(512);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RAY_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_HIT_KIND_TRIANGLE_FRONT_FACE: D3D12_HIT_KIND = D3D12_HIT_KIND(254);
 pub const D3D12_HIT_KIND_TRIANGLE_BACK_FACE: D3D12_HIT_KIND = D3D12_HIT_KIND(255);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_HIT_KIND(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device5Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -11922,7 +11922,7 @@ pub struct ID3D12Device5Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device5 {
     pub lpVtbl: *mut ID3D12Device5Vtbl,
 }
@@ -12023,10 +12023,10 @@ pub const D3D12_AUTO_BREADCRUMB_OP_ENCODEFRAME: D3D12_AUTO_BREADCRUMB_OP =
 pub const D3D12_AUTO_BREADCRUMB_OP_RESOLVEENCODEROUTPUTMETADATA: D3D12_AUTO_BREADCRUMB_OP =
     D3D12_AUTO_BREADCRUMB_OP(44);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_AUTO_BREADCRUMB_OP(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_AUTO_BREADCRUMB_NODE {
     pub pCommandListDebugNameA: *const ::core::ffi::c_char,
     pub pCommandListDebugNameW: *const wchar_t,
@@ -12049,7 +12049,7 @@ impl Default for D3D12_AUTO_BREADCRUMB_NODE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_BREADCRUMB_CONTEXT {
     pub BreadcrumbIndex: UINT,
     pub pContextString: *const wchar_t,
@@ -12064,7 +12064,7 @@ impl Default for D3D12_DRED_BREADCRUMB_CONTEXT {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_AUTO_BREADCRUMB_NODE1 {
     pub pCommandListDebugNameA: *const ::core::ffi::c_char,
     pub pCommandListDebugNameW: *const wchar_t,
@@ -12093,22 +12093,22 @@ pub const D3D12_DRED_VERSION_1_1: D3D12_DRED_VERSION = D3D12_DRED_VERSION(2);
 pub const D3D12_DRED_VERSION_1_2: D3D12_DRED_VERSION = D3D12_DRED_VERSION(3);
 pub const D3D12_DRED_VERSION_1_3: D3D12_DRED_VERSION = D3D12_DRED_VERSION(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_VERSION(pub ::core::ffi::c_uint);
 pub const D3D12_DRED_FLAG_NONE: D3D12_DRED_FLAGS = D3D12_DRED_FLAGS(0);
 pub const D3D12_DRED_FLAG_FORCE_ENABLE: D3D12_DRED_FLAGS = D3D12_DRED_FLAGS(1);
 pub const D3D12_DRED_FLAG_DISABLE_AUTOBREADCRUMBS: D3D12_DRED_FLAGS = D3D12_DRED_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_DRED_ENABLEMENT_SYSTEM_CONTROLLED: D3D12_DRED_ENABLEMENT = D3D12_DRED_ENABLEMENT(0);
 pub const D3D12_DRED_ENABLEMENT_FORCED_OFF: D3D12_DRED_ENABLEMENT = D3D12_DRED_ENABLEMENT(1);
 pub const D3D12_DRED_ENABLEMENT_FORCED_ON: D3D12_DRED_ENABLEMENT = D3D12_DRED_ENABLEMENT(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_ENABLEMENT(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEVICE_REMOVED_EXTENDED_DATA {
     pub Flags: D3D12_DRED_FLAGS,
     pub pHeadAutoBreadcrumbNode: *mut D3D12_AUTO_BREADCRUMB_NODE,
@@ -12181,10 +12181,10 @@ pub const D3D12_DRED_ALLOCATION_TYPE_VIDEO_ENCODER_HEAP: D3D12_DRED_ALLOCATION_T
 pub const D3D12_DRED_ALLOCATION_TYPE_INVALID: D3D12_DRED_ALLOCATION_TYPE =
     D3D12_DRED_ALLOCATION_TYPE(4294967295);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_ALLOCATION_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_ALLOCATION_NODE {
     pub ObjectNameA: *const ::core::ffi::c_char,
     pub ObjectNameW: *const wchar_t,
@@ -12201,7 +12201,7 @@ impl Default for D3D12_DRED_ALLOCATION_NODE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_ALLOCATION_NODE1 {
     pub ObjectNameA: *const ::core::ffi::c_char,
     pub ObjectNameW: *const wchar_t,
@@ -12219,7 +12219,7 @@ impl Default for D3D12_DRED_ALLOCATION_NODE1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT {
     pub pHeadAutoBreadcrumbNode: *const D3D12_AUTO_BREADCRUMB_NODE,
 }
@@ -12233,7 +12233,7 @@ impl Default for D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1 {
     pub pHeadAutoBreadcrumbNode: *const D3D12_AUTO_BREADCRUMB_NODE1,
 }
@@ -12247,7 +12247,7 @@ impl Default for D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_PAGE_FAULT_OUTPUT {
     pub PageFaultVA: D3D12_GPU_VIRTUAL_ADDRESS,
     pub pHeadExistingAllocationNode: *const D3D12_DRED_ALLOCATION_NODE,
@@ -12263,7 +12263,7 @@ impl Default for D3D12_DRED_PAGE_FAULT_OUTPUT {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_PAGE_FAULT_OUTPUT1 {
     pub PageFaultVA: D3D12_GPU_VIRTUAL_ADDRESS,
     pub pHeadExistingAllocationNode: *const D3D12_DRED_ALLOCATION_NODE1,
@@ -12281,17 +12281,17 @@ impl Default for D3D12_DRED_PAGE_FAULT_OUTPUT1 {
 pub const D3D12_DRED_PAGE_FAULT_FLAGS_NONE: D3D12_DRED_PAGE_FAULT_FLAGS =
     D3D12_DRED_PAGE_FAULT_FLAGS(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_PAGE_FAULT_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_DRED_DEVICE_STATE_UNKNOWN: D3D12_DRED_DEVICE_STATE = D3D12_DRED_DEVICE_STATE(0);
 pub const D3D12_DRED_DEVICE_STATE_HUNG: D3D12_DRED_DEVICE_STATE = D3D12_DRED_DEVICE_STATE(3);
 pub const D3D12_DRED_DEVICE_STATE_FAULT: D3D12_DRED_DEVICE_STATE = D3D12_DRED_DEVICE_STATE(6);
 pub const D3D12_DRED_DEVICE_STATE_PAGEFAULT: D3D12_DRED_DEVICE_STATE = D3D12_DRED_DEVICE_STATE(7);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DRED_DEVICE_STATE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DRED_PAGE_FAULT_OUTPUT2 {
     pub PageFaultVA: D3D12_GPU_VIRTUAL_ADDRESS,
     pub pHeadExistingAllocationNode: *const D3D12_DRED_ALLOCATION_NODE1,
@@ -12308,7 +12308,7 @@ impl Default for D3D12_DRED_PAGE_FAULT_OUTPUT2 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEVICE_REMOVED_EXTENDED_DATA1 {
     pub DeviceRemovedReason: HRESULT,
     pub AutoBreadcrumbsOutput: D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT,
@@ -12324,7 +12324,7 @@ impl Default for D3D12_DEVICE_REMOVED_EXTENDED_DATA1 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEVICE_REMOVED_EXTENDED_DATA2 {
     pub DeviceRemovedReason: HRESULT,
     pub AutoBreadcrumbsOutput: D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1,
@@ -12340,7 +12340,7 @@ impl Default for D3D12_DEVICE_REMOVED_EXTENDED_DATA2 {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEVICE_REMOVED_EXTENDED_DATA3 {
     pub DeviceRemovedReason: HRESULT,
     pub AutoBreadcrumbsOutput: D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1,
@@ -12389,7 +12389,7 @@ impl Default for D3D12_VERSIONED_DEVICE_REMOVED_EXTENDED_DATA {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettingsVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12424,7 +12424,7 @@ pub struct ID3D12DeviceRemovedExtendedDataSettingsVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettings {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedDataSettingsVtbl,
 }
@@ -12438,7 +12438,7 @@ impl Default for ID3D12DeviceRemovedExtendedDataSettings {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettings1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12479,7 +12479,7 @@ pub struct ID3D12DeviceRemovedExtendedDataSettings1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettings1 {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedDataSettings1Vtbl,
 }
@@ -12493,7 +12493,7 @@ impl Default for ID3D12DeviceRemovedExtendedDataSettings1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettings2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12540,7 +12540,7 @@ pub struct ID3D12DeviceRemovedExtendedDataSettings2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataSettings2 {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedDataSettings2Vtbl,
 }
@@ -12554,7 +12554,7 @@ impl Default for ID3D12DeviceRemovedExtendedDataSettings2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedDataVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12583,7 +12583,7 @@ pub struct ID3D12DeviceRemovedExtendedDataVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedData {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedDataVtbl,
 }
@@ -12597,7 +12597,7 @@ impl Default for ID3D12DeviceRemovedExtendedData {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedData1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12638,7 +12638,7 @@ pub struct ID3D12DeviceRemovedExtendedData1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedData1 {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedData1Vtbl,
 }
@@ -12652,7 +12652,7 @@ impl Default for ID3D12DeviceRemovedExtendedData1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedData2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -12704,7 +12704,7 @@ pub struct ID3D12DeviceRemovedExtendedData2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceRemovedExtendedData2 {
     pub lpVtbl: *mut ID3D12DeviceRemovedExtendedData2Vtbl,
 }
@@ -12726,7 +12726,7 @@ pub const D3D12_BACKGROUND_PROCESSING_MODE_DISABLE_BACKGROUND_WORK:
 pub const D3D12_BACKGROUND_PROCESSING_MODE_DISABLE_PROFILING_BY_SYSTEM:
     D3D12_BACKGROUND_PROCESSING_MODE = D3D12_BACKGROUND_PROCESSING_MODE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BACKGROUND_PROCESSING_MODE(pub ::core::ffi::c_uint);
 pub const D3D12_MEASUREMENTS_ACTION_KEEP_ALL: D3D12_MEASUREMENTS_ACTION =
     D3D12_MEASUREMENTS_ACTION(0);
@@ -12737,10 +12737,10 @@ pub const D3D12_MEASUREMENTS_ACTION_COMMIT_RESULTS_HIGH_PRIORITY: D3D12_MEASUREM
 pub const D3D12_MEASUREMENTS_ACTION_DISCARD_PREVIOUS: D3D12_MEASUREMENTS_ACTION =
     D3D12_MEASUREMENTS_ACTION(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MEASUREMENTS_ACTION(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device6Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -13268,7 +13268,7 @@ pub struct ID3D12Device6Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device6 {
     pub lpVtbl: *mut ID3D12Device6Vtbl,
 }
@@ -13282,13 +13282,13 @@ impl Default for ID3D12Device6 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT {
     pub NodeIndex: UINT,
     pub Count: UINT,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPES {
     pub NodeIndex: UINT,
     pub Count: UINT,
@@ -13304,7 +13304,7 @@ impl Default for D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPES {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_PROTECTED_RESOURCE_SESSION_DESC1 {
     pub NodeMask: UINT,
     pub Flags: D3D12_PROTECTED_RESOURCE_SESSION_FLAGS,
@@ -13320,7 +13320,7 @@ impl Default for D3D12_PROTECTED_RESOURCE_SESSION_DESC1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ProtectedResourceSession1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -13392,7 +13392,7 @@ pub struct ID3D12ProtectedResourceSession1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12ProtectedResourceSession1 {
     pub lpVtbl: *mut ID3D12ProtectedResourceSession1Vtbl,
 }
@@ -13406,7 +13406,7 @@ impl Default for ID3D12ProtectedResourceSession1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device7Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -13951,7 +13951,7 @@ pub struct ID3D12Device7Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device7 {
     pub lpVtbl: *mut ID3D12Device7Vtbl,
 }
@@ -13965,7 +13965,7 @@ impl Default for ID3D12Device7 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device8Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -14565,7 +14565,7 @@ pub struct ID3D12Device8Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device8 {
     pub lpVtbl: *mut ID3D12Device8Vtbl,
 }
@@ -14579,7 +14579,7 @@ impl Default for ID3D12Device8 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Resource1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -14680,7 +14680,7 @@ pub struct ID3D12Resource1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Resource1 {
     pub lpVtbl: *mut ID3D12Resource1Vtbl,
 }
@@ -14694,7 +14694,7 @@ impl Default for ID3D12Resource1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Resource2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -14798,7 +14798,7 @@ pub struct ID3D12Resource2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Resource2 {
     pub lpVtbl: *mut ID3D12Resource2Vtbl,
 }
@@ -14812,7 +14812,7 @@ impl Default for ID3D12Resource2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Heap1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -14867,7 +14867,7 @@ pub struct ID3D12Heap1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Heap1 {
     pub lpVtbl: *mut ID3D12Heap1Vtbl,
 }
@@ -14881,7 +14881,7 @@ impl Default for ID3D12Heap1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList3Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -15390,7 +15390,7 @@ pub struct ID3D12GraphicsCommandList3Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList3 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList3Vtbl,
 }
@@ -15412,7 +15412,7 @@ pub const D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR: D3D12_RENDER_PASS_BEGIN
 pub const D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_NO_ACCESS:
     D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE = D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -15466,10 +15466,10 @@ pub const D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_RESOLVE: D3D12_RENDER_PASS_ENDING
 pub const D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_NO_ACCESS: D3D12_RENDER_PASS_ENDING_ACCESS_TYPE =
     D3D12_RENDER_PASS_ENDING_ACCESS_TYPE(3);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RENDER_PASS_ENDING_ACCESS_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS {
     pub SrcSubresource: UINT,
     pub DstSubresource: UINT,
@@ -15478,7 +15478,7 @@ pub struct D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS {
     pub SrcRect: D3D12_RECT,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_PARAMETERS {
     pub pSrcResource: *mut ID3D12Resource,
     pub pDstResource: *mut ID3D12Resource,
@@ -15569,10 +15569,10 @@ pub const D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS: D3D12_RENDER_PASS_FLAGS =
 pub const D3D12_RENDER_PASS_FLAG_RESUMING_PASS: D3D12_RENDER_PASS_FLAGS =
     D3D12_RENDER_PASS_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RENDER_PASS_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12MetaCommandVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -15626,7 +15626,7 @@ pub struct ID3D12MetaCommandVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12MetaCommand {
     pub lpVtbl: *mut ID3D12MetaCommandVtbl,
 }
@@ -15640,7 +15640,7 @@ impl Default for ID3D12MetaCommand {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DISPATCH_RAYS_DESC {
     pub RayGenerationShaderRecord: D3D12_GPU_VIRTUAL_ADDRESS_RANGE,
     pub MissShaderTable: D3D12_GPU_VIRTUAL_ADDRESS_RANGE_AND_STRIDE,
@@ -15651,7 +15651,7 @@ pub struct D3D12_DISPATCH_RAYS_DESC {
     pub Depth: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList4Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -16223,7 +16223,7 @@ pub struct ID3D12GraphicsCommandList4Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList4 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList4Vtbl,
 }
@@ -16239,7 +16239,7 @@ impl Default for ID3D12GraphicsCommandList4 {
 pub const D3D12_SHADER_CACHE_MODE_MEMORY: D3D12_SHADER_CACHE_MODE = D3D12_SHADER_CACHE_MODE(0);
 pub const D3D12_SHADER_CACHE_MODE_DISK: D3D12_SHADER_CACHE_MODE = D3D12_SHADER_CACHE_MODE(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_CACHE_MODE(pub ::core::ffi::c_uint);
 pub const D3D12_SHADER_CACHE_FLAG_NONE: D3D12_SHADER_CACHE_FLAGS = D3D12_SHADER_CACHE_FLAGS(0);
 pub const D3D12_SHADER_CACHE_FLAG_DRIVER_VERSIONED: D3D12_SHADER_CACHE_FLAGS =
@@ -16247,10 +16247,10 @@ pub const D3D12_SHADER_CACHE_FLAG_DRIVER_VERSIONED: D3D12_SHADER_CACHE_FLAGS =
 pub const D3D12_SHADER_CACHE_FLAG_USE_WORKING_DIR: D3D12_SHADER_CACHE_FLAGS =
     D3D12_SHADER_CACHE_FLAGS(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_CACHE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SHADER_CACHE_SESSION_DESC {
     pub Identifier: GUID,
     pub Mode: D3D12_SHADER_CACHE_MODE,
@@ -16314,7 +16314,7 @@ pub const D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_COPY_DEST: D3D12_BARRIER_LAYOUT =
     D3D12_BARRIER_LAYOUT(29);
 pub const D3D12_BARRIER_LAYOUT_VIDEO_QUEUE_COMMON: D3D12_BARRIER_LAYOUT = D3D12_BARRIER_LAYOUT(30);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BARRIER_LAYOUT(pub ::core::ffi::c_uint);
 pub const D3D12_BARRIER_SYNC_NONE: D3D12_BARRIER_SYNC = D3D12_BARRIER_SYNC(0);
 pub const D3D12_BARRIER_SYNC_ALL: D3D12_BARRIER_SYNC = D3D12_BARRIER_SYNC(1);
@@ -16345,7 +16345,7 @@ pub const D3D12_BARRIER_SYNC_COPY_RAYTRACING_ACCELERATION_STRUCTURE: D3D12_BARRI
     D3D12_BARRIER_SYNC(16777216);
 pub const D3D12_BARRIER_SYNC_SPLIT: D3D12_BARRIER_SYNC = D3D12_BARRIER_SYNC(2147483648);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BARRIER_SYNC(pub ::core::ffi::c_uint);
 pub const D3D12_BARRIER_ACCESS_COMMON: D3D12_BARRIER_ACCESS = D3D12_BARRIER_ACCESS(0);
 pub const D3D12_BARRIER_ACCESS_VERTEX_BUFFER: D3D12_BARRIER_ACCESS = D3D12_BARRIER_ACCESS(1);
@@ -16383,23 +16383,23 @@ pub const D3D12_BARRIER_ACCESS_VIDEO_ENCODE_WRITE: D3D12_BARRIER_ACCESS =
     D3D12_BARRIER_ACCESS(4194304);
 pub const D3D12_BARRIER_ACCESS_NO_ACCESS: D3D12_BARRIER_ACCESS = D3D12_BARRIER_ACCESS(2147483648);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BARRIER_ACCESS(pub ::core::ffi::c_uint);
 pub const D3D12_BARRIER_TYPE_GLOBAL: D3D12_BARRIER_TYPE = D3D12_BARRIER_TYPE(0);
 pub const D3D12_BARRIER_TYPE_TEXTURE: D3D12_BARRIER_TYPE = D3D12_BARRIER_TYPE(1);
 pub const D3D12_BARRIER_TYPE_BUFFER: D3D12_BARRIER_TYPE = D3D12_BARRIER_TYPE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_BARRIER_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_TEXTURE_BARRIER_FLAG_NONE: D3D12_TEXTURE_BARRIER_FLAGS =
     D3D12_TEXTURE_BARRIER_FLAGS(0);
 pub const D3D12_TEXTURE_BARRIER_FLAG_DISCARD: D3D12_TEXTURE_BARRIER_FLAGS =
     D3D12_TEXTURE_BARRIER_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_TEXTURE_BARRIER_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_BARRIER_SUBRESOURCE_RANGE {
     pub IndexOrFirstMipLevel: UINT,
     pub NumMipLevels: UINT,
@@ -16409,7 +16409,7 @@ pub struct D3D12_BARRIER_SUBRESOURCE_RANGE {
     pub NumPlanes: UINT,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_GLOBAL_BARRIER {
     pub SyncBefore: D3D12_BARRIER_SYNC,
     pub SyncAfter: D3D12_BARRIER_SYNC,
@@ -16426,7 +16426,7 @@ impl Default for D3D12_GLOBAL_BARRIER {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_TEXTURE_BARRIER {
     pub SyncBefore: D3D12_BARRIER_SYNC,
     pub SyncAfter: D3D12_BARRIER_SYNC,
@@ -16448,7 +16448,7 @@ impl Default for D3D12_TEXTURE_BARRIER {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_BUFFER_BARRIER {
     pub SyncBefore: D3D12_BARRIER_SYNC,
     pub SyncAfter: D3D12_BARRIER_SYNC,
@@ -16500,7 +16500,7 @@ impl Default for D3D12_BARRIER_GROUP {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ShaderCacheSessionVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -16573,7 +16573,7 @@ pub struct ID3D12ShaderCacheSessionVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12ShaderCacheSession {
     pub lpVtbl: *mut ID3D12ShaderCacheSessionVtbl,
 }
@@ -16595,7 +16595,7 @@ pub const D3D12_SHADER_CACHE_KIND_FLAG_IMPLICIT_DRIVER_MANAGED: D3D12_SHADER_CAC
 pub const D3D12_SHADER_CACHE_KIND_FLAG_APPLICATION_MANAGED: D3D12_SHADER_CACHE_KIND_FLAGS =
     D3D12_SHADER_CACHE_KIND_FLAGS(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_CACHE_KIND_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_SHADER_CACHE_CONTROL_FLAG_DISABLE: D3D12_SHADER_CACHE_CONTROL_FLAGS =
     D3D12_SHADER_CACHE_CONTROL_FLAGS(1);
@@ -16604,10 +16604,10 @@ pub const D3D12_SHADER_CACHE_CONTROL_FLAG_ENABLE: D3D12_SHADER_CACHE_CONTROL_FLA
 pub const D3D12_SHADER_CACHE_CONTROL_FLAG_CLEAR: D3D12_SHADER_CACHE_CONTROL_FLAGS =
     D3D12_SHADER_CACHE_CONTROL_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADER_CACHE_CONTROL_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device9Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -17231,7 +17231,7 @@ pub struct ID3D12Device9Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device9 {
     pub lpVtbl: *mut ID3D12Device9Vtbl,
 }
@@ -17245,7 +17245,7 @@ impl Default for ID3D12Device9 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device10Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -17911,7 +17911,7 @@ pub struct ID3D12Device10Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device10 {
     pub lpVtbl: *mut ID3D12Device10Vtbl,
 }
@@ -17925,7 +17925,7 @@ impl Default for ID3D12Device10 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Device11Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18598,7 +18598,7 @@ pub struct ID3D12Device11Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Device11 {
     pub lpVtbl: *mut ID3D12Device11Vtbl,
 }
@@ -18612,7 +18612,7 @@ impl Default for ID3D12Device11 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12VirtualizationGuestDeviceVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18644,7 +18644,7 @@ pub struct ID3D12VirtualizationGuestDeviceVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12VirtualizationGuestDevice {
     pub lpVtbl: *mut ID3D12VirtualizationGuestDeviceVtbl,
 }
@@ -18658,7 +18658,7 @@ impl Default for ID3D12VirtualizationGuestDevice {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12ToolsVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18675,7 +18675,7 @@ pub struct ID3D12ToolsVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Tools) -> BOOL>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Tools {
     pub lpVtbl: *mut ID3D12ToolsVtbl,
 }
@@ -18689,7 +18689,7 @@ impl Default for ID3D12Tools {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_SUBRESOURCE_DATA {
     pub pData: *const ::core::ffi::c_void,
     pub RowPitch: LONG_PTR,
@@ -18705,7 +18705,7 @@ impl Default for D3D12_SUBRESOURCE_DATA {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_MEMCPY_DEST {
     pub pData: *mut ::core::ffi::c_void,
     pub RowPitch: SIZE_T,
@@ -18721,7 +18721,7 @@ impl Default for D3D12_MEMCPY_DEST {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18735,7 +18735,7 @@ pub struct ID3D12DebugVtbl {
     pub EnableDebugLayer: ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Debug)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug {
     pub lpVtbl: *mut ID3D12DebugVtbl,
 }
@@ -18753,10 +18753,10 @@ pub const D3D12_GPU_BASED_VALIDATION_FLAGS_NONE: D3D12_GPU_BASED_VALIDATION_FLAG
 pub const D3D12_GPU_BASED_VALIDATION_FLAGS_DISABLE_STATE_TRACKING:
     D3D12_GPU_BASED_VALIDATION_FLAGS = D3D12_GPU_BASED_VALIDATION_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_GPU_BASED_VALIDATION_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18774,7 +18774,7 @@ pub struct ID3D12Debug1Vtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Debug1, Enable: BOOL)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug1 {
     pub lpVtbl: *mut ID3D12Debug1Vtbl,
 }
@@ -18788,7 +18788,7 @@ impl Default for ID3D12Debug1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18804,7 +18804,7 @@ pub struct ID3D12Debug2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug2 {
     pub lpVtbl: *mut ID3D12Debug2Vtbl,
 }
@@ -18818,7 +18818,7 @@ impl Default for ID3D12Debug2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug3Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18839,7 +18839,7 @@ pub struct ID3D12Debug3Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug3 {
     pub lpVtbl: *mut ID3D12Debug3Vtbl,
 }
@@ -18853,7 +18853,7 @@ impl Default for ID3D12Debug3 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug4Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18875,7 +18875,7 @@ pub struct ID3D12Debug4Vtbl {
     pub DisableDebugLayer: ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Debug4)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug4 {
     pub lpVtbl: *mut ID3D12Debug4Vtbl,
 }
@@ -18889,7 +18889,7 @@ impl Default for ID3D12Debug4 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug5Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18913,7 +18913,7 @@ pub struct ID3D12Debug5Vtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Debug5, Enable: BOOL)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug5 {
     pub lpVtbl: *mut ID3D12Debug5Vtbl,
 }
@@ -18927,7 +18927,7 @@ impl Default for ID3D12Debug5 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12Debug6Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -18953,7 +18953,7 @@ pub struct ID3D12Debug6Vtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12Debug6, Enable: BOOL)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12Debug6 {
     pub lpVtbl: *mut ID3D12Debug6Vtbl,
 }
@@ -18971,7 +18971,7 @@ pub const D3D12_RLDO_SUMMARY: D3D12_RLDO_FLAGS = D3D12_RLDO_FLAGS(1);
 pub const D3D12_RLDO_DETAIL: D3D12_RLDO_FLAGS = D3D12_RLDO_FLAGS(2);
 pub const D3D12_RLDO_IGNORE_INTERNAL: D3D12_RLDO_FLAGS = D3D12_RLDO_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_RLDO_FLAGS(pub ::core::ffi::c_uint);
 pub const D3D12_DEBUG_DEVICE_PARAMETER_FEATURE_FLAGS: D3D12_DEBUG_DEVICE_PARAMETER_TYPE =
     D3D12_DEBUG_DEVICE_PARAMETER_TYPE(0);
@@ -18980,7 +18980,7 @@ pub const D3D12_DEBUG_DEVICE_PARAMETER_GPU_BASED_VALIDATION_SETTINGS:
 pub const D3D12_DEBUG_DEVICE_PARAMETER_GPU_SLOWDOWN_PERFORMANCE_FACTOR:
     D3D12_DEBUG_DEVICE_PARAMETER_TYPE = D3D12_DEBUG_DEVICE_PARAMETER_TYPE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEBUG_DEVICE_PARAMETER_TYPE(pub ::core::ffi::c_uint);
 pub const D3D12_DEBUG_FEATURE_NONE: D3D12_DEBUG_FEATURE = D3D12_DEBUG_FEATURE(0);
 pub const D3D12_DEBUG_FEATURE_ALLOW_BEHAVIOR_CHANGING_DEBUG_AIDS: D3D12_DEBUG_FEATURE =
@@ -18991,7 +18991,7 @@ pub const D3D12_DEBUG_FEATURE_DISABLE_VIRTUALIZED_BUNDLES_VALIDATION: D3D12_DEBU
     D3D12_DEBUG_FEATURE(4);
 pub const D3D12_DEBUG_FEATURE_EMULATE_WINDOWS7: D3D12_DEBUG_FEATURE = D3D12_DEBUG_FEATURE(8);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEBUG_FEATURE(pub ::core::ffi::c_uint);
 pub const D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE_NONE:
     D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE = D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE(0);
@@ -19004,7 +19004,7 @@ pub const D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE_GUARDED_VALIDATION:
 pub const NUM_D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODES:
     D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE = D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE(pub ::core::ffi::c_uint);
 pub const D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAG_NONE:
     D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAGS =
@@ -19016,10 +19016,10 @@ pub const D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAGS_VALID_MASK:
     D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAGS =
     D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAGS(7);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_GPU_BASED_VALIDATION_PIPELINE_STATE_CREATE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEBUG_DEVICE_GPU_BASED_VALIDATION_SETTINGS {
     pub MaxMessagesPerCommandList: UINT,
     pub DefaultShaderPatchMode: D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE,
@@ -19035,12 +19035,12 @@ impl Default for D3D12_DEBUG_DEVICE_GPU_BASED_VALIDATION_SETTINGS {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DEBUG_DEVICE_GPU_SLOWDOWN_PERFORMANCE_FACTOR {
     pub SlowdownFactor: FLOAT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugDevice1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19074,7 +19074,7 @@ pub struct ID3D12DebugDevice1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugDevice1 {
     pub lpVtbl: *mut ID3D12DebugDevice1Vtbl,
 }
@@ -19088,7 +19088,7 @@ impl Default for ID3D12DebugDevice1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugDeviceVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19111,7 +19111,7 @@ pub struct ID3D12DebugDeviceVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugDevice {
     pub lpVtbl: *mut ID3D12DebugDeviceVtbl,
 }
@@ -19125,7 +19125,7 @@ impl Default for ID3D12DebugDevice {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugDevice2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19165,7 +19165,7 @@ pub struct ID3D12DebugDevice2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugDevice2 {
     pub lpVtbl: *mut ID3D12DebugDevice2Vtbl,
 }
@@ -19179,7 +19179,7 @@ impl Default for ID3D12DebugDevice2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandQueueVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19202,7 +19202,7 @@ pub struct ID3D12DebugCommandQueueVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandQueue {
     pub lpVtbl: *mut ID3D12DebugCommandQueueVtbl,
 }
@@ -19216,7 +19216,7 @@ impl Default for ID3D12DebugCommandQueue {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandQueue1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19255,7 +19255,7 @@ pub struct ID3D12DebugCommandQueue1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandQueue1 {
     pub lpVtbl: *mut ID3D12DebugCommandQueue1Vtbl,
 }
@@ -19271,10 +19271,10 @@ impl Default for ID3D12DebugCommandQueue1 {
 pub const D3D12_DEBUG_COMMAND_LIST_PARAMETER_GPU_BASED_VALIDATION_SETTINGS:
     D3D12_DEBUG_COMMAND_LIST_PARAMETER_TYPE = D3D12_DEBUG_COMMAND_LIST_PARAMETER_TYPE(0);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEBUG_COMMAND_LIST_PARAMETER_TYPE(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEBUG_COMMAND_LIST_GPU_BASED_VALIDATION_SETTINGS {
     pub ShaderPatchMode: D3D12_GPU_BASED_VALIDATION_SHADER_PATCH_MODE,
 }
@@ -19288,7 +19288,7 @@ impl Default for D3D12_DEBUG_COMMAND_LIST_GPU_BASED_VALIDATION_SETTINGS {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandList1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19327,7 +19327,7 @@ pub struct ID3D12DebugCommandList1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandList1 {
     pub lpVtbl: *mut ID3D12DebugCommandList1Vtbl,
 }
@@ -19341,7 +19341,7 @@ impl Default for ID3D12DebugCommandList1 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandListVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19373,7 +19373,7 @@ pub struct ID3D12DebugCommandListVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandList {
     pub lpVtbl: *mut ID3D12DebugCommandListVtbl,
 }
@@ -19387,7 +19387,7 @@ impl Default for ID3D12DebugCommandList {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandList2Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19435,7 +19435,7 @@ pub struct ID3D12DebugCommandList2Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandList2 {
     pub lpVtbl: *mut ID3D12DebugCommandList2Vtbl,
 }
@@ -19449,7 +19449,7 @@ impl Default for ID3D12DebugCommandList2 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DebugCommandList3Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19513,7 +19513,7 @@ pub struct ID3D12DebugCommandList3Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DebugCommandList3 {
     pub lpVtbl: *mut ID3D12DebugCommandList3Vtbl,
 }
@@ -19527,7 +19527,7 @@ impl Default for ID3D12DebugCommandList3 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12SharingContractVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -19563,7 +19563,7 @@ pub struct ID3D12SharingContractVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12SharingContract {
     pub lpVtbl: *mut ID3D12SharingContractVtbl,
 }
@@ -19590,7 +19590,7 @@ pub const D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION: D3D12_MESSAGE_CATEGORY =
 pub const D3D12_MESSAGE_CATEGORY_EXECUTION: D3D12_MESSAGE_CATEGORY = D3D12_MESSAGE_CATEGORY(9);
 pub const D3D12_MESSAGE_CATEGORY_SHADER: D3D12_MESSAGE_CATEGORY = D3D12_MESSAGE_CATEGORY(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MESSAGE_CATEGORY(pub ::core::ffi::c_uint);
 pub const D3D12_MESSAGE_SEVERITY_CORRUPTION: D3D12_MESSAGE_SEVERITY = D3D12_MESSAGE_SEVERITY(0);
 pub const D3D12_MESSAGE_SEVERITY_ERROR: D3D12_MESSAGE_SEVERITY = D3D12_MESSAGE_SEVERITY(1);
@@ -19598,7 +19598,7 @@ pub const D3D12_MESSAGE_SEVERITY_WARNING: D3D12_MESSAGE_SEVERITY = D3D12_MESSAGE
 pub const D3D12_MESSAGE_SEVERITY_INFO: D3D12_MESSAGE_SEVERITY = D3D12_MESSAGE_SEVERITY(3);
 pub const D3D12_MESSAGE_SEVERITY_MESSAGE: D3D12_MESSAGE_SEVERITY = D3D12_MESSAGE_SEVERITY(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MESSAGE_SEVERITY(pub ::core::ffi::c_uint);
 pub const D3D12_MESSAGE_ID_UNKNOWN: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID(0);
 pub const D3D12_MESSAGE_ID_STRING_FROM_APPLICATION: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID(1);
@@ -21154,10 +21154,10 @@ pub const D3D12_MESSAGE_ID_CREATE_SAMPLER_COMPARISON_FUNC_IGNORED: D3D12_MESSAGE
     D3D12_MESSAGE_ID(1361);
 pub const D3D12_MESSAGE_ID_D3D12_MESSAGES_END: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID(1362);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MESSAGE_ID(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_MESSAGE {
     pub Category: D3D12_MESSAGE_CATEGORY,
     pub Severity: D3D12_MESSAGE_SEVERITY,
@@ -21175,7 +21175,7 @@ impl Default for D3D12_MESSAGE {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_INFO_QUEUE_FILTER_DESC {
     pub NumCategories: UINT,
     pub pCategoryList: *mut D3D12_MESSAGE_CATEGORY,
@@ -21194,7 +21194,7 @@ impl Default for D3D12_INFO_QUEUE_FILTER_DESC {
     }
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_INFO_QUEUE_FILTER {
     pub AllowList: D3D12_INFO_QUEUE_FILTER_DESC,
     pub DenyList: D3D12_INFO_QUEUE_FILTER_DESC,
@@ -21209,7 +21209,7 @@ impl Default for D3D12_INFO_QUEUE_FILTER {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12InfoQueueVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21354,7 +21354,7 @@ pub struct ID3D12InfoQueueVtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12InfoQueue) -> BOOL>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12InfoQueue {
     pub lpVtbl: *mut ID3D12InfoQueueVtbl,
 }
@@ -21372,7 +21372,7 @@ pub const D3D12_MESSAGE_CALLBACK_FLAG_NONE: D3D12_MESSAGE_CALLBACK_FLAGS =
 pub const D3D12_MESSAGE_CALLBACK_IGNORE_FILTERS: D3D12_MESSAGE_CALLBACK_FLAGS =
     D3D12_MESSAGE_CALLBACK_FLAGS(1);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_MESSAGE_CALLBACK_FLAGS(pub ::core::ffi::c_uint);
 pub type D3D12MessageFunc = ::core::option::Option<
     unsafe extern "C" fn(
@@ -21384,7 +21384,7 @@ pub type D3D12MessageFunc = ::core::option::Option<
     ),
 >;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12InfoQueue1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21541,7 +21541,7 @@ pub struct ID3D12InfoQueue1Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12InfoQueue1 {
     pub lpVtbl: *mut ID3D12InfoQueue1Vtbl,
 }
@@ -21573,7 +21573,7 @@ pub type PFN_D3D12_GET_INTERFACE = ::core::option::Option<
     ) -> HRESULT,
 >;
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12SDKConfigurationVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21595,7 +21595,7 @@ pub struct ID3D12SDKConfigurationVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12SDKConfiguration {
     pub lpVtbl: *mut ID3D12SDKConfigurationVtbl,
 }
@@ -21609,7 +21609,7 @@ impl Default for ID3D12SDKConfiguration {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12SDKConfiguration1Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21642,7 +21642,7 @@ pub struct ID3D12SDKConfiguration1Vtbl {
         ::core::option::Option<unsafe extern "C" fn(This: *mut ID3D12SDKConfiguration1)>,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12SDKConfiguration1 {
     pub lpVtbl: *mut ID3D12SDKConfiguration1Vtbl,
 }
@@ -21664,10 +21664,10 @@ pub const D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE
 pub const D3D12_DEVICE_FACTORY_FLAG_DISALLOW_STORING_NEW_DEVICE_AS_SINGLETON:
     D3D12_DEVICE_FACTORY_FLAGS = D3D12_DEVICE_FACTORY_FLAGS(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEVICE_FACTORY_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceFactoryVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21721,7 +21721,7 @@ pub struct ID3D12DeviceFactoryVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceFactory {
     pub lpVtbl: *mut ID3D12DeviceFactoryVtbl,
 }
@@ -21756,10 +21756,10 @@ pub const D3D12_DEVICE_FLAG_AUTO_DEBUG_NAME_ENABLED: D3D12_DEVICE_FLAGS = D3D12_
 pub const D3D12_DEVICE_FLAG_FORCE_LEGACY_STATE_VALIDATION: D3D12_DEVICE_FLAGS =
     D3D12_DEVICE_FLAGS(1024);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_DEVICE_FLAGS(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct D3D12_DEVICE_CONFIGURATION_DESC {
     pub Flags: D3D12_DEVICE_FLAGS,
     pub GpuBasedValidationFlags: UINT,
@@ -21776,7 +21776,7 @@ impl Default for D3D12_DEVICE_CONFIGURATION_DESC {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12DeviceConfigurationVtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -21820,7 +21820,7 @@ pub struct ID3D12DeviceConfigurationVtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12DeviceConfiguration {
     pub lpVtbl: *mut ID3D12DeviceConfigurationVtbl,
 }
@@ -21837,7 +21837,7 @@ pub const D3D12_AXIS_SHADING_RATE_1X: D3D12_AXIS_SHADING_RATE = D3D12_AXIS_SHADI
 pub const D3D12_AXIS_SHADING_RATE_2X: D3D12_AXIS_SHADING_RATE = D3D12_AXIS_SHADING_RATE(1);
 pub const D3D12_AXIS_SHADING_RATE_4X: D3D12_AXIS_SHADING_RATE = D3D12_AXIS_SHADING_RATE(2);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_AXIS_SHADING_RATE(pub ::core::ffi::c_uint);
 pub const D3D12_SHADING_RATE_1X1: D3D12_SHADING_RATE = D3D12_SHADING_RATE(0);
 pub const D3D12_SHADING_RATE_1X2: D3D12_SHADING_RATE = D3D12_SHADING_RATE(1);
@@ -21847,7 +21847,7 @@ pub const D3D12_SHADING_RATE_2X4: D3D12_SHADING_RATE = D3D12_SHADING_RATE(6);
 pub const D3D12_SHADING_RATE_4X2: D3D12_SHADING_RATE = D3D12_SHADING_RATE(9);
 pub const D3D12_SHADING_RATE_4X4: D3D12_SHADING_RATE = D3D12_SHADING_RATE(10);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADING_RATE(pub ::core::ffi::c_uint);
 pub const D3D12_SHADING_RATE_COMBINER_PASSTHROUGH: D3D12_SHADING_RATE_COMBINER =
     D3D12_SHADING_RATE_COMBINER(0);
@@ -21860,10 +21860,10 @@ pub const D3D12_SHADING_RATE_COMBINER_MAX: D3D12_SHADING_RATE_COMBINER =
 pub const D3D12_SHADING_RATE_COMBINER_SUM: D3D12_SHADING_RATE_COMBINER =
     D3D12_SHADING_RATE_COMBINER(4);
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct D3D12_SHADING_RATE_COMBINER(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList5Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -22448,7 +22448,7 @@ pub struct ID3D12GraphicsCommandList5Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList5 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList5Vtbl,
 }
@@ -22462,14 +22462,14 @@ impl Default for ID3D12GraphicsCommandList5 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct D3D12_DISPATCH_MESH_ARGUMENTS {
     pub ThreadGroupCountX: UINT,
     pub ThreadGroupCountY: UINT,
     pub ThreadGroupCountZ: UINT,
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList6Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -23062,7 +23062,7 @@ pub struct ID3D12GraphicsCommandList6Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList6 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList6Vtbl,
 }
@@ -23076,7 +23076,7 @@ impl Default for ID3D12GraphicsCommandList6 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList7Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -23676,7 +23676,7 @@ pub struct ID3D12GraphicsCommandList7Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList7 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList7Vtbl,
 }
@@ -23690,7 +23690,7 @@ impl Default for ID3D12GraphicsCommandList7 {
     }
 }
 #[repr(C)]
-#[derive(Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList8Vtbl {
     pub QueryInterface: ::core::option::Option<
         unsafe extern "C" fn(
@@ -24297,7 +24297,7 @@ pub struct ID3D12GraphicsCommandList8Vtbl {
     >,
 }
 #[repr(C)]
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone)]
 pub struct ID3D12GraphicsCommandList8 {
     pub lpVtbl: *mut ID3D12GraphicsCommandList8Vtbl,
 }

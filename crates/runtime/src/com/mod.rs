@@ -1,0 +1,241 @@
+//! The generic COM object layer shared by every D3D12 object.
+//!
+//! An object is an [`Object<T>`]: a `#[repr(C)]` header whose first field is the vtable pointer
+//! (so a pointer to the object *is* the COM interface pointer), the reference count, the private
+//! data store, then the Rust state `T`. Each class has one vtable, of the newest interface version
+//! it implements, and answers QueryInterface for every interface in that chain ([`Class::IIDS`]).
+//!
+//! Vtables are built with [`object_vtbl!`] / [`child_vtbl!`], which fill the IUnknown,
+//! ID3D12Object and ID3D12DeviceChild slots with the generic thunks of this module; a struct
+//! literal must name every field, so no slot can be left out (and none is ever NULL).
+
+mod private_data;
+pub mod thunks;
+
+pub use private_data::PrivateData;
+
+use rd3d12_sys::*;
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// A Rust type that backs a COM class.
+///
+/// # Safety
+/// `VTBL` must be a vtable whose every slot expects `This` to point at an `Object<Self>`.
+pub unsafe trait Class: Sized + Send + Sync + 'static {
+    /// The flat `*Vtbl` struct of the newest interface the class implements.
+    type Vtbl: Sync + 'static;
+    /// The class's vtable.
+    const VTBL: &'static Self::Vtbl;
+    /// Every interface answered by QueryInterface with the object's own pointer.
+    const IIDS: &'static [GUID];
+}
+
+/// A class whose objects are device children (ID3D12DeviceChild::GetDevice).
+pub trait Child: Class {
+    fn device(&self) -> &Ptr<crate::device::Device>;
+}
+
+/// A COM object: interface pointer header, reference count, private data, Rust state.
+#[repr(C)]
+pub struct Object<T: Class> {
+    vtbl: &'static T::Vtbl,
+    refs: AtomicU32,
+    pub(crate) private: PrivateData,
+    pub inner: T,
+}
+
+impl<T: Class> Object<T> {
+    /// Reinterprets a COM `This` pointer of any interface of `T`'s chain as the object.
+    ///
+    /// # Safety
+    /// `this` must be null or a pointer handed out by this runtime for a `T` object that is still
+    /// alive (the caller holds a reference, as COM requires).
+    pub unsafe fn from_this<'a, I>(this: *mut I) -> Option<&'a Object<T>> {
+        // SAFETY: the interface pointer is the address of the object's header (first field of a
+        // #[repr(C)] struct), and the caller guarantees the object is alive.
+        unsafe { (this as *const Object<T>).as_ref() }
+    }
+
+    pub fn add_ref(&self) -> u32 {
+        self.refs.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Adds a reference only if the object is still alive (count above zero).
+    pub fn try_add_ref(&self) -> bool {
+        self.refs
+            .fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| {
+                (n > 0).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Drops one reference and frees the object when it was the last.
+    ///
+    /// # Safety
+    /// `this` must point at a live object on which the caller owns one reference.
+    pub unsafe fn release(this: *const Self) -> u32 {
+        // SAFETY: the caller owns a reference, so the object is alive here.
+        let n = unsafe { (*this).refs.fetch_sub(1, Ordering::Release) } - 1;
+        if n == 0 {
+            std::sync::atomic::fence(Ordering::Acquire);
+            // SAFETY: the count reached zero, so nobody else holds a pointer to the object; it was
+            // allocated by `Box` in `Ptr::new`.
+            drop(unsafe { Box::from_raw(this as *mut Self) });
+        }
+        n
+    }
+
+    pub fn refcount(&self) -> u32 {
+        self.refs.load(Ordering::Relaxed)
+    }
+
+    /// The object's own pointer as an interface pointer of type `I`.
+    pub fn as_iface<I>(&self) -> *mut I {
+        self as *const Self as *mut I
+    }
+
+    /// QueryInterface on the object: AddRef and the object pointer for an IID in the chain.
+    pub fn query(&self, riid: &GUID) -> Option<*mut c_void> {
+        T::IIDS.contains(riid).then(|| {
+            self.add_ref();
+            self.as_iface()
+        })
+    }
+}
+
+/// An owned reference to an [`Object<T>`]: AddRef on clone, Release on drop.
+pub struct Ptr<T: Class> {
+    ptr: NonNull<Object<T>>,
+    _own: PhantomData<Object<T>>,
+}
+
+// SAFETY: objects are Send + Sync (Class requires it) and the count is atomic.
+unsafe impl<T: Class> Send for Ptr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Class> Sync for Ptr<T> {}
+
+impl<T: Class> Ptr<T> {
+    /// Creates an object with a reference count of one.
+    pub fn new(inner: T) -> Self {
+        let obj = Box::new(Object {
+            vtbl: T::VTBL,
+            refs: AtomicU32::new(1),
+            private: PrivateData::default(),
+            inner,
+        });
+        Ptr {
+            ptr: NonNull::from(Box::leak(obj)),
+            _own: PhantomData,
+        }
+    }
+
+    /// Takes a new reference on an object the caller only borrows.
+    pub fn from_ref(obj: &Object<T>) -> Self {
+        obj.add_ref();
+        Ptr {
+            ptr: NonNull::from(obj),
+            _own: PhantomData,
+        }
+    }
+
+    /// Adopts a reference the caller owns (e.g. one counted for a registry).
+    ///
+    /// # Safety
+    /// `raw` must point at a live object whose one reference the caller transfers to the `Ptr`.
+    pub unsafe fn from_raw(raw: *mut Object<T>) -> Self {
+        Ptr {
+            ptr: NonNull::new(raw).expect("null object"),
+            _own: PhantomData,
+        }
+    }
+
+    /// Gives up ownership of the reference, returning the interface pointer.
+    pub fn into_raw(self) -> *mut Object<T> {
+        let p = self.ptr.as_ptr();
+        std::mem::forget(self);
+        p
+    }
+
+    pub fn as_ptr(&self) -> *mut Object<T> {
+        self.ptr.as_ptr()
+    }
+}
+
+impl<T: Class> std::ops::Deref for Ptr<T> {
+    type Target = Object<T>;
+    fn deref(&self) -> &Object<T> {
+        // SAFETY: a Ptr owns a reference, so the object is alive while the Ptr is.
+        unsafe { self.ptr.as_ref() }
+    }
+}
+
+impl<T: Class> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        Ptr::from_ref(self)
+    }
+}
+
+impl<T: Class> Drop for Ptr<T> {
+    fn drop(&mut self) {
+        // SAFETY: the Ptr owns one reference.
+        unsafe { Object::release(self.ptr.as_ptr()) };
+    }
+}
+
+/// Hands a new object to a `(riid, ppv)` out-parameter pair the way every D3D12 Create* method
+/// does: `ppv == NULL` means "would it succeed?" and returns S_FALSE without keeping the object;
+/// an IID outside the object's chain gives E_NOINTERFACE with `*ppv = NULL`.
+///
+/// # Safety
+/// `riid` must be null or point at a GUID; `ppv` must be null or point at writable storage.
+pub unsafe fn hand_out<T: Class>(obj: Ptr<T>, riid: *const GUID, ppv: *mut *mut c_void) -> HRESULT {
+    if ppv.is_null() {
+        return S_FALSE;
+    }
+    // SAFETY: checked non-null; the caller guarantees both pointers are valid.
+    unsafe {
+        *ppv = std::ptr::null_mut();
+        let Some(riid) = riid.as_ref() else {
+            return E_POINTER;
+        };
+        match obj.query(riid) {
+            Some(p) => {
+                *ppv = p;
+                S_OK
+            }
+            None => E_NOINTERFACE,
+        }
+    }
+}
+
+/// Fills the IUnknown and ID3D12Object slots of a vtable for class `$cls` with interface `$iface`,
+/// plus the given method slots.
+#[macro_export]
+macro_rules! object_vtbl {
+    ($vtbl:ident, $cls:ty, $iface:ty { $($slot:ident : $f:expr),* $(,)? }) => {
+        rd3d12_sys::$vtbl {
+            QueryInterface: Some($crate::com::thunks::query_interface::<$cls, $iface>),
+            AddRef: Some($crate::com::thunks::add_ref::<$cls, $iface>),
+            Release: Some($crate::com::thunks::release::<$cls, $iface>),
+            GetPrivateData: Some($crate::com::thunks::get_private_data::<$cls, $iface>),
+            SetPrivateData: Some($crate::com::thunks::set_private_data::<$cls, $iface>),
+            SetPrivateDataInterface: Some($crate::com::thunks::set_private_data_interface::<$cls, $iface>),
+            SetName: Some($crate::com::thunks::set_name::<$cls, $iface>),
+            $($slot: Some($f)),*
+        }
+    };
+}
+
+/// [`object_vtbl!`] plus ID3D12DeviceChild::GetDevice, for device children.
+#[macro_export]
+macro_rules! child_vtbl {
+    ($vtbl:ident, $cls:ty, $iface:ty { $($slot:ident : $f:expr),* $(,)? }) => {
+        $crate::object_vtbl!($vtbl, $cls, $iface {
+            GetDevice: $crate::com::thunks::get_device::<$cls, $iface>,
+            $($slot: $f),*
+        })
+    };
+}

@@ -1,0 +1,640 @@
+//! ID3D12Device (implemented up to ID3D12Device11, the newest in DirectX-Headers 1.606).
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12device>
+
+use crate::backend::{cpu::CpuBackend, Backend};
+use crate::com::{self, Class, Object, Ptr};
+use crate::error::{guard, guard_hr, Error, Result};
+use crate::features;
+use rd3d12_sys::*;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The device: one per adapter and process, as on Windows.
+pub struct Device {
+    backend: Box<dyn Backend>,
+    luid: LUID,
+    /// S_OK while the device works; the removal reason afterwards.
+    removed_reason: AtomicI32,
+}
+
+type Iface = ID3D12Device11;
+
+// SAFETY: DEVICE_VTBL's slots all take an `Object<Device>` as This.
+unsafe impl Class for Device {
+    type Vtbl = ID3D12Device11Vtbl;
+    const VTBL: &'static ID3D12Device11Vtbl = &DEVICE_VTBL;
+    /// The device answers ID3D12Object and every ID3D12Device version, but not
+    /// ID3D12DeviceChild or ID3D12Pageable (native behaviour).
+    const IIDS: &'static [GUID] = &[
+        IID_IUnknown,
+        IID_ID3D12Object,
+        IID_ID3D12Device,
+        IID_ID3D12Device1,
+        IID_ID3D12Device2,
+        IID_ID3D12Device3,
+        IID_ID3D12Device4,
+        IID_ID3D12Device5,
+        IID_ID3D12Device6,
+        IID_ID3D12Device7,
+        IID_ID3D12Device8,
+        IID_ID3D12Device9,
+        IID_ID3D12Device10,
+        IID_ID3D12Device11,
+    ];
+}
+
+/// The LUID of the CPU adapter: non-zero, and stable for the life of the process.
+pub fn adapter_luid() -> LUID {
+    static LUID_: OnceLock<LUID> = OnceLock::new();
+    *LUID_.get_or_init(|| {
+        // Unique per process run, like a Windows adapter LUID across boots.
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let mix = (t as u64) ^ ((std::process::id() as u64) << 32) ^ 0x9e37_79b9_7f4a_7c15;
+        LUID {
+            LowPart: (mix as u32) | 1,
+            HighPart: (mix >> 32) as i32 & 0x7fff_ffff,
+        }
+    })
+}
+
+/// The live device, if any: D3D12CreateDevice returns it again instead of making a second one.
+static LIVE_DEVICE: Mutex<usize> = Mutex::new(0);
+
+/// D3D12CreateDevice: validates the minimum feature level and returns the process's device for
+/// the CPU adapter, creating it if none is alive.
+pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
+    if !features::accepts_minimum_feature_level(min_level) {
+        return Err(Error::INVALID_ARG);
+    }
+    let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+    if *live != 0 {
+        // SAFETY: the registry entry is cleared by the device's Drop under this same lock, so a
+        // non-zero entry points at an allocated object; try_add_ref refuses one already dying.
+        let obj = unsafe { &*(*live as *const Object<Device>) };
+        if obj.try_add_ref() {
+            // SAFETY: try_add_ref just took the reference this Ptr adopts.
+            return Ok(unsafe { Ptr::from_raw(*live as *mut Object<Device>) });
+        }
+    }
+    let dev = Ptr::new(Device {
+        backend: Box::new(CpuBackend),
+        luid: adapter_luid(),
+        removed_reason: AtomicI32::new(S_OK),
+    });
+    *live = dev.as_ptr() as usize;
+    Ok(dev)
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+        if *live != 0 {
+            // SAFETY: only computing the address of the registered object's `inner` field.
+            let inner = unsafe { std::ptr::addr_of!((*(*live as *const Object<Device>)).inner) };
+            if std::ptr::eq(inner, self) {
+                *live = 0;
+            }
+        }
+    }
+}
+
+impl Device {
+    pub fn backend(&self) -> &dyn Backend {
+        &*self.backend
+    }
+
+    pub fn luid(&self) -> LUID {
+        self.luid
+    }
+
+    pub fn removed_reason(&self) -> HRESULT {
+        self.removed_reason.load(Ordering::Acquire)
+    }
+
+    /// ID3D12Device5::RemoveDevice: the device is removed for good.
+    pub fn remove(&self) {
+        let _ = self.removed_reason.compare_exchange(
+            S_OK,
+            DXGI_ERROR_DEVICE_REMOVED,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+    }
+}
+
+/// The device behind a `This` pointer.
+///
+/// # Safety
+/// `this` must be null or one of our live device interface pointers.
+unsafe fn dev<'a>(this: *mut Iface) -> Result<&'a Device> {
+    // SAFETY: forwarded from the caller.
+    unsafe { Object::<Device>::from_this(this) }
+        .map(|o| &o.inner)
+        .ok_or(Error::POINTER)
+}
+
+/// Validates an array of ID3D12Pageable pointers (MakeResident, Evict, SetResidencyPriority).
+///
+/// # Safety
+/// `objects` must be null or point at `count` readable pointers.
+unsafe fn check_pageables(count: u32, objects: *const *mut ID3D12Pageable) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    if objects.is_null() {
+        return Err(Error::INVALID_ARG);
+    }
+    // SAFETY: the caller passes `count` pointers.
+    let objs = unsafe { std::slice::from_raw_parts(objects, count as usize) };
+    if objs.iter().any(|p| p.is_null()) {
+        return Err(Error::INVALID_ARG);
+    }
+    Ok(())
+}
+
+// ---- ID3D12Device ----------------------------------------------------------------------------
+
+unsafe extern "C" fn get_node_count(this: *mut Iface) -> UINT {
+    // SAFETY: COM This pointer.
+    guard("GetNodeCount", 0, || {
+        unsafe { dev(this) }.map_or(0, |_| features::NODE_COUNT)
+    })
+}
+
+unsafe extern "C" fn check_feature_support(
+    this: *mut Iface,
+    feature: D3D12_FEATURE,
+    data: *mut c_void,
+    size: UINT,
+) -> HRESULT {
+    guard_hr("CheckFeatureSupport", || {
+        // SAFETY: COM This pointer; `data` holds `size` bytes per the method's contract.
+        unsafe { dev(this)?.check_feature_support(feature, data, size) }.map(|()| S_OK)
+    })
+}
+
+unsafe extern "C" fn make_resident(
+    this: *mut Iface,
+    count: UINT,
+    objects: *const *mut ID3D12Pageable,
+) -> HRESULT {
+    guard_hr("MakeResident", || {
+        // SAFETY: COM This pointer and the caller's array.
+        unsafe {
+            dev(this)?;
+            check_pageables(count, objects)?
+        };
+        // CPU memory is always resident.
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn evict(
+    this: *mut Iface,
+    count: UINT,
+    objects: *const *mut ID3D12Pageable,
+) -> HRESULT {
+    guard_hr("Evict", || {
+        // SAFETY: COM This pointer and the caller's array.
+        unsafe {
+            dev(this)?;
+            check_pageables(count, objects)?
+        };
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn get_device_removed_reason(this: *mut Iface) -> HRESULT {
+    // SAFETY: COM This pointer.
+    guard_hr("GetDeviceRemovedReason", || {
+        Ok(unsafe { dev(this)? }.removed_reason())
+    })
+}
+
+unsafe extern "C" fn set_stable_power_state(this: *mut Iface, _enable: BOOL) -> HRESULT {
+    // The CPU adapter's clocks are the host's: there is nothing to pin, so the call succeeds.
+    // SAFETY: COM This pointer.
+    guard_hr("SetStablePowerState", || unsafe { dev(this) }.map(|_| S_OK))
+}
+
+unsafe extern "C" fn get_adapter_luid(this: *mut Iface) -> LUID {
+    // SAFETY: COM This pointer.
+    guard("GetAdapterLuid", LUID::default(), || {
+        unsafe { dev(this) }.map_or(LUID::default(), |d| d.luid())
+    })
+}
+
+// ---- ID3D12Device1 ---------------------------------------------------------------------------
+
+unsafe extern "C" fn set_residency_priority(
+    this: *mut Iface,
+    count: UINT,
+    objects: *const *mut ID3D12Pageable,
+    priorities: *const D3D12_RESIDENCY_PRIORITY,
+) -> HRESULT {
+    guard_hr("SetResidencyPriority", || {
+        // SAFETY: COM This pointer and the caller's array.
+        unsafe {
+            dev(this)?;
+            check_pageables(count, objects)?
+        };
+        if count > 0 && priorities.is_null() {
+            return Err(Error::INVALID_ARG);
+        }
+        Ok(S_OK)
+    })
+}
+
+// ---- ID3D12Device5 ---------------------------------------------------------------------------
+
+unsafe extern "C" fn remove_device(this: *mut Iface) {
+    // SAFETY: COM This pointer.
+    guard("RemoveDevice", (), || {
+        if let Ok(d) = unsafe { dev(this) } {
+            d.remove()
+        }
+    })
+}
+
+unsafe extern "C" fn enumerate_meta_commands(
+    this: *mut Iface,
+    count: *mut UINT,
+    _descs: *mut D3D12_META_COMMAND_DESC,
+) -> HRESULT {
+    guard_hr("EnumerateMetaCommands", || {
+        // SAFETY: COM This pointer.
+        unsafe { dev(this)? };
+        // SAFETY: checked for null; the caller passes a writable UINT.
+        let count = unsafe { count.as_mut() }.ok_or(Error::INVALID_ARG)?;
+        // The CPU adapter offers no meta commands.
+        *count = 0;
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn enumerate_meta_command_parameters(
+    this: *mut Iface,
+    _id: *const GUID,
+    _stage: D3D12_META_COMMAND_PARAMETER_STAGE,
+    _total: *mut UINT,
+    _count: *mut UINT,
+    _descs: *mut D3D12_META_COMMAND_PARAMETER_DESC,
+) -> HRESULT {
+    // SAFETY: COM This pointer. No meta command exists, so every CommandId is invalid.
+    guard_hr("EnumerateMetaCommandParameters", || {
+        unsafe { dev(this) }.and(Err(Error::INVALID_ARG))
+    })
+}
+
+unsafe extern "C" fn create_meta_command(
+    this: *mut Iface,
+    _id: *const GUID,
+    _node_mask: UINT,
+    _data: *const c_void,
+    _size: SIZE_T,
+    _riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    guard_hr("CreateMetaCommand", || {
+        null_out(ppv);
+        // SAFETY: COM This pointer. No meta command exists, so every CommandId is invalid.
+        unsafe { dev(this) }.and(Err(Error::INVALID_ARG))
+    })
+}
+
+unsafe extern "C" fn get_raytracing_prebuild_info(
+    this: *mut Iface,
+    _desc: *const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS,
+    info: *mut D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO,
+) {
+    guard("GetRaytracingAccelerationStructurePrebuildInfo", (), || {
+        // Raytracing is reported NOT_SUPPORTED (OPTIONS5); the sizes of an unsupported build are 0.
+        // SAFETY: COM This pointer; `info` is null or writable.
+        if unsafe { dev(this) }.is_ok() {
+            if let Some(info) = unsafe { info.as_mut() } {
+                *info = Default::default();
+            }
+        }
+    })
+}
+
+unsafe extern "C" fn check_driver_matching_identifier(
+    this: *mut Iface,
+    _ty: D3D12_SERIALIZED_DATA_TYPE,
+    _id: *const D3D12_SERIALIZED_DATA_DRIVER_MATCHING_IDENTIFIER,
+) -> D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS {
+    // The only serialized data type is raytracing acceleration structures, which this adapter
+    // does not support.
+    const UNSUPPORTED: D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS =
+        D3D12_DRIVER_MATCHING_IDENTIFIER_UNSUPPORTED_TYPE;
+    // SAFETY: COM This pointer.
+    guard("CheckDriverMatchingIdentifier", UNSUPPORTED, || {
+        let _ = unsafe { dev(this) };
+        UNSUPPORTED
+    })
+}
+
+// ---- ID3D12Device6 ---------------------------------------------------------------------------
+
+unsafe extern "C" fn set_background_processing_mode(
+    this: *mut Iface,
+    mode: D3D12_BACKGROUND_PROCESSING_MODE,
+    action: D3D12_MEASUREMENTS_ACTION,
+    event: HANDLE,
+    further: *mut BOOL,
+) -> HRESULT {
+    guard_hr("SetBackgroundProcessingMode", || {
+        // SAFETY: COM This pointer.
+        unsafe { dev(this)? };
+        if mode.0 > D3D12_BACKGROUND_PROCESSING_MODE_DISABLE_PROFILING_BY_SYSTEM.0
+            || action.0 > D3D12_MEASUREMENTS_ACTION_DISCARD_PREVIOUS.0
+        {
+            return Err(Error::INVALID_ARG);
+        }
+        // The CPU adapter does no background optimisation: nothing to measure, done at once.
+        // SAFETY: `further` is null or a writable BOOL.
+        if let Some(f) = unsafe { further.as_mut() } {
+            *f = 0;
+        }
+        if !event.is_null() {
+            crate::event::signal(event);
+        }
+        Ok(S_OK)
+    })
+}
+
+// ---- ID3D12Device9 ---------------------------------------------------------------------------
+
+unsafe extern "C" fn shader_cache_control(
+    this: *mut Iface,
+    kinds: D3D12_SHADER_CACHE_KIND_FLAGS,
+    control: D3D12_SHADER_CACHE_CONTROL_FLAGS,
+) -> HRESULT {
+    guard_hr("ShaderCacheControl", || {
+        // SAFETY: COM This pointer.
+        unsafe { dev(this)? };
+        let all_kinds = D3D12_SHADER_CACHE_KIND_FLAG_IMPLICIT_D3D_CACHE_FOR_DRIVER.0
+            | D3D12_SHADER_CACHE_KIND_FLAG_IMPLICIT_D3D_CONVERSIONS.0
+            | D3D12_SHADER_CACHE_KIND_FLAG_IMPLICIT_DRIVER_MANAGED.0
+            | D3D12_SHADER_CACHE_KIND_FLAG_APPLICATION_MANAGED.0;
+        let (disable, enable, clear) = (
+            D3D12_SHADER_CACHE_CONTROL_FLAG_DISABLE.0,
+            D3D12_SHADER_CACHE_CONTROL_FLAG_ENABLE.0,
+            D3D12_SHADER_CACHE_CONTROL_FLAG_CLEAR.0,
+        );
+        if kinds.0 == 0
+            || kinds.0 & !all_kinds != 0
+            || control.0 == 0
+            || control.0 & !(disable | enable | clear) != 0
+        {
+            return Err(Error::INVALID_ARG);
+        }
+        if control.0 & disable != 0 && control.0 & enable != 0 {
+            return Err(Error::INVALID_ARG);
+        }
+        // No shader cache exists yet: disabling, enabling or clearing an empty cache succeeds.
+        Ok(S_OK)
+    })
+}
+
+/// Sets a COM out-pointer to NULL if the caller passed one.
+fn null_out(ppv: *mut *mut c_void) {
+    if !ppv.is_null() {
+        // SAFETY: a non-null out-pointer from the caller is writable storage for one pointer.
+        unsafe { *ppv = std::ptr::null_mut() };
+    }
+}
+
+/// Features the CPU adapter reports absent (OPTIONS5 raytracing NOT_SUPPORTED, protected
+/// sessions NONE, shader cache NONE, no lifetime tracking): creating their objects fails with
+/// DXGI_ERROR_UNSUPPORTED, *ppv = NULL.
+macro_rules! unsupported {
+    ($($name:ident($($a:ident : $t:ty),*) => $out:ident;)*) => {$(
+        unsafe extern "C" fn $name(this: *mut Iface, $($a: $t),*) -> HRESULT {
+            guard_hr(stringify!($name), || {
+                null_out($out);
+                $(let _ = $a;)*
+                // SAFETY: COM This pointer.
+                unsafe { dev(this)? };
+                Ok(DXGI_ERROR_UNSUPPORTED)
+            })
+        }
+    )*};
+}
+
+unsupported! {
+    create_protected_resource_session(_d: *const D3D12_PROTECTED_RESOURCE_SESSION_DESC, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    create_protected_resource_session1(_d: *const D3D12_PROTECTED_RESOURCE_SESSION_DESC1, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    create_lifetime_tracker(_o: *mut ID3D12LifetimeOwner, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    create_state_object(_d: *const D3D12_STATE_OBJECT_DESC, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    add_to_state_object(_d: *const D3D12_STATE_OBJECT_DESC, _s: *mut ID3D12StateObject, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    create_shader_cache_session(_d: *const D3D12_SHADER_CACHE_SESSION_DESC, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+}
+
+/// Methods whose objects arrive with later issues (memory: #4, commands: #5, binding: #6,
+/// layout math: #3). Until then they fail with E_NOTIMPL and NULL outputs; each is replaced by
+/// its real implementation in the issue named.
+mod pending {
+    use super::*;
+
+    pub trait Pending {
+        fn pending() -> Self;
+    }
+    impl Pending for HRESULT {
+        fn pending() -> Self {
+            E_NOTIMPL
+        }
+    }
+    impl Pending for () {
+        fn pending() -> Self {}
+    }
+    impl Pending for UINT {
+        fn pending() -> Self {
+            0
+        }
+    }
+    impl Pending for D3D12_RESOURCE_ALLOCATION_INFO {
+        fn pending() -> Self {
+            D3D12_RESOURCE_ALLOCATION_INFO {
+                SizeInBytes: u64::MAX,
+                Alignment: 0,
+            }
+        }
+    }
+    impl Pending for D3D12_HEAP_PROPERTIES {
+        fn pending() -> Self {
+            Default::default()
+        }
+    }
+
+    macro_rules! pending {
+        ($($issue:literal $name:ident($($a:ident : $t:ty),*) $(-> $r:ty)? $(=> $out:ident)?;)*) => {$(
+            pub unsafe extern "C" fn $name(_this: *mut Iface, $($a: $t),*) $(-> $r)? {
+                $(null_out($out);)?
+                $(let _ = $a;)*
+                <pending!(@ret $($r)?)>::pending()
+            }
+        )*};
+        (@ret) => { () };
+        (@ret $r:ty) => { $r };
+    }
+
+    pending! {
+        5 create_command_queue(_d: *const D3D12_COMMAND_QUEUE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        5 create_command_allocator(_t: D3D12_COMMAND_LIST_TYPE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_graphics_pipeline_state(_d: *const D3D12_GRAPHICS_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_compute_pipeline_state(_d: *const D3D12_COMPUTE_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        5 create_command_list(_n: UINT, _t: D3D12_COMMAND_LIST_TYPE, _a: *mut ID3D12CommandAllocator, _p: *mut ID3D12PipelineState, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_descriptor_heap(_d: *const D3D12_DESCRIPTOR_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 get_descriptor_handle_increment_size(_t: D3D12_DESCRIPTOR_HEAP_TYPE) -> UINT;
+        6 create_root_signature(_n: UINT, _b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_constant_buffer_view(_d: *const D3D12_CONSTANT_BUFFER_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 create_shader_resource_view(_res: *mut ID3D12Resource, _d: *const D3D12_SHADER_RESOURCE_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 create_unordered_access_view(_res: *mut ID3D12Resource, _c: *mut ID3D12Resource, _d: *const D3D12_UNORDERED_ACCESS_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 create_render_target_view(_res: *mut ID3D12Resource, _d: *const D3D12_RENDER_TARGET_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 create_depth_stencil_view(_res: *mut ID3D12Resource, _d: *const D3D12_DEPTH_STENCIL_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 create_sampler(_d: *const D3D12_SAMPLER_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        6 copy_descriptors(_nd: UINT, _ds: *const D3D12_CPU_DESCRIPTOR_HANDLE, _dz: *const UINT, _ns: UINT, _ss: *const D3D12_CPU_DESCRIPTOR_HANDLE, _sz: *const UINT, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
+        6 copy_descriptors_simple(_n: UINT, _d: D3D12_CPU_DESCRIPTOR_HANDLE, _s: D3D12_CPU_DESCRIPTOR_HANDLE, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
+        3 get_resource_allocation_info(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC) -> D3D12_RESOURCE_ALLOCATION_INFO;
+        4 get_custom_heap_properties(_m: UINT, _t: D3D12_HEAP_TYPE) -> D3D12_HEAP_PROPERTIES;
+        4 create_committed_resource(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_heap(_d: *const D3D12_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_placed_resource(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_reserved_resource(_d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_shared_handle(_o: *mut ID3D12DeviceChild, _a: *const SECURITY_ATTRIBUTES, _x: DWORD, _n: LPCWSTR, _h: *mut HANDLE) -> HRESULT;
+        4 open_shared_handle(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 open_shared_handle_by_name(_n: LPCWSTR, _x: DWORD, _h: *mut HANDLE) -> HRESULT;
+        5 create_fence(_v: UINT64, _f: D3D12_FENCE_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        3 get_copyable_footprints(_d: *const D3D12_RESOURCE_DESC, _f: UINT, _n: UINT, _b: UINT64, _l: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT, _rows: *mut UINT, _rs: *mut UINT64, _t: *mut UINT64);
+        5 create_query_heap(_d: *const D3D12_QUERY_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_command_signature(_d: *const D3D12_COMMAND_SIGNATURE_DESC, _rs: *mut ID3D12RootSignature, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        3 get_resource_tiling(_res: *mut ID3D12Resource, _n: *mut UINT, _p: *mut D3D12_PACKED_MIP_INFO, _s: *mut D3D12_TILE_SHAPE, _ns: *mut UINT, _f: UINT, _st: *mut D3D12_SUBRESOURCE_TILING);
+        6 create_pipeline_library(_b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        5 set_event_on_multiple_fence_completion(_f: *const *mut ID3D12Fence, _v: *const UINT64, _n: UINT, _fl: D3D12_MULTIPLE_FENCE_WAIT_FLAGS, _e: HANDLE) -> HRESULT;
+        6 create_pipeline_state(_d: *const D3D12_PIPELINE_STATE_STREAM_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 open_existing_heap_from_address(_a: *const c_void, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 open_existing_heap_from_file_mapping(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        5 enqueue_make_resident(_fl: D3D12_RESIDENCY_FLAGS, _n: UINT, _o: *const *mut ID3D12Pageable, _f: *mut ID3D12Fence, _v: UINT64) -> HRESULT;
+        5 create_command_list1(_n: UINT, _t: D3D12_COMMAND_LIST_TYPE, _f: D3D12_COMMAND_LIST_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_committed_resource1(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_heap1(_d: *const D3D12_HEAP_DESC, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_reserved_resource1(_d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        3 get_resource_allocation_info1(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC, _i: *mut D3D12_RESOURCE_ALLOCATION_INFO1) -> D3D12_RESOURCE_ALLOCATION_INFO;
+        3 get_resource_allocation_info2(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC1, _i: *mut D3D12_RESOURCE_ALLOCATION_INFO1) -> D3D12_RESOURCE_ALLOCATION_INFO;
+        4 create_committed_resource2(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC1, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_placed_resource1(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC1, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_sampler_feedback_uav(_t: *mut ID3D12Resource, _f: *mut ID3D12Resource, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+        3 get_copyable_footprints1(_d: *const D3D12_RESOURCE_DESC1, _f: UINT, _n: UINT, _b: UINT64, _l: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT, _rows: *mut UINT, _rs: *mut UINT64, _t: *mut UINT64);
+        5 create_command_queue1(_d: *const D3D12_COMMAND_QUEUE_DESC, _c: *const IID, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_committed_resource3(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC1, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_placed_resource2(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC1, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        4 create_reserved_resource2(_d: *const D3D12_RESOURCE_DESC, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
+        6 create_sampler2(_d: *const D3D12_SAMPLER_DESC2, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
+    }
+}
+
+use pending::*;
+
+static DEVICE_VTBL: ID3D12Device11Vtbl = crate::object_vtbl!(
+    ID3D12Device11Vtbl,
+    Device,
+    Iface {
+        GetNodeCount: get_node_count,
+        CreateCommandQueue: create_command_queue,
+        CreateCommandAllocator: create_command_allocator,
+        CreateGraphicsPipelineState: create_graphics_pipeline_state,
+        CreateComputePipelineState: create_compute_pipeline_state,
+        CreateCommandList: create_command_list,
+        CheckFeatureSupport: check_feature_support,
+        CreateDescriptorHeap: create_descriptor_heap,
+        GetDescriptorHandleIncrementSize: get_descriptor_handle_increment_size,
+        CreateRootSignature: create_root_signature,
+        CreateConstantBufferView: create_constant_buffer_view,
+        CreateShaderResourceView: create_shader_resource_view,
+        CreateUnorderedAccessView: create_unordered_access_view,
+        CreateRenderTargetView: create_render_target_view,
+        CreateDepthStencilView: create_depth_stencil_view,
+        CreateSampler: create_sampler,
+        CopyDescriptors: copy_descriptors,
+        CopyDescriptorsSimple: copy_descriptors_simple,
+        GetResourceAllocationInfo: get_resource_allocation_info,
+        GetCustomHeapProperties: get_custom_heap_properties,
+        CreateCommittedResource: create_committed_resource,
+        CreateHeap: create_heap,
+        CreatePlacedResource: create_placed_resource,
+        CreateReservedResource: create_reserved_resource,
+        CreateSharedHandle: create_shared_handle,
+        OpenSharedHandle: open_shared_handle,
+        OpenSharedHandleByName: open_shared_handle_by_name,
+        MakeResident: make_resident,
+        Evict: evict,
+        CreateFence: create_fence,
+        GetDeviceRemovedReason: get_device_removed_reason,
+        GetCopyableFootprints: get_copyable_footprints,
+        CreateQueryHeap: create_query_heap,
+        SetStablePowerState: set_stable_power_state,
+        CreateCommandSignature: create_command_signature,
+        GetResourceTiling: get_resource_tiling,
+        GetAdapterLuid: get_adapter_luid,
+        CreatePipelineLibrary: create_pipeline_library,
+        SetEventOnMultipleFenceCompletion: set_event_on_multiple_fence_completion,
+        SetResidencyPriority: set_residency_priority,
+        CreatePipelineState: create_pipeline_state,
+        OpenExistingHeapFromAddress: open_existing_heap_from_address,
+        OpenExistingHeapFromFileMapping: open_existing_heap_from_file_mapping,
+        EnqueueMakeResident: enqueue_make_resident,
+        CreateCommandList1: create_command_list1,
+        CreateProtectedResourceSession: create_protected_resource_session,
+        CreateCommittedResource1: create_committed_resource1,
+        CreateHeap1: create_heap1,
+        CreateReservedResource1: create_reserved_resource1,
+        GetResourceAllocationInfo1: get_resource_allocation_info1,
+        CreateLifetimeTracker: create_lifetime_tracker,
+        RemoveDevice: remove_device,
+        EnumerateMetaCommands: enumerate_meta_commands,
+        EnumerateMetaCommandParameters: enumerate_meta_command_parameters,
+        CreateMetaCommand: create_meta_command,
+        CreateStateObject: create_state_object,
+        GetRaytracingAccelerationStructurePrebuildInfo: get_raytracing_prebuild_info,
+        CheckDriverMatchingIdentifier: check_driver_matching_identifier,
+        SetBackgroundProcessingMode: set_background_processing_mode,
+        AddToStateObject: add_to_state_object,
+        CreateProtectedResourceSession1: create_protected_resource_session1,
+        GetResourceAllocationInfo2: get_resource_allocation_info2,
+        CreateCommittedResource2: create_committed_resource2,
+        CreatePlacedResource1: create_placed_resource1,
+        CreateSamplerFeedbackUnorderedAccessView: create_sampler_feedback_uav,
+        GetCopyableFootprints1: get_copyable_footprints1,
+        CreateShaderCacheSession: create_shader_cache_session,
+        ShaderCacheControl: shader_cache_control,
+        CreateCommandQueue1: create_command_queue1,
+        CreateCommittedResource3: create_committed_resource3,
+        CreatePlacedResource2: create_placed_resource2,
+        CreateReservedResource2: create_reserved_resource2,
+        CreateSampler2: create_sampler2,
+    }
+);
+
+/// The raw vtable, for tests that check every slot is filled.
+pub fn vtable() -> &'static ID3D12Device11Vtbl {
+    &DEVICE_VTBL
+}
+
+/// Hands the device to D3D12CreateDevice's `(riid, ppDevice)` pair.
+///
+/// # Safety
+/// As [`com::hand_out`].
+pub unsafe fn hand_out_device(
+    dev: Ptr<Device>,
+    riid: *const GUID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    // SAFETY: forwarded.
+    unsafe { com::hand_out(dev, riid, ppv) }
+}

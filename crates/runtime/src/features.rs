@@ -1,0 +1,302 @@
+//! ID3D12Device::CheckFeatureSupport.
+//!
+//! Contract (spec/features.md §1): the data size must equal the feature's struct exactly, an
+//! unknown feature or a NULL pointer is E_INVALIDARG, NodeIndex must name an existing node, and
+//! on failure the caller's struct is left as it was. Every answer is what the runtime can do
+//! *today*: a feature that does not exist yet is reported absent, never claimed.
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12device-checkfeaturesupport>
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use rd3d12_sys::*;
+use std::ffi::c_void;
+
+/// Feature levels the device accepts as a minimum in D3D12CreateDevice, and its maximum.
+pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL_11_0;
+/// Highest shader model the device reports (the lowest D3D12 knows: no shaders execute yet).
+pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_5_1;
+/// Highest root signature version (root signatures arrive with the binding issue).
+pub const MAX_ROOT_SIGNATURE: D3D_ROOT_SIGNATURE_VERSION = D3D_ROOT_SIGNATURE_VERSION_1_0;
+
+pub const NODE_COUNT: u32 = 1;
+
+/// Reinterprets the caller's buffer as the feature's struct after checking pointer and size.
+///
+/// # Safety
+/// `data` must be null or point at `size` writable bytes.
+unsafe fn data<'a, T>(data: *mut c_void, size: u32) -> Result<&'a mut T> {
+    if data.is_null()
+        || size as usize != size_of::<T>()
+        || !(data as usize).is_multiple_of(align_of::<T>())
+    {
+        return Err(Error::INVALID_ARG);
+    }
+    // SAFETY: non-null, aligned, and the caller guarantees `size == size_of::<T>()` bytes; every
+    // feature struct is plain old data for which any bit pattern is valid.
+    Ok(unsafe { &mut *(data as *mut T) })
+}
+
+fn check_node(node: u32) -> Result<()> {
+    if node < NODE_COUNT {
+        Ok(())
+    } else {
+        Err(Error::INVALID_ARG)
+    }
+}
+
+const fn b(v: bool) -> BOOL {
+    v as BOOL
+}
+
+const KNOWN_LEVELS: &[D3D_FEATURE_LEVEL] = &[
+    D3D_FEATURE_LEVEL_1_0_CORE,
+    D3D_FEATURE_LEVEL_9_1,
+    D3D_FEATURE_LEVEL_9_2,
+    D3D_FEATURE_LEVEL_9_3,
+    D3D_FEATURE_LEVEL_10_0,
+    D3D_FEATURE_LEVEL_10_1,
+    D3D_FEATURE_LEVEL_11_0,
+    D3D_FEATURE_LEVEL_11_1,
+    D3D_FEATURE_LEVEL_12_0,
+    D3D_FEATURE_LEVEL_12_1,
+    D3D_FEATURE_LEVEL_12_2,
+];
+
+/// Whether D3D12CreateDevice accepts `level` as the minimum feature level.
+pub fn accepts_minimum_feature_level(level: D3D_FEATURE_LEVEL) -> bool {
+    KNOWN_LEVELS.contains(&level)
+        && (level == D3D_FEATURE_LEVEL_1_0_CORE || level.0 >= D3D_FEATURE_LEVEL_11_0.0)
+        && level.0 <= MAX_FEATURE_LEVEL.0
+}
+
+/// FEATURE_LEVELS: the largest requested level not above the device's maximum (requested values
+/// need be neither sorted nor valid); 0 if none qualifies.
+pub fn max_supported_level(requested: &[D3D_FEATURE_LEVEL]) -> D3D_FEATURE_LEVEL {
+    requested
+        .iter()
+        .copied()
+        .filter(|l| l.0 <= MAX_FEATURE_LEVEL.0)
+        .max_by_key(|l| l.0)
+        .unwrap_or(D3D_FEATURE_LEVEL(0))
+}
+
+fn known_shader_model(m: D3D_SHADER_MODEL) -> bool {
+    m == D3D_SHADER_MODEL_5_1
+        || (D3D_SHADER_MODEL_6_0.0..=D3D_HIGHEST_SHADER_MODEL.0).contains(&m.0)
+}
+
+impl Device {
+    /// Answers CheckFeatureSupport.
+    ///
+    /// # Safety
+    /// `ptr` must be null or point at `size` writable bytes.
+    pub unsafe fn check_feature_support(
+        &self,
+        feature: D3D12_FEATURE,
+        ptr: *mut c_void,
+        size: u32,
+    ) -> Result<()> {
+        let arch = self.backend().architecture();
+        macro_rules! io {
+            ($t:ty) => {
+                // SAFETY: forwarded from the caller's contract.
+                unsafe { data::<$t>(ptr, size) }?
+            };
+        }
+        match feature {
+            D3D12_FEATURE_D3D12_OPTIONS => {
+                let d = io!(D3D12_FEATURE_DATA_D3D12_OPTIONS);
+                *d = D3D12_FEATURE_DATA_D3D12_OPTIONS {
+                    MinPrecisionSupport: D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE,
+                    TiledResourcesTier: D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED,
+                    ResourceBindingTier: D3D12_RESOURCE_BINDING_TIER_1,
+                    ConservativeRasterizationTier:
+                        D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED,
+                    MaxGPUVirtualAddressBitsPerResource: 40,
+                    CrossNodeSharingTier: D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED,
+                    ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_1,
+                    ..Default::default()
+                };
+            }
+            D3D12_FEATURE_ARCHITECTURE => {
+                let d = io!(D3D12_FEATURE_DATA_ARCHITECTURE);
+                check_node(d.NodeIndex)?;
+                d.TileBasedRenderer = b(arch.tile_based_renderer);
+                d.UMA = b(arch.uma);
+                d.CacheCoherentUMA = b(arch.cache_coherent_uma);
+            }
+            D3D12_FEATURE_ARCHITECTURE1 => {
+                let d = io!(D3D12_FEATURE_DATA_ARCHITECTURE1);
+                check_node(d.NodeIndex)?;
+                d.TileBasedRenderer = b(arch.tile_based_renderer);
+                d.UMA = b(arch.uma);
+                d.CacheCoherentUMA = b(arch.cache_coherent_uma);
+                d.IsolatedMMU = b(arch.isolated_mmu);
+            }
+            D3D12_FEATURE_FEATURE_LEVELS => {
+                let d = io!(D3D12_FEATURE_DATA_FEATURE_LEVELS);
+                if d.NumFeatureLevels == 0 || d.pFeatureLevelsRequested.is_null() {
+                    return Err(Error::INVALID_ARG);
+                }
+                // SAFETY: the caller passes NumFeatureLevels readable levels.
+                let req = unsafe {
+                    std::slice::from_raw_parts(
+                        d.pFeatureLevelsRequested,
+                        d.NumFeatureLevels as usize,
+                    )
+                };
+                d.MaxSupportedFeatureLevel = max_supported_level(req);
+            }
+            D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT => {
+                let d = io!(D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT);
+                d.MaxGPUVirtualAddressBitsPerResource = 40;
+                d.MaxGPUVirtualAddressBitsPerProcess = 47;
+            }
+            D3D12_FEATURE_SHADER_MODEL => {
+                let d = io!(D3D12_FEATURE_DATA_SHADER_MODEL);
+                if !known_shader_model(d.HighestShaderModel) {
+                    return Err(Error::INVALID_ARG);
+                }
+                d.HighestShaderModel =
+                    D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
+            }
+            D3D12_FEATURE_D3D12_OPTIONS1 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = Default::default()
+            }
+            D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT => {
+                let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT);
+                check_node(d.NodeIndex)?;
+                d.Support = D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAG_NONE;
+            }
+            D3D12_FEATURE_ROOT_SIGNATURE => {
+                let d = io!(D3D12_FEATURE_DATA_ROOT_SIGNATURE);
+                let v = d.HighestVersion;
+                if v != D3D_ROOT_SIGNATURE_VERSION_1_0 && v != D3D_ROOT_SIGNATURE_VERSION_1_1 {
+                    return Err(Error::INVALID_ARG);
+                }
+                d.HighestVersion = D3D_ROOT_SIGNATURE_VERSION(v.0.min(MAX_ROOT_SIGNATURE.0));
+            }
+            D3D12_FEATURE_D3D12_OPTIONS2 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = Default::default()
+            }
+            D3D12_FEATURE_SHADER_CACHE => {
+                io!(D3D12_FEATURE_DATA_SHADER_CACHE).SupportFlags = D3D12_SHADER_CACHE_SUPPORT_NONE;
+            }
+            D3D12_FEATURE_COMMAND_QUEUE_PRIORITY => {
+                let d = io!(D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY);
+                // Command queues arrive with the command issue; until then no priority is
+                // supported for any list type.
+                d.PriorityForTypeIsSupported = 0;
+            }
+            D3D12_FEATURE_D3D12_OPTIONS3 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = Default::default()
+            }
+            D3D12_FEATURE_EXISTING_HEAPS => io!(D3D12_FEATURE_DATA_EXISTING_HEAPS).Supported = 0,
+            D3D12_FEATURE_D3D12_OPTIONS4 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = Default::default()
+            }
+            D3D12_FEATURE_SERIALIZATION => {
+                let d = io!(D3D12_FEATURE_DATA_SERIALIZATION);
+                check_node(d.NodeIndex)?;
+                d.HeapSerializationTier = D3D12_HEAP_SERIALIZATION_TIER_0;
+            }
+            D3D12_FEATURE_CROSS_NODE => *io!(D3D12_FEATURE_DATA_CROSS_NODE) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS5 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS5) = Default::default()
+            }
+            D3D12_FEATURE_DISPLAYABLE => *io!(D3D12_FEATURE_DATA_DISPLAYABLE) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS6 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS6) = Default::default()
+            }
+            D3D12_FEATURE_QUERY_META_COMMAND => {
+                // No meta commands exist, so every CommandId is unknown.
+                io!(D3D12_FEATURE_DATA_QUERY_META_COMMAND);
+                return Err(Error::INVALID_ARG);
+            }
+            D3D12_FEATURE_D3D12_OPTIONS7 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS7) = Default::default()
+            }
+            D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT => {
+                let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT);
+                check_node(d.NodeIndex)?;
+                d.Count = 0;
+            }
+            D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPES => {
+                let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPES);
+                check_node(d.NodeIndex)?;
+                // Count must equal the type count (0); the array is then never written.
+                if d.Count != 0 {
+                    return Err(Error::INVALID_ARG);
+                }
+            }
+            D3D12_FEATURE_D3D12_OPTIONS8 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS8) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS9 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS9) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS10 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS10) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS11 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS11) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS12 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS12) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS13 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS13) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS14 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS14) = Default::default()
+            }
+            D3D12_FEATURE_D3D12_OPTIONS15 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS15) = Default::default()
+            }
+            _ => return self.check_format_feature(feature, ptr, size),
+        }
+        Ok(())
+    }
+
+    /// FORMAT_SUPPORT, MULTISAMPLE_QUALITY_LEVELS and FORMAT_INFO; anything else is unknown.
+    unsafe fn check_format_feature(
+        &self,
+        _feature: D3D12_FEATURE,
+        _ptr: *mut c_void,
+        _size: u32,
+    ) -> Result<()> {
+        Err(Error::INVALID_ARG)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_levels_pick_largest_supported_request() {
+        let l = |v: &[u32]| {
+            max_supported_level(&v.iter().map(|&x| D3D_FEATURE_LEVEL(x)).collect::<Vec<_>>()).0
+        };
+        assert_eq!(l(&[0x9300, 0x9200, 0x9100]), 0x9300);
+        assert_eq!(l(&[0x0000, 0x3000]), 0x3000);
+        assert_eq!(l(&[0xb000, 0xc000, 0xa000]), 0xb000);
+        assert_eq!(l(&[0xc100]), 0);
+    }
+
+    #[test]
+    fn minimum_feature_level_rules() {
+        for ok in [D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_1_0_CORE] {
+            assert!(accepts_minimum_feature_level(ok), "{ok:?}");
+        }
+        for bad in [
+            0, !0, 0x9100, 0x9200, 0x9300, 0xa000, 0xa100, 0xb001, 0xc000, 0xc100, 0xc200,
+        ] {
+            assert!(
+                !accepts_minimum_feature_level(D3D_FEATURE_LEVEL(bad)),
+                "{bad:#x}"
+            );
+        }
+    }
+}
