@@ -19,8 +19,7 @@ fn include_root() -> PathBuf {
 
 /// The one C translation unit both bindgen and the layout test see.
 pub fn wrapper_source() -> String {
-    let mut s =
-        String::from("#define CINTERFACE\n#include <stddef.h>\n#include <wsl/winadapter.h>\n");
+    let mut s = String::from("#define CINTERFACE\n#include <stddef.h>\n#include <wsl/winadapter.h>\n");
     for h in HEADERS {
         let _ = writeln!(s, "#include <directx/{h}>");
     }
@@ -72,12 +71,8 @@ fn parse_uuid_string(u: &str) -> Result<(u32, u16, u16, [u8; 8]), String> {
 fn collect_guids(inc: &Path) -> Result<Vec<Guid>, String> {
     let define = regex::Regex::new(r"(?m)^\s*DEFINE_GUID\(\s*(\w+)\s*,([^)]*)\)").unwrap();
     let midl = regex::Regex::new(r#"MIDL_INTERFACE\("([0-9a-fA-F-]{36})"\)\s*(\w+)\s*:"#).unwrap();
-    let uuid_const =
-        regex::Regex::new(r"static const UUID (\w+) = \{ /\* ([0-9a-fA-F-]{36}) \*/").unwrap();
-    let mut files: Vec<PathBuf> = HEADERS
-        .iter()
-        .map(|h| inc.join("directx").join(h))
-        .collect();
+    let uuid_const = regex::Regex::new(r"static const UUID (\w+) = \{ /\* ([0-9a-fA-F-]{36}) \*/").unwrap();
+    let mut files: Vec<PathBuf> = HEADERS.iter().map(|h| inc.join("directx").join(h)).collect();
     files.push(inc.join("wsl/stubs/unknwnbase.h"));
     let mut seen: BTreeMap<String, (u32, u16, u16, [u8; 8])> = BTreeMap::new();
     let mut add = |name: String, v: (u32, u16, u16, [u8; 8])| -> Result<(), String> {
@@ -97,10 +92,7 @@ fn collect_guids(inc: &Path) -> Result<Vec<Guid>, String> {
             for (i, b) in d4.iter_mut().enumerate() {
                 *b = n[3 + i] as u8;
             }
-            add(
-                c[1].to_string(),
-                (n[0] as u32, n[1] as u16, n[2] as u16, d4),
-            )?;
+            add(c[1].to_string(), (n[0] as u32, n[1] as u16, n[2] as u16, d4))?;
         }
         for c in midl.captures_iter(&text) {
             add(format!("IID_{}", &c[2]), parse_uuid_string(&c[1])?)?;
@@ -109,10 +101,7 @@ fn collect_guids(inc: &Path) -> Result<Vec<Guid>, String> {
             add(c[1].to_string(), parse_uuid_string(&c[2])?)?;
         }
     }
-    Ok(seen
-        .into_iter()
-        .map(|(name, value)| Guid { name, value })
-        .collect())
+    Ok(seen.into_iter().map(|(name, value)| Guid { name, value }).collect())
 }
 
 fn guids_rs(guids: &[Guid]) -> String {
@@ -159,16 +148,11 @@ fn bindings_rs(inc: &Path, guids: &[Guid]) -> Result<String, String> {
         b = b.blocklist_var(&g.name);
     }
     b = b.blocklist_var("__MIDL_itf_.*");
-    let out = b
-        .generate()
-        .map_err(|e| format!("bindgen: {e}"))?
-        .to_string();
+    let out = b.generate().map_err(|e| format!("bindgen: {e}"))?.to_string();
     Ok(out)
 }
 
-const RUST_KEYWORDS: &[&str] = &[
-    "type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl",
-];
+const RUST_KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl"];
 
 /// A struct or union of the bindings and the fields whose offsets gcc can name.
 struct Record {
@@ -193,27 +177,13 @@ fn collect_records(bindings: &str) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     for item in &file.items {
         let (ident, fields) = match item {
-            syn::Item::Struct(s) => (
-                &s.ident,
-                s.fields
-                    .iter()
-                    .filter_map(|f| f.ident.clone())
-                    .collect::<Vec<_>>(),
-            ),
-            syn::Item::Union(u) => (
-                &u.ident,
-                u.fields
-                    .named
-                    .iter()
-                    .filter_map(|f| f.ident.clone())
-                    .collect(),
-            ),
+            syn::Item::Struct(s) => (&s.ident, s.fields.iter().filter_map(|f| f.ident.clone()).collect::<Vec<_>>()),
+            syn::Item::Union(u) => (&u.ident, u.fields.named.iter().filter_map(|f| f.ident.clone()).collect()),
             _ => continue,
         };
         let name = ident.to_string();
         // Newtype enums are single-field tuple structs; anonymous members have no C name.
-        let is_newtype =
-            matches!(item, syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Unnamed(_)));
+        let is_newtype = matches!(item, syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Unnamed(_)));
         // Incomplete C types become `{ _unused: [u8; 0] }`: nothing to compare.
         let opaque = fields.len() == 1 && fields[0] == "_unused";
         if is_newtype
@@ -241,11 +211,7 @@ fn collect_records(bindings: &str) -> Result<Vec<Record>, String> {
                 (f, c)
             })
             .collect();
-        out.push(Record {
-            rust: name,
-            c,
-            fields,
-        });
+        out.push(Record { rust: name, c, fields });
     }
     Ok(out)
 }
@@ -259,11 +225,7 @@ fn layout_table_rs(records: &[Record]) -> String {
          pub fn table() -> Vec<(&'static str, usize, usize, Vec<(&'static str, usize)>)> {\n    vec![\n",
     );
     for r in records {
-        let _ = write!(
-            s,
-            "        (\"{}\", size_of::<{1}>(), align_of::<{1}>(), vec![",
-            r.c, r.rust
-        );
+        let _ = write!(s, "        (\"{}\", size_of::<{1}>(), align_of::<{1}>(), vec![", r.c, r.rust);
         for (rf, cf) in &r.fields {
             let _ = write!(s, "(\"{cf}\", offset_of!({}, {rf})), ", r.rust);
         }
@@ -278,17 +240,9 @@ fn layout_c(records: &[Record]) -> String {
     s.push_str(&wrapper_source());
     s.push_str("#include <stdio.h>\n#include <stdalign.h>\n\nint main(void) {\n");
     for r in records {
-        let _ = writeln!(
-            s,
-            "    printf(\"{0} size\\t%zu\\n{0} align\\t%zu\\n\", sizeof({0}), alignof({0}));",
-            r.c
-        );
+        let _ = writeln!(s, "    printf(\"{0} size\\t%zu\\n{0} align\\t%zu\\n\", sizeof({0}), alignof({0}));", r.c);
         for (_, cf) in &r.fields {
-            let _ = writeln!(
-                s,
-                "    printf(\"{0}.{1}\\t%zu\\n\", offsetof({0}, {1}));",
-                r.c, cf
-            );
+            let _ = writeln!(s, "    printf(\"{0}.{1}\\t%zu\\n\", offsetof({0}, {1}));", r.c, cf);
         }
     }
     s.push_str("    return 0;\n}\n");
@@ -310,10 +264,7 @@ pub fn run(check: bool) -> Result<(), String> {
     let outputs = [
         ("crates/sys/src/bindings.rs", bindings.clone()),
         ("crates/sys/src/guids.rs", guids_rs(&guids)),
-        (
-            "crates/sys/tests/layout/table.rs",
-            layout_table_rs(&records),
-        ),
+        ("crates/sys/tests/layout/table.rs", layout_table_rs(&records)),
         ("crates/sys/tests/layout/layout.c", layout_c(&records)),
     ];
     let mut stale = BTreeSet::new();
@@ -338,9 +289,9 @@ pub fn run(check: bool) -> Result<(), String> {
     );
     match (check, stale.is_empty()) {
         (_, true) => Ok(()),
-        (true, false) => Err(format!(
-            "generated files differ from the headers: {stale:?}; run `cargo xtask gen` and commit"
-        )),
+        (true, false) => {
+            Err(format!("generated files differ from the headers: {stale:?}; run `cargo xtask gen` and commit"))
+        }
         (false, false) => {
             eprintln!("gen: rewrote {stale:?}");
             Ok(())

@@ -76,11 +76,7 @@ pub unsafe extern "C" fn D3D12EnableExperimentalFeatures(
 /// # Safety
 /// `ppv` must be null or writable.
 #[no_mangle]
-pub unsafe extern "C" fn D3D12GetInterface(
-    rclsid: *const GUID,
-    riid: *const IID,
-    ppv: *mut *mut c_void,
-) -> HRESULT {
+pub unsafe extern "C" fn D3D12GetInterface(rclsid: *const GUID, riid: *const IID, ppv: *mut *mut c_void) -> HRESULT {
     guard_hr("D3D12GetInterface", || {
         if ppv.is_null() {
             return Err(Error::POINTER);

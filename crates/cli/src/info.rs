@@ -11,14 +11,8 @@ impl Device {
     pub fn create() -> Result<Self, String> {
         let mut dev: *mut c_void = std::ptr::null_mut();
         // SAFETY: valid IID and out-pointer.
-        let hr = unsafe {
-            D3D12CreateDevice(
-                std::ptr::null_mut(),
-                D3D_FEATURE_LEVEL_11_0,
-                &IID_ID3D12Device,
-                &mut dev,
-            )
-        };
+        let hr =
+            unsafe { D3D12CreateDevice(std::ptr::null_mut(), D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, &mut dev) };
         if hr < 0 || dev.is_null() {
             return Err(format!("D3D12CreateDevice failed: {:#010x}", hr as u32));
         }
@@ -35,11 +29,7 @@ impl Device {
     }
 
     /// CheckFeatureSupport into a default-initialised `T` (input fields set by `init`).
-    pub fn feature<T: Default>(
-        &self,
-        feature: D3D12_FEATURE,
-        init: impl FnOnce(&mut T),
-    ) -> Result<T, HRESULT> {
+    pub fn feature<T: Default>(&self, feature: D3D12_FEATURE, init: impl FnOnce(&mut T)) -> Result<T, HRESULT> {
         let mut data = T::default();
         init(&mut data);
         // SAFETY: `data` is a T of exactly the size passed.
@@ -89,23 +79,13 @@ pub fn run() -> Result<(), String> {
             v.GetDeviceRemovedReason.unwrap()(dev.raw()),
         )
     };
-    println!(
-        "rd3d12 {} — Direct3D 12 for Linux",
-        env!("CARGO_PKG_VERSION")
-    );
+    println!("rd3d12 {} — Direct3D 12 for Linux", env!("CARGO_PKG_VERSION"));
     println!("adapter:            rd3d12 CPU adapter (software)");
-    println!(
-        "LUID:               {:08x}-{:08x}",
-        luid.HighPart as u32, luid.LowPart
-    );
+    println!("LUID:               {:08x}-{:08x}", luid.HighPart as u32, luid.LowPart);
     println!("nodes:              {nodes}");
     println!(
         "device removed:     {}",
-        if removed == S_OK {
-            "no".to_string()
-        } else {
-            format!("{:#010x}", removed as u32)
-        }
+        if removed == S_OK { "no".to_string() } else { format!("{:#010x}", removed as u32) }
     );
 
     let a = dev
@@ -132,21 +112,14 @@ pub fn run() -> Result<(), String> {
             d.pFeatureLevelsRequested = levels.as_ptr();
         })
         .map_err(|hr| format!("FEATURE_LEVELS failed: {:#010x}", hr as u32))?;
-    println!(
-        "max feature level:  {}",
-        level_name(fl.MaxSupportedFeatureLevel)
-    );
+    println!("max feature level:  {}", level_name(fl.MaxSupportedFeatureLevel));
 
     let sm = dev
         .feature::<D3D12_FEATURE_DATA_SHADER_MODEL>(D3D12_FEATURE_SHADER_MODEL, |d| {
             d.HighestShaderModel = D3D_HIGHEST_SHADER_MODEL
         })
         .map_err(|hr| format!("SHADER_MODEL failed: {:#010x}", hr as u32))?;
-    println!(
-        "shader model:       {}.{}",
-        sm.HighestShaderModel.0 >> 4,
-        sm.HighestShaderModel.0 & 0xf
-    );
+    println!("shader model:       {}.{}", sm.HighestShaderModel.0 >> 4, sm.HighestShaderModel.0 & 0xf);
 
     let rs = dev
         .feature::<D3D12_FEATURE_DATA_ROOT_SIGNATURE>(D3D12_FEATURE_ROOT_SIGNATURE, |d| {
@@ -161,20 +134,11 @@ pub fn run() -> Result<(), String> {
     println!("resource binding:   tier {}", o.ResourceBindingTier.0);
     println!("resource heap:      tier {}", o.ResourceHeapTier.0);
     println!("tiled resources:    tier {}", o.TiledResourcesTier.0);
-    println!(
-        "GPU VA bits:        {} per resource",
-        o.MaxGPUVirtualAddressBitsPerResource
-    );
+    println!("GPU VA bits:        {} per resource", o.MaxGPUVirtualAddressBitsPerResource);
     let va = dev
-        .feature::<D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT>(
-            D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT,
-            |_| {},
-        )
+        .feature::<D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT>(D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT, |_| {})
         .map_err(|hr| format!("GPU_VIRTUAL_ADDRESS_SUPPORT failed: {:#010x}", hr as u32))?;
-    println!(
-        "GPU VA bits:        {} per process",
-        va.MaxGPUVirtualAddressBitsPerProcess
-    );
+    println!("GPU VA bits:        {} per process", va.MaxGPUVirtualAddressBitsPerProcess);
     let o5 = dev
         .feature::<D3D12_FEATURE_DATA_D3D12_OPTIONS5>(D3D12_FEATURE_D3D12_OPTIONS5, |_| {})
         .map_err(|hr| format!("OPTIONS5 failed: {:#010x}", hr as u32))?;

@@ -50,15 +50,9 @@ pub fn adapter_luid() -> LUID {
     static LUID_: OnceLock<LUID> = OnceLock::new();
     *LUID_.get_or_init(|| {
         // Unique per process run, like a Windows adapter LUID across boots.
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let mix = (t as u64) ^ ((std::process::id() as u64) << 32) ^ 0x9e37_79b9_7f4a_7c15;
-        LUID {
-            LowPart: (mix as u32) | 1,
-            HighPart: (mix >> 32) as i32 & 0x7fff_ffff,
-        }
+        LUID { LowPart: (mix as u32) | 1, HighPart: (mix >> 32) as i32 & 0x7fff_ffff }
     })
 }
 
@@ -81,11 +75,8 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
             return Ok(unsafe { Ptr::from_raw(*live as *mut Object<Device>) });
         }
     }
-    let dev = Ptr::new(Device {
-        backend: Box::new(CpuBackend),
-        luid: adapter_luid(),
-        removed_reason: AtomicI32::new(S_OK),
-    });
+    let dev =
+        Ptr::new(Device { backend: Box::new(CpuBackend), luid: adapter_luid(), removed_reason: AtomicI32::new(S_OK) });
     *live = dev.as_ptr() as usize;
     Ok(dev)
 }
@@ -118,12 +109,8 @@ impl Device {
 
     /// ID3D12Device5::RemoveDevice: the device is removed for good.
     pub fn remove(&self) {
-        let _ = self.removed_reason.compare_exchange(
-            S_OK,
-            DXGI_ERROR_DEVICE_REMOVED,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        );
+        let _ =
+            self.removed_reason.compare_exchange(S_OK, DXGI_ERROR_DEVICE_REMOVED, Ordering::AcqRel, Ordering::Acquire);
     }
 }
 
@@ -133,9 +120,7 @@ impl Device {
 /// `this` must be null or one of our live device interface pointers.
 unsafe fn dev<'a>(this: *mut Iface) -> Result<&'a Device> {
     // SAFETY: forwarded from the caller.
-    unsafe { Object::<Device>::from_this(this) }
-        .map(|o| &o.inner)
-        .ok_or(Error::POINTER)
+    unsafe { Object::<Device>::from_this(this) }.map(|o| &o.inner).ok_or(Error::POINTER)
 }
 
 /// Validates an array of ID3D12Pageable pointers (MakeResident, Evict, SetResidencyPriority).
@@ -161,9 +146,7 @@ unsafe fn check_pageables(count: u32, objects: *const *mut ID3D12Pageable) -> Re
 
 unsafe extern "C" fn get_node_count(this: *mut Iface) -> UINT {
     // SAFETY: COM This pointer.
-    guard("GetNodeCount", 0, || {
-        unsafe { dev(this) }.map_or(0, |_| features::NODE_COUNT)
-    })
+    guard("GetNodeCount", 0, || unsafe { dev(this) }.map_or(0, |_| features::NODE_COUNT))
 }
 
 unsafe extern "C" fn check_feature_support(
@@ -178,11 +161,7 @@ unsafe extern "C" fn check_feature_support(
     })
 }
 
-unsafe extern "C" fn make_resident(
-    this: *mut Iface,
-    count: UINT,
-    objects: *const *mut ID3D12Pageable,
-) -> HRESULT {
+unsafe extern "C" fn make_resident(this: *mut Iface, count: UINT, objects: *const *mut ID3D12Pageable) -> HRESULT {
     guard_hr("MakeResident", || {
         // SAFETY: COM This pointer and the caller's array.
         unsafe {
@@ -194,11 +173,7 @@ unsafe extern "C" fn make_resident(
     })
 }
 
-unsafe extern "C" fn evict(
-    this: *mut Iface,
-    count: UINT,
-    objects: *const *mut ID3D12Pageable,
-) -> HRESULT {
+unsafe extern "C" fn evict(this: *mut Iface, count: UINT, objects: *const *mut ID3D12Pageable) -> HRESULT {
     guard_hr("Evict", || {
         // SAFETY: COM This pointer and the caller's array.
         unsafe {
@@ -211,9 +186,7 @@ unsafe extern "C" fn evict(
 
 unsafe extern "C" fn get_device_removed_reason(this: *mut Iface) -> HRESULT {
     // SAFETY: COM This pointer.
-    guard_hr("GetDeviceRemovedReason", || {
-        Ok(unsafe { dev(this)? }.removed_reason())
-    })
+    guard_hr("GetDeviceRemovedReason", || Ok(unsafe { dev(this)? }.removed_reason()))
 }
 
 unsafe extern "C" fn set_stable_power_state(this: *mut Iface, _enable: BOOL) -> HRESULT {
@@ -224,9 +197,7 @@ unsafe extern "C" fn set_stable_power_state(this: *mut Iface, _enable: BOOL) -> 
 
 unsafe extern "C" fn get_adapter_luid(this: *mut Iface) -> LUID {
     // SAFETY: COM This pointer.
-    guard("GetAdapterLuid", LUID::default(), || {
-        unsafe { dev(this) }.map_or(LUID::default(), |d| d.luid())
-    })
+    guard("GetAdapterLuid", LUID::default(), || unsafe { dev(this) }.map_or(LUID::default(), |d| d.luid()))
 }
 
 // ---- ID3D12Device1 ---------------------------------------------------------------------------
@@ -286,9 +257,7 @@ unsafe extern "C" fn enumerate_meta_command_parameters(
     _descs: *mut D3D12_META_COMMAND_PARAMETER_DESC,
 ) -> HRESULT {
     // SAFETY: COM This pointer. No meta command exists, so every CommandId is invalid.
-    guard_hr("EnumerateMetaCommandParameters", || {
-        unsafe { dev(this) }.and(Err(Error::INVALID_ARG))
-    })
+    guard_hr("EnumerateMetaCommandParameters", || unsafe { dev(this) }.and(Err(Error::INVALID_ARG)))
 }
 
 unsafe extern "C" fn create_meta_command(
@@ -330,8 +299,7 @@ unsafe extern "C" fn check_driver_matching_identifier(
 ) -> D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS {
     // The only serialized data type is raytracing acceleration structures, which this adapter
     // does not support.
-    const UNSUPPORTED: D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS =
-        D3D12_DRIVER_MATCHING_IDENTIFIER_UNSUPPORTED_TYPE;
+    const UNSUPPORTED: D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS = D3D12_DRIVER_MATCHING_IDENTIFIER_UNSUPPORTED_TYPE;
     // SAFETY: COM This pointer.
     guard("CheckDriverMatchingIdentifier", UNSUPPORTED, || {
         let _ = unsafe { dev(this) };
@@ -387,11 +355,7 @@ unsafe extern "C" fn shader_cache_control(
             D3D12_SHADER_CACHE_CONTROL_FLAG_ENABLE.0,
             D3D12_SHADER_CACHE_CONTROL_FLAG_CLEAR.0,
         );
-        if kinds.0 == 0
-            || kinds.0 & !all_kinds != 0
-            || control.0 == 0
-            || control.0 & !(disable | enable | clear) != 0
-        {
+        if kinds.0 == 0 || kinds.0 & !all_kinds != 0 || control.0 == 0 || control.0 & !(disable | enable | clear) != 0 {
             return Err(Error::INVALID_ARG);
         }
         if control.0 & disable != 0 && control.0 & enable != 0 {
@@ -460,10 +424,7 @@ mod pending {
     }
     impl Pending for D3D12_RESOURCE_ALLOCATION_INFO {
         fn pending() -> Self {
-            D3D12_RESOURCE_ALLOCATION_INFO {
-                SizeInBytes: u64::MAX,
-                Alignment: 0,
-            }
+            D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: u64::MAX, Alignment: 0 }
         }
     }
     impl Pending for D3D12_HEAP_PROPERTIES {
@@ -630,11 +591,7 @@ pub fn vtable() -> &'static ID3D12Device11Vtbl {
 ///
 /// # Safety
 /// As [`com::hand_out`].
-pub unsafe fn hand_out_device(
-    dev: Ptr<Device>,
-    riid: *const GUID,
-    ppv: *mut *mut c_void,
-) -> HRESULT {
+pub unsafe fn hand_out_device(dev: Ptr<Device>, riid: *const GUID, ppv: *mut *mut c_void) -> HRESULT {
     // SAFETY: forwarded.
     unsafe { com::hand_out(dev, riid, ppv) }
 }

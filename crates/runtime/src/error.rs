@@ -41,12 +41,7 @@ impl Error {
     ) -> Self {
         Error {
             hr: E_INVALIDARG,
-            message: Some(Message {
-                id,
-                category,
-                severity: D3D12_MESSAGE_SEVERITY_ERROR,
-                text: text.into(),
-            }),
+            message: Some(Message { id, category, severity: D3D12_MESSAGE_SEVERITY_ERROR, text: text.into() }),
         }
     }
 }

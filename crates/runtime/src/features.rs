@@ -26,10 +26,7 @@ pub const NODE_COUNT: u32 = 1;
 /// # Safety
 /// `data` must be null or point at `size` writable bytes.
 unsafe fn data<'a, T>(data: *mut c_void, size: u32) -> Result<&'a mut T> {
-    if data.is_null()
-        || size as usize != size_of::<T>()
-        || !(data as usize).is_multiple_of(align_of::<T>())
-    {
+    if data.is_null() || size as usize != size_of::<T>() || !(data as usize).is_multiple_of(align_of::<T>()) {
         return Err(Error::INVALID_ARG);
     }
     // SAFETY: non-null, aligned, and the caller guarantees `size == size_of::<T>()` bytes; every
@@ -73,17 +70,11 @@ pub fn accepts_minimum_feature_level(level: D3D_FEATURE_LEVEL) -> bool {
 /// FEATURE_LEVELS: the largest requested level not above the device's maximum (requested values
 /// need be neither sorted nor valid); 0 if none qualifies.
 pub fn max_supported_level(requested: &[D3D_FEATURE_LEVEL]) -> D3D_FEATURE_LEVEL {
-    requested
-        .iter()
-        .copied()
-        .filter(|l| l.0 <= MAX_FEATURE_LEVEL.0)
-        .max_by_key(|l| l.0)
-        .unwrap_or(D3D_FEATURE_LEVEL(0))
+    requested.iter().copied().filter(|l| l.0 <= MAX_FEATURE_LEVEL.0).max_by_key(|l| l.0).unwrap_or(D3D_FEATURE_LEVEL(0))
 }
 
 fn known_shader_model(m: D3D_SHADER_MODEL) -> bool {
-    m == D3D_SHADER_MODEL_5_1
-        || (D3D_SHADER_MODEL_6_0.0..=D3D_HIGHEST_SHADER_MODEL.0).contains(&m.0)
+    m == D3D_SHADER_MODEL_5_1 || (D3D_SHADER_MODEL_6_0.0..=D3D_HIGHEST_SHADER_MODEL.0).contains(&m.0)
 }
 
 impl Device {
@@ -91,12 +82,7 @@ impl Device {
     ///
     /// # Safety
     /// `ptr` must be null or point at `size` writable bytes.
-    pub unsafe fn check_feature_support(
-        &self,
-        feature: D3D12_FEATURE,
-        ptr: *mut c_void,
-        size: u32,
-    ) -> Result<()> {
+    pub unsafe fn check_feature_support(&self, feature: D3D12_FEATURE, ptr: *mut c_void, size: u32) -> Result<()> {
         let arch = self.backend().architecture();
         macro_rules! io {
             ($t:ty) => {
@@ -111,8 +97,7 @@ impl Device {
                     MinPrecisionSupport: D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE,
                     TiledResourcesTier: D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED,
                     ResourceBindingTier: D3D12_RESOURCE_BINDING_TIER_1,
-                    ConservativeRasterizationTier:
-                        D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED,
+                    ConservativeRasterizationTier: D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED,
                     MaxGPUVirtualAddressBitsPerResource: 40,
                     CrossNodeSharingTier: D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED,
                     ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_1,
@@ -140,12 +125,7 @@ impl Device {
                     return Err(Error::INVALID_ARG);
                 }
                 // SAFETY: the caller passes NumFeatureLevels readable levels.
-                let req = unsafe {
-                    std::slice::from_raw_parts(
-                        d.pFeatureLevelsRequested,
-                        d.NumFeatureLevels as usize,
-                    )
-                };
+                let req = unsafe { std::slice::from_raw_parts(d.pFeatureLevelsRequested, d.NumFeatureLevels as usize) };
                 d.MaxSupportedFeatureLevel = max_supported_level(req);
             }
             D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT => {
@@ -158,12 +138,9 @@ impl Device {
                 if !known_shader_model(d.HighestShaderModel) {
                     return Err(Error::INVALID_ARG);
                 }
-                d.HighestShaderModel =
-                    D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
+                d.HighestShaderModel = D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
             }
-            D3D12_FEATURE_D3D12_OPTIONS1 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS1 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = Default::default(),
             D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT => {
                 let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT);
                 check_node(d.NodeIndex)?;
@@ -177,9 +154,7 @@ impl Device {
                 }
                 d.HighestVersion = D3D_ROOT_SIGNATURE_VERSION(v.0.min(MAX_ROOT_SIGNATURE.0));
             }
-            D3D12_FEATURE_D3D12_OPTIONS2 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS2 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = Default::default(),
             D3D12_FEATURE_SHADER_CACHE => {
                 io!(D3D12_FEATURE_DATA_SHADER_CACHE).SupportFlags = D3D12_SHADER_CACHE_SUPPORT_NONE;
             }
@@ -189,34 +164,24 @@ impl Device {
                 // supported for any list type.
                 d.PriorityForTypeIsSupported = 0;
             }
-            D3D12_FEATURE_D3D12_OPTIONS3 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS3 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = Default::default(),
             D3D12_FEATURE_EXISTING_HEAPS => io!(D3D12_FEATURE_DATA_EXISTING_HEAPS).Supported = 0,
-            D3D12_FEATURE_D3D12_OPTIONS4 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS4 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = Default::default(),
             D3D12_FEATURE_SERIALIZATION => {
                 let d = io!(D3D12_FEATURE_DATA_SERIALIZATION);
                 check_node(d.NodeIndex)?;
                 d.HeapSerializationTier = D3D12_HEAP_SERIALIZATION_TIER_0;
             }
             D3D12_FEATURE_CROSS_NODE => *io!(D3D12_FEATURE_DATA_CROSS_NODE) = Default::default(),
-            D3D12_FEATURE_D3D12_OPTIONS5 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS5) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS5 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS5) = Default::default(),
             D3D12_FEATURE_DISPLAYABLE => *io!(D3D12_FEATURE_DATA_DISPLAYABLE) = Default::default(),
-            D3D12_FEATURE_D3D12_OPTIONS6 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS6) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS6 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS6) = Default::default(),
             D3D12_FEATURE_QUERY_META_COMMAND => {
                 // No meta commands exist, so every CommandId is unknown.
                 io!(D3D12_FEATURE_DATA_QUERY_META_COMMAND);
                 return Err(Error::INVALID_ARG);
             }
-            D3D12_FEATURE_D3D12_OPTIONS7 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS7) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS7 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS7) = Default::default(),
             D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT => {
                 let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT);
                 check_node(d.NodeIndex)?;
@@ -230,42 +195,21 @@ impl Device {
                     return Err(Error::INVALID_ARG);
                 }
             }
-            D3D12_FEATURE_D3D12_OPTIONS8 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS8) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS9 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS9) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS10 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS10) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS11 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS11) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS12 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS12) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS13 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS13) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS14 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS14) = Default::default()
-            }
-            D3D12_FEATURE_D3D12_OPTIONS15 => {
-                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS15) = Default::default()
-            }
+            D3D12_FEATURE_D3D12_OPTIONS8 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS8) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS9 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS9) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS10 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS10) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS11 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS11) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS12 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS12) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS13 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS13) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS14 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS14) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS15 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS15) = Default::default(),
             _ => return self.check_format_feature(feature, ptr, size),
         }
         Ok(())
     }
 
     /// FORMAT_SUPPORT, MULTISAMPLE_QUALITY_LEVELS and FORMAT_INFO; anything else is unknown.
-    unsafe fn check_format_feature(
-        &self,
-        _feature: D3D12_FEATURE,
-        _ptr: *mut c_void,
-        _size: u32,
-    ) -> Result<()> {
+    unsafe fn check_format_feature(&self, _feature: D3D12_FEATURE, _ptr: *mut c_void, _size: u32) -> Result<()> {
         Err(Error::INVALID_ARG)
     }
 }
@@ -276,9 +220,7 @@ mod tests {
 
     #[test]
     fn feature_levels_pick_largest_supported_request() {
-        let l = |v: &[u32]| {
-            max_supported_level(&v.iter().map(|&x| D3D_FEATURE_LEVEL(x)).collect::<Vec<_>>()).0
-        };
+        let l = |v: &[u32]| max_supported_level(&v.iter().map(|&x| D3D_FEATURE_LEVEL(x)).collect::<Vec<_>>()).0;
         assert_eq!(l(&[0x9300, 0x9200, 0x9100]), 0x9300);
         assert_eq!(l(&[0x0000, 0x3000]), 0x3000);
         assert_eq!(l(&[0xb000, 0xc000, 0xa000]), 0xb000);
@@ -290,13 +232,8 @@ mod tests {
         for ok in [D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_1_0_CORE] {
             assert!(accepts_minimum_feature_level(ok), "{ok:?}");
         }
-        for bad in [
-            0, !0, 0x9100, 0x9200, 0x9300, 0xa000, 0xa100, 0xb001, 0xc000, 0xc100, 0xc200,
-        ] {
-            assert!(
-                !accepts_minimum_feature_level(D3D_FEATURE_LEVEL(bad)),
-                "{bad:#x}"
-            );
+        for bad in [0, !0, 0x9100, 0x9200, 0x9300, 0xa000, 0xa100, 0xb001, 0xc000, 0xc100, 0xc200] {
+            assert!(!accepts_minimum_feature_level(D3D_FEATURE_LEVEL(bad)), "{bad:#x}");
         }
     }
 }

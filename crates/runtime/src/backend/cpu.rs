@@ -12,11 +12,6 @@ impl Backend for CpuBackend {
     }
 
     fn architecture(&self) -> Architecture {
-        Architecture {
-            tile_based_renderer: false,
-            uma: true,
-            cache_coherent_uma: true,
-            isolated_mmu: true,
-        }
+        Architecture { tile_based_renderer: false, uma: true, cache_coherent_uma: true, isolated_mmu: true }
     }
 }

@@ -65,11 +65,7 @@ impl<T: Class> Object<T> {
 
     /// Adds a reference only if the object is still alive (count above zero).
     pub fn try_add_ref(&self) -> bool {
-        self.refs
-            .fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| {
-                (n > 0).then_some(n + 1)
-            })
-            .is_ok()
+        self.refs.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| (n > 0).then_some(n + 1)).is_ok()
     }
 
     /// Drops one reference and frees the object when it was the last.
@@ -120,25 +116,14 @@ unsafe impl<T: Class> Sync for Ptr<T> {}
 impl<T: Class> Ptr<T> {
     /// Creates an object with a reference count of one.
     pub fn new(inner: T) -> Self {
-        let obj = Box::new(Object {
-            vtbl: T::VTBL,
-            refs: AtomicU32::new(1),
-            private: PrivateData::default(),
-            inner,
-        });
-        Ptr {
-            ptr: NonNull::from(Box::leak(obj)),
-            _own: PhantomData,
-        }
+        let obj = Box::new(Object { vtbl: T::VTBL, refs: AtomicU32::new(1), private: PrivateData::default(), inner });
+        Ptr { ptr: NonNull::from(Box::leak(obj)), _own: PhantomData }
     }
 
     /// Takes a new reference on an object the caller only borrows.
     pub fn from_ref(obj: &Object<T>) -> Self {
         obj.add_ref();
-        Ptr {
-            ptr: NonNull::from(obj),
-            _own: PhantomData,
-        }
+        Ptr { ptr: NonNull::from(obj), _own: PhantomData }
     }
 
     /// Adopts a reference the caller owns (e.g. one counted for a registry).
@@ -146,10 +131,7 @@ impl<T: Class> Ptr<T> {
     /// # Safety
     /// `raw` must point at a live object whose one reference the caller transfers to the `Ptr`.
     pub unsafe fn from_raw(raw: *mut Object<T>) -> Self {
-        Ptr {
-            ptr: NonNull::new(raw).expect("null object"),
-            _own: PhantomData,
-        }
+        Ptr { ptr: NonNull::new(raw).expect("null object"), _own: PhantomData }
     }
 
     /// Gives up ownership of the reference, returning the interface pointer.

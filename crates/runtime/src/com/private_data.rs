@@ -43,10 +43,7 @@ impl Entry {
             Entry::Iface(p) => {
                 // SAFETY: reading the pointer value's own bytes.
                 unsafe {
-                    std::slice::from_raw_parts(
-                        p as *const *mut IUnknown as *const u8,
-                        size_of::<*mut IUnknown>(),
-                    )
+                    std::slice::from_raw_parts(p as *const *mut IUnknown as *const u8, size_of::<*mut IUnknown>())
                 }
             }
         }

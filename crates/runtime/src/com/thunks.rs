@@ -22,9 +22,7 @@ pub unsafe extern "C" fn query_interface<T: Class, I>(
         // SAFETY: checked non-null; COM callers pass writable storage.
         unsafe { *ppv = std::ptr::null_mut() };
         // SAFETY: `this` is one of our interface pointers; `riid` is null or a GUID.
-        let (Some(obj), Some(riid)) = (unsafe { Object::<T>::from_this(this) }, unsafe {
-            riid.as_ref()
-        }) else {
+        let (Some(obj), Some(riid)) = (unsafe { Object::<T>::from_this(this) }, unsafe { riid.as_ref() }) else {
             return Ok(E_POINTER);
         };
         Ok(match obj.query(riid) {
@@ -41,9 +39,7 @@ pub unsafe extern "C" fn query_interface<T: Class, I>(
 /// IUnknown::AddRef: the new count.
 pub unsafe extern "C" fn add_ref<T: Class, I>(this: *mut I) -> ULONG {
     // SAFETY: `this` is one of our live interface pointers.
-    guard("AddRef", 0, || {
-        unsafe { Object::<T>::from_this(this) }.map_or(0, |o| o.add_ref())
-    })
+    guard("AddRef", 0, || unsafe { Object::<T>::from_this(this) }.map_or(0, |o| o.add_ref()))
 }
 
 /// IUnknown::Release: the new count; the object is freed at zero.
@@ -66,11 +62,9 @@ pub unsafe extern "C" fn get_private_data<T: Class, I>(
 ) -> HRESULT {
     guard_hr("GetPrivateData", || {
         // SAFETY: pointers come from the caller; each is checked for null before use.
-        let (Some(obj), Some(guid), Some(size)) = (
-            unsafe { Object::<T>::from_this(this) },
-            unsafe { guid.as_ref() },
-            unsafe { size.as_mut() },
-        ) else {
+        let (Some(obj), Some(guid), Some(size)) =
+            (unsafe { Object::<T>::from_this(this) }, unsafe { guid.as_ref() }, unsafe { size.as_mut() })
+        else {
             return Ok(E_INVALIDARG);
         };
         // SAFETY: `data` is null or holds `*size` bytes, per the method's contract.
@@ -87,9 +81,7 @@ pub unsafe extern "C" fn set_private_data<T: Class, I>(
 ) -> HRESULT {
     guard_hr("SetPrivateData", || {
         // SAFETY: checked for null before use.
-        let (Some(obj), Some(guid)) = (unsafe { Object::<T>::from_this(this) }, unsafe {
-            guid.as_ref()
-        }) else {
+        let (Some(obj), Some(guid)) = (unsafe { Object::<T>::from_this(this) }, unsafe { guid.as_ref() }) else {
             return Ok(E_INVALIDARG);
         };
         if data.is_null() && size != 0 {
@@ -112,9 +104,7 @@ pub unsafe extern "C" fn set_private_data_interface<T: Class, I>(
 ) -> HRESULT {
     guard_hr("SetPrivateDataInterface", || {
         // SAFETY: checked for null before use.
-        let (Some(obj), Some(guid)) = (unsafe { Object::<T>::from_this(this) }, unsafe {
-            guid.as_ref()
-        }) else {
+        let (Some(obj), Some(guid)) = (unsafe { Object::<T>::from_this(this) }, unsafe { guid.as_ref() }) else {
             return Ok(E_INVALIDARG);
         };
         // SAFETY: `iface` is null or a live interface, per the method's contract.
@@ -140,20 +130,14 @@ pub unsafe extern "C" fn set_name<T: Class, I>(this: *mut I, name: LPCWSTR) -> H
             len += 1;
         }
         // SAFETY: `len + 1` wide characters are readable, the terminator included.
-        let bytes = unsafe {
-            std::slice::from_raw_parts(name as *const u8, (len + 1) * size_of::<WCHAR>())
-        };
+        let bytes = unsafe { std::slice::from_raw_parts(name as *const u8, (len + 1) * size_of::<WCHAR>()) };
         obj.private.set(&WKPDID_D3DDebugObjectNameW, Some(bytes));
         Ok(S_OK)
     })
 }
 
 /// ID3D12DeviceChild::GetDevice: QueryInterface on the device that created the object.
-pub unsafe extern "C" fn get_device<T: Child, I>(
-    this: *mut I,
-    riid: *const IID,
-    ppv: *mut *mut c_void,
-) -> HRESULT {
+pub unsafe extern "C" fn get_device<T: Child, I>(this: *mut I, riid: *const IID, ppv: *mut *mut c_void) -> HRESULT {
     guard_hr("GetDevice", || {
         // SAFETY: checked for null before use.
         let Some(obj) = (unsafe { Object::<T>::from_this(this) }) else {
@@ -161,8 +145,6 @@ pub unsafe extern "C" fn get_device<T: Child, I>(
         };
         let device = obj.inner.device();
         // SAFETY: forwarded to QueryInterface with the caller's pointers.
-        Ok(unsafe {
-            query_interface::<crate::device::Device, c_void>(device.as_iface(), riid, ppv)
-        })
+        Ok(unsafe { query_interface::<crate::device::Device, c_void>(device.as_iface(), riid, ppv) })
     })
 }

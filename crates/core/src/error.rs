@@ -1,0 +1,135 @@
+//! HRESULT classes and the catalogue of debug-layer message IDs used by this crate.
+//!
+//! Message numbers are taken from the generated `rd3d12_sys::D3D12_MESSAGE_ID_*`
+//! constants (d3d12sdklayers.h, SDK 606), never retyped.
+
+use core::fmt;
+
+use rd3d12_sys as sys;
+
+/// The HRESULT class of a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Hr {
+    /// `E_INVALIDARG` (0x80070057).
+    InvalidArg,
+    /// `E_OUTOFMEMORY` (0x8007000E).
+    OutOfMemory,
+    /// `E_FAIL` (0x80004005).
+    Fail,
+}
+
+impl Hr {
+    /// The raw HRESULT value.
+    pub const fn to_hresult(self) -> i32 {
+        match self {
+            Hr::InvalidArg => sys::E_INVALIDARG,
+            Hr::OutOfMemory => sys::E_OUTOFMEMORY,
+            Hr::Fail => sys::E_FAIL,
+        }
+    }
+}
+
+/// A `D3D12_MESSAGE_ID` number (d3d12sdklayers.h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MessageId(pub u32);
+
+impl MessageId {
+    /// The raw enum value.
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+}
+
+impl From<MessageId> for sys::D3D12_MESSAGE_ID {
+    fn from(m: MessageId) -> Self {
+        sys::D3D12_MESSAGE_ID(m.0)
+    }
+}
+
+impl From<sys::D3D12_MESSAGE_ID> for MessageId {
+    fn from(m: sys::D3D12_MESSAGE_ID) -> Self {
+        MessageId(m.0)
+    }
+}
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+macro_rules! ids {
+    ($($name:ident => $sys:ident;)*) => {
+        /// Named message IDs used by the validators of this crate.
+        pub mod msg {
+            use super::MessageId;
+            $(
+                #[doc = concat!("`", stringify!($sys), "`")]
+                pub const $name: MessageId = MessageId(rd3d12_sys::$sys.0);
+            )*
+        }
+    };
+}
+
+ids! {
+    CREATERESOURCE_INVALIDDIMENSIONS => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDDIMENSIONS;
+    CREATERESOURCE_INVALIDMISCFLAGS => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDMISCFLAGS;
+    CREATERESOURCE_INVALIDARG_RETURN => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDARG_RETURN;
+    CREATERESOURCE_OUTOFMEMORY_RETURN => D3D12_MESSAGE_ID_CREATERESOURCE_OUTOFMEMORY_RETURN;
+    CREATERESOURCE_INVALIDDESC => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDDESC;
+    GETRESOURCEALLOCATIONINFO_INVALIDRDESCS => D3D12_MESSAGE_ID_GETRESOURCEALLOCATIONINFO_INVALIDRDESCS;
+    CREATERESOURCE_UNRECOGNIZEDDIMENSIONALITY => D3D12_MESSAGE_ID_CREATERESOURCE_UNRECOGNIZEDDIMENSIONALITY;
+    CREATERESOURCE_UNRECOGNIZEDLAYOUT => D3D12_MESSAGE_ID_CREATERESOURCE_UNRECOGNIZEDLAYOUT;
+    CREATERESOURCE_INVALIDDIMENSIONALITY => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDDIMENSIONALITY;
+    CREATERESOURCE_INVALIDALIGNMENT => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDALIGNMENT;
+    CREATERESOURCE_INVALIDMIPLEVELS => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDMIPLEVELS;
+    CREATERESOURCE_INVALIDSAMPLEDESC => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDSAMPLEDESC;
+    CREATERESOURCE_INVALIDLAYOUT => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDLAYOUT;
+    CREATERESOURCE_UNRECOGNIZEDFORMAT => D3D12_MESSAGE_ID_CREATERESOURCE_UNRECOGNIZEDFORMAT;
+    CREATERESOURCE_INVALIDFORMAT => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDFORMAT;
+    GETCOPYABLEFOOTPRINTS_INVALIDSUBRESOURCERANGE => D3D12_MESSAGE_ID_GETCOPYABLEFOOTPRINTS_INVALIDSUBRESOURCERANGE;
+    GETCOPYABLEFOOTPRINTS_INVALIDBASEOFFSET => D3D12_MESSAGE_ID_GETCOPYABLEFOOTPRINTS_INVALIDBASEOFFSET;
+    GETCOPYABLEFOOTPRINTS_UNSUPPORTED_BUFFER_WIDTH => D3D12_MESSAGE_ID_GETCOPYABLEFOOTPRINTS_UNSUPPORTED_BUFFER_WIDTH;
+    CREATERESOURCE_INVALIDCLEARVALUE => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDCLEARVALUE;
+    CREATERESOURCE_UNRECOGNIZEDCLEARVALUEFORMAT => D3D12_MESSAGE_ID_CREATERESOURCE_UNRECOGNIZEDCLEARVALUEFORMAT;
+    CREATERESOURCE_INVALIDCLEARVALUEFORMAT => D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDCLEARVALUEFORMAT;
+    CREATERESOURCE_CLEARVALUEDENORMFLUSH => D3D12_MESSAGE_ID_CREATERESOURCE_CLEARVALUEDENORMFLUSH;
+    CREATERESOURCE_STATE_IGNORED => D3D12_MESSAGE_ID_CREATERESOURCE_STATE_IGNORED;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_numbers_match_sdklayers() {
+        assert_eq!(msg::CREATERESOURCE_INVALIDDIMENSIONS.0, 597);
+        assert_eq!(msg::CREATERESOURCE_INVALIDMISCFLAGS.0, 599);
+        assert_eq!(msg::CREATERESOURCE_INVALIDARG_RETURN.0, 602);
+        assert_eq!(msg::GETRESOURCEALLOCATIONINFO_INVALIDRDESCS.0, 702);
+        assert_eq!(msg::CREATERESOURCE_UNRECOGNIZEDDIMENSIONALITY.0, 718);
+        assert_eq!(msg::CREATERESOURCE_UNRECOGNIZEDLAYOUT.0, 719);
+        assert_eq!(msg::CREATERESOURCE_INVALIDDIMENSIONALITY.0, 720);
+        assert_eq!(msg::CREATERESOURCE_INVALIDALIGNMENT.0, 721);
+        assert_eq!(msg::CREATERESOURCE_INVALIDMIPLEVELS.0, 722);
+        assert_eq!(msg::CREATERESOURCE_INVALIDSAMPLEDESC.0, 723);
+        assert_eq!(msg::CREATERESOURCE_INVALIDLAYOUT.0, 724);
+        assert_eq!(msg::CREATERESOURCE_UNRECOGNIZEDFORMAT.0, 737);
+        assert_eq!(msg::CREATERESOURCE_INVALIDFORMAT.0, 738);
+        assert_eq!(msg::GETCOPYABLEFOOTPRINTS_INVALIDSUBRESOURCERANGE.0, 739);
+        assert_eq!(msg::GETCOPYABLEFOOTPRINTS_INVALIDBASEOFFSET.0, 740);
+        assert_eq!(msg::CREATERESOURCE_INVALIDCLEARVALUE.0, 815);
+        assert_eq!(msg::CREATERESOURCE_UNRECOGNIZEDCLEARVALUEFORMAT.0, 816);
+        assert_eq!(msg::CREATERESOURCE_INVALIDCLEARVALUEFORMAT.0, 817);
+        assert_eq!(msg::CREATERESOURCE_CLEARVALUEDENORMFLUSH.0, 818);
+        assert_eq!(msg::GETCOPYABLEFOOTPRINTS_UNSUPPORTED_BUFFER_WIDTH.0, 1322);
+        assert_eq!(msg::CREATERESOURCE_STATE_IGNORED.0, 1328);
+    }
+
+    #[test]
+    fn hresults() {
+        assert_eq!(Hr::InvalidArg.to_hresult() as u32, 0x8007_0057);
+        assert_eq!(Hr::OutOfMemory.to_hresult() as u32, 0x8007_000E);
+        assert_eq!(Hr::Fail.to_hresult() as u32, 0x8000_4005);
+    }
+}
