@@ -10,7 +10,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen::run(args.iter().any(|a| a == "--check")),
-        Some("test") => test::run(&args[1..]),
+        Some("test") => test::run_cmd(&args[1..]),
         _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick]".to_string()),
     };
     match result {

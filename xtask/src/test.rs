@@ -1,3 +1,193 @@
-pub fn run(_args: &[String]) -> Result<(), String> {
-    Err("todo".into())
+//! `cargo xtask test`: installs what the tests need (when root; otherwise prints the command and
+//! fails), then runs every test: the regeneration check, the workspace's Rust tests, the export
+//! table of libd3d12.so, the C / C++ / Python ABI clients (the C one also under valgrind) and the
+//! CLI's main job.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Debian packages the tests need, with a file that shows each is present.
+const NEEDS: &[(&str, &str)] = &[
+    ("directx-headers-dev", "/usr/include/directx/d3d12.h"),
+    ("g++", "/usr/bin/g++"),
+    ("gcc", "/usr/bin/gcc"),
+    ("python3", "/usr/bin/python3"),
+    ("valgrind", "/usr/bin/valgrind"),
+    ("libclang-dev", "/usr/lib/llvm-14/lib/libclang.so"),
+    ("clang", "/usr/bin/clang++"),
+    ("binutils", "/usr/bin/nm"),
+];
+
+fn have(path: &str) -> bool {
+    if Path::new(path).exists() {
+        return true;
+    }
+    // libclang may be another LLVM version than 14.
+    path.contains("libclang")
+        && std::fs::read_dir("/usr/lib")
+            .map(|d| {
+                d.flatten().any(|e| {
+                    e.file_name().to_string_lossy().starts_with("llvm-") && e.path().join("lib/libclang.so").exists()
+                })
+            })
+            .unwrap_or(false)
+}
+
+fn ensure_packages() -> Result<(), String> {
+    let missing: Vec<&str> = NEEDS.iter().filter(|(_, f)| !have(f)).map(|(p, _)| *p).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let cmd = format!("apt-get update && apt-get install -y --no-install-recommends {}", missing.join(" "));
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { geteuid() } == 0;
+    if !root {
+        return Err(format!("missing packages {missing:?}; install them with:\n  sudo {cmd}"));
+    }
+    eprintln!("xtask: installing {missing:?}");
+    run(Command::new("sh").arg("-c").arg(&cmd).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    match NEEDS.iter().find(|(_, f)| !have(f)) {
+        Some((p, f)) => Err(format!("{p} installed but {f} is still missing")),
+        None => Ok(()),
+    }
+}
+
+extern "C" {
+    fn geteuid() -> u32;
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let shown = format!("{cmd:?}");
+    let st = cmd.status().map_err(|e| format!("{shown}: {e}"))?;
+    if st.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({st})"))
+    }
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(crate::root());
+    c
+}
+
+/// Checks that libd3d12.so exports exactly the D3D12 entry points, each versioned VER_1.
+fn check_exports(lib: &Path) -> Result<(), String> {
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(lib).output().map_err(|e| format!("nm: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut got: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .filter(|s| !s.starts_with("VER_1"))
+        .collect();
+    got.sort();
+    let want = ["D3D12CreateDevice@@VER_1", "D3D12EnableExperimentalFeatures@@VER_1", "D3D12GetInterface@@VER_1"];
+    if got == want {
+        eprintln!("xtask: exports ok: {}", want.join(" "));
+        Ok(())
+    } else {
+        Err(format!("libd3d12.so exports {got:?}, expected exactly {want:?}"))
+    }
+}
+
+fn dx_cflags() -> Vec<String> {
+    ["-I/usr/include/directx", "-I/usr/include/wsl/stubs", "-I/usr/include/wsl", "-I/usr/include"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+fn guids_lib() -> Result<PathBuf, String> {
+    ["/usr/lib/x86_64-linux-gnu/libDirectX-Guids.a", "/usr/lib/libDirectX-Guids.a"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .ok_or_else(|| "libDirectX-Guids.a not found (directx-headers-dev)".into())
+}
+
+/// Compiles one ABI client against Microsoft's headers and links it to our libd3d12.so.
+fn build_client(
+    compiler: &str,
+    std: &str,
+    src: &Path,
+    out: &Path,
+    libdir: &Path,
+    extra: &[&str],
+) -> Result<(), String> {
+    let mut c = Command::new(compiler);
+    c.arg(format!("-std={std}")).args(["-Wall", "-Werror", "-g"]).args(extra).args(dx_cflags()).arg(src);
+    c.arg("-o").arg(out).arg(format!("-L{}", libdir.display())).arg("-ld3d12");
+    c.arg(format!("-Wl,-rpath,{}", libdir.display())).arg(guids_lib()?);
+    run(&mut c)
+}
+
+pub fn run_all(quick: bool) -> Result<(), String> {
+    let root = crate::root();
+    let mut steps: Vec<(String, Result<(), String>)> = Vec::new();
+    let mut step = |name: &str, r: Result<(), String>| {
+        match &r {
+            Ok(()) => eprintln!("xtask: PASS {name}"),
+            Err(e) => eprintln!("xtask: FAIL {name}: {e}"),
+        }
+        steps.push((name.to_string(), r));
+    };
+
+    step("regenerated bindings equal the committed ones", crate::gen::run(true));
+    step("cargo test --workspace", run(cargo().args(["test", "--workspace"])));
+    step("cargo build -p rd3d12-capi", run(cargo().args(["build", "-p", "rd3d12-capi"])));
+    let libdir = root.join("target/debug");
+    step("libd3d12.so exports", check_exports(&libdir.join("libd3d12.so")));
+
+    let out = root.join("target/abi");
+    let _ = std::fs::create_dir_all(&out);
+    let abi = root.join("tests/abi");
+    let c = out.join("client_c");
+    let built = build_client("gcc", "c11", &abi.join("client.c"), &c, &libdir, &["-DCINTERFACE", "-DCOBJMACROS"]);
+    let c_ok = built.is_ok();
+    step("build C client (gcc)", built);
+    if c_ok {
+        step("C client", run(&mut Command::new(&c)));
+        if !quick {
+            let mut v = Command::new("valgrind");
+            v.args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "-q"])
+                .arg(&c);
+            step("C client under valgrind", run(&mut v));
+        }
+    }
+    for cxx in ["g++", "clang++"] {
+        if Command::new(cxx).arg("--version").output().is_err() {
+            eprintln!("xtask: {cxx} not present, skipping its C++ build");
+            continue;
+        }
+        let exe = out.join(format!("client_cpp_{}", cxx.trim_end_matches("++")));
+        let built = build_client(cxx, "c++17", &abi.join("client.cpp"), &exe, &libdir, &[]);
+        let ok = built.is_ok();
+        step(&format!("build C++ client ({cxx})"), built);
+        if ok {
+            step(&format!("C++ client ({cxx})"), run(&mut Command::new(&exe)));
+        }
+    }
+    step(
+        "Python ctypes client",
+        run(Command::new("python3").arg(abi.join("client.py")).arg(libdir.join("libd3d12.so"))),
+    );
+    step("rd3d12 info (the main job)", run(cargo().args(["run", "--quiet", "-p", "rd3d12-cli", "--", "info"])));
+
+    let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();
+    eprintln!();
+    for f in &failed {
+        eprintln!("xtask: failed: {f}");
+    }
+    println!("xtask: {} passed, {} failed", steps.len() - failed.len(), failed.len());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} step(s) failed", failed.len()))
+    }
+}
+
+pub fn run_cmd(args: &[String]) -> Result<(), String> {
+    ensure_packages()?;
+    run_all(args.iter().any(|a| a == "--quick"))
 }

@@ -221,3 +221,6 @@ macro_rules! child_vtbl {
         })
     };
 }
+
+#[cfg(test)]
+mod tests;
