@@ -15,3 +15,4 @@ impl Backend for CpuBackend {
         Architecture { tile_based_renderer: false, uma: true, cache_coherent_uma: true, isolated_mmu: true }
     }
 }
+pub mod memory;
