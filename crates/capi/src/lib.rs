@@ -38,7 +38,7 @@ pub unsafe extern "C" fn D3D12CreateDevice(
 
 /// D3D12EnableExperimentalFeatures: D3D12ExperimentalShaderModels (no configuration struct)
 /// is accepted, as Mesa's d3d12 driver requires; any other feature is unrecognized
-/// (E_NOINTERFACE).
+/// (E_NOINTERFACE). Changing the enabled set removes the live device (d3d12.h).
 ///
 /// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12enableexperimentalfeatures>
 ///
@@ -53,18 +53,14 @@ pub unsafe extern "C" fn D3D12EnableExperimentalFeatures(
 ) -> HRESULT {
     guard_hr("D3D12EnableExperimentalFeatures", || {
         if num_features == 0 {
-            return Ok(S_OK);
+            return rd3d12::device::enable_experimental_features(&[]).map(|()| S_OK);
         }
         if iids.is_null() {
             return Err(Error::INVALID_ARG);
         }
         // SAFETY: the caller passes `num_features` GUIDs.
         let iids = unsafe { std::slice::from_raw_parts(iids, num_features as usize) };
-        if iids.iter().all(|g| *g == D3D12ExperimentalShaderModels) {
-            Ok(S_OK)
-        } else {
-            Err(Error::NO_INTERFACE)
-        }
+        rd3d12::device::enable_experimental_features(iids).map(|()| S_OK)
     })
 }
 

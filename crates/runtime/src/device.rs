@@ -72,13 +72,53 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         let obj = unsafe { &*(*live as *const Object<Device>) };
         if obj.try_add_ref() {
             // SAFETY: try_add_ref just took the reference this Ptr adopts.
-            return Ok(unsafe { Ptr::from_raw(*live as *mut Object<Device>) });
+            let dev = unsafe { Ptr::from_raw(*live as *mut Object<Device>) };
+            // A removed device is not handed out again: creation fails instead (D3D12CreateDevice
+            // remarks).
+            return match dev.inner.removed_reason() {
+                S_OK => Ok(dev),
+                _ => Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED)),
+            };
         }
     }
     let dev =
         Ptr::new(Device { backend: Box::new(CpuBackend), luid: adapter_luid(), removed_reason: AtomicI32::new(S_OK) });
     *live = dev.as_ptr() as usize;
     Ok(dev)
+}
+
+/// The experimental features enabled by D3D12EnableExperimentalFeatures.
+static EXPERIMENTAL: Mutex<Vec<GUID>> = Mutex::new(Vec::new());
+
+/// The experimental features this runtime knows. D3D12ExperimentalShaderModels needs no
+/// configuration struct; Mesa's d3d12 driver enables it before creating its device.
+const KNOWN_EXPERIMENTAL: &[GUID] = &[D3D12ExperimentalShaderModels];
+
+/// D3D12EnableExperimentalFeatures: an unknown feature is E_NOINTERFACE; a change to the set of
+/// enabled features puts the live device in the DEVICE_REMOVED state (d3d12.h).
+pub fn enable_experimental_features(features: &[GUID]) -> Result<()> {
+    if let Some(_unknown) = features.iter().find(|f| !KNOWN_EXPERIMENTAL.contains(f)) {
+        return Err(Error::NO_INTERFACE);
+    }
+    let mut new: Vec<GUID> = Vec::new();
+    for f in features {
+        if !new.contains(f) {
+            new.push(*f);
+        }
+    }
+    let mut cur = EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner());
+    let same = cur.len() == new.len() && new.iter().all(|f| cur.contains(f));
+    if !same {
+        *cur = new;
+        drop(cur);
+        let live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+        if *live != 0 {
+            // SAFETY: a registered device is allocated while the registry lock is held (its Drop
+            // clears the entry under this lock).
+            unsafe { &*(*live as *const Object<Device>) }.inner.remove();
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Device {

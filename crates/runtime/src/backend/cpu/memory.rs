@@ -92,7 +92,14 @@ impl Memory {
     fn map(fd: OwnedFd, len: usize) -> Result<Self, MemoryError> {
         // SAFETY: a new shared mapping of our own descriptor; no existing memory is affected.
         let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd.as_raw_fd(), 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd.as_raw_fd(),
+                0,
+            )
         };
         if p == libc::MAP_FAILED {
             return Err(MemoryError::BadHandle);
