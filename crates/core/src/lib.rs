@@ -1,1 +1,38 @@
+//! rd3d12-core: the pure rules of Direct3D 12 resources, with no FFI and no COM.
+//!
+//! * [`format`] — the DXGI format table, FORMAT_SUPPORT / FORMAT_INFO /
+//!   MULTISAMPLE_QUALITY_LEVELS answers.
+//! * [`caps`] — what the runtime has implemented (masks format support).
+//! * [`desc`] — the D3D12_RESOURCE_DESC(1) validator.
+//! * [`subresource`] — subresource numbering.
+//! * [`footprint`] — GetCopyableFootprints.
+//! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
+//! * [`tiling`] — tile shapes and GetResourceTiling.
+//! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod allocation;
+pub mod caps;
+pub mod desc;
+pub mod error;
+pub mod footprint;
+pub mod format;
+pub mod heap;
+pub mod subresource;
+pub mod tiling;
+
+pub use allocation::{
+    allocation_info_one, resource_allocation_info, resource_allocation_info2, subresource_layout,
+    subresource_layout_full, SubresourceLayout,
+};
+pub use caps::Caps;
+pub use desc::{validate_desc, validate_desc1, Api, ClearValue, DescError, Diag, ValidatedDesc};
+pub use error::{msg, Hr, MessageId};
+pub use footprint::{copyable_footprints, copyable_footprints_desc, SubresourceFootprint};
+pub use format::{
+    format_support, from_name, info, msaa_quality_levels, plane_count, FormatFlags, FormatInfo, FormatSupportError,
+    MsaaError, PlaneInfo, DXGI_FORMAT_A4B4G4R4_UNORM,
+};
+pub use subresource::{calc_subresource, decompose_subresource, subresource_count, Subresource};
+pub use tiling::{resource_tiling, tile_shape_4k, tile_shape_64k, ResourceTiling};

@@ -1,0 +1,139 @@
+//! What the runtime has actually implemented.
+//!
+//! The format table ([`crate::format`]) records the D3D12 *capability class* of every
+//! format: what a feature-level 11_1 software adapter reports per Microsoft's
+//! required-format tables. [`Caps`] says which of those capabilities the CPU backend can
+//! deliver today; [`crate::format::format_support`] masks the class with it, so
+//! `CheckFeatureSupport(FORMAT_SUPPORT)` never promises more than the runtime does.
+//!
+//! Resource *creation* validation deliberately checks the capability class instead of the
+//! masked bits for usage flags (ALLOW_RENDER_TARGET / ALLOW_DEPTH_STENCIL /
+//! ALLOW_UNORDERED_ACCESS): applications create render targets before they draw, and such
+//! a resource is still a perfectly good copy source/destination for a CPU backend.
+
+use rd3d12_sys as sys;
+
+/// Implemented capabilities of the device/backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// `D3D_FEATURE_LEVEL` value of the device (e.g. `0xb100` for 11_1).
+    pub feature_level: u32,
+    /// Shaders execute (SRV/sampling/gather/typed buffer views, input assembler, stream out).
+    pub shaders: bool,
+    /// Render-target output (RTV, blending, logic ops, resolve).
+    pub render_targets: bool,
+    /// Depth-stencil output (DSV).
+    pub depth_stencil: bool,
+    /// Unordered-access views (typed UAV, UAV loads/stores/atomics). Needs `shaders`.
+    pub uav: bool,
+    /// Multisampled render targets (and MSAA loads/resolves).
+    pub msaa: bool,
+    /// Video decode / processing / encode.
+    pub video: bool,
+    /// Swap chains / scan-out (DISPLAY, BACK_BUFFER_CAST).
+    pub present: bool,
+    /// `D3D12_TILED_RESOURCES_TIER` (0 = not supported, 1..=4).
+    pub tiled_resources_tier: u32,
+    /// OPTIONS5.SRVOnlyTiledResourceTier3.
+    pub srv_only_tiled_resource_tier3: bool,
+    /// OPTIONS.StandardSwizzle64KBSupported.
+    pub standard_swizzle_64kb: bool,
+    /// OPTIONS.CrossAdapterRowMajorTextureSupported.
+    pub cross_adapter_row_major_texture: bool,
+    /// Block-compressed textures whose top level is not a multiple of the block size
+    /// (OPTIONS8.UnalignedBlockTexturesSupported).
+    pub unaligned_block_textures: bool,
+    /// OPTIONS4.MSAA64KBAlignedTextureSupported.
+    pub msaa_64kb_aligned: bool,
+    /// OPTIONS.TypedUAVLoadAdditionalFormats.
+    pub typed_uav_load_additional_formats: bool,
+    /// OPTIONS14.WriteableMSAATexturesSupported (MSAA + ALLOW_UNORDERED_ACCESS).
+    pub writable_msaa_textures: bool,
+    /// OPTIONS7.SamplerFeedbackTier != NOT_SUPPORTED.
+    pub sampler_feedback: bool,
+    /// GPU_VIRTUAL_ADDRESS_SUPPORT.MaxGPUVirtualAddressBitsPerResource.
+    pub max_gpu_va_bits_per_resource: u32,
+}
+
+impl Caps {
+    /// What the CPU backend can do today: create buffers and textures, copy and map them.
+    /// No shader execution, no rendering, no video, no tiled resources.
+    pub const fn today() -> Self {
+        Caps {
+            // 11_1 needs output-merger logic ops, which need rendering: until then the
+            // device reports 11_0, the minimum D3D12 knows.
+            feature_level: sys::D3D_FEATURE_LEVEL_11_0.0,
+            shaders: false,
+            render_targets: false,
+            depth_stencil: false,
+            uav: false,
+            msaa: false,
+            video: false,
+            present: false,
+            tiled_resources_tier: 0,
+            srv_only_tiled_resource_tier3: false,
+            standard_swizzle_64kb: false,
+            cross_adapter_row_major_texture: false,
+            // Footprints round every mip up to whole blocks; the CPU backend has no reason
+            // to refuse unaligned BC top levels (resources.md §5.3 REC).
+            unaligned_block_textures: true,
+            msaa_64kb_aligned: true,
+            typed_uav_load_additional_formats: false,
+            writable_msaa_textures: false,
+            sampler_feedback: false,
+            max_gpu_va_bits_per_resource: 40,
+        }
+    }
+
+    /// A complete feature-level 11_1 software adapter (every capability the format classes
+    /// describe, tiled resources tier 3). Used as the reference configuration in tests and
+    /// as the target the backend grows into.
+    pub const fn fl11_1_reference() -> Self {
+        Caps {
+            feature_level: sys::D3D_FEATURE_LEVEL_11_1.0,
+            shaders: true,
+            render_targets: true,
+            depth_stencil: true,
+            uav: true,
+            msaa: true,
+            video: false,
+            present: true,
+            tiled_resources_tier: 3,
+            srv_only_tiled_resource_tier3: false,
+            standard_swizzle_64kb: false,
+            cross_adapter_row_major_texture: false,
+            unaligned_block_textures: true,
+            msaa_64kb_aligned: true,
+            typed_uav_load_additional_formats: true,
+            writable_msaa_textures: false,
+            sampler_feedback: false,
+            max_gpu_va_bits_per_resource: 40,
+        }
+    }
+
+    /// Feature level ≥ 11_0.
+    pub const fn fl11_or_better(&self) -> bool {
+        self.feature_level >= sys::D3D_FEATURE_LEVEL_11_0.0
+    }
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps::today()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_copy_only() {
+        let c = Caps::today();
+        assert!(!c.shaders && !c.render_targets && !c.depth_stencil && !c.uav);
+        assert!(!c.msaa && !c.video && !c.present);
+        assert_eq!(c.tiled_resources_tier, 0);
+        assert_eq!(c.feature_level, 0xb000);
+        assert!(c.fl11_or_better());
+    }
+}
