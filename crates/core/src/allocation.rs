@@ -5,18 +5,30 @@
 //!
 //! * **Buffers** occupy `Width` bytes; their allocation size is `Width` rounded up to
 //!   64 KB (native: a 32-byte buffer needs 65536).
-//! * **Textures** store every subresource exactly as its *copyable footprint*: the layout
-//!   GetCopyableFootprints reports for all subresources with BaseOffset 0 (row pitch
-//!   aligned to 256, or 512 for planar formats incl. depth-stencil; every subresource
-//!   512-aligned; subresources in subresource order: mip fastest, then array slice, then
-//!   plane; depth slices RowPitch × NumRows apart). CopyTextureRegion between a texture
-//!   and a placed footprint is therefore a row-wise memcpy, and a full-subresource copy
-//!   with matching pitch is a single memcpy. [`subresource_layout`] gives the offset and
-//!   footprint of one subresource in this layout.
+//! * **Textures** store every subresource *tightly*: each subresource keeps the Format,
+//!   Width, Height and Depth (block-aligned extents), NumRows and RowSizeInBytes of its
+//!   copyable footprint, but its rows are contiguous (RowPitch = RowSizeInBytes, no
+//!   padding) and its depth slices are RowPitch × NumRows apart. Every subresource starts
+//!   at a 16-byte aligned offset ([`SUBRESOURCE_ALIGNMENT`]); subresources are in
+//!   subresource order: mip fastest, then array slice, then plane. Planar formats (NV12
+//!   etc.) and depth-stencil formats store one such subresource per plane, with the
+//!   plane's footprint format and extents. [`subresource_layout`] gives the offset and
+//!   (tight) footprint of one subresource in this layout.
+//!
+//!   Why tight and not the copyable footprint (256-byte row pitch, 512-aligned
+//!   subresources): small textures then take exactly their texel bytes, like on Windows
+//!   hardware. A 32×32 RGBA8 texture is 32 × 128 = 4096 bytes, so with Alignment 4096 it
+//!   is {4096, 4096} (as Windows hardware reports) and a placed one takes 4 KB of its
+//!   heap, not 64 KB (the default alignment) nor 8 KB (the copyable footprint layout's
+//!   31 × 256 + 128 = 8064 bytes rounded up). The cost is that the layout no
+//!   longer equals GetCopyableFootprints (which keeps Microsoft's 256/512 pitches and
+//!   512-aligned offsets, see [`crate::footprint`]): CopyTextureRegion between a texture
+//!   and a placed footprint is a row-wise memcpy between the two pitches, and a single
+//!   memcpy when the footprint's pitch happens to equal the row size.
 //! * **Multisampled textures** store `SampleDesc.Count` copies of the single-sample layout,
 //!   sample-major: sample `s` of subresource `i` starts at
-//!   `s × sample_stride + offset(i)` with `sample_stride` = TotalBytes rounded up to 512
-//!   ([`msaa_sample_stride`]).
+//!   `s × sample_stride + offset(i)` with `sample_stride` = the single-sample layout's
+//!   bytes rounded up to 16 ([`msaa_sample_stride`]).
 //! * The allocation size of a texture is that byte count rounded up to its placement
 //!   alignment (4 KB, 64 KB or 4 MB, resources.md §6). For the 64KB_UNDEFINED_SWIZZLE /
 //!   64KB_STANDARD_SWIZZLE layouts the size is additionally at least the resource's
@@ -33,9 +45,13 @@ use rd3d12_sys::{
 
 use crate::caps::Caps;
 use crate::desc::{self, Api, DescError};
-use crate::footprint::{self, SubresourceFootprint, PLACEMENT_ALIGNMENT};
+use crate::footprint::{self, SubresourceFootprint};
 use crate::format::{self, FormatInfo};
 use crate::tiling;
+
+/// Alignment of every texture subresource (and of the MSAA sample stride) in the backend
+/// layout.
+pub const SUBRESOURCE_ALIGNMENT: u64 = 16;
 
 #[inline]
 fn align_up(v: u64, a: u64) -> Option<u64> {
@@ -73,8 +89,10 @@ fn shape(desc: &D3D12_RESOURCE_DESC1) -> Option<Shape<'static>> {
     })
 }
 
+/// Tight footprint of mip `mip`, plane `plane`: the copyable footprint's format, extents,
+/// row count and row size, with RowPitch = row size and no padding between rows.
 fn sub_fp(desc: &D3D12_RESOURCE_DESC1, info: &FormatInfo, mip: u32, plane: u32) -> Option<SubresourceFootprint> {
-    footprint::texture_subresource_footprint(
+    let mut f = footprint::texture_subresource_footprint(
         info,
         desc.Dimension,
         desc.Width,
@@ -82,16 +100,19 @@ fn sub_fp(desc: &D3D12_RESOURCE_DESC1, info: &FormatInfo, mip: u32, plane: u32) 
         desc.DepthOrArraySize as u32,
         mip,
         plane,
-    )
+    )?;
+    f.footprint.RowPitch = u32::try_from(f.row_size).ok()?;
+    f.size = f.row_size.checked_mul(f.num_rows as u64)?.checked_mul(f.footprint.Depth as u64)?;
+    Some(f)
 }
 
-/// Layout of one mip chain (one slice of one plane) starting at a 512-aligned offset:
+/// Layout of one mip chain (one slice of one plane) starting at a 16-aligned offset:
 /// returns (offset of `want_mip` within the chain, chain length).
 fn chain(desc: &D3D12_RESOURCE_DESC1, s: &Shape<'_>, plane: u32, want_mip: u32) -> Option<(u64, u64)> {
     let mut running = 0u64;
     let mut want = 0u64;
     for m in 0..s.mips {
-        running = align_up(running, PLACEMENT_ALIGNMENT)?;
+        running = align_up(running, SUBRESOURCE_ALIGNMENT)?;
         if m == want_mip {
             want = running;
         }
@@ -100,7 +121,8 @@ fn chain(desc: &D3D12_RESOURCE_DESC1, s: &Shape<'_>, plane: u32, want_mip: u32) 
     Some((want, running))
 }
 
-/// Offset and footprint of `subresource` in the backend layout (see the module docs).
+/// Offset and tight footprint (RowPitch = row size) of `subresource` in the backend layout
+/// (see the module docs); buffers get their copyable footprint at offset 0.
 /// `None` for buffers' subresources other than 0, out-of-range indices and unknown
 /// formats. The desc is assumed valid.
 pub fn subresource_layout_full(desc: &D3D12_RESOURCE_DESC1, subresource: u32) -> Option<SubresourceLayout> {
@@ -118,18 +140,18 @@ pub fn subresource_layout_full(desc: &D3D12_RESOURCE_DESC1, subresource: u32) ->
     let sub = crate::subresource::decompose_subresource(subresource, s.mips, s.array);
     let plane_base = planes_end(desc, &s, sub.plane)?;
     let (mip_off, len) = chain(desc, &s, sub.plane, sub.mip)?;
-    let stride = align_up(len, PLACEMENT_ALIGNMENT)?;
+    let stride = align_up(len, SUBRESOURCE_ALIGNMENT)?;
     let offset = plane_base.checked_add(stride.checked_mul(sub.array_slice as u64)?)?.checked_add(mip_off)?;
     Some(SubresourceLayout { offset, footprint: sub_fp(desc, s.info, sub.mip, sub.plane)? })
 }
 
-/// `(offset, footprint)` of `subresource` in the backend layout.
+/// `(offset, tight footprint)` of `subresource` in the backend layout.
 pub fn subresource_layout(desc: &D3D12_RESOURCE_DESC1, subresource: u32) -> Option<(u64, D3D12_SUBRESOURCE_FOOTPRINT)> {
     subresource_layout_full(desc, subresource).map(|l| (l.offset, l.footprint.footprint))
 }
 
-/// Bytes of the single-sample texture layout: TotalBytes of GetCopyableFootprints over all
-/// subresources with BaseOffset 0. Buffers: Width.
+/// Bytes of the single-sample texture layout: end of the last subresource of the tight
+/// layout (no trailing padding). Buffers: Width.
 pub fn layout_bytes(desc: &D3D12_RESOURCE_DESC1) -> Option<u64> {
     if desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_BUFFER {
         return Some(desc.Width);
@@ -143,21 +165,21 @@ fn planes_end_unaligned(desc: &D3D12_RESOURCE_DESC1, s: &Shape<'_>, planes: u32)
     let mut end = 0u64;
     for p in 0..planes {
         let (_, len) = chain(desc, s, p, 0)?;
-        let stride = align_up(len, PLACEMENT_ALIGNMENT)?;
-        end = align_up(end, PLACEMENT_ALIGNMENT)?;
+        let stride = align_up(len, SUBRESOURCE_ALIGNMENT)?;
+        end = align_up(end, SUBRESOURCE_ALIGNMENT)?;
         end = end.checked_add(stride.checked_mul(s.array as u64 - 1)?)?.checked_add(len)?;
     }
     Some(end)
 }
 
-/// Start of plane `plane` (512-aligned).
+/// Start of plane `plane` (16-aligned).
 fn planes_end(desc: &D3D12_RESOURCE_DESC1, s: &Shape<'_>, plane: u32) -> Option<u64> {
-    align_up(planes_end_unaligned(desc, s, plane)?, PLACEMENT_ALIGNMENT)
+    align_up(planes_end_unaligned(desc, s, plane)?, SUBRESOURCE_ALIGNMENT)
 }
 
-/// Distance between the samples of a multisampled texture (TotalBytes rounded up to 512).
+/// Distance between the samples of a multisampled texture (layout bytes rounded up to 16).
 pub fn msaa_sample_stride(desc: &D3D12_RESOURCE_DESC1) -> Option<u64> {
-    align_up(layout_bytes(desc)?, PLACEMENT_ALIGNMENT)
+    align_up(layout_bytes(desc)?, SUBRESOURCE_ALIGNMENT)
 }
 
 /// Bytes the backend needs for the resource, before rounding to the placement alignment.

@@ -916,7 +916,7 @@ fn check_64kb_undefined(
         for m in 0..mips {
             let w = mip_extent(desc.Width, m);
             let h = mip_extent(desc.Height as u64, m);
-            let bad = if tier == 1 { w % tw != 0 || h % th != 0 } else { w < tw || h < th };
+            let bad = if tier == 1 { !w.is_multiple_of(tw) || !h.is_multiple_of(th) } else { w < tw || h < th };
             if bad {
                 return Err(Fault::new(
                     msg::CREATERESOURCE_INVALIDDIMENSIONS,

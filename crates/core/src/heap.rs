@@ -39,9 +39,9 @@ fn fail(id: D3D12_MESSAGE_ID, message: String) -> DescError {
 }
 
 const KNOWN_HEAP_FLAGS: u32 = 0x1 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x1000;
-const DENY_MASK: u32 = D3D12_HEAP_FLAG_DENY_BUFFERS.0 as u32
-    | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0 as u32
-    | D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0 as u32;
+const DENY_MASK: u32 = D3D12_HEAP_FLAG_DENY_BUFFERS.0
+    | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0
+    | D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0;
 
 fn node_mask_ok(mask: u32, arch: &HeapArch) -> bool {
     mask >> arch.node_count == 0
@@ -140,11 +140,11 @@ pub fn validate_heap_flags(
             D3D12_MESSAGE_ID_CREATERESOURCEANDHEAP_INVALIDHEAPMISCFLAGS,
         ),
     };
-    let f = flags.0 as u32;
+    let f = flags.0;
     if f & !KNOWN_HEAP_FLAGS != 0 {
         return Err(fail(unrecognized, format!("heap flags {f:#x} contain unknown bits {:#x}", f & !KNOWN_HEAP_FLAGS)));
     }
-    let has = |x: D3D12_HEAP_FLAGS| f & x.0 as u32 != 0;
+    let has = |x: D3D12_HEAP_FLAGS| f & x.0 != 0;
     if api == HeapApi::CreateHeap && has(D3D12_HEAP_FLAG_ALLOW_DISPLAY) {
         return Err(fail(invalid, "ALLOW_DISPLAY is only valid for committed resources".into()));
     }
@@ -292,13 +292,13 @@ pub fn validate_resource_on_heap(
     let d = &v.desc;
     let invalid = D3D12_MESSAGE_ID_CREATERESOURCEANDHEAP_INVALID_PARAMETERS;
     let is_buffer = d.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER;
-    let f = heap_flags.0 as u32;
+    let f = heap_flags.0;
     let denied = if is_buffer {
-        f & D3D12_HEAP_FLAG_DENY_BUFFERS.0 as u32 != 0
+        f & D3D12_HEAP_FLAG_DENY_BUFFERS.0 != 0
     } else if is_rt_ds_texture(d) {
-        f & D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0 as u32 != 0
+        f & D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0 != 0
     } else {
-        f & D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0 as u32 != 0
+        f & D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0 != 0
     };
     if denied {
         return Err(fail(invalid, "the heap flags deny this resource's category".into()));
@@ -358,7 +358,7 @@ pub fn validate_resource_on_heap(
 /// one write state and no read/write mix, and states that need a usage flag only with that flag.
 pub fn validate_initial_state(d: &D3D12_RESOURCE_DESC1, state: D3D12_RESOURCE_STATES) -> Result<(), DescError> {
     let invalid = D3D12_MESSAGE_ID_CREATERESOURCEANDHEAP_INVALID_PARAMETERS;
-    let s = state.0 as u32;
+    let s = state.0;
     const WRITE: u32 = 0x4 | 0x8 | 0x10 | 0x100 | 0x400 | 0x1000 | 0x40_0000 | 0x2_0000 | 0x8_0000 | 0x80_0000;
     const KNOWN: u32 = 0x1
         | 0x2
@@ -392,12 +392,12 @@ pub fn validate_initial_state(d: &D3D12_RESOURCE_DESC1, state: D3D12_RESOURCE_ST
     }
     let flags = d.Flags.0;
     let need = |bit: u32, flag: D3D12_RESOURCE_FLAGS| s & bit == 0 || flags & flag.0 != 0;
-    let ok = need(D3D12_RESOURCE_STATE_RENDER_TARGET.0 as u32, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET)
-        && need(D3D12_RESOURCE_STATE_DEPTH_WRITE.0 as u32, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
-        && need(D3D12_RESOURCE_STATE_DEPTH_READ.0 as u32, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
-        && need(D3D12_RESOURCE_STATE_UNORDERED_ACCESS.0 as u32, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS)
+    let ok = need(D3D12_RESOURCE_STATE_RENDER_TARGET.0, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET)
+        && need(D3D12_RESOURCE_STATE_DEPTH_WRITE.0, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
+        && need(D3D12_RESOURCE_STATE_DEPTH_READ.0, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
+        && need(D3D12_RESOURCE_STATE_UNORDERED_ACCESS.0, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS)
         && need(
-            D3D12_RESOURCE_STATE_RAYTRACING_ACCELERATION_STRUCTURE.0 as u32,
+            D3D12_RESOURCE_STATE_RAYTRACING_ACCELERATION_STRUCTURE.0,
             D3D12_RESOURCE_FLAG_RAYTRACING_ACCELERATION_STRUCTURE,
         );
     if !ok {
