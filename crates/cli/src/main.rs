@@ -2,17 +2,20 @@
 //! adapter: description, LUID, architecture and feature support, all read through the exported
 //! C ABI exactly as a C program would.
 
+mod footprint;
 mod info;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: rd3d12 [info]\n\
-  info       adapter, LUID, architecture flags and feature support (the default)";
+const USAGE: &str = "usage: rd3d12 [info | footprint [options]]\n\
+  info       adapter, LUID, architecture flags and feature support (the default)\n\
+  footprint  allocation size and copyable footprints of a resource desc (rd3d12 footprint --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None | Some("info") => info::run(),
+        Some("footprint") => return footprint::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

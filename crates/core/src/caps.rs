@@ -70,7 +70,9 @@ impl Caps {
             msaa: false,
             video: false,
             present: false,
-            tiled_resources_tier: 0,
+            // Reserved resources map 64 KB tiles from heaps; unmapped tiles read zero and drop
+            // writes (tier 2), 3D reserved textures work the same way (tier 3).
+            tiled_resources_tier: 3,
             srv_only_tiled_resource_tier3: false,
             standard_swizzle_64kb: false,
             cross_adapter_row_major_texture: false,
@@ -132,7 +134,7 @@ mod tests {
         let c = Caps::today();
         assert!(!c.shaders && !c.render_targets && !c.depth_stencil && !c.uav);
         assert!(!c.msaa && !c.video && !c.present);
-        assert_eq!(c.tiled_resources_tier, 0);
+        assert_eq!(c.tiled_resources_tier, 3);
         assert_eq!(c.feature_level, 0xb000);
         assert!(c.fl11_or_better());
     }

@@ -1182,14 +1182,14 @@ mod tests {
     #[test]
     fn format_support_today_is_copy_only() {
         let c = Caps::today();
-        // UNKNOWN → BUFFER only
-        assert_eq!(format_support(DXGI_FORMAT_UNKNOWN, &c), Ok((0x1, 0)));
+        // UNKNOWN → BUFFER only, plus TILED (reserved buffers; tier 3 today)
+        assert_eq!(format_support(DXGI_FORMAT_UNKNOWN, &c), Ok((0x1, 0x200)));
         // RGBA8: TEXTURE1D|2D|3D|MIP|CAST_WITHIN_BIT_LAYOUT, nothing that needs shaders/RT
-        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x100000, 0)));
+        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
         // D32_FLOAT: no TEXTURE3D, no DEPTH_STENCIL today
-        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x10 | 0x20 | 0x1000 | 0x100000, 0)));
+        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x10 | 0x20 | 0x1000 | 0x100000, 0x200)));
         // BC1: no 1D
-        assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x20 | 0x40 | 0x1000 | 0x100000, 0)));
+        assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
         // NV12: TEXTURE2D only (no mips, no cast)
         assert_eq!(format_support(DXGI_FORMAT_NV12, &c), Ok((0x20, 0)));
         // unknown enum value

@@ -39,9 +39,8 @@ fn fail(id: D3D12_MESSAGE_ID, message: String) -> DescError {
 }
 
 const KNOWN_HEAP_FLAGS: u32 = 0x1 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x1000;
-const DENY_MASK: u32 = D3D12_HEAP_FLAG_DENY_BUFFERS.0
-    | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0
-    | D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0;
+const DENY_MASK: u32 =
+    D3D12_HEAP_FLAG_DENY_BUFFERS.0 | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES.0 | D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES.0;
 
 fn node_mask_ok(mask: u32, arch: &HeapArch) -> bool {
     mask >> arch.node_count == 0

@@ -12,8 +12,8 @@ use crate::error::{Error, Result};
 use rd3d12_sys::*;
 use std::ffi::c_void;
 
-/// Feature levels the device accepts as a minimum in D3D12CreateDevice, and its maximum.
-pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL_11_0;
+/// The device's maximum feature level (what the runtime can do today: see `Caps::today`).
+pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::Caps::today().feature_level);
 /// Highest shader model the device reports (the lowest D3D12 knows: no shaders execute yet).
 pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_5_1;
 /// Highest root signature version (root signatures arrive with the binding issue).
@@ -84,6 +84,7 @@ impl Device {
     /// `ptr` must be null or point at `size` writable bytes.
     pub unsafe fn check_feature_support(&self, feature: D3D12_FEATURE, ptr: *mut c_void, size: u32) -> Result<()> {
         let arch = self.backend().architecture();
+        let caps = self.caps();
         macro_rules! io {
             ($t:ty) => {
                 // SAFETY: forwarded from the caller's contract.
@@ -95,10 +96,12 @@ impl Device {
                 let d = io!(D3D12_FEATURE_DATA_D3D12_OPTIONS);
                 *d = D3D12_FEATURE_DATA_D3D12_OPTIONS {
                     MinPrecisionSupport: D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE,
-                    TiledResourcesTier: D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED,
+                    TiledResourcesTier: D3D12_TILED_RESOURCES_TIER(caps.tiled_resources_tier),
                     ResourceBindingTier: D3D12_RESOURCE_BINDING_TIER_1,
                     ConservativeRasterizationTier: D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED,
-                    MaxGPUVirtualAddressBitsPerResource: 40,
+                    MaxGPUVirtualAddressBitsPerResource: caps.max_gpu_va_bits_per_resource,
+                    StandardSwizzle64KBSupported: b(caps.standard_swizzle_64kb),
+                    CrossAdapterRowMajorTextureSupported: b(caps.cross_adapter_row_major_texture),
                     CrossNodeSharingTier: D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED,
                     ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_1,
                     ..Default::default()
@@ -130,7 +133,7 @@ impl Device {
             }
             D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT => {
                 let d = io!(D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT);
-                d.MaxGPUVirtualAddressBitsPerResource = 40;
+                d.MaxGPUVirtualAddressBitsPerResource = caps.max_gpu_va_bits_per_resource;
                 d.MaxGPUVirtualAddressBitsPerProcess = 47;
             }
             D3D12_FEATURE_SHADER_MODEL => {
@@ -166,7 +169,12 @@ impl Device {
             }
             D3D12_FEATURE_D3D12_OPTIONS3 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = Default::default(),
             D3D12_FEATURE_EXISTING_HEAPS => io!(D3D12_FEATURE_DATA_EXISTING_HEAPS).Supported = 0,
-            D3D12_FEATURE_D3D12_OPTIONS4 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS4 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = D3D12_FEATURE_DATA_D3D12_OPTIONS4 {
+                    MSAA64KBAlignedTextureSupported: b(caps.msaa_64kb_aligned),
+                    ..Default::default()
+                }
+            }
             D3D12_FEATURE_SERIALIZATION => {
                 let d = io!(D3D12_FEATURE_DATA_SERIALIZATION);
                 check_node(d.NodeIndex)?;
@@ -195,7 +203,10 @@ impl Device {
                     return Err(Error::INVALID_ARG);
                 }
             }
-            D3D12_FEATURE_D3D12_OPTIONS8 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS8) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS8 => {
+                io!(D3D12_FEATURE_DATA_D3D12_OPTIONS8).UnalignedBlockTexturesSupported =
+                    b(caps.unaligned_block_textures)
+            }
             D3D12_FEATURE_D3D12_OPTIONS9 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS9) = Default::default(),
             D3D12_FEATURE_D3D12_OPTIONS10 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS10) = Default::default(),
             D3D12_FEATURE_D3D12_OPTIONS11 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS11) = Default::default(),
@@ -209,8 +220,53 @@ impl Device {
     }
 
     /// FORMAT_SUPPORT, MULTISAMPLE_QUALITY_LEVELS and FORMAT_INFO; anything else is unknown.
-    unsafe fn check_format_feature(&self, _feature: D3D12_FEATURE, _ptr: *mut c_void, _size: u32) -> Result<()> {
-        Err(Error::INVALID_ARG)
+    ///
+    /// # Safety
+    /// As [`Device::check_feature_support`].
+    unsafe fn check_format_feature(&self, feature: D3D12_FEATURE, ptr: *mut c_void, size: u32) -> Result<()> {
+        use rd3d12_core::format::{self, FormatSupportError, MsaaError};
+        let caps = self.caps();
+        match feature {
+            D3D12_FEATURE_FORMAT_SUPPORT => {
+                // SAFETY: forwarded from the caller's contract.
+                let d = unsafe { data::<D3D12_FEATURE_DATA_FORMAT_SUPPORT>(ptr, size) }?;
+                match format::format_support(d.Format, caps) {
+                    Ok((s1, s2)) => {
+                        d.Support1 = D3D12_FORMAT_SUPPORT1(s1 as _);
+                        d.Support2 = D3D12_FORMAT_SUPPORT2(s2 as _);
+                        Ok(())
+                    }
+                    Err(FormatSupportError::InvalidArg) => Err(Error::INVALID_ARG),
+                    Err(FormatSupportError::NotSupported) => {
+                        d.Support1 = D3D12_FORMAT_SUPPORT1(0);
+                        d.Support2 = D3D12_FORMAT_SUPPORT2(0);
+                        Err(Error::FAIL)
+                    }
+                }
+            }
+            D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS => {
+                // SAFETY: forwarded from the caller's contract.
+                let d = unsafe { data::<D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS>(ptr, size) }?;
+                match format::msaa_quality_levels(d.Format, d.SampleCount, d.Flags.0 as u32, caps) {
+                    Ok(n) => {
+                        d.NumQualityLevels = n;
+                        Ok(())
+                    }
+                    Err(MsaaError::InvalidArg) => Err(Error::INVALID_ARG),
+                    Err(MsaaError::Fail) => {
+                        d.NumQualityLevels = 0;
+                        Err(Error::FAIL)
+                    }
+                }
+            }
+            D3D12_FEATURE_FORMAT_INFO => {
+                // SAFETY: forwarded from the caller's contract.
+                let d = unsafe { data::<D3D12_FEATURE_DATA_FORMAT_INFO>(ptr, size) }?;
+                d.PlaneCount = format::plane_count(d.Format).ok_or(Error::INVALID_ARG)?;
+                Ok(())
+            }
+            _ => Err(Error::INVALID_ARG),
+        }
     }
 }
 

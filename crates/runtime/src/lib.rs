@@ -7,6 +7,11 @@ pub mod device;
 pub mod error;
 pub mod event;
 pub mod features;
+pub mod heap;
+pub mod residency;
+pub mod resource;
+pub mod share;
+pub mod tiles;
 
 pub use device::{create_device, Device};
 pub use error::{Error, Result};

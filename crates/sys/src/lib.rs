@@ -32,10 +32,7 @@ pub const DXGI_ERROR_WAS_STILL_DRAWING: HRESULT = 0x887A_000A_u32 as HRESULT;
 
 impl PartialEq for GUID {
     fn eq(&self, o: &Self) -> bool {
-        self.Data1 == o.Data1
-            && self.Data2 == o.Data2
-            && self.Data3 == o.Data3
-            && self.Data4 == o.Data4
+        self.Data1 == o.Data1 && self.Data2 == o.Data2 && self.Data3 == o.Data3 && self.Data4 == o.Data4
     }
 }
 impl Eq for GUID {}

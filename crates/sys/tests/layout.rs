@@ -1,6 +1,7 @@
 //! Every struct and union of the generated bindings has the size, alignment and field offsets
 //! gcc computes from the same headers (crates/sys/tests/layout/layout.c, generated with them).
 
+#[rustfmt::skip]
 #[path = "layout/table.rs"]
 mod table;
 
@@ -23,13 +24,8 @@ fn gcc_layout() -> BTreeMap<String, usize> {
         .arg(format!("-I{inc}/wsl"))
         .arg(format!("-I{inc}/directx"))
         .status()
-        .unwrap_or_else(|e| {
-            panic!("running {cc}: {e} (the test command installs gcc and directx-headers-dev)")
-        });
-    assert!(
-        status.success(),
-        "{cc} failed on layout.c: are directx-headers-dev's headers installed?"
-    );
+        .unwrap_or_else(|e| panic!("running {cc}: {e} (the test command installs gcc and directx-headers-dev)"));
+    assert!(status.success(), "{cc} failed on layout.c: are directx-headers-dev's headers installed?");
     let out = Command::new(&exe).output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success());
@@ -52,11 +48,7 @@ fn every_struct_matches_gcc_size_alignment_and_offsets() {
             rust.insert(format!("{name}.{f}"), off);
         }
     }
-    assert!(
-        rust.len() > 3000,
-        "layout table unexpectedly small: {}",
-        rust.len()
-    );
+    assert!(rust.len() > 3000, "layout table unexpectedly small: {}", rust.len());
     let mut diffs = Vec::new();
     for (k, v) in &rust {
         match c.get(k) {
@@ -64,17 +56,8 @@ fn every_struct_matches_gcc_size_alignment_and_offsets() {
             other => diffs.push(format!("{k}: rust {v}, gcc {other:?}")),
         }
     }
-    assert!(
-        diffs.is_empty(),
-        "{} layout differences:\n{}",
-        diffs.len(),
-        diffs.join("\n")
-    );
-    assert_eq!(
-        c.len(),
-        rust.len(),
-        "gcc printed entries the Rust table lacks"
-    );
+    assert!(diffs.is_empty(), "{} layout differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_eq!(c.len(), rust.len(), "gcc printed entries the Rust table lacks");
 }
 
 #[test]

@@ -542,7 +542,8 @@ fn row_major_textures() {
 fn tiled_layouts() {
     let mut d = rgba(512, 512);
     d.Layout = D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE;
-    assert_eq!(err(&d), msg::CREATERESOURCE_INVALIDLAYOUT);
+    let untiled = Caps { tiled_resources_tier: 0, ..today() };
+    assert_eq!(err_with(&d, Api::Committed, &untiled, None), msg::CREATERESOURCE_INVALIDLAYOUT);
     assert_eq!(ok(&d, Api::Committed, &full()).alignment, 65536);
     d.Alignment = 4096;
     assert_eq!(err_full(&d), msg::CREATERESOURCE_INVALIDALIGNMENT);
@@ -590,11 +591,15 @@ fn tiled_layouts() {
 
 #[test]
 fn reserved_resources() {
-    // today: no tiled resources
+    // an adapter without tiled resources rejects reserved resources
+    let untiled = Caps { tiled_resources_tier: 0, ..today() };
     let mut d = rgba(512, 512);
     d.Layout = D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE;
-    assert_eq!(err_with(&d, Api::Reserved, &today(), None), msg::CREATERESOURCE_INVALIDLAYOUT);
-    assert_eq!(err_with(&buf(65536), Api::Reserved, &today(), None), msg::CREATERESOURCE_INVALIDLAYOUT);
+    assert_eq!(err_with(&d, Api::Reserved, &untiled, None), msg::CREATERESOURCE_INVALIDLAYOUT);
+    assert_eq!(err_with(&buf(65536), Api::Reserved, &untiled, None), msg::CREATERESOURCE_INVALIDLAYOUT);
+    // today's runtime has tier 3
+    ok(&d, Api::Reserved, &today());
+    ok(&buf(65536), Api::Reserved, &today());
     ok(&d, Api::Reserved, &full());
     ok(&buf(65536), Api::Reserved, &full());
     // Layout UNKNOWN is not reservable

@@ -102,6 +102,26 @@ impl<T: Class> Object<T> {
     }
 }
 
+/// The object behind an interface pointer the caller passed, if it is one of ours of class `T`.
+/// Our objects are recognised by their vtable pointer, so a foreign object (or another class)
+/// gives `None` without being touched beyond its first pointer.
+///
+/// # Safety
+/// `p` must be null or a live COM interface pointer.
+pub unsafe fn downcast<'a, T: Class, I>(p: *mut I) -> Option<&'a Object<T>> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: every COM interface pointer points at its vtable pointer.
+    let vtbl = unsafe { *(p as *const *const c_void) };
+    if std::ptr::eq(vtbl, T::VTBL as *const T::Vtbl as *const c_void) {
+        // SAFETY: the vtable is ours for class T, so the object is an Object<T>.
+        Some(unsafe { &*(p as *const Object<T>) })
+    } else {
+        None
+    }
+}
+
 /// An owned reference to an [`Object<T>`]: AddRef on clone, Release on drop.
 pub struct Ptr<T: Class> {
     ptr: NonNull<Object<T>>,

@@ -2,21 +2,30 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12device>
 
+mod layout;
+mod memory;
+
 use crate::backend::{cpu::CpuBackend, Backend};
 use crate::com::{self, Class, Object, Ptr};
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::features;
+use crate::residency::Budget;
+use rd3d12_core::Caps;
 use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The device: one per adapter and process, as on Windows.
 pub struct Device {
     backend: Box<dyn Backend>,
+    /// What the runtime implements; every capability answer and validation derives from it.
+    caps: Caps,
     luid: LUID,
     /// S_OK while the device works; the removal reason afterwards.
     removed_reason: AtomicI32,
+    /// Resident and evicted bytes of the device's pageable objects.
+    budget: Arc<Budget>,
 }
 
 type Iface = ID3D12Device11;
@@ -81,8 +90,13 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
             };
         }
     }
-    let dev =
-        Ptr::new(Device { backend: Box::new(CpuBackend), luid: adapter_luid(), removed_reason: AtomicI32::new(S_OK) });
+    let dev = Ptr::new(Device {
+        backend: Box::new(CpuBackend),
+        caps: Caps::today(),
+        luid: adapter_luid(),
+        removed_reason: AtomicI32::new(S_OK),
+        budget: Arc::default(),
+    });
     *live = dev.as_ptr() as usize;
     Ok(dev)
 }
@@ -139,6 +153,14 @@ impl Device {
         &*self.backend
     }
 
+    pub fn caps(&self) -> &Caps {
+        &self.caps
+    }
+
+    pub fn budget(&self) -> &Arc<Budget> {
+        &self.budget
+    }
+
     pub fn luid(&self) -> LUID {
         self.luid
     }
@@ -163,25 +185,6 @@ unsafe fn dev<'a>(this: *mut Iface) -> Result<&'a Device> {
     unsafe { Object::<Device>::from_this(this) }.map(|o| &o.inner).ok_or(Error::POINTER)
 }
 
-/// Validates an array of ID3D12Pageable pointers (MakeResident, Evict, SetResidencyPriority).
-///
-/// # Safety
-/// `objects` must be null or point at `count` readable pointers.
-unsafe fn check_pageables(count: u32, objects: *const *mut ID3D12Pageable) -> Result<()> {
-    if count == 0 {
-        return Ok(());
-    }
-    if objects.is_null() {
-        return Err(Error::INVALID_ARG);
-    }
-    // SAFETY: the caller passes `count` pointers.
-    let objs = unsafe { std::slice::from_raw_parts(objects, count as usize) };
-    if objs.iter().any(|p| p.is_null()) {
-        return Err(Error::INVALID_ARG);
-    }
-    Ok(())
-}
-
 // ---- ID3D12Device ----------------------------------------------------------------------------
 
 unsafe extern "C" fn get_node_count(this: *mut Iface) -> UINT {
@@ -201,29 +204,6 @@ unsafe extern "C" fn check_feature_support(
     })
 }
 
-unsafe extern "C" fn make_resident(this: *mut Iface, count: UINT, objects: *const *mut ID3D12Pageable) -> HRESULT {
-    guard_hr("MakeResident", || {
-        // SAFETY: COM This pointer and the caller's array.
-        unsafe {
-            dev(this)?;
-            check_pageables(count, objects)?
-        };
-        // CPU memory is always resident.
-        Ok(S_OK)
-    })
-}
-
-unsafe extern "C" fn evict(this: *mut Iface, count: UINT, objects: *const *mut ID3D12Pageable) -> HRESULT {
-    guard_hr("Evict", || {
-        // SAFETY: COM This pointer and the caller's array.
-        unsafe {
-            dev(this)?;
-            check_pageables(count, objects)?
-        };
-        Ok(S_OK)
-    })
-}
-
 unsafe extern "C" fn get_device_removed_reason(this: *mut Iface) -> HRESULT {
     // SAFETY: COM This pointer.
     guard_hr("GetDeviceRemovedReason", || Ok(unsafe { dev(this)? }.removed_reason()))
@@ -238,27 +218,6 @@ unsafe extern "C" fn set_stable_power_state(this: *mut Iface, _enable: BOOL) -> 
 unsafe extern "C" fn get_adapter_luid(this: *mut Iface) -> LUID {
     // SAFETY: COM This pointer.
     guard("GetAdapterLuid", LUID::default(), || unsafe { dev(this) }.map_or(LUID::default(), |d| d.luid()))
-}
-
-// ---- ID3D12Device1 ---------------------------------------------------------------------------
-
-unsafe extern "C" fn set_residency_priority(
-    this: *mut Iface,
-    count: UINT,
-    objects: *const *mut ID3D12Pageable,
-    priorities: *const D3D12_RESIDENCY_PRIORITY,
-) -> HRESULT {
-    guard_hr("SetResidencyPriority", || {
-        // SAFETY: COM This pointer and the caller's array.
-        unsafe {
-            dev(this)?;
-            check_pageables(count, objects)?
-        };
-        if count > 0 && priorities.is_null() {
-            return Err(Error::INVALID_ARG);
-        }
-        Ok(S_OK)
-    })
 }
 
 // ---- ID3D12Device5 ---------------------------------------------------------------------------
@@ -407,7 +366,7 @@ unsafe extern "C" fn shader_cache_control(
 }
 
 /// Sets a COM out-pointer to NULL if the caller passed one.
-fn null_out(ppv: *mut *mut c_void) {
+pub(crate) fn null_out(ppv: *mut *mut c_void) {
     if !ppv.is_null() {
         // SAFETY: a non-null out-pointer from the caller is writable storage for one pointer.
         unsafe { *ppv = std::ptr::null_mut() };
@@ -415,7 +374,7 @@ fn null_out(ppv: *mut *mut c_void) {
 }
 
 /// Features the CPU adapter reports absent (OPTIONS5 raytracing NOT_SUPPORTED, protected
-/// sessions NONE, shader cache NONE, no lifetime tracking): creating their objects fails with
+/// sessions NONE, shader cache NONE, no lifetime tracking, EXISTING_HEAPS FALSE): creating their objects fails with
 /// DXGI_ERROR_UNSUPPORTED, *ppv = NULL.
 macro_rules! unsupported {
     ($($name:ident($($a:ident : $t:ty),*) => $out:ident;)*) => {$(
@@ -438,6 +397,9 @@ unsupported! {
     create_state_object(_d: *const D3D12_STATE_OBJECT_DESC, _r: *const IID, ppv: *mut *mut c_void) => ppv;
     add_to_state_object(_d: *const D3D12_STATE_OBJECT_DESC, _s: *mut ID3D12StateObject, _r: *const IID, ppv: *mut *mut c_void) => ppv;
     create_shader_cache_session(_d: *const D3D12_SHADER_CACHE_SESSION_DESC, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    // EXISTING_HEAPS is reported unsupported.
+    open_existing_heap_from_address(_a: *const c_void, _r: *const IID, ppv: *mut *mut c_void) => ppv;
+    open_existing_heap_from_file_mapping(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) => ppv;
 }
 
 /// Methods whose objects arrive with later issues (memory: #4, commands: #5, binding: #6,
@@ -460,11 +422,6 @@ mod pending {
     impl Pending for UINT {
         fn pending() -> Self {
             0
-        }
-    }
-    impl Pending for D3D12_RESOURCE_ALLOCATION_INFO {
-        fn pending() -> Self {
-            D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: u64::MAX, Alignment: 0 }
         }
     }
     impl Pending for D3D12_HEAP_PROPERTIES {
@@ -502,44 +459,22 @@ mod pending {
         6 create_sampler(_d: *const D3D12_SAMPLER_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
         6 copy_descriptors(_nd: UINT, _ds: *const D3D12_CPU_DESCRIPTOR_HANDLE, _dz: *const UINT, _ns: UINT, _ss: *const D3D12_CPU_DESCRIPTOR_HANDLE, _sz: *const UINT, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
         6 copy_descriptors_simple(_n: UINT, _d: D3D12_CPU_DESCRIPTOR_HANDLE, _s: D3D12_CPU_DESCRIPTOR_HANDLE, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
-        3 get_resource_allocation_info(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC) -> D3D12_RESOURCE_ALLOCATION_INFO;
-        4 get_custom_heap_properties(_m: UINT, _t: D3D12_HEAP_TYPE) -> D3D12_HEAP_PROPERTIES;
-        4 create_committed_resource(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_heap(_d: *const D3D12_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_placed_resource(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_reserved_resource(_d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_shared_handle(_o: *mut ID3D12DeviceChild, _a: *const SECURITY_ATTRIBUTES, _x: DWORD, _n: LPCWSTR, _h: *mut HANDLE) -> HRESULT;
-        4 open_shared_handle(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 open_shared_handle_by_name(_n: LPCWSTR, _x: DWORD, _h: *mut HANDLE) -> HRESULT;
         5 create_fence(_v: UINT64, _f: D3D12_FENCE_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        3 get_copyable_footprints(_d: *const D3D12_RESOURCE_DESC, _f: UINT, _n: UINT, _b: UINT64, _l: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT, _rows: *mut UINT, _rs: *mut UINT64, _t: *mut UINT64);
         5 create_query_heap(_d: *const D3D12_QUERY_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_command_signature(_d: *const D3D12_COMMAND_SIGNATURE_DESC, _rs: *mut ID3D12RootSignature, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        3 get_resource_tiling(_res: *mut ID3D12Resource, _n: *mut UINT, _p: *mut D3D12_PACKED_MIP_INFO, _s: *mut D3D12_TILE_SHAPE, _ns: *mut UINT, _f: UINT, _st: *mut D3D12_SUBRESOURCE_TILING);
         6 create_pipeline_library(_b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         5 set_event_on_multiple_fence_completion(_f: *const *mut ID3D12Fence, _v: *const UINT64, _n: UINT, _fl: D3D12_MULTIPLE_FENCE_WAIT_FLAGS, _e: HANDLE) -> HRESULT;
         6 create_pipeline_state(_d: *const D3D12_PIPELINE_STATE_STREAM_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 open_existing_heap_from_address(_a: *const c_void, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 open_existing_heap_from_file_mapping(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         5 enqueue_make_resident(_fl: D3D12_RESIDENCY_FLAGS, _n: UINT, _o: *const *mut ID3D12Pageable, _f: *mut ID3D12Fence, _v: UINT64) -> HRESULT;
         5 create_command_list1(_n: UINT, _t: D3D12_COMMAND_LIST_TYPE, _f: D3D12_COMMAND_LIST_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_committed_resource1(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_heap1(_d: *const D3D12_HEAP_DESC, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_reserved_resource1(_d: *const D3D12_RESOURCE_DESC, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        3 get_resource_allocation_info1(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC, _i: *mut D3D12_RESOURCE_ALLOCATION_INFO1) -> D3D12_RESOURCE_ALLOCATION_INFO;
-        3 get_resource_allocation_info2(_m: UINT, _n: UINT, _d: *const D3D12_RESOURCE_DESC1, _i: *mut D3D12_RESOURCE_ALLOCATION_INFO1) -> D3D12_RESOURCE_ALLOCATION_INFO;
-        4 create_committed_resource2(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC1, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_placed_resource1(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC1, _s: D3D12_RESOURCE_STATES, _c: *const D3D12_CLEAR_VALUE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_sampler_feedback_uav(_t: *mut ID3D12Resource, _f: *mut ID3D12Resource, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        3 get_copyable_footprints1(_d: *const D3D12_RESOURCE_DESC1, _f: UINT, _n: UINT, _b: UINT64, _l: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT, _rows: *mut UINT, _rs: *mut UINT64, _t: *mut UINT64);
         5 create_command_queue1(_d: *const D3D12_COMMAND_QUEUE_DESC, _c: *const IID, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_committed_resource3(_hp: *const D3D12_HEAP_PROPERTIES, _f: D3D12_HEAP_FLAGS, _d: *const D3D12_RESOURCE_DESC1, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_placed_resource2(_h: *mut ID3D12Heap, _o: UINT64, _d: *const D3D12_RESOURCE_DESC1, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        4 create_reserved_resource2(_d: *const D3D12_RESOURCE_DESC, _l: D3D12_BARRIER_LAYOUT, _c: *const D3D12_CLEAR_VALUE, _p: *mut ID3D12ProtectedResourceSession, _nc: UINT32, _cf: *mut DXGI_FORMAT, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_sampler2(_d: *const D3D12_SAMPLER_DESC2, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
     }
 }
 
+use layout::*;
+use memory::*;
 use pending::*;
 
 static DEVICE_VTBL: ID3D12Device11Vtbl = crate::object_vtbl!(

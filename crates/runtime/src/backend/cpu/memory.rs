@@ -166,3 +166,48 @@ mod tests {
         assert_eq!(Memory::import(-1).err(), Some(MemoryError::BadHandle));
     }
 }
+
+/// A reserved range of address space with no memory behind it: the stable, unique GPU virtual
+/// address of a reserved buffer, whose tiles are mapped from heaps by the tile map.
+pub struct AddressRange {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the range is never dereferenced; it only provides unique addresses.
+unsafe impl Send for AddressRange {}
+// SAFETY: as above.
+unsafe impl Sync for AddressRange {}
+
+impl AddressRange {
+    /// Reserves `len` bytes (at least one page) of inaccessible address space.
+    pub fn reserve(len: u64) -> Result<Self, MemoryError> {
+        let len = usize::try_from(len.max(1)).map_err(|_| MemoryError::OutOfMemory)?;
+        // SAFETY: a new inaccessible private mapping; no existing memory is affected.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(MemoryError::OutOfMemory);
+        }
+        Ok(AddressRange { ptr: NonNull::new(p as *mut u8).ok_or(MemoryError::OutOfMemory)?, len })
+    }
+
+    pub fn base(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+}
+
+impl Drop for AddressRange {
+    fn drop(&mut self) {
+        // SAFETY: unmapping exactly our reservation.
+        unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+    }
+}

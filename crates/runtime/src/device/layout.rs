@@ -1,0 +1,181 @@
+//! The device's layout-math methods: GetResourceAllocationInfo(1/2) and
+//! GetCopyableFootprints(1), thin shells over rd3d12-core.
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12device-getresourceallocationinfo>
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12device-getcopyablefootprints>
+
+use super::{dev, Iface};
+use crate::error::guard;
+use rd3d12_core::{allocation, desc::desc1_from_desc, footprint};
+use rd3d12_sys::*;
+
+const INVALID_INFO: D3D12_RESOURCE_ALLOCATION_INFO =
+    D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: u64::MAX, Alignment: 0 };
+
+/// A caller's array as a slice; `None` for NULL (or an empty count).
+///
+/// # Safety
+/// `p` must be null or point at `n` readable elements.
+unsafe fn slice<'a, T>(p: *const T, n: u32) -> Option<&'a [T]> {
+    // SAFETY: forwarded from the caller.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, n as usize) })
+}
+
+/// # Safety
+/// `p` must be null or point at `n` writable elements.
+unsafe fn slice_mut<'a, T>(p: *mut T, n: u32) -> Option<&'a mut [T]> {
+    // SAFETY: forwarded from the caller.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p, n as usize) })
+}
+
+/// GetResourceAllocationInfo(1) over D3D12_RESOURCE_DESC: one desc converts on the stack.
+///
+/// # Safety
+/// `descs` null or `n` descs; `info1` null or `n` writable entries.
+unsafe fn allocation_info_desc(
+    this: *mut Iface,
+    mask: UINT,
+    n: UINT,
+    descs: *const D3D12_RESOURCE_DESC,
+    info1: *mut D3D12_RESOURCE_ALLOCATION_INFO1,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    // SAFETY: COM This pointer and the caller's arrays.
+    let Ok(d) = (unsafe { dev(this) }) else { return INVALID_INFO };
+    if n == 0 {
+        return D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: 0, Alignment: 1 };
+    }
+    // SAFETY: as documented.
+    let (Some(descs), info1) = (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) else {
+        return INVALID_INFO;
+    };
+    if let [one] = descs {
+        allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], d.caps(), info1)
+    } else {
+        allocation::resource_allocation_info(mask, descs, d.caps(), info1)
+    }
+}
+
+pub unsafe extern "C" fn get_resource_allocation_info(
+    this: *mut Iface,
+    mask: UINT,
+    n: UINT,
+    descs: *const D3D12_RESOURCE_DESC,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    // SAFETY: forwarded from the caller.
+    guard("GetResourceAllocationInfo", INVALID_INFO, || unsafe {
+        allocation_info_desc(this, mask, n, descs, std::ptr::null_mut())
+    })
+}
+
+pub unsafe extern "C" fn get_resource_allocation_info1(
+    this: *mut Iface,
+    mask: UINT,
+    n: UINT,
+    descs: *const D3D12_RESOURCE_DESC,
+    info1: *mut D3D12_RESOURCE_ALLOCATION_INFO1,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    // SAFETY: forwarded from the caller.
+    guard("GetResourceAllocationInfo1", INVALID_INFO, || unsafe { allocation_info_desc(this, mask, n, descs, info1) })
+}
+
+pub unsafe extern "C" fn get_resource_allocation_info2(
+    this: *mut Iface,
+    mask: UINT,
+    n: UINT,
+    descs: *const D3D12_RESOURCE_DESC1,
+    info1: *mut D3D12_RESOURCE_ALLOCATION_INFO1,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    guard("GetResourceAllocationInfo2", INVALID_INFO, || {
+        // SAFETY: COM This pointer and the caller's arrays.
+        let Ok(d) = (unsafe { dev(this) }) else { return INVALID_INFO };
+        if n == 0 {
+            return D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: 0, Alignment: 1 };
+        }
+        // SAFETY: as documented.
+        match (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) {
+            (Some(descs), info1) => allocation::resource_allocation_info2(mask, descs, d.caps(), info1),
+            (None, _) => INVALID_INFO,
+        }
+    })
+}
+
+/// GetCopyableFootprints(1): every output optional; invalid input fills every given output with
+/// all-ones (TotalBytes included).
+///
+/// # Safety
+/// Output pointers null or holding `num` elements (TotalBytes one).
+#[allow(clippy::too_many_arguments)]
+unsafe fn footprints(
+    this: *mut Iface,
+    desc: Option<D3D12_RESOURCE_DESC1>,
+    first: UINT,
+    num: UINT,
+    base: UINT64,
+    layouts: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT,
+    rows: *mut UINT,
+    row_sizes: *mut UINT64,
+    total: *mut UINT64,
+) {
+    // SAFETY: COM This pointer; the caller's arrays hold `num` elements.
+    let (layouts, rows, row_sizes) =
+        unsafe { (slice_mut(layouts, num), slice_mut(rows, num), slice_mut(row_sizes, num)) };
+    let caps = match unsafe { dev(this) } {
+        Ok(d) => *d.caps(),
+        Err(_) => return,
+    };
+    let t = match desc {
+        Some(desc) => footprint::copyable_footprints(&desc, first, num, base, &caps, layouts, rows, row_sizes),
+        None => {
+            // No desc: nothing to describe; every given output reads as invalid.
+            for l in layouts.into_iter().flatten() {
+                // SAFETY: plain old data; all-ones is what an invalid call writes.
+                *l = unsafe { std::mem::transmute::<[u8; 32], D3D12_PLACED_SUBRESOURCE_FOOTPRINT>([0xff; 32]) };
+            }
+            rows.into_iter().flatten().for_each(|r| *r = u32::MAX);
+            row_sizes.into_iter().flatten().for_each(|r| *r = u64::MAX);
+            u64::MAX
+        }
+    };
+    // SAFETY: `total` is null or one writable UINT64.
+    if let Some(total) = unsafe { total.as_mut() } {
+        *total = t;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn get_copyable_footprints(
+    this: *mut Iface,
+    desc: *const D3D12_RESOURCE_DESC,
+    first: UINT,
+    num: UINT,
+    base: UINT64,
+    layouts: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT,
+    rows: *mut UINT,
+    row_sizes: *mut UINT64,
+    total: *mut UINT64,
+) {
+    guard("GetCopyableFootprints", (), || {
+        // SAFETY: `desc` is null or a desc; outputs as documented.
+        let desc = unsafe { desc.as_ref() }.map(desc1_from_desc);
+        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn get_copyable_footprints1(
+    this: *mut Iface,
+    desc: *const D3D12_RESOURCE_DESC1,
+    first: UINT,
+    num: UINT,
+    base: UINT64,
+    layouts: *mut D3D12_PLACED_SUBRESOURCE_FOOTPRINT,
+    rows: *mut UINT,
+    row_sizes: *mut UINT64,
+    total: *mut UINT64,
+) {
+    guard("GetCopyableFootprints1", (), || {
+        // SAFETY: `desc` is null or a desc; outputs as documented.
+        let desc = unsafe { desc.as_ref() }.copied();
+        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+    })
+}

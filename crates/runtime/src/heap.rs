@@ -1,0 +1,131 @@
+//! ID3D12Heap (up to ID3D12Heap1), and the memory allocation a heap or a committed resource
+//! owns.
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12heap>
+
+use crate::backend::cpu::memory::{Memory, MemoryError};
+use crate::com::{Child, Class, Object, Ptr};
+use crate::device::Device;
+use crate::error::{guard, guard_hr, Error, Result};
+use crate::residency::Residency;
+use crate::share::{Trailer, TRAILER};
+use rd3d12_sys::*;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+/// Memory with the heap description it was made for: an explicit heap's, or the implicit heap
+/// of a committed resource. Placed resources keep it alive through an `Arc` without touching
+/// the heap's COM reference count (native: placing a resource leaves the heap's count alone).
+pub struct Allocation {
+    pub desc: D3D12_HEAP_DESC,
+    pub memory: Memory,
+    pub residency: Residency,
+}
+
+impl Allocation {
+    /// Allocates zeroed memory for `desc` (CREATE_NOT_ZEROED may skip zeroing; fresh memfd pages
+    /// are zero anyway). Counts the bytes as resident unless CREATE_NOT_RESIDENT. A shareable
+    /// allocation (D3D12_HEAP_FLAG_SHARED) gets a last page describing it for OpenSharedHandle.
+    pub fn new(device: &Device, desc: D3D12_HEAP_DESC, trailer: Option<Trailer>) -> Result<Arc<Allocation>> {
+        let extra = if trailer.is_some() { TRAILER } else { 0 };
+        let bytes = desc
+            .SizeInBytes
+            .checked_next_multiple_of(4096)
+            .and_then(|b| b.checked_add(extra))
+            .ok_or(Error::OUT_OF_MEMORY)?;
+        let memory = Memory::new(bytes).map_err(|e| match e {
+            MemoryError::OutOfMemory => Error::OUT_OF_MEMORY,
+            MemoryError::BadHandle => Error::INVALID_ARG,
+        })?;
+        if let Some(t) = trailer {
+            // SAFETY: the mapping holds `len` bytes, the last page reserved for the trailer.
+            unsafe { t.store(memory.as_ptr(), memory.len()) };
+        }
+        let resident = desc.Flags.0 & D3D12_HEAP_FLAG_CREATE_NOT_RESIDENT.0 == 0;
+        Ok(Arc::new(Allocation { residency: Residency::new(device, desc.SizeInBytes, resident), desc, memory }))
+    }
+
+    /// Maps memory another process or device shared (OpenSharedHandle) and reads what it is.
+    pub fn import(device: &Device, fd: i32) -> Result<(Arc<Allocation>, Trailer)> {
+        let memory = Memory::import(fd).map_err(|_| Error::INVALID_ARG)?;
+        // SAFETY: the mapping holds `len` readable bytes.
+        let t = unsafe { Trailer::load(memory.as_ptr(), memory.len()) }.ok_or(Error::INVALID_ARG)?;
+        if t.heap.SizeInBytes > (memory.len() as u64).saturating_sub(TRAILER) {
+            return Err(Error::INVALID_ARG);
+        }
+        let alloc =
+            Arc::new(Allocation { residency: Residency::new(device, t.heap.SizeInBytes, true), desc: t.heap, memory });
+        Ok((alloc, t))
+    }
+
+    pub fn base(&self) -> *mut u8 {
+        self.memory.as_ptr()
+    }
+}
+
+/// An explicit heap (CreateHeap / CreateHeap1 / OpenSharedHandle).
+pub struct Heap {
+    device: Ptr<Device>,
+    pub alloc: Arc<Allocation>,
+}
+
+impl Heap {
+    pub fn new(device: Ptr<Device>, alloc: Arc<Allocation>) -> Ptr<Heap> {
+        Ptr::new(Heap { device, alloc })
+    }
+}
+
+type Iface = ID3D12Heap1;
+
+// SAFETY: HEAP_VTBL's slots all take an Object<Heap>.
+unsafe impl Class for Heap {
+    type Vtbl = ID3D12Heap1Vtbl;
+    const VTBL: &'static ID3D12Heap1Vtbl = &HEAP_VTBL;
+    const IIDS: &'static [GUID] =
+        &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12Heap, IID_ID3D12Heap1];
+}
+
+impl Child for Heap {
+    fn device(&self) -> &Ptr<Device> {
+        &self.device
+    }
+}
+
+/// # Safety
+/// `this` null or one of our live heap pointers.
+unsafe fn heap<'a>(this: *mut Iface) -> Option<&'a Heap> {
+    // SAFETY: forwarded.
+    unsafe { Object::<Heap>::from_this(this) }.map(|o| &o.inner)
+}
+
+/// ID3D12Heap::GetDesc, by value: SizeInBytes as created, node masks and alignment expanded.
+unsafe extern "C" fn get_desc(this: *mut Iface) -> D3D12_HEAP_DESC {
+    // SAFETY: COM This pointer.
+    guard("ID3D12Heap::GetDesc", D3D12_HEAP_DESC::default(), || {
+        unsafe { heap(this) }.map(|h| h.alloc.desc).unwrap_or_default()
+    })
+}
+
+/// ID3D12Heap1::GetProtectedResourceSession: heaps are never created with a session (the
+/// adapter has none), so there is none to return.
+unsafe extern "C" fn get_protected_resource_session(
+    this: *mut Iface,
+    _riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    guard_hr("ID3D12Heap1::GetProtectedResourceSession", || {
+        if !ppv.is_null() {
+            // SAFETY: non-null out-pointer.
+            unsafe { *ppv = std::ptr::null_mut() };
+        }
+        // SAFETY: COM This pointer.
+        unsafe { heap(this) }.ok_or(Error::POINTER)?;
+        Err(Error::hr(DXGI_ERROR_NOT_FOUND))
+    })
+}
+
+static HEAP_VTBL: ID3D12Heap1Vtbl = crate::child_vtbl!(
+    ID3D12Heap1Vtbl,
+    Heap,
+    Iface { GetDesc: get_desc, GetProtectedResourceSession: get_protected_resource_session }
+);
