@@ -142,36 +142,48 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     let out = root.join("target/abi");
     let _ = std::fs::create_dir_all(&out);
     let abi = root.join("tests/abi");
-    let c = out.join("client_c");
-    let built = build_client("gcc", "c11", &abi.join("client.c"), &c, &libdir, &["-DCINTERFACE", "-DCOBJMACROS"]);
-    let c_ok = built.is_ok();
-    step("build C client (gcc)", built);
-    if c_ok {
-        step("C client", run(&mut Command::new(&c)));
-        if !quick {
-            let mut v = Command::new("valgrind");
-            v.args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "-q"])
-                .arg(&c);
-            step("C client under valgrind", run(&mut v));
-        }
-    }
-    for cxx in ["g++", "clang++"] {
-        if Command::new(cxx).arg("--version").output().is_err() {
-            eprintln!("xtask: {cxx} not present, skipping its C++ build");
-            continue;
-        }
-        let exe = out.join(format!("client_cpp_{}", cxx.trim_end_matches("++")));
-        let built = build_client(cxx, "c++17", &abi.join("client.cpp"), &exe, &libdir, &[]);
+    let mut sources: Vec<PathBuf> =
+        std::fs::read_dir(&abi).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    sources.sort();
+    let ext = |p: &Path, e: &str| p.extension().is_some_and(|x| x == e);
+    let stem = |p: &Path| p.file_stem().unwrap().to_string_lossy().into_owned();
+    // Every C file is one client, built with gcc in C mode and also run under valgrind.
+    for src in sources.iter().filter(|p| ext(p, "c")) {
+        let exe = out.join(format!("{}_c", stem(src)));
+        let built = build_client("gcc", "c11", src, &exe, &libdir, &["-DCINTERFACE", "-DCOBJMACROS", "-pthread"]);
         let ok = built.is_ok();
-        step(&format!("build C++ client ({cxx})"), built);
+        step(&format!("build {} (gcc)", stem(src)), built);
         if ok {
-            step(&format!("C++ client ({cxx})"), run(&mut Command::new(&exe)));
+            step(&format!("{}.c", stem(src)), run(&mut Command::new(&exe)));
+            if !quick {
+                let mut v = Command::new("valgrind");
+                v.args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "-q"])
+                    .arg(&exe)
+                    .env("RD3D12_UNDER_VALGRIND", "1");
+                step(&format!("{}.c under valgrind", stem(src)), run(&mut v));
+            }
         }
     }
-    step(
-        "Python ctypes client",
-        run(Command::new("python3").arg(abi.join("client.py")).arg(libdir.join("libd3d12.so"))),
-    );
+    // Every C++ file with g++, and with clang++ when present.
+    for src in sources.iter().filter(|p| ext(p, "cpp")) {
+        for cxx in ["g++", "clang++"] {
+            if Command::new(cxx).arg("--version").output().is_err() {
+                eprintln!("xtask: {cxx} not present, skipping its C++ build");
+                continue;
+            }
+            let exe = out.join(format!("{}_cpp_{}", stem(src), cxx.trim_end_matches("++")));
+            let built = build_client(cxx, "c++17", src, &exe, &libdir, &["-pthread"]);
+            let ok = built.is_ok();
+            step(&format!("build {} ({cxx})", stem(src)), built);
+            if ok {
+                step(&format!("{}.cpp ({cxx})", stem(src)), run(&mut Command::new(&exe)));
+            }
+        }
+    }
+    // Every Python file, given the library's path.
+    for src in sources.iter().filter(|p| ext(p, "py")) {
+        step(&format!("{}.py", stem(src)), run(Command::new("python3").arg(src).arg(libdir.join("libd3d12.so"))));
+    }
     step("rd3d12 info (the main job)", run(cargo().args(["run", "--quiet", "-p", "rd3d12-cli", "--", "info"])));
 
     let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();

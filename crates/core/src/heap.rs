@@ -162,6 +162,10 @@ pub fn validate_heap_flags(
         // is FALSE); cross-adapter heaps are rejected as on adapters without the capability.
         return Err(fail(invalid, "SHARED_CROSS_ADAPTER heaps are not supported by this adapter".into()));
     }
+    if has(D3D12_HEAP_FLAG_SHARED) && cpu_page_property(props, arch) != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE {
+        // Shared heaps are not supported on CPU-accessible heaps (docs: Shared heaps).
+        return Err(fail(invalid, "SHARED heaps cannot be CPU-accessible".into()));
+    }
     if has(D3D12_HEAP_FLAG_HARDWARE_PROTECTED) {
         return Err(fail(
             invalid,

@@ -8,17 +8,21 @@
 //! * [`footprint`] — GetCopyableFootprints.
 //! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
 //! * [`tiling`] — tile shapes and GetResourceTiling.
+//! * [`states`] — resource states, barrier validation, promotion and decay.
+//! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod allocation;
 pub mod caps;
+pub mod copy;
 pub mod desc;
 pub mod error;
 pub mod footprint;
 pub mod format;
 pub mod heap;
+pub mod states;
 pub mod subresource;
 pub mod tiling;
 
@@ -27,12 +31,19 @@ pub use allocation::{
     subresource_layout_full, SubresourceLayout,
 };
 pub use caps::Caps;
+pub use copy::{
+    copy_buffer_region, copy_resource, copy_texture_region, CopyPlan, Location, ResourceCopy, Side, Surface,
+};
 pub use desc::{validate_desc, validate_desc1, Api, ClearValue, DescError, Diag, ValidatedDesc};
 pub use error::{msg, Hr, MessageId};
 pub use footprint::{copyable_footprints, copyable_footprints_desc, SubresourceFootprint};
 pub use format::{
     format_support, from_name, info, msaa_quality_levels, plane_count, FormatFlags, FormatInfo, FormatSupportError,
     MsaaError, PlaneInfo, DXGI_FORMAT_A4B4G4R4_UNORM,
+};
+pub use states::{
+    decays, is_read_only, is_valid_state, is_write_state, validate_barrier_flags, validate_transition, HeapKind,
+    ListStates, ListType, SubresourceEnd, Violation,
 };
 pub use subresource::{calc_subresource, decompose_subresource, subresource_count, Subresource};
 pub use tiling::{resource_tiling, tile_shape_4k, tile_shape_64k, ResourceTiling};

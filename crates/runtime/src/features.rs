@@ -103,7 +103,8 @@ impl Device {
                     StandardSwizzle64KBSupported: b(caps.standard_swizzle_64kb),
                     CrossAdapterRowMajorTextureSupported: b(caps.cross_adapter_row_major_texture),
                     CrossNodeSharingTier: D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED,
-                    ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_1,
+                    // Heaps hold any mix of buffers and textures (heap-and-memory.md §6).
+                    ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_2,
                     ..Default::default()
                 };
             }
@@ -163,11 +164,27 @@ impl Device {
             }
             D3D12_FEATURE_COMMAND_QUEUE_PRIORITY => {
                 let d = io!(D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY);
-                // Command queues arrive with the command issue; until then no priority is
-                // supported for any list type.
-                d.PriorityForTypeIsSupported = 0;
+                // Queues of every executable type accept NORMAL and HIGH; GLOBAL_REALTIME needs
+                // privileges this adapter does not grant.
+                let ty_ok =
+                    [D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY]
+                        .contains(&d.CommandListType);
+                let prio_ok = d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_NORMAL.0 as u32
+                    || d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_HIGH.0 as u32;
+                d.PriorityForTypeIsSupported = b(ty_ok && prio_ok);
             }
-            D3D12_FEATURE_D3D12_OPTIONS3 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS3 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS3) = D3D12_FEATURE_DATA_D3D12_OPTIONS3 {
+                    // Timestamps come from one CPU clock, which every queue type can read.
+                    CopyQueueTimestampQueriesSupported: b(self.copy_queue_timestamps()),
+                    WriteBufferImmediateSupportFlags: D3D12_COMMAND_LIST_SUPPORT_FLAGS(
+                        D3D12_COMMAND_LIST_SUPPORT_FLAG_DIRECT.0
+                            | D3D12_COMMAND_LIST_SUPPORT_FLAG_COMPUTE.0
+                            | D3D12_COMMAND_LIST_SUPPORT_FLAG_COPY.0,
+                    ),
+                    ..Default::default()
+                }
+            }
             D3D12_FEATURE_EXISTING_HEAPS => io!(D3D12_FEATURE_DATA_EXISTING_HEAPS).Supported = 0,
             D3D12_FEATURE_D3D12_OPTIONS4 => {
                 *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS4) = D3D12_FEATURE_DATA_D3D12_OPTIONS4 {

@@ -3,15 +3,22 @@
 
 pub mod backend;
 pub mod com;
+pub mod command_allocator;
+pub mod command_list;
+pub mod command_queue;
+pub mod commands;
 pub mod device;
 pub mod error;
 pub mod event;
 pub mod features;
+pub mod fence;
 pub mod heap;
+pub mod query_heap;
 pub mod residency;
 pub mod resource;
 pub mod share;
 pub mod tiles;
+pub mod va;
 
 pub use device::{create_device, Device};
 pub use error::{Error, Result};

@@ -25,7 +25,84 @@ pub enum Backing {
     /// A range of an explicit heap.
     Placed { alloc: Arc<Allocation>, offset: u64 },
     /// 64 KB tiles mapped from heaps on demand; `va` is a reserved address range for buffers.
-    Reserved { tiles: Mutex<TileMap>, va: crate::backend::cpu::memory::AddressRange },
+    Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::cpu::memory::AddressRange },
+}
+
+/// A resource's bytes as executing commands reach them: shared ownership of the memory, so work
+/// in flight stays memory-safe even if the application releases the resource too early, and no
+/// COM reference (native command lists do not AddRef what they record).
+#[derive(Clone)]
+pub enum Memory {
+    /// `size` bytes at `offset` in an allocation.
+    Linear { alloc: Arc<Allocation>, offset: u64, size: u64 },
+    /// A reserved resource's tiles.
+    Tiled(Arc<Mutex<TileMap>>),
+}
+
+impl Memory {
+    /// Host pointer to `len` bytes at `off`, if they lie inside linear memory.
+    pub fn ptr(&self, off: u64, len: u64) -> Option<*mut u8> {
+        match self {
+            Memory::Linear { alloc, offset, size } => {
+                let end = off.checked_add(len)?;
+                // SAFETY: `offset + off` lies inside the allocation (offset + size is within it).
+                (end <= *size).then(|| unsafe { alloc.base().add((offset + off) as usize) })
+            }
+            Memory::Tiled(_) => None,
+        }
+    }
+
+    /// Reads bytes at a byte offset (buffers); unmapped tiles read zero. False if out of range.
+    pub fn read(&self, off: u64, dst: &mut [u8]) -> bool {
+        match self {
+            Memory::Linear { .. } => match self.ptr(off, dst.len() as u64) {
+                // SAFETY: the range was checked against the memory.
+                Some(p) => unsafe {
+                    std::ptr::copy(p, dst.as_mut_ptr(), dst.len());
+                    true
+                },
+                None => false,
+            },
+            Memory::Tiled(t) => {
+                let t = t.lock().unwrap_or_else(|e| e.into_inner());
+                if off.checked_add(dst.len() as u64).is_none_or(|e| e > t.num_tiles() as u64 * crate::tiles::TILE) {
+                    return false;
+                }
+                let mut pos = 0;
+                for (tile, o, n) in TileMap::buffer_pieces(off, dst.len() as u64) {
+                    t.read(tile, o, &mut dst[pos..pos + n]);
+                    pos += n;
+                }
+                true
+            }
+        }
+    }
+
+    /// Writes bytes at a byte offset (buffers); writes to unmapped tiles are dropped.
+    pub fn write(&self, off: u64, src: &[u8]) -> bool {
+        match self {
+            Memory::Linear { .. } => match self.ptr(off, src.len() as u64) {
+                // SAFETY: the range was checked against the memory.
+                Some(p) => unsafe {
+                    std::ptr::copy(src.as_ptr(), p, src.len());
+                    true
+                },
+                None => false,
+            },
+            Memory::Tiled(t) => {
+                let t = t.lock().unwrap_or_else(|e| e.into_inner());
+                if off.checked_add(src.len() as u64).is_none_or(|e| e > t.num_tiles() as u64 * crate::tiles::TILE) {
+                    return false;
+                }
+                let mut pos = 0;
+                for (tile, o, n) in TileMap::buffer_pieces(off, src.len() as u64) {
+                    t.write(tile, o, &src[pos..pos + n]);
+                    pos += n;
+                }
+                true
+            }
+        }
+    }
 }
 
 pub struct Resource {
@@ -45,6 +122,9 @@ pub struct Resource {
     pub clear_value: Option<D3D12_CLEAR_VALUE>,
     /// Outstanding Map calls per subresource.
     maps: Box<[AtomicU32]>,
+    /// Each subresource's state as executed work leaves it (barriers, decay): what the debug
+    /// layer validates against.
+    pub states: crate::commands::States,
 }
 
 impl Resource {
@@ -56,9 +136,14 @@ impl Resource {
         heap_props: D3D12_HEAP_PROPERTIES,
         heap_flags: D3D12_HEAP_FLAGS,
         clear_value: Option<D3D12_CLEAR_VALUE>,
+        initial_state: D3D12_RESOURCE_STATES,
     ) -> Ptr<Resource> {
         let maps = (0..v.subresource_count).map(|_| AtomicU32::new(0)).collect();
-        Ptr::new(Resource {
+        // Buffers are created in COMMON whatever the initial state (resources.md §7).
+        let is_buffer = v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER;
+        let first = if is_buffer { 0 } else { initial_state.0 };
+        let states = Arc::new(Mutex::new(vec![first; v.subresource_count as usize].into_boxed_slice()));
+        let r = Ptr::new(Resource {
             device,
             desc: v.desc,
             mip_levels: v.mip_levels,
@@ -71,7 +156,25 @@ impl Resource {
             heap_flags,
             clear_value,
             maps,
-        })
+            states,
+        });
+        if r.inner.is_buffer() {
+            r.inner.device.inner.va().insert(r.inner.gpu_virtual_address(), r.inner.desc.Width, r.inner.memory());
+        }
+        r
+    }
+
+    /// The resource's bytes for executing commands.
+    pub fn memory(&self) -> Memory {
+        match &self.backing {
+            Backing::Committed(a) => {
+                Memory::Linear { alloc: a.clone(), offset: 0, size: self.size.min(a.desc.SizeInBytes) }
+            }
+            Backing::Placed { alloc, offset } => {
+                Memory::Linear { alloc: alloc.clone(), offset: *offset, size: self.size }
+            }
+            Backing::Reserved { tiles, .. } => Memory::Tiled(tiles.clone()),
+        }
     }
 
     pub fn is_buffer(&self) -> bool {
@@ -159,6 +262,14 @@ impl Resource {
 
     pub fn map_count(&self, sub: u32) -> u32 {
         self.maps.get(sub as usize).map_or(0, |m| m.load(Ordering::Acquire))
+    }
+}
+
+impl Drop for Resource {
+    fn drop(&mut self) {
+        if self.is_buffer() {
+            self.device.inner.va().remove(self.gpu_virtual_address());
+        }
     }
 }
 

@@ -306,6 +306,28 @@ impl TileMap {
         Some((tile, off))
     }
 
+    /// Elements (blocks for block-compressed formats) per row of a standard tile.
+    pub fn tile_row_elements(&self) -> u32 {
+        let bw = format::info(self.desc.Format).map_or(1, |i| i.block_width.max(1) as u32);
+        (self.shape.WidthInTexels / bw).max(1)
+    }
+
+    /// Where byte `byte` of a packed-mip subresource lives: packed mips are stored in the tight
+    /// layout one after another across the slice's packed tiles.
+    pub fn packed_address(&self, sub: u32, byte: u64) -> Option<(u32, u64)> {
+        if !self.is_packed(sub) {
+            return None;
+        }
+        let slice = sub / self.mips;
+        let first_packed = slice * self.mips + self.packed.NumStandardMips as u32;
+        let (base, _) = rd3d12_core::allocation::subresource_layout(&self.desc, first_packed)?;
+        let (off, _) = rd3d12_core::allocation::subresource_layout(&self.desc, sub)?;
+        let pos = off - base + byte;
+        let (start, count) = self.packed_tiles(slice);
+        let tile = (pos / TILE) as u32;
+        (tile < count).then_some((start + tile, pos % TILE))
+    }
+
     /// The first tile of a slice's packed tail and how many there are.
     pub fn packed_tiles(&self, slice: u32) -> (u32, u32) {
         (slice * self.per_slice + self.packed.StartTileIndexInOverallResource, self.packed.NumTilesForPackedMips)

@@ -17,7 +17,7 @@ use rd3d12_core::{allocation, desc::desc1_from_desc, validate_desc1, Api, ClearV
 use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::os::fd::IntoRawFd;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A core validation failure as the error the debug layer reports (STATE_CREATION).
 fn desc_error(e: DescError) -> Error {
@@ -132,10 +132,14 @@ unsafe fn create_resource(
             let va_len =
                 if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER { tiles.num_tiles() as u64 * TILE } else { 1 };
             let va = AddressRange::reserve(va_len).map_err(|_| Error::OUT_OF_MEMORY)?;
-            (Backing::Reserved { tiles: Mutex::new(tiles), va }, D3D12_HEAP_PROPERTIES::default(), D3D12_HEAP_FLAGS(0))
+            (
+                Backing::Reserved { tiles: Arc::new(Mutex::new(tiles)), va },
+                D3D12_HEAP_PROPERTIES::default(),
+                D3D12_HEAP_FLAGS(0),
+            )
         }
     };
-    let r = Resource::new(Ptr::from_ref(device), &v, size, backing, props, flags, clear);
+    let r = Resource::new(Ptr::from_ref(device), &v, size, backing, props, flags, clear, state);
     // SAFETY: as documented.
     Ok(unsafe { hand_out(r, riid, ppv) })
 }
@@ -601,6 +605,7 @@ pub unsafe extern "C" fn open_shared_handle(
                     t.heap.Properties,
                     t.heap.Flags,
                     clear,
+                    D3D12_RESOURCE_STATE_COMMON,
                 );
                 Ok(unsafe { hand_out(r, riid, ppv) })
             }

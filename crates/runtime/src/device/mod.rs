@@ -4,6 +4,7 @@
 
 mod layout;
 mod memory;
+mod work;
 
 use crate::backend::{cpu::CpuBackend, Backend};
 use crate::com::{self, Class, Object, Ptr};
@@ -26,6 +27,12 @@ pub struct Device {
     removed_reason: AtomicI32,
     /// Resident and evicted bytes of the device's pageable objects.
     budget: Arc<Budget>,
+    /// Buffer GPU virtual addresses.
+    va: crate::va::VaRegistry,
+    /// Every fence of the device, released together when the device is removed.
+    fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
+    /// Whether the one-time "shader work is not executed yet" warning was printed.
+    pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
 }
 
 type Iface = ID3D12Device11;
@@ -96,6 +103,9 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         luid: adapter_luid(),
         removed_reason: AtomicI32::new(S_OK),
         budget: Arc::default(),
+        va: Default::default(),
+        fences: Mutex::new(Vec::new()),
+        warned_shader_work: Default::default(),
     });
     *live = dev.as_ptr() as usize;
     Ok(dev)
@@ -171,8 +181,41 @@ impl Device {
 
     /// ID3D12Device5::RemoveDevice: the device is removed for good.
     pub fn remove(&self) {
-        let _ =
-            self.removed_reason.compare_exchange(S_OK, DXGI_ERROR_DEVICE_REMOVED, Ordering::AcqRel, Ordering::Acquire);
+        self.remove_with(DXGI_ERROR_DEVICE_REMOVED);
+    }
+
+    /// Removes the device with `reason` (the first reason sticks): fences read UINT64_MAX and
+    /// every waiter is released.
+    pub fn remove_with(&self, reason: HRESULT) {
+        let _ = self.removed_reason.compare_exchange(S_OK, reason, Ordering::AcqRel, Ordering::Acquire);
+        let fences: Vec<_> =
+            self.fences.lock().unwrap_or_else(|e| e.into_inner()).iter().filter_map(|w| w.upgrade()).collect();
+        for f in fences {
+            f.remove();
+        }
+    }
+
+    /// Create* on a removed device fails with DXGI_ERROR_DEVICE_REMOVED.
+    pub fn check_alive(&self) -> Result<()> {
+        match self.removed_reason() {
+            S_OK => Ok(()),
+            _ => Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED)),
+        }
+    }
+
+    pub fn va(&self) -> &crate::va::VaRegistry {
+        &self.va
+    }
+
+    pub fn register_fence(&self, f: &Arc<crate::fence::FenceCore>) {
+        let mut v = self.fences.lock().unwrap_or_else(|e| e.into_inner());
+        v.retain(|w| w.strong_count() > 0);
+        v.push(Arc::downgrade(f));
+    }
+
+    /// OPTIONS3.CopyQueueTimestampQueriesSupported: the CPU clock serves every queue type.
+    pub fn copy_queue_timestamps(&self) -> bool {
+        true
     }
 }
 
@@ -443,11 +486,8 @@ mod pending {
     }
 
     pending! {
-        5 create_command_queue(_d: *const D3D12_COMMAND_QUEUE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        5 create_command_allocator(_t: D3D12_COMMAND_LIST_TYPE, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_graphics_pipeline_state(_d: *const D3D12_GRAPHICS_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_compute_pipeline_state(_d: *const D3D12_COMPUTE_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        5 create_command_list(_n: UINT, _t: D3D12_COMMAND_LIST_TYPE, _a: *mut ID3D12CommandAllocator, _p: *mut ID3D12PipelineState, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_descriptor_heap(_d: *const D3D12_DESCRIPTOR_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 get_descriptor_handle_increment_size(_t: D3D12_DESCRIPTOR_HEAP_TYPE) -> UINT;
         6 create_root_signature(_n: UINT, _b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
@@ -459,16 +499,10 @@ mod pending {
         6 create_sampler(_d: *const D3D12_SAMPLER_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
         6 copy_descriptors(_nd: UINT, _ds: *const D3D12_CPU_DESCRIPTOR_HANDLE, _dz: *const UINT, _ns: UINT, _ss: *const D3D12_CPU_DESCRIPTOR_HANDLE, _sz: *const UINT, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
         6 copy_descriptors_simple(_n: UINT, _d: D3D12_CPU_DESCRIPTOR_HANDLE, _s: D3D12_CPU_DESCRIPTOR_HANDLE, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
-        5 create_fence(_v: UINT64, _f: D3D12_FENCE_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        5 create_query_heap(_d: *const D3D12_QUERY_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_command_signature(_d: *const D3D12_COMMAND_SIGNATURE_DESC, _rs: *mut ID3D12RootSignature, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_pipeline_library(_b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        5 set_event_on_multiple_fence_completion(_f: *const *mut ID3D12Fence, _v: *const UINT64, _n: UINT, _fl: D3D12_MULTIPLE_FENCE_WAIT_FLAGS, _e: HANDLE) -> HRESULT;
         6 create_pipeline_state(_d: *const D3D12_PIPELINE_STATE_STREAM_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        5 enqueue_make_resident(_fl: D3D12_RESIDENCY_FLAGS, _n: UINT, _o: *const *mut ID3D12Pageable, _f: *mut ID3D12Fence, _v: UINT64) -> HRESULT;
-        5 create_command_list1(_n: UINT, _t: D3D12_COMMAND_LIST_TYPE, _f: D3D12_COMMAND_LIST_FLAGS, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_sampler_feedback_uav(_t: *mut ID3D12Resource, _f: *mut ID3D12Resource, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        5 create_command_queue1(_d: *const D3D12_COMMAND_QUEUE_DESC, _c: *const IID, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
         6 create_sampler2(_d: *const D3D12_SAMPLER_DESC2, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
     }
 }
@@ -476,6 +510,7 @@ mod pending {
 use layout::*;
 use memory::*;
 use pending::*;
+use work::*;
 
 static DEVICE_VTBL: ID3D12Device11Vtbl = crate::object_vtbl!(
     ID3D12Device11Vtbl,

@@ -15,4 +15,5 @@ impl Backend for CpuBackend {
         Architecture { tile_based_renderer: false, uma: true, cache_coherent_uma: true, isolated_mmu: true }
     }
 }
+pub mod exec;
 pub mod memory;

@@ -1,0 +1,251 @@
+//! Executes recorded commands on the CPU, on the queue's thread, in order.
+//!
+//! Copies are byte moves between the resources' memory: buffers and linear texture layouts by
+//! rows (memmove, so overlapping ranges behave as through a temporary), reserved resources
+//! through their tile maps (unmapped tiles read zero and swallow writes).
+
+use crate::commands::{Command, Recorded, TexSide};
+use crate::device::Device;
+use crate::resource::Memory;
+use crate::tiles::TileMap;
+use rd3d12_core::copy::{CopyPlan, Surface};
+use rd3d12_sys::*;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// Runs one list's commands.
+pub fn run(device: &Device, list: &Recorded) {
+    let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
+    run_commands(device, &list.commands, &mut predicate);
+}
+
+fn run_commands(device: &Device, commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>) {
+    for c in commands {
+        if c.predicated() && skipped(predicate) {
+            continue;
+        }
+        match c {
+            Command::CopyBuffer { dst, dst_offset, src, src_offset, bytes } => {
+                copy_bytes(dst, *dst_offset, src, *src_offset, *bytes)
+            }
+            Command::CopyTexture { dst, src, plan } => copy_texture(dst, src, plan),
+            Command::CopyTiles { tiles, tile_indices, buffer, buffer_offset, to_tiles } => {
+                copy_tiles(tiles, tile_indices, buffer, *buffer_offset, *to_tiles)
+            }
+            Command::Transition { states, subresource, after } => {
+                let mut s = states.lock().unwrap_or_else(|e| e.into_inner());
+                if *subresource == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES {
+                    s.iter_mut().for_each(|v| *v = *after);
+                } else if let Some(v) = s.get_mut(*subresource as usize) {
+                    *v = *after;
+                }
+            }
+            Command::Timestamp { data, index } => data.write(*index, &[crate::command_queue::now_ns()]),
+            // Nothing is drawn yet: occlusion counts and pipeline statistics are zero.
+            Command::QueryEnd { data, index, .. } => data.write(*index, &[]),
+            Command::Resolve { data, ty, start, count, dst, offset } => {
+                dst.write(*offset, &data.resolve(*ty, *start, *count));
+            }
+            Command::WriteImmediate { dst, offset, value } => match dst.ptr(*offset, 4) {
+                // SAFETY: 4 aligned bytes inside the buffer (checked at recording).
+                Some(p) => unsafe { (*(p as *const AtomicU32)).store(*value, Ordering::SeqCst) },
+                None => {
+                    dst.write(*offset, &value.to_le_bytes());
+                }
+            },
+            Command::AtomicCopy { dst, dst_offset, src, src_offset, wide } => {
+                atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
+            }
+            Command::Predication(p) => *predicate = p.clone(),
+            Command::Bundle(b) => run_commands(device, &b.commands, predicate),
+            Command::ShaderWork => {}
+        }
+    }
+}
+
+/// Whether the current predicate skips predicated work: EQUAL_ZERO skips when the 64-bit value
+/// is zero, NOT_EQUAL_ZERO when it is not.
+fn skipped(p: &Option<(Memory, u64, D3D12_PREDICATION_OP)>) -> bool {
+    let Some((mem, off, op)) = p else { return false };
+    let mut v = [0u8; 8];
+    mem.read(*off, &mut v);
+    let zero = u64::from_le_bytes(v) == 0;
+    if *op == D3D12_PREDICATION_OP_EQUAL_ZERO {
+        zero
+    } else {
+        !zero
+    }
+}
+
+/// After an ExecuteCommandLists: states decay to COMMON for buffers, simultaneous-access
+/// textures and anything used on a copy queue.
+pub fn end_of_submission(lists: &[std::sync::Arc<Recorded>], copy_queue: bool) {
+    for l in lists {
+        for t in &l.touched {
+            if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, false) {
+                t.states.lock().unwrap_or_else(|e| e.into_inner()).iter_mut().for_each(|s| *s = 0);
+            }
+        }
+    }
+}
+
+fn copy_bytes(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, bytes: u64) {
+    match (dst.ptr(dst_off, bytes), src.ptr(src_off, bytes)) {
+        // SAFETY: both ranges lie inside their memory; memmove semantics for overlap.
+        (Some(d), Some(s)) => unsafe { std::ptr::copy(s, d, bytes as usize) },
+        _ => {
+            // A reserved buffer on either side: go through a bounce buffer in 64 KB pieces.
+            let mut buf = vec![0u8; bytes.min(1 << 16) as usize];
+            let mut done = 0;
+            while done < bytes {
+                let n = (bytes - done).min(buf.len() as u64) as usize;
+                src.read(src_off + done, &mut buf[..n]);
+                dst.write(dst_off + done, &buf[..n]);
+                done += n as u64;
+            }
+        }
+    }
+}
+
+fn atomic_copy(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, wide: bool) {
+    let n = if wide { 8 } else { 4 };
+    match (dst.ptr(dst_off, n), src.ptr(src_off, n)) {
+        // SAFETY: aligned (checked at recording) and inside the buffers.
+        (Some(d), Some(s)) => unsafe {
+            if wide {
+                let v = (*(s as *const AtomicU64)).load(Ordering::SeqCst);
+                (*(d as *const AtomicU64)).store(v, Ordering::SeqCst);
+            } else {
+                let v = (*(s as *const AtomicU32)).load(Ordering::SeqCst);
+                (*(d as *const AtomicU32)).store(v, Ordering::SeqCst);
+            }
+        },
+        _ => copy_bytes(dst, dst_off, src, src_off, n),
+    }
+}
+
+fn copy_tiles(tiles: &Memory, indices: &[u32], buffer: &Memory, offset: u64, to_tiles: bool) {
+    let Memory::Tiled(map) = tiles else { return };
+    let map = map.lock().unwrap_or_else(|e| e.into_inner());
+    let mut buf = vec![0u8; crate::tiles::TILE as usize];
+    for (k, &t) in indices.iter().enumerate() {
+        let b = offset + k as u64 * crate::tiles::TILE;
+        if to_tiles {
+            buffer.read(b, &mut buf);
+            map.write(t, 0, &buf);
+        } else {
+            map.read(t, 0, &mut buf);
+            buffer.write(b, &buf);
+        }
+    }
+}
+
+/// Byte offset of element row (y, z) of a linear surface.
+fn row_offset(s: &Surface, elem: u64, y: u32, z: u32) -> u64 {
+    s.offset
+        + (s.origin.2 + z) as u64 * s.slice_pitch
+        + (s.origin.1 + y) as u64 * s.row_pitch
+        + s.origin.0 as u64 * elem
+}
+
+/// Reads one row of a surface into `buf` (tiled or linear memory).
+fn read_row(side: &TexSide, s: &Surface, elem: u64, y: u32, z: u32, buf: &mut [u8]) {
+    match &side.memory {
+        Memory::Tiled(map) => {
+            let map = map.lock().unwrap_or_else(|e| e.into_inner());
+            tiled_row(&map, s, elem, y, z, buf.len(), |tile, off, range| map.read(tile, off, &mut buf[range]));
+        }
+        m => {
+            m.read(row_offset(s, elem, y, z), buf);
+        }
+    }
+}
+
+fn write_row(side: &TexSide, s: &Surface, elem: u64, y: u32, z: u32, buf: &[u8]) {
+    match &side.memory {
+        Memory::Tiled(map) => {
+            let map = map.lock().unwrap_or_else(|e| e.into_inner());
+            tiled_row(&map, s, elem, y, z, buf.len(), |tile, off, range| map.write(tile, off, &buf[range]));
+        }
+        m => {
+            m.write(row_offset(s, elem, y, z), buf);
+        }
+    }
+}
+
+/// Walks a row of a reserved texture's subresource in pieces that stay inside one tile.
+fn tiled_row(
+    map: &TileMap,
+    s: &Surface,
+    elem: u64,
+    y: u32,
+    z: u32,
+    len: usize,
+    mut f: impl FnMut(u32, u64, std::ops::Range<usize>),
+) {
+    let Some(sub) = s.subresource else { return };
+    let (x0, yy, zz) = (s.origin.0, s.origin.1 + y, s.origin.2 + z);
+    let count = (len as u64 / elem) as u32;
+    let tw = map.tile_row_elements();
+    let mut x = 0;
+    while x < count {
+        let n = (tw - (x0 + x) % tw).min(count - x);
+        let range = (x as u64 * elem) as usize..((x + n) as u64 * elem) as usize;
+        if let Some((tile, off)) = map.locate(sub, x0 + x, yy, zz) {
+            f(tile, off, range);
+        } else {
+            // Packed mips: tight layout inside the packed tiles, piece by piece across tiles.
+            let row_start = (zz as u64 * s.slice_pitch) + yy as u64 * s.row_pitch + (x0 + x) as u64 * elem;
+            let mut pos = 0u64;
+            let total = n as u64 * elem;
+            while pos < total {
+                let Some((tile, off)) = map.packed_address(sub, row_start + pos) else { break };
+                let piece = (crate::tiles::TILE - off).min(total - pos);
+                let start = range.start + pos as usize;
+                f(tile, off, start..start + piece as usize);
+                pos += piece;
+            }
+        }
+        x += n;
+    }
+}
+
+fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
+    let elem = plan.element_bytes as u64;
+    let (_, rows, depth) = plan.extent;
+    let row_bytes = plan.row_bytes;
+    let linear = |m: &Memory| matches!(m, Memory::Linear { .. });
+    if linear(&dst.memory) && linear(&src.memory) {
+        // Fast path: one bounds check for the whole region, then memmove per row (one memmove
+        // when both sides are contiguous).
+        let last = |s: &Surface| row_offset(s, elem, rows.saturating_sub(1), depth.saturating_sub(1)) + row_bytes;
+        let first = |s: &Surface| row_offset(s, elem, 0, 0);
+        let (Some(d0), Some(s0)) = (
+            dst.memory.ptr(first(&plan.dst), last(&plan.dst) - first(&plan.dst)),
+            src.memory.ptr(first(&plan.src), last(&plan.src) - first(&plan.src)),
+        ) else {
+            return;
+        };
+        let contiguous = |s: &Surface| s.row_pitch == row_bytes && s.slice_pitch == row_bytes * rows as u64;
+        if contiguous(&plan.dst) && contiguous(&plan.src) {
+            // SAFETY: both ranges were bounds-checked above.
+            unsafe { std::ptr::copy(s0, d0, (row_bytes * rows as u64 * depth as u64) as usize) };
+            return;
+        }
+        for z in 0..depth {
+            for y in 0..rows {
+                let d = row_offset(&plan.dst, elem, y, z) - first(&plan.dst);
+                let s = row_offset(&plan.src, elem, y, z) - first(&plan.src);
+                // SAFETY: every row lies between the first and last byte checked above.
+                unsafe { std::ptr::copy(s0.add(s as usize), d0.add(d as usize), row_bytes as usize) };
+            }
+        }
+        return;
+    }
+    let mut buf = vec![0u8; row_bytes as usize];
+    for z in 0..depth {
+        for y in 0..rows {
+            read_row(src, &plan.src, elem, y, z, &mut buf);
+            write_row(dst, &plan.dst, elem, y, z, &buf);
+        }
+    }
+}

@@ -1,0 +1,1746 @@
+//! ID3D12GraphicsCommandList (up to ID3D12GraphicsCommandList8, the newest in the headers).
+//!
+//! Recording methods return void: an invalid call is dropped and its error remembered; Close
+//! then returns it (E_INVALIDARG for invalid arguments, E_FAIL for a method illegal on the
+//! list's type), and a list whose Close failed can never be reset (the error is sticky).
+//! Copies, barriers, queries, predication, WriteBufferImmediate and atomic copies execute on the
+//! queue; pipeline state is recorded for the shader issue; work that needs shaders (draws,
+//! dispatches, clears) is validated and recorded, does nothing until shaders execute, and
+//! prints one warning per device the first time.
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12graphicscommandlist>
+
+use crate::com::{downcast, Child, Class, Object, Ptr};
+use crate::command_allocator::{AllocatorState, CommandAllocator};
+use crate::commands::{Command, Recorded, TexSide, Touched};
+use crate::device::Device;
+use crate::error::{guard, guard_hr, Error, Message, Result};
+use crate::query_heap::{self, QueryHeap};
+use crate::resource::{Backing, Resource};
+use rd3d12_core::copy::{self, Location, Side};
+use rd3d12_core::states::{self, HeapKind, ListStates, ListType};
+use rd3d12_core::Caps;
+use rd3d12_sys::*;
+use std::collections::HashSet;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    Recording,
+    Closed,
+    /// Close failed with this HRESULT: Reset returns it forever.
+    Failed(HRESULT),
+}
+
+/// Pipeline and binding state recorded for draws and dispatches (executed by the shader issue).
+#[derive(Default)]
+pub struct GraphicsState {
+    pub topology: i32,
+    pub viewports: Vec<D3D12_VIEWPORT>,
+    pub scissors: Vec<D3D12_RECT>,
+    pub blend_factor: [f32; 4],
+    pub stencil_ref: u32,
+    pub pipeline: usize,
+    pub descriptor_heaps: Vec<usize>,
+    pub compute_root_signature: usize,
+    pub graphics_root_signature: usize,
+    /// (compute?, parameter index) → argument.
+    pub root_args: Vec<(bool, u32, RootArg)>,
+    pub index_buffer: Option<D3D12_INDEX_BUFFER_VIEW>,
+    pub vertex_buffers: Vec<(u32, D3D12_VERTEX_BUFFER_VIEW)>,
+    pub so_targets: Vec<(u32, D3D12_STREAM_OUTPUT_BUFFER_VIEW)>,
+    pub render_targets: Vec<D3D12_CPU_DESCRIPTOR_HANDLE>,
+    pub depth_stencil: Option<D3D12_CPU_DESCRIPTOR_HANDLE>,
+    pub view_instance_mask: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum RootArg {
+    Table(u64),
+    Constants(u32, Vec<u32>),
+    View(u64),
+}
+
+struct ListState {
+    phase: Phase,
+    allocator: Option<Arc<AllocatorState>>,
+    generation: u64,
+    commands: Vec<Command>,
+    touched: Vec<Touched>,
+    touched_ids: HashSet<usize>,
+    error: Option<Error>,
+    tracker: ListStates,
+    open_queries: HashSet<(usize, u32)>,
+    in_render_pass: bool,
+    gfx: GraphicsState,
+    /// SetMarker / BeginEvent / EndEvent, kept for tools: (kind, metadata, bytes).
+    markers: Vec<(u8, u32, Vec<u8>)>,
+    event_depth: u32,
+    recorded: Option<Arc<Recorded>>,
+}
+
+impl ListState {
+    fn new(phase: Phase) -> Self {
+        ListState {
+            phase,
+            allocator: None,
+            generation: 0,
+            commands: Vec::new(),
+            touched: Vec::new(),
+            touched_ids: HashSet::new(),
+            error: None,
+            tracker: ListStates::default(),
+            open_queries: HashSet::new(),
+            in_render_pass: false,
+            gfx: GraphicsState::default(),
+            markers: Vec::new(),
+            event_depth: 0,
+            recorded: None,
+        }
+    }
+
+    fn touch(&mut self, r: &Object<Resource>) {
+        let id = r as *const _ as usize;
+        if self.touched_ids.insert(id) {
+            let flags = r.inner.desc.Flags.0;
+            self.touched.push(Touched {
+                states: r.inner.states.clone(),
+                is_buffer: r.inner.is_buffer(),
+                simultaneous: flags & D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS.0 != 0,
+            });
+        }
+    }
+}
+
+pub struct CommandList {
+    device: Ptr<Device>,
+    pub ty: D3D12_COMMAND_LIST_TYPE,
+    state: Mutex<ListState>,
+}
+
+fn list_type(t: D3D12_COMMAND_LIST_TYPE) -> ListType {
+    match t {
+        D3D12_COMMAND_LIST_TYPE_BUNDLE => ListType::Bundle,
+        D3D12_COMMAND_LIST_TYPE_COMPUTE => ListType::Compute,
+        D3D12_COMMAND_LIST_TYPE_COPY => ListType::Copy,
+        _ => ListType::Direct,
+    }
+}
+
+fn heap_kind(r: &Resource) -> HeapKind {
+    if matches!(r.backing, Backing::Reserved { .. }) {
+        return HeapKind::Reserved;
+    }
+    match r.heap_props.Type {
+        D3D12_HEAP_TYPE_UPLOAD => HeapKind::Upload,
+        D3D12_HEAP_TYPE_READBACK => HeapKind::Readback,
+        D3D12_HEAP_TYPE_CUSTOM => HeapKind::Custom,
+        _ => HeapKind::Default,
+    }
+}
+
+/// A recording error with its debug-layer message.
+fn rec_err(id: D3D12_MESSAGE_ID, text: impl Into<std::borrow::Cow<'static, str>>) -> Error {
+    Error::invalid_arg(id, D3D12_MESSAGE_CATEGORY_EXECUTION, text)
+}
+
+fn violation(v: states::Violation) -> Error {
+    rec_err(D3D12_MESSAGE_ID(v.id.0), v.message)
+}
+
+/// A method that is illegal on the list's type: Close returns E_FAIL.
+fn wrong_list_type(what: &'static str) -> Error {
+    Error {
+        hr: E_FAIL,
+        message: Some(Message {
+            id: D3D12_MESSAGE_ID_CREATE_COMMAND_LIST_INVALID_COMMAND_LIST_TYPE,
+            category: D3D12_MESSAGE_CATEGORY_EXECUTION,
+            severity: D3D12_MESSAGE_SEVERITY_ERROR,
+            text: what.into(),
+        }),
+    }
+}
+
+impl CommandList {
+    fn new(device: Ptr<Device>, ty: D3D12_COMMAND_LIST_TYPE, phase: Phase) -> Ptr<CommandList> {
+        Ptr::new(CommandList { device, ty, state: Mutex::new(ListState::new(phase)) })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ListState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What ExecuteCommandLists submits, or None when the list may not be executed on a queue
+    /// of `queue_type` (still recording, failed Close, wrong type, bundle, allocator reset since
+    /// recording).
+    pub fn submission(&self, queue_type: D3D12_COMMAND_LIST_TYPE) -> Option<Arc<Recorded>> {
+        if self.ty != queue_type || self.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+            return None;
+        }
+        let s = self.lock();
+        if s.phase != Phase::Closed {
+            return None;
+        }
+        if let Some(a) = &s.allocator {
+            if a.generation() != s.generation {
+                return None;
+            }
+        }
+        s.recorded.clone()
+    }
+
+    fn caps(&self) -> &Caps {
+        self.device.inner.caps()
+    }
+
+    fn warn_shader_work(&self, what: &str) {
+        use std::sync::atomic::Ordering;
+        if !self.device.inner.warned_shader_work.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "rd3d12: warning: {what} needs shader execution, which the CPU backend does not do yet; \
+                 draws, dispatches and clears are validated and recorded but produce no output"
+            );
+        }
+    }
+}
+
+impl Drop for CommandList {
+    fn drop(&mut self) {
+        let id = self as *const CommandList as usize;
+        let s = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        if s.phase == Phase::Recording {
+            if let Some(a) = &s.allocator {
+                a.end(id);
+            }
+        }
+    }
+}
+
+/// CreateCommandList: the list records into `allocator` from the start.
+pub fn create(
+    device: &Object<Device>,
+    node_mask: u32,
+    ty: D3D12_COMMAND_LIST_TYPE,
+    allocator: Option<&Object<CommandAllocator>>,
+) -> Result<Ptr<CommandList>> {
+    device.inner.check_alive()?;
+    if node_mask > 1 {
+        return Err(Error::INVALID_ARG);
+    }
+    let alloc = allocator.ok_or_else(|| {
+        rec_err(D3D12_MESSAGE_ID_CREATECOMMANDLIST_NULL_COMMANDALLOCATOR, "pCommandAllocator is NULL")
+    })?;
+    let valid = [
+        D3D12_COMMAND_LIST_TYPE_DIRECT,
+        D3D12_COMMAND_LIST_TYPE_BUNDLE,
+        D3D12_COMMAND_LIST_TYPE_COMPUTE,
+        D3D12_COMMAND_LIST_TYPE_COPY,
+    ];
+    if !valid.contains(&ty) || alloc.inner.ty != ty {
+        return Err(rec_err(
+            D3D12_MESSAGE_ID_CREATE_COMMAND_LIST_INVALID_COMMAND_LIST_TYPE,
+            "the allocator's type differs from the list's",
+        ));
+    }
+    let list = CommandList::new(Ptr::from_ref(device), ty, Phase::Closed);
+    let id = &list.inner as *const CommandList as usize;
+    let generation = alloc.inner.state.begin(id)?;
+    {
+        let mut s = list.inner.lock();
+        s.phase = Phase::Recording;
+        s.allocator = Some(alloc.inner.state.clone());
+        s.generation = generation;
+    }
+    Ok(list)
+}
+
+/// ID3D12Device4::CreateCommandList1: a closed list with no allocator; flags must be NONE.
+pub fn create1(
+    device: &Object<Device>,
+    node_mask: u32,
+    ty: D3D12_COMMAND_LIST_TYPE,
+    flags: u32,
+) -> Result<Ptr<CommandList>> {
+    device.inner.check_alive()?;
+    let valid = [
+        D3D12_COMMAND_LIST_TYPE_DIRECT,
+        D3D12_COMMAND_LIST_TYPE_BUNDLE,
+        D3D12_COMMAND_LIST_TYPE_COMPUTE,
+        D3D12_COMMAND_LIST_TYPE_COPY,
+    ];
+    if flags != 0 || node_mask > 1 || !valid.contains(&ty) {
+        return Err(Error::INVALID_ARG);
+    }
+    Ok(CommandList::new(Ptr::from_ref(device), ty, Phase::Closed))
+}
+
+type Iface = ID3D12GraphicsCommandList8;
+
+// SAFETY: LIST_VTBL's slots all take an Object<CommandList>.
+unsafe impl Class for CommandList {
+    type Vtbl = ID3D12GraphicsCommandList8Vtbl;
+    const VTBL: &'static ID3D12GraphicsCommandList8Vtbl = &LIST_VTBL;
+    const IIDS: &'static [GUID] = &[
+        IID_IUnknown,
+        IID_ID3D12Object,
+        IID_ID3D12DeviceChild,
+        IID_ID3D12CommandList,
+        IID_ID3D12GraphicsCommandList,
+        IID_ID3D12GraphicsCommandList1,
+        IID_ID3D12GraphicsCommandList2,
+        IID_ID3D12GraphicsCommandList3,
+        IID_ID3D12GraphicsCommandList4,
+        IID_ID3D12GraphicsCommandList5,
+        IID_ID3D12GraphicsCommandList6,
+        IID_ID3D12GraphicsCommandList7,
+        IID_ID3D12GraphicsCommandList8,
+    ];
+}
+
+impl Child for CommandList {
+    fn device(&self) -> &Ptr<Device> {
+        &self.device
+    }
+}
+
+/// # Safety
+/// `this` null or one of our live list pointers.
+unsafe fn list<'a>(this: *mut Iface) -> Option<&'a CommandList> {
+    // SAFETY: forwarded.
+    unsafe { Object::<CommandList>::from_this(this) }.map(|o| &o.inner)
+}
+
+/// Runs a recording method: ignored unless the list is recording; an error is remembered (the
+/// first one) and makes Close fail.
+///
+/// # Safety
+/// `this` null or one of our live list pointers.
+unsafe fn record(this: *mut Iface, name: &str, f: impl FnOnce(&CommandList, &mut ListState) -> Result<()>) {
+    guard(name, (), || {
+        // SAFETY: forwarded.
+        let Some(l) = (unsafe { list(this) }) else { return };
+        let mut s = l.lock();
+        if s.phase != Phase::Recording {
+            return;
+        }
+        if let Err(e) = f(l, &mut s) {
+            if s.error.is_none() {
+                s.error = Some(e);
+            }
+        }
+    })
+}
+
+/// Our resource behind a pointer, or a recording error.
+///
+/// # Safety
+/// `p` null or a live COM pointer.
+unsafe fn resource<'a>(
+    p: *mut ID3D12Resource,
+    id: D3D12_MESSAGE_ID,
+    what: &'static str,
+) -> Result<&'a Object<Resource>> {
+    // SAFETY: recognised by vtable.
+    unsafe { downcast::<Resource, _>(p) }.ok_or_else(|| rec_err(id, what))
+}
+
+// ---- lifecycle --------------------------------------------------------------------------------
+
+unsafe extern "C" fn get_type(this: *mut Iface) -> D3D12_COMMAND_LIST_TYPE {
+    // SAFETY: COM This pointer.
+    guard("GetType", D3D12_COMMAND_LIST_TYPE_DIRECT, || {
+        unsafe { list(this) }.map_or(D3D12_COMMAND_LIST_TYPE_DIRECT, |l| l.ty)
+    })
+}
+
+/// Close: E_FAIL when not recording; the first recording error otherwise (sticky).
+unsafe extern "C" fn close(this: *mut Iface) -> HRESULT {
+    guard_hr("Close", || {
+        // SAFETY: COM This pointer.
+        let l = unsafe { list(this) }.ok_or(Error::POINTER)?;
+        let id = l as *const CommandList as usize;
+        let mut s = l.lock();
+        if s.phase != Phase::Recording {
+            return Err(Error {
+                hr: E_FAIL,
+                message: Some(Message {
+                    id: D3D12_MESSAGE_ID_COMMAND_LIST_CLOSED,
+                    category: D3D12_MESSAGE_CATEGORY_EXECUTION,
+                    severity: D3D12_MESSAGE_SEVERITY_ERROR,
+                    text: "Close on a command list that is not recording".into(),
+                }),
+            });
+        }
+        if let Some(a) = &s.allocator {
+            a.end(id);
+        }
+        let mut err = s.error.take();
+        if err.is_none() {
+            if let Err(v) = s.tracker.finish() {
+                err = Some(violation(v));
+            } else if !s.open_queries.is_empty() {
+                err = Some(rec_err(
+                    D3D12_MESSAGE_ID_CLOSE_COMMAND_LIST_OPEN_QUERY,
+                    "a query begun in this list was not ended",
+                ));
+            } else if s.in_render_pass {
+                err = Some(rec_err(
+                    D3D12_MESSAGE_ID_RENDER_PASS_CANNOT_CLOSE_COMMAND_LIST,
+                    "a render pass begun in this list was not ended",
+                ));
+            }
+        }
+        if let Some(e) = err {
+            s.phase = Phase::Failed(e.hr);
+            s.commands.clear();
+            return Err(e);
+        }
+        let commands = std::mem::take(&mut s.commands);
+        let touched = std::mem::take(&mut s.touched);
+        s.touched_ids.clear();
+        s.recorded = Some(Arc::new(Recorded { commands, touched }));
+        s.phase = Phase::Closed;
+        Ok(S_OK)
+    })
+}
+
+/// Reset: only a closed list; a list whose Close failed returns that error forever; the
+/// allocator must have the list's type and not be recorded into by another list.
+unsafe extern "C" fn reset(
+    this: *mut Iface,
+    allocator: *mut ID3D12CommandAllocator,
+    pso: *mut ID3D12PipelineState,
+) -> HRESULT {
+    guard_hr("Reset", || {
+        // SAFETY: COM This pointer; the allocator recognised by vtable.
+        let l = unsafe { list(this) }.ok_or(Error::POINTER)?;
+        let id = l as *const CommandList as usize;
+        let alloc = unsafe { downcast::<CommandAllocator, _>(allocator) };
+        let mut s = l.lock();
+        match s.phase {
+            Phase::Recording => return Err(Error::FAIL),
+            Phase::Failed(hr) => return Err(Error::hr(hr)),
+            Phase::Closed => {}
+        }
+        let alloc = alloc
+            .ok_or_else(|| rec_err(D3D12_MESSAGE_ID_CREATECOMMANDLIST_NULL_COMMANDALLOCATOR, "pAllocator is NULL"))?;
+        if alloc.inner.ty != l.ty {
+            return Err(rec_err(
+                D3D12_MESSAGE_ID_CREATE_COMMAND_LIST_INVALID_COMMAND_LIST_TYPE,
+                "allocator of another type",
+            ));
+        }
+        let generation = alloc.inner.state.begin(id)?;
+        let phase_before = s.phase;
+        *s = ListState::new(Phase::Recording);
+        debug_assert_eq!(phase_before, Phase::Closed);
+        s.allocator = Some(alloc.inner.state.clone());
+        s.generation = generation;
+        s.gfx.pipeline = pso as usize;
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "ClearState", |l, s| {
+            if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                return Err(wrong_list_type("ClearState is not valid on bundles"));
+            }
+            s.gfx = GraphicsState { pipeline: pso as usize, ..Default::default() };
+            Ok(())
+        })
+    }
+}
+
+// ---- copies -----------------------------------------------------------------------------------
+
+fn side<'a>(r: &'a Object<Resource>, location: Location) -> Side<'a> {
+    Side { desc: &r.inner.desc, heap: heap_kind(&r.inner), subresource_count: r.inner.subresource_count, location }
+}
+
+unsafe extern "C" fn copy_buffer_region(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    dst_off: UINT64,
+    src: *mut ID3D12Resource,
+    src_off: UINT64,
+    n: UINT64,
+) {
+    // SAFETY: pointers recognised by vtable.
+    unsafe {
+        record(this, "CopyBufferRegion", |_, s| {
+            let d = resource(dst, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLDST, "pDstBuffer is NULL or not a resource")?;
+            let r = resource(src, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLSRC, "pSrcBuffer is NULL or not a resource")?;
+            let plan =
+                copy::copy_buffer_region(&side(d, Location::Whole), dst_off, &side(r, Location::Whole), src_off, n)
+                    .map_err(violation)?;
+            s.touch(d);
+            s.touch(r);
+            if let Some((dst_offset, src_offset, bytes)) = plan {
+                s.commands.push(Command::CopyBuffer {
+                    dst: d.inner.memory(),
+                    dst_offset,
+                    src: r.inner.memory(),
+                    src_offset,
+                    bytes,
+                });
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A D3D12_TEXTURE_COPY_LOCATION as a resource and a location.
+///
+/// # Safety
+/// `loc` null or a readable location whose resource is null or a live COM pointer.
+unsafe fn location<'a>(loc: *const D3D12_TEXTURE_COPY_LOCATION, dst: bool) -> Result<(&'a Object<Resource>, Location)> {
+    let null_id = if dst {
+        D3D12_MESSAGE_ID_COPYTEXTUREREGION_INVALIDDSTRESOURCE
+    } else {
+        D3D12_MESSAGE_ID_COPYTEXTUREREGION_INVALIDSRCRESOURCE
+    };
+    // SAFETY: null or readable.
+    let l = unsafe { loc.as_ref() }.ok_or_else(|| rec_err(null_id, "NULL copy location"))?;
+    // SAFETY: recognised by vtable.
+    let r = unsafe { resource(l.pResource, null_id, "the copy location's resource is NULL or not a resource")? };
+    // SAFETY: both union members are plain data; the Type says which one is meant and the
+    // validator only reads that one.
+    let (sub, fp) = unsafe { (l.__bindgen_anon_1.SubresourceIndex, l.__bindgen_anon_1.PlacedFootprint) };
+    Ok((r, Location::from_texture_copy_location(l.Type.0, sub, fp)))
+}
+
+unsafe extern "C" fn copy_texture_region(
+    this: *mut Iface,
+    dst: *const D3D12_TEXTURE_COPY_LOCATION,
+    x: UINT,
+    y: UINT,
+    z: UINT,
+    src: *const D3D12_TEXTURE_COPY_LOCATION,
+    src_box: *const D3D12_BOX,
+) {
+    // SAFETY: pointers null or valid per the method's contract.
+    unsafe {
+        record(this, "CopyTextureRegion", |l, s| {
+            let (d, dl) = location(dst, true)?;
+            let (r, sl) = location(src, false)?;
+            let plan = copy::copy_texture_region(&side(d, dl), x, y, z, &side(r, sl), src_box.as_ref(), l.caps())
+                .map_err(violation)?;
+            s.touch(d);
+            s.touch(r);
+            if let Some(plan) = plan {
+                s.commands.push(Command::CopyTexture {
+                    dst: TexSide { memory: d.inner.memory(), desc: d.inner.desc },
+                    src: TexSide { memory: r.inner.memory(), desc: r.inner.desc },
+                    plan: Box::new(plan),
+                });
+            }
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn copy_resource(this: *mut Iface, dst: *mut ID3D12Resource, src: *mut ID3D12Resource) {
+    // SAFETY: pointers recognised by vtable.
+    unsafe {
+        record(this, "CopyResource", |l, s| {
+            let d = resource(dst, D3D12_MESSAGE_ID_COPYRESOURCE_NULLDST, "pDstResource is NULL or not a resource")?;
+            let r = resource(src, D3D12_MESSAGE_ID_COPYRESOURCE_NULLSRC, "pSrcResource is NULL or not a resource")?;
+            if std::ptr::eq(d, r) {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_COPYRESOURCE_INVALIDSRCRESOURCE,
+                    "CopyResource needs two different resources",
+                ));
+            }
+            let ops = copy::copy_resource(&side(d, Location::Whole), &side(r, Location::Whole), l.caps())
+                .map_err(violation)?;
+            s.touch(d);
+            s.touch(r);
+            for op in ops {
+                match op {
+                    copy::ResourceCopy::Buffer { bytes } => s.commands.push(Command::CopyBuffer {
+                        dst: d.inner.memory(),
+                        dst_offset: 0,
+                        src: r.inner.memory(),
+                        src_offset: 0,
+                        bytes,
+                    }),
+                    copy::ResourceCopy::Texture(plan) => s.commands.push(Command::CopyTexture {
+                        dst: TexSide { memory: d.inner.memory(), desc: d.inner.desc },
+                        src: TexSide { memory: r.inner.memory(), desc: r.inner.desc },
+                        plan: Box::new(plan),
+                    }),
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// CopyTiles: whole tiles between a reserved resource's region and a linear buffer.
+unsafe extern "C" fn copy_tiles(
+    this: *mut Iface,
+    tiled: *mut ID3D12Resource,
+    coord: *const D3D12_TILED_RESOURCE_COORDINATE,
+    size: *const D3D12_TILE_REGION_SIZE,
+    buffer: *mut ID3D12Resource,
+    buffer_offset: UINT64,
+    flags: D3D12_TILE_COPY_FLAGS,
+) {
+    // SAFETY: pointers recognised by vtable / null or readable.
+    unsafe {
+        record(this, "CopyTiles", |_, s| {
+            let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_COPYTILEMAPPINGS_INVALID_PARAMETER, t);
+            let t = resource(tiled, D3D12_MESSAGE_ID_COPYTILEMAPPINGS_INVALID_PARAMETER, "pTiledResource is NULL")?;
+            let b = resource(buffer, D3D12_MESSAGE_ID_COPYTILEMAPPINGS_INVALID_PARAMETER, "pBuffer is NULL")?;
+            let Backing::Reserved { tiles, .. } = &t.inner.backing else {
+                return Err(bad("CopyTiles needs a reserved resource"));
+            };
+            let (c, sz) =
+                (coord.as_ref().ok_or_else(|| bad("NULL coordinate"))?, size.as_ref().ok_or_else(|| bad("NULL size"))?);
+            let f = flags.0;
+            let to_tiles = f & D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE.0 != 0;
+            let from_tiles = f & D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER.0 != 0;
+            if to_tiles == from_tiles || !b.inner.is_buffer() || buffer_offset % 512 != 0 {
+                return Err(bad("CopyTiles needs exactly one direction flag, a buffer and a 512-aligned offset"));
+            }
+            let idx = tiles.lock().unwrap_or_else(|e| e.into_inner()).region_tiles(c, Some(sz))?;
+            let need = idx.len() as u64 * crate::tiles::TILE;
+            if buffer_offset.checked_add(need).is_none_or(|e| e > b.inner.desc.Width) {
+                return Err(bad("the tiles do not fit in the buffer"));
+            }
+            s.touch(t);
+            s.touch(b);
+            s.commands.push(Command::CopyTiles {
+                tiles: t.inner.memory(),
+                tile_indices: idx,
+                buffer: b.inner.memory(),
+                buffer_offset,
+                to_tiles,
+            });
+            Ok(())
+        })
+    }
+}
+
+/// ResolveSubresource(Region) needs a multisampled source; no multisampled resource can exist
+/// on this adapter yet (MSAA is reported unsupported), so every call is invalid.
+unsafe extern "C" fn resolve_subresource(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    _ds: UINT,
+    src: *mut ID3D12Resource,
+    _ss: UINT,
+    _f: DXGI_FORMAT,
+) {
+    // SAFETY: pointers recognised by vtable.
+    unsafe {
+        record(this, "ResolveSubresource", |l, _| {
+            if l.ty == D3D12_COMMAND_LIST_TYPE_COPY {
+                return Err(wrong_list_type("ResolveSubresource is not valid on copy lists"));
+            }
+            let _ = resource(dst, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE, "pDstResource is NULL")?;
+            let r = resource(src, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE, "pSrcResource is NULL")?;
+            if r.inner.desc.SampleDesc.Count <= 1 {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE,
+                    "the resolve source is not multisampled",
+                ));
+            }
+            Ok(())
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn resolve_subresource_region(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    ds: UINT,
+    _x: UINT,
+    _y: UINT,
+    src: *mut ID3D12Resource,
+    ss: UINT,
+    _rect: *mut D3D12_RECT,
+    f: DXGI_FORMAT,
+    _mode: D3D12_RESOLVE_MODE,
+) {
+    // SAFETY: forwarded.
+    unsafe { resolve_subresource(this, dst, ds, src, ss, f) }
+}
+
+// ---- barriers ---------------------------------------------------------------------------------
+
+unsafe extern "C" fn resource_barrier(this: *mut Iface, n: UINT, barriers: *const D3D12_RESOURCE_BARRIER) {
+    // SAFETY: the caller passes `n` barriers; resources recognised by vtable.
+    unsafe {
+        record(this, "ResourceBarrier", |l, s| {
+            if n > 0 && barriers.is_null() {
+                return Err(rec_err(D3D12_MESSAGE_ID_RESOURCE_BARRIER_NULL_POINTER, "pBarriers is NULL"));
+            }
+            let lt = list_type(l.ty);
+            for i in 0..n as usize {
+                let b = &*barriers.add(i);
+                states::validate_barrier_flags(b.Type.0, b.Flags.0).map_err(violation)?;
+                match b.Type {
+                    D3D12_RESOURCE_BARRIER_TYPE_TRANSITION => {
+                        let t = b.__bindgen_anon_1.Transition;
+                        let r = resource(
+                            t.pResource,
+                            D3D12_MESSAGE_ID_RESOURCE_BARRIER_NULL_POINTER,
+                            "transition of a NULL resource",
+                        )?;
+                        let (before, after) = (t.StateBefore.0, t.StateAfter.0);
+                        states::validate_transition(
+                            &r.inner.desc,
+                            heap_kind(&r.inner),
+                            r.inner.subresource_count,
+                            lt,
+                            t.Subresource,
+                            before,
+                            after,
+                        )
+                        .map_err(violation)?;
+                        let id = r as *const _ as u64;
+                        s.tracker
+                            .transition(id, r.inner.subresource_count, t.Subresource, before, after, b.Flags.0)
+                            .map_err(violation)?;
+                        s.touch(r);
+                        if b.Flags.0 & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY.0 == 0 {
+                            s.commands.push(Command::Transition {
+                                states: r.inner.states.clone(),
+                                subresource: t.Subresource,
+                                after,
+                            });
+                        }
+                    }
+                    D3D12_RESOURCE_BARRIER_TYPE_ALIASING => {
+                        // Work executes in order on one thread, so aliasing needs no flush; the
+                        // resources, when given, must be ours.
+                        let a = b.__bindgen_anon_1.Aliasing;
+                        for p in [a.pResourceBefore, a.pResourceAfter] {
+                            if !p.is_null() {
+                                resource(
+                                    p,
+                                    D3D12_MESSAGE_ID_RESOURCE_BARRIER_NULL_POINTER,
+                                    "aliasing barrier on a foreign object",
+                                )?;
+                            }
+                        }
+                    }
+                    _ => {
+                        // UAV barrier: NULL means every UAV access; execution is already ordered.
+                        let u = b.__bindgen_anon_1.UAV;
+                        if !u.pResource.is_null() {
+                            resource(
+                                u.pResource,
+                                D3D12_MESSAGE_ID_RESOURCE_BARRIER_NULL_POINTER,
+                                "UAV barrier on a foreign object",
+                            )?;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Enhanced barriers (ID3D12GraphicsCommandList7::Barrier) are reported unsupported.
+unsafe extern "C" fn barrier(this: *mut Iface, _n: UINT32, _groups: *const D3D12_BARRIER_GROUP) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "Barrier", |_, _| {
+            Err(rec_err(
+                D3D12_MESSAGE_ID_RESOURCE_BARRIER_NULL_POINTER,
+                "enhanced barriers are not supported by this adapter",
+            ))
+        })
+    }
+}
+
+// ---- queries ----------------------------------------------------------------------------------
+
+/// # Safety
+/// `p` null or a live COM pointer.
+unsafe fn query_heap<'a>(p: *mut ID3D12QueryHeap) -> Result<&'a Object<QueryHeap>> {
+    // SAFETY: recognised by vtable.
+    unsafe { downcast::<QueryHeap, _>(p) }.ok_or_else(|| {
+        rec_err(D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS, "pQueryHeap is NULL or not a query heap")
+    })
+}
+
+fn query_allowed(list: D3D12_COMMAND_LIST_TYPE, heap: D3D12_QUERY_HEAP_TYPE) -> bool {
+    match heap {
+        D3D12_QUERY_HEAP_TYPE_TIMESTAMP => {
+            list == D3D12_COMMAND_LIST_TYPE_DIRECT || list == D3D12_COMMAND_LIST_TYPE_COMPUTE
+        }
+        D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP => list == D3D12_COMMAND_LIST_TYPE_COPY,
+        D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS | D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1 => {
+            list == D3D12_COMMAND_LIST_TYPE_DIRECT || list == D3D12_COMMAND_LIST_TYPE_COMPUTE
+        }
+        _ => list == D3D12_COMMAND_LIST_TYPE_DIRECT,
+    }
+}
+
+fn check_query(l: &CommandList, h: &QueryHeap, ty: D3D12_QUERY_TYPE, index: u32) -> Result<()> {
+    let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS, t);
+    if !query_heap::type_matches_heap(ty, h.desc.Type) {
+        return Err(bad("the query type does not match the query heap"));
+    }
+    if index >= h.desc.Count {
+        return Err(bad("query index beyond the heap"));
+    }
+    if !query_allowed(l.ty, h.desc.Type) {
+        return Err(bad("this query heap cannot be used on this command list type"));
+    }
+    Ok(())
+}
+
+unsafe extern "C" fn begin_query(this: *mut Iface, heap: *mut ID3D12QueryHeap, ty: D3D12_QUERY_TYPE, index: UINT) {
+    // SAFETY: heap recognised by vtable.
+    unsafe {
+        record(this, "BeginQuery", |l, s| {
+            let h = query_heap(heap)?;
+            check_query(l, &h.inner, ty, index)?;
+            if ty == D3D12_QUERY_TYPE_TIMESTAMP {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS,
+                    "timestamps take EndQuery only",
+                ));
+            }
+            if !s.open_queries.insert((h as *const _ as usize, index)) {
+                return Err(rec_err(D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS, "the query is already begun"));
+            }
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn end_query(this: *mut Iface, heap: *mut ID3D12QueryHeap, ty: D3D12_QUERY_TYPE, index: UINT) {
+    // SAFETY: heap recognised by vtable.
+    unsafe {
+        record(this, "EndQuery", |l, s| {
+            let h = query_heap(heap)?;
+            check_query(l, &h.inner, ty, index)?;
+            let data = h.inner.data.clone();
+            if ty == D3D12_QUERY_TYPE_TIMESTAMP {
+                s.commands.push(Command::Timestamp { data, index });
+            } else {
+                if !s.open_queries.remove(&(h as *const _ as usize, index)) {
+                    return Err(rec_err(
+                        D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS,
+                        "EndQuery without BeginQuery",
+                    ));
+                }
+                s.commands.push(Command::QueryEnd { data, index, ty });
+            }
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn resolve_query_data(
+    this: *mut Iface,
+    heap: *mut ID3D12QueryHeap,
+    ty: D3D12_QUERY_TYPE,
+    start: UINT,
+    n: UINT,
+    dst: *mut ID3D12Resource,
+    offset: UINT64,
+) {
+    // SAFETY: pointers recognised by vtable.
+    unsafe {
+        record(this, "ResolveQueryData", |l, s| {
+            let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_RESOLVE_QUERY_DATA_INVALID_PARAMETERS, t);
+            let h = query_heap(heap)?;
+            let d =
+                resource(dst, D3D12_MESSAGE_ID_RESOLVE_QUERY_DATA_INVALID_PARAMETERS, "pDestinationBuffer is NULL")?;
+            if !query_heap::type_matches_heap(ty, h.inner.desc.Type) || !query_allowed(l.ty, h.inner.desc.Type) {
+                return Err(bad("the query type does not match the heap or list type"));
+            }
+            if start.checked_add(n).is_none_or(|e| e > h.inner.desc.Count) {
+                return Err(bad("StartIndex + NumQueries exceeds the heap"));
+            }
+            let size = query_heap::result_size(ty).ok_or_else(|| bad("unknown query type"))?;
+            if !d.inner.is_buffer() || offset % 8 != 0 || heap_kind(&d.inner) == HeapKind::Upload {
+                return Err(bad("the destination must be a non-UPLOAD buffer and the offset a multiple of 8"));
+            }
+            if offset.checked_add(size * n as u64).is_none_or(|e| e > d.inner.desc.Width) {
+                return Err(bad("the results do not fit in the destination buffer"));
+            }
+            s.touch(d);
+            s.commands.push(Command::Resolve {
+                data: h.inner.data.clone(),
+                ty,
+                start,
+                count: n,
+                dst: d.inner.memory(),
+                offset,
+            });
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn set_predication(
+    this: *mut Iface,
+    buffer: *mut ID3D12Resource,
+    offset: UINT64,
+    op: D3D12_PREDICATION_OP,
+) {
+    // SAFETY: pointers recognised by vtable.
+    unsafe {
+        record(this, "SetPredication", |l, s| {
+            if l.ty == D3D12_COMMAND_LIST_TYPE_COPY || l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                return Err(wrong_list_type("SetPredication is not valid on copy lists or bundles"));
+            }
+            if buffer.is_null() {
+                s.commands.push(Command::Predication(None));
+                return Ok(());
+            }
+            let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_SET_PREDICATION_INVALID_PARAMETERS, t);
+            let b =
+                resource(buffer, D3D12_MESSAGE_ID_RESOLVE_QUERY_DATA_INVALID_PARAMETERS, "pBuffer is not a resource")?;
+            if !b.inner.is_buffer() || offset % 8 != 0 || offset.checked_add(8).is_none_or(|e| e > b.inner.desc.Width) {
+                return Err(bad("predication needs 8 aligned bytes inside a buffer"));
+            }
+            if op != D3D12_PREDICATION_OP_EQUAL_ZERO && op != D3D12_PREDICATION_OP_NOT_EQUAL_ZERO {
+                return Err(bad("unknown D3D12_PREDICATION_OP"));
+            }
+            s.touch(b);
+            s.commands.push(Command::Predication(Some((b.inner.memory(), offset, op))));
+            Ok(())
+        })
+    }
+}
+
+// ---- buffer writes ----------------------------------------------------------------------------
+
+unsafe extern "C" fn write_buffer_immediate(
+    this: *mut Iface,
+    count: UINT,
+    params: *const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER,
+    modes: *const D3D12_WRITEBUFFERIMMEDIATE_MODE,
+) {
+    // SAFETY: the caller passes `count` parameters (and modes when non-null).
+    unsafe {
+        record(this, "WriteBufferImmediate", |l, s| {
+            let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_WRITEBUFFERIMMEDIATE_INVALID_ALIGNMENT, t);
+            if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                return Err(wrong_list_type("WriteBufferImmediate is not valid on bundles"));
+            }
+            if count > 0 && params.is_null() {
+                return Err(bad("pParams is NULL"));
+            }
+            let mut cmds = Vec::with_capacity(count as usize);
+            for i in 0..count as usize {
+                let p = *params.add(i);
+                let mode = if modes.is_null() { D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT } else { *modes.add(i) };
+                if mode.0 > D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT.0 {
+                    return Err(rec_err(
+                        D3D12_MESSAGE_ID_WRITEBUFFERIMMEDIATE_INVALID_MODE,
+                        "unknown D3D12_WRITEBUFFERIMMEDIATE_MODE",
+                    ));
+                }
+                if p.Dest % 4 != 0 {
+                    return Err(bad("Dest must be 4-byte aligned"));
+                }
+                let (mem, off) = l.device.inner.va().resolve(p.Dest, 4).ok_or_else(|| {
+                    rec_err(D3D12_MESSAGE_ID_WRITEBUFFERIMMEDIATE_INVALID_DEST, "Dest is not inside a buffer")
+                })?;
+                cmds.push(Command::WriteImmediate { dst: mem, offset: off, value: p.Value });
+            }
+            s.commands.extend(cmds);
+            Ok(())
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn atomic_copy(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    dst_off: UINT64,
+    src: *mut ID3D12Resource,
+    src_off: UINT64,
+    deps: UINT,
+    dep_res: *const *mut ID3D12Resource,
+    dep_ranges: *const D3D12_SUBRESOURCE_RANGE_UINT64,
+    wide: bool,
+) {
+    // SAFETY: pointers recognised by vtable; dependency arrays hold `deps` entries.
+    unsafe {
+        record(this, "AtomicCopyBuffer", |_, s| {
+            let id = D3D12_MESSAGE_ID_ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT;
+            let d = resource(dst, id, "pDstBuffer is NULL")?;
+            let r = resource(src, id, "pSrcBuffer is NULL")?;
+            let size = if wide { 8 } else { 4 };
+            let fits = |res: &Object<Resource>, off: u64| {
+                res.inner.is_buffer() && off.checked_add(size).is_some_and(|e| e <= res.inner.desc.Width)
+            };
+            if dst_off % size != 0 || src_off % size != 0 {
+                return Err(rec_err(id, "atomic copy offsets must be aligned to the value size"));
+            }
+            if !fits(d, dst_off) || !fits(r, src_off) {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_ATOMICCOPYBUFFER_INVALID_ARCHITECTURE,
+                    "atomic copy outside a buffer",
+                ));
+            }
+            if deps > 0 && (dep_res.is_null() || dep_ranges.is_null()) {
+                return Err(rec_err(D3D12_MESSAGE_ID_ATOMICCOPYBUFFER_INVALID_ARCHITECTURE, "NULL dependency arrays"));
+            }
+            for i in 0..deps as usize {
+                resource(
+                    *dep_res.add(i),
+                    D3D12_MESSAGE_ID_ATOMICCOPYBUFFER_INVALID_ARCHITECTURE,
+                    "NULL dependent resource",
+                )?;
+            }
+            s.touch(d);
+            s.touch(r);
+            s.commands.push(Command::AtomicCopy {
+                dst: d.inner.memory(),
+                dst_offset: dst_off,
+                src: r.inner.memory(),
+                src_offset: src_off,
+                wide,
+            });
+            Ok(())
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn atomic_copy_u32(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    dst_off: UINT64,
+    src: *mut ID3D12Resource,
+    src_off: UINT64,
+    deps: UINT,
+    dep_res: *const *mut ID3D12Resource,
+    dep_ranges: *const D3D12_SUBRESOURCE_RANGE_UINT64,
+) {
+    // SAFETY: forwarded.
+    unsafe { atomic_copy(this, dst, dst_off, src, src_off, deps, dep_res, dep_ranges, false) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn atomic_copy_u64(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    dst_off: UINT64,
+    src: *mut ID3D12Resource,
+    src_off: UINT64,
+    deps: UINT,
+    dep_res: *const *mut ID3D12Resource,
+    dep_ranges: *const D3D12_SUBRESOURCE_RANGE_UINT64,
+) {
+    // SAFETY: forwarded.
+    unsafe { atomic_copy(this, dst, dst_off, src, src_off, deps, dep_res, dep_ranges, true) }
+}
+
+// ---- markers ----------------------------------------------------------------------------------
+
+unsafe fn marker(this: *mut Iface, kind: u8, meta: UINT, data: *const c_void, size: UINT) {
+    // SAFETY: `data` holds `size` bytes when non-null.
+    unsafe {
+        record(this, "SetMarker/BeginEvent", |_, s| {
+            let bytes = if data.is_null() || size == 0 {
+                Vec::new()
+            } else {
+                std::slice::from_raw_parts(data as *const u8, size as usize).to_vec()
+            };
+            if kind == 1 {
+                s.event_depth += 1;
+            }
+            s.markers.push((kind, meta, bytes));
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn set_marker(this: *mut Iface, meta: UINT, data: *const c_void, size: UINT) {
+    // SAFETY: forwarded.
+    unsafe { marker(this, 0, meta, data, size) }
+}
+unsafe extern "C" fn begin_event(this: *mut Iface, meta: UINT, data: *const c_void, size: UINT) {
+    // SAFETY: forwarded.
+    unsafe { marker(this, 1, meta, data, size) }
+}
+unsafe extern "C" fn end_event(this: *mut Iface) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "EndEvent", |_, s| {
+            s.event_depth = s.event_depth.saturating_sub(1);
+            s.markers.push((2, 0, Vec::new()));
+            Ok(())
+        })
+    }
+}
+
+// ---- shader work: validated and recorded ------------------------------------------------------
+
+/// Records work that needs shader execution after checking it is legal on the list's type.
+///
+/// # Safety
+/// `this` null or one of our live list pointers.
+unsafe fn shader_work(
+    this: *mut Iface,
+    name: &'static str,
+    allowed: &[D3D12_COMMAND_LIST_TYPE],
+    check: impl FnOnce() -> Result<()>,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, name, |l, s| {
+            if !allowed.contains(&l.ty) {
+                return Err(wrong_list_type("this command is not valid on this command list type"));
+            }
+            check()?;
+            l.warn_shader_work(name);
+            s.commands.push(Command::ShaderWork);
+            Ok(())
+        })
+    }
+}
+
+const DIRECT: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE];
+const DIRECT_ONLY: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT];
+const COMPUTE: &[D3D12_COMMAND_LIST_TYPE] =
+    &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE, D3D12_COMMAND_LIST_TYPE_COMPUTE];
+const COMPUTE_NO_BUNDLE: &[D3D12_COMMAND_LIST_TYPE] =
+    &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE];
+
+fn rects_ok(n: u32, p: *const D3D12_RECT) -> Result<()> {
+    if n > 0 && p.is_null() {
+        Err(rec_err(D3D12_MESSAGE_ID_CLEARRENDERTARGETVIEW_MISMATCHINGCLEARVALUE, "NULL rects with NumRects > 0"))
+    } else {
+        Ok(())
+    }
+}
+
+unsafe extern "C" fn draw_instanced(this: *mut Iface, _v: UINT, _i: UINT, _sv: UINT, _si: UINT) {
+    // SAFETY: forwarded.
+    unsafe { shader_work(this, "DrawInstanced", DIRECT, || Ok(())) }
+}
+unsafe extern "C" fn draw_indexed_instanced(this: *mut Iface, _c: UINT, _i: UINT, _s: UINT, _b: INT, _si: UINT) {
+    // SAFETY: forwarded.
+    unsafe { shader_work(this, "DrawIndexedInstanced", DIRECT, || Ok(())) }
+}
+unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
+    let max = D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION;
+    // SAFETY: forwarded.
+    unsafe {
+        shader_work(this, "Dispatch", COMPUTE, || {
+            if x > max || y > max || z > max {
+                Err(rec_err(D3D12_MESSAGE_ID_OVERSIZED_DISPATCH, "thread group count above 65535"))
+            } else {
+                Ok(())
+            }
+        })
+    }
+}
+
+unsafe extern "C" fn dispatch_mesh(this: *mut Iface, _x: UINT, _y: UINT, _z: UINT) {
+    // SAFETY: forwarded. Mesh shaders are reported unsupported (OPTIONS7 tier 0).
+    unsafe {
+        record(this, "DispatchMesh", |_, _| {
+            Err(rec_err(
+                D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET,
+                "mesh shaders are not supported",
+            ))
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn execute_indirect(
+    this: *mut Iface,
+    sig: *mut ID3D12CommandSignature,
+    _max: UINT,
+    args: *mut ID3D12Resource,
+    _args_off: UINT64,
+    _count: *mut ID3D12Resource,
+    _count_off: UINT64,
+) {
+    // SAFETY: forwarded; the argument buffer recognised by vtable.
+    unsafe {
+        shader_work(this, "ExecuteIndirect", COMPUTE_NO_BUNDLE, || {
+            if sig.is_null() {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET,
+                    "pCommandSignature is NULL",
+                ));
+            }
+            resource(args, D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET, "pArgumentBuffer is NULL")
+                .map(|_| ())
+        })
+    }
+}
+
+unsafe extern "C" fn clear_dsv(
+    this: *mut Iface,
+    h: D3D12_CPU_DESCRIPTOR_HANDLE,
+    flags: D3D12_CLEAR_FLAGS,
+    depth: FLOAT,
+    _s: UINT8,
+    n: UINT,
+    rects: *const D3D12_RECT,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        shader_work(this, "ClearDepthStencilView", DIRECT_ONLY, || {
+            if h.ptr == 0 || flags.0 == 0 || flags.0 & !3 != 0 || !(0.0..=1.0).contains(&depth) {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_CLEARDEPTHSTENCILVIEW_MISMATCHINGCLEARVALUE,
+                    "invalid depth-stencil clear",
+                ));
+            }
+            rects_ok(n, rects)
+        })
+    }
+}
+
+unsafe extern "C" fn clear_rtv(
+    this: *mut Iface,
+    h: D3D12_CPU_DESCRIPTOR_HANDLE,
+    color: *const FLOAT,
+    n: UINT,
+    rects: *const D3D12_RECT,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        shader_work(this, "ClearRenderTargetView", DIRECT_ONLY, || {
+            if h.ptr == 0 || color.is_null() {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_CLEARRENDERTARGETVIEW_MISMATCHINGCLEARVALUE,
+                    "invalid render-target clear",
+                ));
+            }
+            rects_ok(n, rects)
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn clear_uav(
+    this: *mut Iface,
+    name: &'static str,
+    gpu: D3D12_GPU_DESCRIPTOR_HANDLE,
+    cpu: D3D12_CPU_DESCRIPTOR_HANDLE,
+    res: *mut ID3D12Resource,
+    values: *const c_void,
+    n: UINT,
+    rects: *const D3D12_RECT,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        shader_work(this, name, COMPUTE_NO_BUNDLE, || {
+            if gpu.ptr == 0 || cpu.ptr == 0 || values.is_null() {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INVALID_RESOURCE_PTR,
+                    "invalid UAV clear",
+                ));
+            }
+            resource(res, D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INVALID_RESOURCE_PTR, "pResource is NULL")?;
+            rects_ok(n, rects)
+        })
+    }
+}
+
+unsafe extern "C" fn clear_uav_uint(
+    this: *mut Iface,
+    g: D3D12_GPU_DESCRIPTOR_HANDLE,
+    c: D3D12_CPU_DESCRIPTOR_HANDLE,
+    r: *mut ID3D12Resource,
+    v: *const UINT,
+    n: UINT,
+    rects: *const D3D12_RECT,
+) {
+    // SAFETY: forwarded.
+    unsafe { clear_uav(this, "ClearUnorderedAccessViewUint", g, c, r, v.cast(), n, rects) }
+}
+unsafe extern "C" fn clear_uav_float(
+    this: *mut Iface,
+    g: D3D12_GPU_DESCRIPTOR_HANDLE,
+    c: D3D12_CPU_DESCRIPTOR_HANDLE,
+    r: *mut ID3D12Resource,
+    v: *const FLOAT,
+    n: UINT,
+    rects: *const D3D12_RECT,
+) {
+    // SAFETY: forwarded.
+    unsafe { clear_uav(this, "ClearUnorderedAccessViewFloat", g, c, r, v.cast(), n, rects) }
+}
+
+/// DiscardResource: contents become undefined; keeping them is a valid outcome on a CPU backend.
+unsafe extern "C" fn discard_resource(this: *mut Iface, res: *mut ID3D12Resource, region: *const D3D12_DISCARD_REGION) {
+    // SAFETY: resource recognised by vtable; region null or readable.
+    unsafe {
+        record(this, "DiscardResource", |l, s| {
+            if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE || l.ty == D3D12_COMMAND_LIST_TYPE_COPY {
+                return Err(wrong_list_type("DiscardResource is not valid on bundles or copy lists"));
+            }
+            let r = resource(res, D3D12_MESSAGE_ID_DISCARD_INVALID_SUBRESOURCE_RANGE, "pResource is NULL")?;
+            if let Some(reg) = region.as_ref() {
+                if reg.FirstSubresource.checked_add(reg.NumSubresources).is_none_or(|e| e > r.inner.subresource_count) {
+                    return Err(rec_err(
+                        D3D12_MESSAGE_ID_DISCARD_INVALID_SUBRESOURCE_RANGE,
+                        "discard region beyond the resource",
+                    ));
+                }
+                if reg.NumRects > 0 && reg.pRects.is_null() {
+                    return Err(rec_err(D3D12_MESSAGE_ID_DISCARD_INVALID_SUBRESOURCE_RANGE, "NULL rects"));
+                }
+            }
+            s.touch(r);
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn begin_render_pass(
+    this: *mut Iface,
+    n: UINT,
+    rts: *const D3D12_RENDER_PASS_RENDER_TARGET_DESC,
+    _ds: *const D3D12_RENDER_PASS_DEPTH_STENCIL_DESC,
+    _flags: D3D12_RENDER_PASS_FLAGS,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "BeginRenderPass", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("render passes need a direct command list"));
+            }
+            if s.in_render_pass || n > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT || (n > 0 && rts.is_null()) {
+                return Err(rec_err(D3D12_MESSAGE_ID_RENDER_PASS_CANNOT_NEST_RENDER_PASSES, "invalid BeginRenderPass"));
+            }
+            s.in_render_pass = true;
+            l.warn_shader_work("BeginRenderPass");
+            s.commands.push(Command::ShaderWork);
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn end_render_pass(this: *mut Iface) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "EndRenderPass", |_, s| {
+            if !std::mem::replace(&mut s.in_render_pass, false) {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_RENDER_PASS_CANNOT_END_WITHOUT_BEGIN,
+                    "EndRenderPass without BeginRenderPass",
+                ));
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Features the adapter reports absent: calling them is an invalid call that fails Close.
+macro_rules! unsupported {
+    ($($name:ident($($a:ident : $t:ty),*) => $what:literal;)*) => {$(
+        unsafe extern "C" fn $name(this: *mut Iface, $($a: $t),*) {
+            $(let _ = $a;)*
+            // SAFETY: forwarded.
+            unsafe {
+                record(this, stringify!($name), |_, _| Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, $what)))
+            }
+        }
+    )*};
+}
+
+unsupported! {
+    initialize_meta_command(_m: *mut ID3D12MetaCommand, _d: *const c_void, _s: SIZE_T) => "no meta commands exist on this adapter";
+    execute_meta_command(_m: *mut ID3D12MetaCommand, _d: *const c_void, _s: SIZE_T) => "no meta commands exist on this adapter";
+    build_raytracing_as(_d: *const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC, _n: UINT, _p: *const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC) => "raytracing is not supported";
+    emit_raytracing_postbuild(_d: *const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC, _n: UINT, _p: *const D3D12_GPU_VIRTUAL_ADDRESS) => "raytracing is not supported";
+    copy_raytracing_as(_d: D3D12_GPU_VIRTUAL_ADDRESS, _s: D3D12_GPU_VIRTUAL_ADDRESS, _m: D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE) => "raytracing is not supported";
+    set_pipeline_state1(_s: *mut ID3D12StateObject) => "state objects (raytracing) are not supported";
+    dispatch_rays(_d: *const D3D12_DISPATCH_RAYS_DESC) => "raytracing is not supported";
+    rs_set_shading_rate(_r: D3D12_SHADING_RATE, _c: *const D3D12_SHADING_RATE_COMBINER) => "variable-rate shading is not supported";
+    rs_set_shading_rate_image(_r: *mut ID3D12Resource) => "variable-rate shading is not supported";
+    set_sample_positions(_n: UINT, _p: UINT, _s: *mut D3D12_SAMPLE_POSITION) => "programmable sample positions are not supported";
+    om_set_depth_bounds(_min: FLOAT, _max: FLOAT) => "depth bounds tests are not supported";
+    om_set_front_and_back_stencil_ref(_f: UINT, _b: UINT) => "independent front and back stencil references are not supported";
+}
+
+unsafe extern "C" fn set_protected_resource_session(this: *mut Iface, session: *mut ID3D12ProtectedResourceSession) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, "SetProtectedResourceSession", |_, _| {
+            if session.is_null() {
+                Ok(())
+            } else {
+                Err(rec_err(
+                    D3D12_MESSAGE_ID_PROTECTED_RESOURCE_SESSION_UNSUPPORTED,
+                    "protected resource sessions are not supported",
+                ))
+            }
+        })
+    }
+}
+
+// ---- recorded pipeline state ------------------------------------------------------------------
+
+/// A state-setting method: legal on `allowed` list types, then `f` updates the recorded state.
+///
+/// # Safety
+/// `this` null or one of our live list pointers.
+unsafe fn set_state(
+    this: *mut Iface,
+    name: &'static str,
+    allowed: &[D3D12_COMMAND_LIST_TYPE],
+    f: impl FnOnce(&mut GraphicsState) -> Result<()>,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, name, |l, s| {
+            if !allowed.contains(&l.ty) {
+                return Err(wrong_list_type("this state cannot be set on this command list type"));
+            }
+            f(&mut s.gfx)
+        })
+    }
+}
+
+/// # Safety
+/// `p` null or `n` readable elements.
+unsafe fn array<T: Copy>(p: *const T, n: u32) -> Result<Vec<T>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "NULL array with a non-zero count"));
+    }
+    // SAFETY: forwarded.
+    Ok(unsafe { std::slice::from_raw_parts(p, n as usize) }.to_vec())
+}
+
+unsafe extern "C" fn ia_set_primitive_topology(this: *mut Iface, t: D3D12_PRIMITIVE_TOPOLOGY) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "IASetPrimitiveTopology", DIRECT, |g| {
+            g.topology = t.0 as i32;
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn rs_set_viewports(this: *mut Iface, n: UINT, v: *const D3D12_VIEWPORT) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "RSSetViewports", DIRECT, |g| {
+            if n > D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE {
+                return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "more than 16 viewports"));
+            }
+            g.viewports = array(v, n)?;
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn rs_set_scissor_rects(this: *mut Iface, n: UINT, r: *const D3D12_RECT) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "RSSetScissorRects", DIRECT, |g| {
+            if n > D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE {
+                return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "more than 16 scissor rects"));
+            }
+            g.scissors = array(r, n)?;
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn om_set_blend_factor(this: *mut Iface, f: *const FLOAT) {
+    // SAFETY: forwarded; `f` null or 4 floats.
+    unsafe {
+        set_state(this, "OMSetBlendFactor", DIRECT, |g| {
+            g.blend_factor = if f.is_null() { [1.0; 4] } else { *(f as *const [f32; 4]) };
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn om_set_stencil_ref(this: *mut Iface, r: UINT) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "OMSetStencilRef", DIRECT, |g| {
+            g.stencil_ref = r;
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn set_pipeline_state(this: *mut Iface, p: *mut ID3D12PipelineState) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SetPipelineState", COMPUTE, |g| {
+            g.pipeline = p as usize;
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn execute_bundle(this: *mut Iface, bundle: *mut ID3D12GraphicsCommandList) {
+    // SAFETY: the bundle recognised by vtable.
+    unsafe {
+        record(this, "ExecuteBundle", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("bundles execute on direct command lists only"));
+            }
+            let b = downcast::<CommandList, _>(bundle).ok_or_else(|| {
+                rec_err(D3D12_MESSAGE_ID_EXECUTE_BUNDLE_TYPE, "pCommandList is NULL or not a command list")
+            })?;
+            if b.inner.ty != D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                return Err(rec_err(D3D12_MESSAGE_ID_EXECUTE_BUNDLE_TYPE, "ExecuteBundle needs a bundle"));
+            }
+            let rec = {
+                let bs = b.inner.lock();
+                match (bs.phase, &bs.recorded) {
+                    (Phase::Closed, Some(r)) => r.clone(),
+                    _ => return Err(rec_err(D3D12_MESSAGE_ID_EXECUTE_BUNDLE_OPEN_BUNDLE, "the bundle is not closed")),
+                }
+            };
+            s.commands.push(Command::Bundle(rec));
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn set_descriptor_heaps(this: *mut Iface, n: UINT, heaps: *const *mut ID3D12DescriptorHeap) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SetDescriptorHeaps", COMPUTE, |g| {
+            if n > 2 {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_SET_DESCRIPTOR_HEAP_INVALID,
+                    "at most one CBV/SRV/UAV and one sampler heap",
+                ));
+            }
+            g.descriptor_heaps = array(heaps, n)?.into_iter().map(|p| p as usize).collect();
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn set_compute_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SetComputeRootSignature", COMPUTE, |g| {
+            g.compute_root_signature = r as usize;
+            g.root_args.retain(|a| !a.0);
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn set_graphics_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SetGraphicsRootSignature", DIRECT, |g| {
+            g.graphics_root_signature = r as usize;
+            g.root_args.retain(|a| a.0);
+            Ok(())
+        })
+    }
+}
+
+fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> Result<()> {
+    if index >= 64 {
+        return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "root parameter index beyond 63"));
+    }
+    g.root_args.retain(|a| !(a.0 == compute && a.1 == index));
+    g.root_args.push((compute, index, arg));
+    Ok(())
+}
+
+macro_rules! root_setters {
+    ($($name:ident($($a:ident : $t:ty),*) => $compute:expr, $allowed:expr, |$i:ident| $arg:expr;)*) => {$(
+        unsafe extern "C" fn $name(this: *mut Iface, $i: UINT, $($a: $t),*) {
+            // SAFETY: forwarded; arrays hold the counts given.
+            unsafe { set_state(this, stringify!($name), $allowed, |g| { let arg = $arg?; set_root(g, $compute, $i, arg) }) }
+        }
+    )*};
+}
+
+root_setters! {
+    set_compute_root_table(h: D3D12_GPU_DESCRIPTOR_HANDLE) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
+    set_graphics_root_table(h: D3D12_GPU_DESCRIPTOR_HANDLE) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
+    set_compute_root_constant(v: UINT, off: UINT) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
+    set_graphics_root_constant(v: UINT, off: UINT) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
+    set_compute_root_constants(n: UINT, p: *const c_void, off: UINT) => true, COMPUTE, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
+    set_graphics_root_constants(n: UINT, p: *const c_void, off: UINT) => false, DIRECT, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
+    set_compute_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
+    set_graphics_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
+    set_compute_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
+    set_graphics_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
+    set_compute_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
+    set_graphics_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
+}
+
+unsafe extern "C" fn ia_set_index_buffer(this: *mut Iface, v: *const D3D12_INDEX_BUFFER_VIEW) {
+    // SAFETY: forwarded; view null or readable.
+    unsafe {
+        set_state(this, "IASetIndexBuffer", DIRECT, |g| {
+            g.index_buffer = v.as_ref().copied();
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn ia_set_vertex_buffers(this: *mut Iface, start: UINT, n: UINT, v: *const D3D12_VERTEX_BUFFER_VIEW) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "IASetVertexBuffers", DIRECT, |g| {
+            if start.checked_add(n).is_none_or(|e| e > D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT) {
+                return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "vertex buffer slots beyond 32"));
+            }
+            let views = if v.is_null() { vec![D3D12_VERTEX_BUFFER_VIEW::default(); n as usize] } else { array(v, n)? };
+            for (k, view) in views.into_iter().enumerate() {
+                let slot = start + k as u32;
+                g.vertex_buffers.retain(|(s, _)| *s != slot);
+                g.vertex_buffers.push((slot, view));
+            }
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn so_set_targets(this: *mut Iface, start: UINT, n: UINT, v: *const D3D12_STREAM_OUTPUT_BUFFER_VIEW) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SOSetTargets", DIRECT, |g| {
+            if start.checked_add(n).is_none_or(|e| e > D3D12_SO_BUFFER_SLOT_COUNT) {
+                return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "stream-output slots beyond 4"));
+            }
+            let views =
+                if v.is_null() { vec![D3D12_STREAM_OUTPUT_BUFFER_VIEW::default(); n as usize] } else { array(v, n)? };
+            for (k, view) in views.into_iter().enumerate() {
+                let slot = start + k as u32;
+                g.so_targets.retain(|(s, _)| *s != slot);
+                g.so_targets.push((slot, view));
+            }
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn om_set_render_targets(
+    this: *mut Iface,
+    n: UINT,
+    rts: *const D3D12_CPU_DESCRIPTOR_HANDLE,
+    single_range: BOOL,
+    ds: *const D3D12_CPU_DESCRIPTOR_HANDLE,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "OMSetRenderTargets", DIRECT_ONLY, |g| {
+            if n > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_COMMAND_LIST_SETRENDERTARGETS_INVALIDNUMRENDERTARGETS,
+                    "more than 8 render targets",
+                ));
+            }
+            g.render_targets = if single_range != 0 && n > 0 {
+                // One handle starting a contiguous range; the stride is the RTV increment, known
+                // once descriptor heaps exist.
+                array(rts, 1)?
+            } else {
+                array(rts, n)?
+            };
+            g.depth_stencil = ds.as_ref().copied();
+            Ok(())
+        })
+    }
+}
+unsafe extern "C" fn set_view_instance_mask(this: *mut Iface, mask: UINT) {
+    // SAFETY: forwarded.
+    unsafe {
+        set_state(this, "SetViewInstanceMask", DIRECT, |g| {
+            // View instancing is reported unsupported (OPTIONS3 tier 0): only view 0 exists.
+            if mask > 1 {
+                return Err(rec_err(D3D12_MESSAGE_ID_VIEW_INSTANCING_UNSUPPORTED, "view instancing is not supported"));
+            }
+            g.view_instance_mask = mask;
+            Ok(())
+        })
+    }
+}
+
+static LIST_VTBL: ID3D12GraphicsCommandList8Vtbl = crate::child_vtbl!(
+    ID3D12GraphicsCommandList8Vtbl,
+    CommandList,
+    Iface {
+        GetType: get_type,
+        Close: close,
+        Reset: reset,
+        ClearState: clear_state,
+        DrawInstanced: draw_instanced,
+        DrawIndexedInstanced: draw_indexed_instanced,
+        Dispatch: dispatch,
+        CopyBufferRegion: copy_buffer_region,
+        CopyTextureRegion: copy_texture_region,
+        CopyResource: copy_resource,
+        CopyTiles: copy_tiles,
+        ResolveSubresource: resolve_subresource,
+        IASetPrimitiveTopology: ia_set_primitive_topology,
+        RSSetViewports: rs_set_viewports,
+        RSSetScissorRects: rs_set_scissor_rects,
+        OMSetBlendFactor: om_set_blend_factor,
+        OMSetStencilRef: om_set_stencil_ref,
+        SetPipelineState: set_pipeline_state,
+        ResourceBarrier: resource_barrier,
+        ExecuteBundle: execute_bundle,
+        SetDescriptorHeaps: set_descriptor_heaps,
+        SetComputeRootSignature: set_compute_root_signature,
+        SetGraphicsRootSignature: set_graphics_root_signature,
+        SetComputeRootDescriptorTable: set_compute_root_table,
+        SetGraphicsRootDescriptorTable: set_graphics_root_table,
+        SetComputeRoot32BitConstant: set_compute_root_constant,
+        SetGraphicsRoot32BitConstant: set_graphics_root_constant,
+        SetComputeRoot32BitConstants: set_compute_root_constants,
+        SetGraphicsRoot32BitConstants: set_graphics_root_constants,
+        SetComputeRootConstantBufferView: set_compute_root_cbv,
+        SetGraphicsRootConstantBufferView: set_graphics_root_cbv,
+        SetComputeRootShaderResourceView: set_compute_root_srv,
+        SetGraphicsRootShaderResourceView: set_graphics_root_srv,
+        SetComputeRootUnorderedAccessView: set_compute_root_uav,
+        SetGraphicsRootUnorderedAccessView: set_graphics_root_uav,
+        IASetIndexBuffer: ia_set_index_buffer,
+        IASetVertexBuffers: ia_set_vertex_buffers,
+        SOSetTargets: so_set_targets,
+        OMSetRenderTargets: om_set_render_targets,
+        ClearDepthStencilView: clear_dsv,
+        ClearRenderTargetView: clear_rtv,
+        ClearUnorderedAccessViewUint: clear_uav_uint,
+        ClearUnorderedAccessViewFloat: clear_uav_float,
+        DiscardResource: discard_resource,
+        BeginQuery: begin_query,
+        EndQuery: end_query,
+        ResolveQueryData: resolve_query_data,
+        SetPredication: set_predication,
+        SetMarker: set_marker,
+        BeginEvent: begin_event,
+        EndEvent: end_event,
+        ExecuteIndirect: execute_indirect,
+        AtomicCopyBufferUINT: atomic_copy_u32,
+        AtomicCopyBufferUINT64: atomic_copy_u64,
+        OMSetDepthBounds: om_set_depth_bounds,
+        SetSamplePositions: set_sample_positions,
+        ResolveSubresourceRegion: resolve_subresource_region,
+        SetViewInstanceMask: set_view_instance_mask,
+        WriteBufferImmediate: write_buffer_immediate,
+        SetProtectedResourceSession: set_protected_resource_session,
+        BeginRenderPass: begin_render_pass,
+        EndRenderPass: end_render_pass,
+        InitializeMetaCommand: initialize_meta_command,
+        ExecuteMetaCommand: execute_meta_command,
+        BuildRaytracingAccelerationStructure: build_raytracing_as,
+        EmitRaytracingAccelerationStructurePostbuildInfo: emit_raytracing_postbuild,
+        CopyRaytracingAccelerationStructure: copy_raytracing_as,
+        SetPipelineState1: set_pipeline_state1,
+        DispatchRays: dispatch_rays,
+        RSSetShadingRate: rs_set_shading_rate,
+        RSSetShadingRateImage: rs_set_shading_rate_image,
+        DispatchMesh: dispatch_mesh,
+        Barrier: barrier,
+        OMSetFrontAndBackStencilRef: om_set_front_and_back_stencil_ref,
+    }
+);

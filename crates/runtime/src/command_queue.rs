@@ -1,0 +1,351 @@
+//! ID3D12CommandQueue: each queue executes on its own thread, in submission order, so fence
+//! waits are real waits and a queue can wait for a value another queue or the CPU signals later.
+//!
+//! Timestamps: the GPU clock of the CPU adapter is CLOCK_MONOTONIC in nanoseconds, so
+//! GetTimestampFrequency is 1 000 000 000 and GetClockCalibration pairs it with the same clock
+//! (the CPU value is CLOCK_MONOTONIC in nanoseconds too).
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12commandqueue>
+
+use crate::com::{downcast, Child, Class, Object, Ptr};
+use crate::command_list::CommandList;
+use crate::commands::Recorded;
+use crate::device::Device;
+use crate::error::{guard, guard_hr, Error, Result};
+use crate::fence::{Fence, FenceCore};
+use crate::heap::Heap;
+use crate::resource::{Backing, Resource};
+use crate::tiles::{Range, TileMap};
+use rd3d12_sys::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Nanoseconds of CLOCK_MONOTONIC: the adapter's timestamp clock.
+pub fn now_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime fills the struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+pub const TIMESTAMP_FREQUENCY: u64 = 1_000_000_000;
+
+/// Work a queue's thread performs in order.
+enum Work {
+    Execute(Vec<Arc<Recorded>>),
+    Signal(Arc<FenceCore>, u64),
+    Wait(Arc<FenceCore>, u64),
+    /// A tile-mapping update (UpdateTileMappings / CopyTileMappings).
+    Tiles(Box<dyn FnOnce() + Send>),
+}
+
+pub struct CommandQueue {
+    device: Ptr<Device>,
+    pub desc: D3D12_COMMAND_QUEUE_DESC,
+    tx: Mutex<Option<Sender<Work>>>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+    abort: Arc<AtomicBool>,
+}
+
+impl CommandQueue {
+    /// CreateCommandQueue: DIRECT, COMPUTE or COPY; priority NORMAL or HIGH (GLOBAL_REALTIME
+    /// needs privileges this adapter does not grant); flags NONE or DISABLE_GPU_TIMEOUT; node
+    /// mask 0 or 1 (reported as 1).
+    pub fn create(device: Ptr<Device>, desc: &D3D12_COMMAND_QUEUE_DESC) -> Result<Ptr<CommandQueue>> {
+        let types = [D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY];
+        let prio_ok = desc.Priority == D3D12_COMMAND_QUEUE_PRIORITY_NORMAL.0 as i32
+            || desc.Priority == D3D12_COMMAND_QUEUE_PRIORITY_HIGH.0 as i32;
+        let flags_ok = desc.Flags.0 & !D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT.0 == 0;
+        if !types.contains(&desc.Type) || !prio_ok || !flags_ok || desc.NodeMask > 1 {
+            return Err(Error::INVALID_ARG);
+        }
+        let desc = D3D12_COMMAND_QUEUE_DESC { NodeMask: 1, ..*desc };
+        let (tx, rx) = channel::<Work>();
+        let abort = Arc::new(AtomicBool::new(false));
+        let (dev_for_worker, abort_w) = (device.clone(), abort.clone());
+        let copy_queue = desc.Type == D3D12_COMMAND_LIST_TYPE_COPY;
+        let worker = std::thread::Builder::new()
+            .name("rd3d12-queue".into())
+            .spawn(move || {
+                for w in rx {
+                    match w {
+                        Work::Execute(lists) => {
+                            for l in &lists {
+                                crate::backend::cpu::exec::run(&dev_for_worker.inner, l);
+                            }
+                            crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
+                        }
+                        Work::Signal(f, v) => f.signal(v),
+                        Work::Wait(f, v) => f.wait_or_abort(v, &abort_w),
+                        Work::Tiles(f) => f(),
+                    }
+                }
+            })
+            .map_err(|_| Error::OUT_OF_MEMORY)?;
+        Ok(Ptr::new(CommandQueue { device, desc, tx: Mutex::new(Some(tx)), worker: Mutex::new(Some(worker)), abort }))
+    }
+
+    fn submit(&self, w: Work) {
+        if let Some(tx) = self.tx.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            let _ = tx.send(w);
+        }
+    }
+}
+
+impl Drop for CommandQueue {
+    fn drop(&mut self) {
+        // Finish what was submitted; a wait that can never be satisfied is abandoned.
+        drop(self.tx.lock().unwrap_or_else(|e| e.into_inner()).take());
+        self.abort.store(true, Ordering::Release);
+        if let Some(w) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = w.join();
+        }
+    }
+}
+
+type Iface = ID3D12CommandQueue;
+
+// SAFETY: QUEUE_VTBL's slots all take an Object<CommandQueue>.
+unsafe impl Class for CommandQueue {
+    type Vtbl = ID3D12CommandQueueVtbl;
+    const VTBL: &'static ID3D12CommandQueueVtbl = &QUEUE_VTBL;
+    const IIDS: &'static [GUID] =
+        &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12CommandQueue];
+}
+
+impl Child for CommandQueue {
+    fn device(&self) -> &Ptr<Device> {
+        &self.device
+    }
+}
+
+/// # Safety
+/// `this` null or one of our live queue pointers.
+unsafe fn queue<'a>(this: *mut Iface) -> Result<&'a CommandQueue> {
+    // SAFETY: forwarded.
+    unsafe { Object::<CommandQueue>::from_this(this) }.map(|o| &o.inner).ok_or(Error::POINTER)
+}
+
+/// ExecuteCommandLists: lists run in array order after everything submitted before. An invalid
+/// submission (a list still recording, of another type, whose Close failed, or whose allocator
+/// was reset since it was recorded; a bundle) removes the device with DXGI_ERROR_INVALID_CALL,
+/// as native Windows 10+ does, and nothing is executed.
+unsafe extern "C" fn execute_command_lists(this: *mut Iface, n: UINT, lists: *const *mut ID3D12CommandList) {
+    guard("ExecuteCommandLists", (), || {
+        // SAFETY: COM This pointer.
+        let Ok(q) = (unsafe { queue(this) }) else { return };
+        if n == 0 {
+            return;
+        }
+        if lists.is_null() {
+            q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
+            return;
+        }
+        // SAFETY: the caller passes `n` list pointers.
+        let ptrs = unsafe { std::slice::from_raw_parts(lists, n as usize) };
+        let mut batch = Vec::with_capacity(ptrs.len());
+        for &p in ptrs {
+            // SAFETY: recognised by vtable.
+            let Some(l) = (unsafe { downcast::<CommandList, _>(p) }) else {
+                q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
+                return;
+            };
+            match l.inner.submission(q.desc.Type) {
+                Some(r) => batch.push(r),
+                None => {
+                    q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
+                    return;
+                }
+            }
+        }
+        if q.device.inner.removed_reason() == S_OK {
+            q.submit(Work::Execute(batch));
+        }
+    })
+}
+
+/// Signal: the fence takes the value once everything submitted before has executed.
+unsafe extern "C" fn signal(this: *mut Iface, fence: *mut ID3D12Fence, value: UINT64) -> HRESULT {
+    guard_hr("ID3D12CommandQueue::Signal", || {
+        // SAFETY: COM This pointer; the fence is recognised by vtable.
+        let q = unsafe { queue(this)? };
+        let f = unsafe { downcast::<Fence, _>(fence) }.ok_or(Error::INVALID_ARG)?;
+        q.device.inner.check_alive()?;
+        q.submit(Work::Signal(f.inner.core.clone(), value));
+        Ok(S_OK)
+    })
+}
+
+/// Wait: later work on this queue starts once the fence reaches the value (no timeout).
+unsafe extern "C" fn wait(this: *mut Iface, fence: *mut ID3D12Fence, value: UINT64) -> HRESULT {
+    guard_hr("ID3D12CommandQueue::Wait", || {
+        // SAFETY: COM This pointer; the fence is recognised by vtable.
+        let q = unsafe { queue(this)? };
+        let f = unsafe { downcast::<Fence, _>(fence) }.ok_or(Error::INVALID_ARG)?;
+        q.device.inner.check_alive()?;
+        q.submit(Work::Wait(f.inner.core.clone(), value));
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn get_timestamp_frequency(this: *mut Iface, freq: *mut UINT64) -> HRESULT {
+    guard_hr("GetTimestampFrequency", || {
+        // SAFETY: COM This pointer; `freq` null or writable.
+        unsafe { queue(this)? };
+        let f = unsafe { freq.as_mut() }.ok_or(Error::INVALID_ARG)?;
+        *f = TIMESTAMP_FREQUENCY;
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn get_clock_calibration(this: *mut Iface, gpu: *mut UINT64, cpu: *mut UINT64) -> HRESULT {
+    guard_hr("GetClockCalibration", || {
+        // SAFETY: COM This pointer; outputs null or writable.
+        unsafe { queue(this)? };
+        let (Some(g), Some(c)) = (unsafe { gpu.as_mut() }, unsafe { cpu.as_mut() }) else {
+            return Err(Error::INVALID_ARG);
+        };
+        let t = now_ns();
+        *g = t;
+        *c = t;
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn get_desc(this: *mut Iface) -> D3D12_COMMAND_QUEUE_DESC {
+    guard("ID3D12CommandQueue::GetDesc", D3D12_COMMAND_QUEUE_DESC::default(), || {
+        // SAFETY: COM This pointer.
+        unsafe { queue(this) }.map(|q| q.desc).unwrap_or_default()
+    })
+}
+
+/// PIX-style markers and events on the queue: kept for tools (nothing consumes them yet).
+unsafe extern "C" fn set_marker(_this: *mut Iface, _meta: UINT, _data: *const std::ffi::c_void, _size: UINT) {}
+unsafe extern "C" fn begin_event(_this: *mut Iface, _meta: UINT, _data: *const std::ffi::c_void, _size: UINT) {}
+unsafe extern "C" fn end_event(_this: *mut Iface) {}
+
+/// The tile map of a reserved resource.
+fn tiles_of(r: &Resource) -> Option<Arc<Mutex<TileMap>>> {
+    match &r.backing {
+        Backing::Reserved { tiles, .. } => Some(tiles.clone()),
+        _ => None,
+    }
+}
+
+/// UpdateTileMappings: validated now, applied in queue order. Invalid calls are dropped (the
+/// method returns void; the debug layer reports #493).
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn update_tile_mappings(
+    this: *mut Iface,
+    resource: *mut ID3D12Resource,
+    n_regions: UINT,
+    coords: *const D3D12_TILED_RESOURCE_COORDINATE,
+    sizes: *const D3D12_TILE_REGION_SIZE,
+    heap: *mut ID3D12Heap,
+    n_ranges: UINT,
+    range_flags: *const D3D12_TILE_RANGE_FLAGS,
+    heap_starts: *const UINT,
+    range_counts: *const UINT,
+    _flags: D3D12_TILE_MAPPING_FLAGS,
+) {
+    guard("UpdateTileMappings", (), || {
+        // SAFETY: COM pointers recognised by vtable; arrays sized by the counts, per the contract.
+        let (Ok(q), Some(r)) = (unsafe { queue(this) }, unsafe { downcast::<Resource, _>(resource) }) else { return };
+        let Some(tiles) = tiles_of(&r.inner) else { return };
+        let heap = unsafe { downcast::<Heap, _>(heap) }.map(|h| h.inner.alloc.clone());
+        let read = |p: *const UINT, i: u32| if p.is_null() { None } else { Some(unsafe { *p.add(i as usize) }) };
+        // Defaults (docs): one region with no coordinate/size is the whole resource; sizes NULL
+        // means one tile per region.
+        let whole = n_regions == 1 && coords.is_null() && sizes.is_null();
+        let mut regions = Vec::new();
+        if !whole {
+            if coords.is_null() && n_regions > 0 {
+                return;
+            }
+            for i in 0..n_regions as usize {
+                let c = unsafe { *coords.add(i) };
+                let s = if sizes.is_null() { None } else { Some(unsafe { *sizes.add(i) }) };
+                regions.push((c, s));
+            }
+        }
+        let region_tiles: u64 = if whole {
+            tiles.lock().unwrap_or_else(|e| e.into_inner()).num_tiles() as u64
+        } else {
+            regions.iter().map(|(_, s)| s.map_or(1, |s| s.NumTiles as u64)).sum()
+        };
+        let mut ranges = Vec::new();
+        for i in 0..n_ranges {
+            let flags = if range_flags.is_null() {
+                D3D12_TILE_RANGE_FLAG_NONE
+            } else {
+                unsafe { *range_flags.add(i as usize) }
+            };
+            let count = match read(range_counts, i) {
+                Some(c) => c,
+                None if n_ranges == 1 => region_tiles as u32,
+                None => 1,
+            };
+            ranges.push(Range { flags, heap_start: read(heap_starts, i).unwrap_or(0), count });
+        }
+        q.submit(Work::Tiles(Box::new(move || {
+            let _ = tiles.lock().unwrap_or_else(|e| e.into_inner()).update(&regions, whole, heap.as_ref(), &ranges);
+        })));
+    })
+}
+
+/// CopyTileMappings, in queue order.
+unsafe extern "C" fn copy_tile_mappings(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    dst_coord: *const D3D12_TILED_RESOURCE_COORDINATE,
+    src: *mut ID3D12Resource,
+    src_coord: *const D3D12_TILED_RESOURCE_COORDINATE,
+    size: *const D3D12_TILE_REGION_SIZE,
+    _flags: D3D12_TILE_MAPPING_FLAGS,
+) {
+    guard("CopyTileMappings", (), || {
+        // SAFETY: COM pointers recognised by vtable; structs null or readable.
+        let (Ok(q), Some(d), Some(s)) =
+            (unsafe { queue(this) }, unsafe { downcast::<Resource, _>(dst) }, unsafe { downcast::<Resource, _>(src) })
+        else {
+            return;
+        };
+        let (Some(dt), Some(st)) = (tiles_of(&d.inner), tiles_of(&s.inner)) else { return };
+        let (Some(dc), Some(sc), Some(sz)) =
+            (unsafe { dst_coord.as_ref() }, unsafe { src_coord.as_ref() }, unsafe { size.as_ref() })
+        else {
+            return;
+        };
+        let (dc, sc, sz) = (*dc, *sc, *sz);
+        q.submit(Work::Tiles(Box::new(move || {
+            if Arc::ptr_eq(&dt, &st) {
+                let mut m = dt.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = TileMap::copy_mappings(&mut m, &dc, None, &sc, &sz);
+            } else {
+                let src_map = st.lock().unwrap_or_else(|e| e.into_inner());
+                let mut dst_map = dt.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = TileMap::copy_mappings(&mut dst_map, &dc, Some(&src_map), &sc, &sz);
+            }
+        })));
+    })
+}
+
+static QUEUE_VTBL: ID3D12CommandQueueVtbl = crate::child_vtbl!(
+    ID3D12CommandQueueVtbl,
+    CommandQueue,
+    Iface {
+        UpdateTileMappings: update_tile_mappings,
+        CopyTileMappings: copy_tile_mappings,
+        ExecuteCommandLists: execute_command_lists,
+        SetMarker: set_marker,
+        BeginEvent: begin_event,
+        EndEvent: end_event,
+        Signal: signal,
+        Wait: wait,
+        GetTimestampFrequency: get_timestamp_frequency,
+        GetClockCalibration: get_clock_calibration,
+        GetDesc: get_desc,
+    }
+);

@@ -1,0 +1,72 @@
+//! Recorded commands: what a closed command list hands to a queue. Every resource is reached
+//! through [`Memory`] (shared ownership of its bytes, no COM reference), so executing work stays
+//! memory-safe whatever the application does with its objects meanwhile.
+
+use crate::query_heap::QueryData;
+use crate::resource::Memory;
+use rd3d12_core::copy::CopyPlan;
+use rd3d12_sys::*;
+use std::sync::{Arc, Mutex};
+
+/// Per-subresource states of a resource, shared with executing work.
+pub type States = Arc<Mutex<Box<[u32]>>>;
+
+/// A texture side of a copy: the memory and, for reserved textures, which subresource the plan's
+/// surface is (tiled textures are addressed through their tile map).
+#[derive(Clone)]
+pub struct TexSide {
+    pub memory: Memory,
+    pub desc: D3D12_RESOURCE_DESC1,
+}
+
+pub enum Command {
+    /// CopyBufferRegion (and CopyResource of buffers).
+    CopyBuffer { dst: Memory, dst_offset: u64, src: Memory, src_offset: u64, bytes: u64 },
+    /// CopyTextureRegion / CopyResource of textures: row copies described by the plan.
+    CopyTexture { dst: TexSide, src: TexSide, plan: Box<CopyPlan> },
+    /// CopyTiles: whole 64 KB tiles between a reserved resource and a linear buffer.
+    CopyTiles { tiles: Memory, tile_indices: Vec<u32>, buffer: Memory, buffer_offset: u64, to_tiles: bool },
+    /// A transition barrier: the subresource's (or every subresource's) state afterwards.
+    Transition { states: States, subresource: u32, after: u32 },
+    /// EndQuery on a timestamp heap: the clock at execution.
+    Timestamp { data: Arc<QueryData>, index: u32 },
+    /// End of another query: occlusion and statistics count nothing while nothing is drawn.
+    QueryEnd { data: Arc<QueryData>, index: u32, ty: D3D12_QUERY_TYPE },
+    /// ResolveQueryData.
+    Resolve { data: Arc<QueryData>, ty: D3D12_QUERY_TYPE, start: u32, count: u32, dst: Memory, offset: u64 },
+    /// WriteBufferImmediate: one 32-bit value.
+    WriteImmediate { dst: Memory, offset: u64, value: u32 },
+    /// AtomicCopyBufferUINT / UINT64: an atomic read of the source and write of the destination.
+    AtomicCopy { dst: Memory, dst_offset: u64, src: Memory, src_offset: u64, wide: bool },
+    /// SetPredication (None clears it).
+    Predication(Option<(Memory, u64, D3D12_PREDICATION_OP)>),
+    /// ExecuteBundle: the bundle's commands, executed in place.
+    Bundle(Arc<Recorded>),
+    /// Work that needs shader execution (draws, dispatches, clears, render passes): recorded and
+    /// validated; executed once the shader issue lands.
+    ShaderWork,
+}
+
+impl Command {
+    /// Whether SetPredication can skip the command (docs: draws, dispatches, clears and copies;
+    /// not queries, resolves of query data or barriers).
+    pub fn predicated(&self) -> bool {
+        matches!(
+            self,
+            Command::CopyBuffer { .. } | Command::CopyTexture { .. } | Command::CopyTiles { .. } | Command::ShaderWork
+        )
+    }
+}
+
+/// Per-resource facts for state decay at the end of an ExecuteCommandLists.
+pub struct Touched {
+    pub states: States,
+    pub is_buffer: bool,
+    pub simultaneous: bool,
+}
+
+/// A closed command list's work.
+pub struct Recorded {
+    pub commands: Vec<Command>,
+    pub touched: Vec<Touched>,
+}

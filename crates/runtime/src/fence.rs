@@ -1,0 +1,287 @@
+//! ID3D12Fence (up to ID3D12Fence1).
+//!
+//! A fence is a 64-bit value with waiters. CPU Signal and queue Signal set it (values may go
+//! down as well as up); every registration whose value is reached fires once: an event HANDLE
+//! (an eventfd on Linux) gets an 8-byte increment written to it, a blocked thread wakes. After
+//! device removal the completed value reads UINT64_MAX and every waiter is released.
+//!
+//! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12fence>
+
+use crate::com::{Child, Class, Object, Ptr};
+use crate::device::Device;
+use crate::error::{guard, guard_hr, Error, Result};
+use rd3d12_sys::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// A wait on several fences (SetEventOnMultipleFenceCompletion).
+pub struct MultiWait {
+    /// Fences still to reach their value (ALL) / 1 (ANY).
+    remaining: AtomicU32,
+    fired: AtomicBool,
+    event: usize,
+    done: Mutex<bool>,
+    cond: Condvar,
+}
+
+impl MultiWait {
+    fn reached(&self) {
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 && !self.fired.swap(true, Ordering::AcqRel) {
+            self.fire();
+        }
+    }
+
+    fn fire(&self) {
+        if self.event != 0 {
+            crate::event::signal(self.event as HANDLE);
+        }
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.cond.notify_all();
+    }
+
+    fn wait(&self) {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*done {
+            done = self.cond.wait(done).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+enum Waiter {
+    /// An eventfd, as its HANDLE value.
+    Event(usize),
+    /// A thread blocked in SetEventOnCompletion(value, NULL).
+    Blocked(Arc<(Mutex<bool>, Condvar)>),
+    Multi(Arc<MultiWait>),
+}
+
+impl Waiter {
+    fn fire(self) {
+        match self {
+            Waiter::Event(h) => {
+                crate::event::signal(h as HANDLE);
+            }
+            Waiter::Blocked(b) => {
+                *b.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                b.1.notify_all();
+            }
+            Waiter::Multi(m) => m.reached(),
+        }
+    }
+}
+
+struct State {
+    value: u64,
+    waiters: Vec<(u64, Waiter)>,
+}
+
+/// The shared part of a fence: queues hold it to signal and wait without holding the COM object.
+pub struct FenceCore {
+    state: Mutex<State>,
+    /// Woken on every value change (queue threads waiting for a value).
+    changed: Condvar,
+    removed: AtomicBool,
+}
+
+impl FenceCore {
+    pub fn new(initial: u64) -> Arc<FenceCore> {
+        Arc::new(FenceCore {
+            state: Mutex::new(State { value: initial, waiters: Vec::new() }),
+            changed: Condvar::new(),
+            removed: AtomicBool::new(false),
+        })
+    }
+
+    /// GetCompletedValue: UINT64_MAX once the device is removed.
+    pub fn completed(&self) -> u64 {
+        if self.removed.load(Ordering::Acquire) {
+            return u64::MAX;
+        }
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).value
+    }
+
+    /// Sets the value and fires the registrations it reaches.
+    pub fn signal(&self, value: u64) {
+        let fired: Vec<Waiter> = {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.value = value;
+            let (due, keep): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut s.waiters).into_iter().partition(|(v, _)| *v <= value);
+            s.waiters = keep;
+            due.into_iter().map(|(_, w)| w).collect()
+        };
+        self.changed.notify_all();
+        fired.into_iter().for_each(Waiter::fire);
+    }
+
+    /// Device removal: every waiter is released and the value reads UINT64_MAX.
+    pub fn remove(&self) {
+        self.removed.store(true, Ordering::Release);
+        let all = std::mem::take(&mut self.state.lock().unwrap_or_else(|e| e.into_inner()).waiters);
+        self.changed.notify_all();
+        all.into_iter().for_each(|(_, w)| w.fire());
+    }
+
+    fn register(&self, value: u64, w: Waiter) {
+        let now = {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            if !self.removed.load(Ordering::Acquire) && value > s.value {
+                s.waiters.push((value, w));
+                return;
+            }
+            w
+        };
+        now.fire();
+    }
+
+    /// SetEventOnCompletion: fires at once when the value is already reached.
+    pub fn set_event(&self, value: u64, event: HANDLE) {
+        if event.is_null() {
+            let b = Arc::new((Mutex::new(false), Condvar::new()));
+            self.register(value, Waiter::Blocked(b.clone()));
+            let mut done = b.0.lock().unwrap_or_else(|e| e.into_inner());
+            while !*done {
+                done = b.1.wait(done).unwrap_or_else(|e| e.into_inner());
+            }
+        } else {
+            self.register(value, Waiter::Event(event as usize));
+        }
+    }
+
+    /// [`FenceCore::wait`] that also gives up once `abort` is set (a queue being destroyed with
+    /// a wait that can never be satisfied).
+    pub fn wait_or_abort(&self, value: u64, abort: &AtomicBool) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while s.value < value && !self.removed.load(Ordering::Acquire) && !abort.load(Ordering::Acquire) {
+            s = self.changed.wait_timeout(s, std::time::Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+    }
+
+    /// Blocks the calling (queue) thread until the fence reaches `value` or the device is removed.
+    pub fn wait(&self, value: u64) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while s.value < value && !self.removed.load(Ordering::Acquire) {
+            s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// ID3D12Device1::SetEventOnMultipleFenceCompletion over fence cores.
+pub fn wait_multiple(fences: &[(Arc<FenceCore>, u64)], any: bool, event: HANDLE) {
+    let m = Arc::new(MultiWait {
+        remaining: AtomicU32::new(if any { 1 } else { fences.len() as u32 }),
+        fired: AtomicBool::new(false),
+        event: event as usize,
+        done: Mutex::new(false),
+        cond: Condvar::new(),
+    });
+    if fences.is_empty() {
+        m.fire();
+    }
+    for (f, v) in fences {
+        f.register(*v, Waiter::Multi(m.clone()));
+    }
+    if event.is_null() {
+        m.wait();
+    }
+}
+
+pub struct Fence {
+    device: Ptr<Device>,
+    pub core: Arc<FenceCore>,
+    pub flags: D3D12_FENCE_FLAGS,
+}
+
+impl Fence {
+    /// CreateFence: flags NONE, SHARED, SHARED|SHARED_CROSS_ADAPTER, NON_MONITORED.
+    pub fn create(device: Ptr<Device>, initial: u64, flags: D3D12_FENCE_FLAGS) -> Result<Ptr<Fence>> {
+        let f = flags.0;
+        let known =
+            D3D12_FENCE_FLAG_SHARED.0 | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER.0 | D3D12_FENCE_FLAG_NON_MONITORED.0;
+        let cross_without_shared =
+            f & D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER.0 != 0 && f & D3D12_FENCE_FLAG_SHARED.0 == 0;
+        if f & !known != 0 || cross_without_shared {
+            return Err(Error::invalid_arg(
+                D3D12_MESSAGE_ID_CREATE_FENCE_INVALID_FLAGS,
+                D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+                "invalid fence flags",
+            ));
+        }
+        let core = FenceCore::new(initial);
+        device.inner.register_fence(&core);
+        if device.inner.removed_reason() != S_OK {
+            core.remove();
+        }
+        Ok(Ptr::new(Fence { device, core, flags }))
+    }
+}
+
+type Iface = ID3D12Fence1;
+
+// SAFETY: FENCE_VTBL's slots all take an Object<Fence>.
+unsafe impl Class for Fence {
+    type Vtbl = ID3D12Fence1Vtbl;
+    const VTBL: &'static ID3D12Fence1Vtbl = &FENCE_VTBL;
+    const IIDS: &'static [GUID] =
+        &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12Fence, IID_ID3D12Fence1];
+}
+
+impl Child for Fence {
+    fn device(&self) -> &Ptr<Device> {
+        &self.device
+    }
+}
+
+/// # Safety
+/// `this` null or one of our live fence pointers.
+unsafe fn fence<'a>(this: *mut Iface) -> Result<&'a Fence> {
+    // SAFETY: forwarded.
+    unsafe { Object::<Fence>::from_this(this) }.map(|o| &o.inner).ok_or(Error::POINTER)
+}
+
+unsafe extern "C" fn get_completed_value(this: *mut Iface) -> UINT64 {
+    // SAFETY: COM This pointer.
+    guard("ID3D12Fence::GetCompletedValue", u64::MAX, || {
+        unsafe { fence(this) }.map_or(u64::MAX, |f| f.core.completed())
+    })
+}
+
+/// SetEventOnCompletion: the eventfd gets written once the value is reached (at once if it is);
+/// a NULL event blocks until then.
+unsafe extern "C" fn set_event_on_completion(this: *mut Iface, value: UINT64, event: HANDLE) -> HRESULT {
+    guard_hr("ID3D12Fence::SetEventOnCompletion", || {
+        // SAFETY: COM This pointer.
+        unsafe { fence(this)? }.core.set_event(value, event);
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn signal(this: *mut Iface, value: UINT64) -> HRESULT {
+    guard_hr("ID3D12Fence::Signal", || {
+        // SAFETY: COM This pointer.
+        let f = unsafe { fence(this)? };
+        if f.device.inner.removed_reason() != S_OK {
+            return Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED));
+        }
+        f.core.signal(value);
+        Ok(S_OK)
+    })
+}
+
+unsafe extern "C" fn get_creation_flags(this: *mut Iface) -> D3D12_FENCE_FLAGS {
+    // SAFETY: COM This pointer.
+    guard("ID3D12Fence1::GetCreationFlags", D3D12_FENCE_FLAGS(0), || {
+        unsafe { fence(this) }.map_or(D3D12_FENCE_FLAGS(0), |f| f.flags)
+    })
+}
+
+static FENCE_VTBL: ID3D12Fence1Vtbl = crate::child_vtbl!(
+    ID3D12Fence1Vtbl,
+    Fence,
+    Iface {
+        GetCompletedValue: get_completed_value,
+        SetEventOnCompletion: set_event_on_completion,
+        Signal: signal,
+        GetCreationFlags: get_creation_flags,
+    }
+);
