@@ -604,7 +604,7 @@ unsafe extern "C" fn copy_tiles(
             let f = flags.0;
             let to_tiles = f & D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE.0 != 0;
             let from_tiles = f & D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER.0 != 0;
-            if to_tiles == from_tiles || !b.inner.is_buffer() || buffer_offset % 512 != 0 {
+            if to_tiles == from_tiles || !b.inner.is_buffer() || !buffer_offset.is_multiple_of(512) {
                 return Err(bad("CopyTiles needs exactly one direction flag, a buffer and a 512-aligned offset"));
             }
             let idx = tiles.lock().unwrap_or_else(|e| e.into_inner()).region_tiles(c, Some(sz))?;
@@ -866,7 +866,7 @@ unsafe extern "C" fn resolve_query_data(
                 return Err(bad("StartIndex + NumQueries exceeds the heap"));
             }
             let size = query_heap::result_size(ty).ok_or_else(|| bad("unknown query type"))?;
-            if !d.inner.is_buffer() || offset % 8 != 0 || heap_kind(&d.inner) == HeapKind::Upload {
+            if !d.inner.is_buffer() || !offset.is_multiple_of(8) || heap_kind(&d.inner) == HeapKind::Upload {
                 return Err(bad("the destination must be a non-UPLOAD buffer and the offset a multiple of 8"));
             }
             if offset.checked_add(size * n as u64).is_none_or(|e| e > d.inner.desc.Width) {
@@ -905,7 +905,10 @@ unsafe extern "C" fn set_predication(
             let bad = |t: &'static str| rec_err(D3D12_MESSAGE_ID_SET_PREDICATION_INVALID_PARAMETERS, t);
             let b =
                 resource(buffer, D3D12_MESSAGE_ID_RESOLVE_QUERY_DATA_INVALID_PARAMETERS, "pBuffer is not a resource")?;
-            if !b.inner.is_buffer() || offset % 8 != 0 || offset.checked_add(8).is_none_or(|e| e > b.inner.desc.Width) {
+            if !b.inner.is_buffer()
+                || !offset.is_multiple_of(8)
+                || offset.checked_add(8).is_none_or(|e| e > b.inner.desc.Width)
+            {
                 return Err(bad("predication needs 8 aligned bytes inside a buffer"));
             }
             if op != D3D12_PREDICATION_OP_EQUAL_ZERO && op != D3D12_PREDICATION_OP_NOT_EQUAL_ZERO {
@@ -982,7 +985,7 @@ unsafe fn atomic_copy(
             let fits = |res: &Object<Resource>, off: u64| {
                 res.inner.is_buffer() && off.checked_add(size).is_some_and(|e| e <= res.inner.desc.Width)
             };
-            if dst_off % size != 0 || src_off % size != 0 {
+            if !dst_off.is_multiple_of(size) || !src_off.is_multiple_of(size) {
                 return Err(rec_err(id, "atomic copy offsets must be aligned to the value size"));
             }
             if !fits(d, dst_off) || !fits(r, src_off) {

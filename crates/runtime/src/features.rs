@@ -169,8 +169,8 @@ impl Device {
                 let ty_ok =
                     [D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY]
                         .contains(&d.CommandListType);
-                let prio_ok = d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_NORMAL.0 as u32
-                    || d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_HIGH.0 as u32;
+                let prio_ok = d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_NORMAL.0
+                    || d.Priority == D3D12_COMMAND_QUEUE_PRIORITY_HIGH.0;
                 d.PriorityForTypeIsSupported = b(ty_ok && prio_ok);
             }
             D3D12_FEATURE_D3D12_OPTIONS3 => {

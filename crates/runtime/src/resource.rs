@@ -128,6 +128,7 @@ pub struct Resource {
 }
 
 impl Resource {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         device: Ptr<Device>,
         v: &ValidatedDesc,

@@ -75,7 +75,7 @@ impl TileMap {
         let mut subresources = vec![D3D12_SUBRESOURCE_TILING::default(); n as usize];
         let t = tiling::resource_tiling(desc, caps, Some(&mut n), 0, Some(&mut subresources));
         subresources.truncate(n as usize);
-        let per_slice = if slices > 0 { t.num_tiles / slices } else { t.num_tiles };
+        let per_slice = t.num_tiles.checked_div(slices).unwrap_or(t.num_tiles);
         TileMap {
             desc: *desc,
             shape: t.tile_shape,

@@ -2,6 +2,7 @@
 //! gcc computes from the same headers (crates/sys/tests/layout/layout.c, generated with them).
 
 #[rustfmt::skip]
+#[allow(clippy::type_complexity)]
 #[path = "layout/table.rs"]
 mod table;
 

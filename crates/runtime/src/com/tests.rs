@@ -87,7 +87,7 @@ fn query_interface_walks_the_chain_and_rejects_others() {
             assert_eq!(v.Release.unwrap()(child), 1);
         }
         for iid in [IID_ID3D12Pageable, IID_ID3D12Device, IID_ID3D12Resource] {
-            out = 1 as *mut c_void;
+            out = std::ptr::dangling_mut::<c_void>();
             assert_eq!(v.QueryInterface.unwrap()(child, &iid, &mut out), E_NOINTERFACE);
             assert!(out.is_null());
         }

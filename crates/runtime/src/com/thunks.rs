@@ -2,6 +2,12 @@
 //! `T` is the class, `I` the interface type the vtable's slots name as `This`.
 //!
 //! Microsoft docs: <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12object>
+//!
+//! # Safety
+//! Every thunk is a COM entry point with COM's contract: `This` is null or a live pointer this
+//! runtime handed out for a `T`, and the other pointers are null or valid as the method's
+//! documentation says. Each thunk checks what it can (nulls) before using them.
+#![allow(clippy::missing_safety_doc)]
 
 use super::{Child, Class, Object};
 use crate::error::{guard, guard_hr};

@@ -13,12 +13,12 @@ use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Runs one list's commands.
-pub fn run(device: &Device, list: &Recorded) {
+pub fn run(_device: &Device, list: &Recorded) {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
-    run_commands(device, &list.commands, &mut predicate);
+    run_commands(&list.commands, &mut predicate);
 }
 
-fn run_commands(device: &Device, commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>) {
+fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>) {
     for c in commands {
         if c.predicated() && skipped(predicate) {
             continue;
@@ -56,7 +56,7 @@ fn run_commands(device: &Device, commands: &[Command], predicate: &mut Option<(M
                 atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
             }
             Command::Predication(p) => *predicate = p.clone(),
-            Command::Bundle(b) => run_commands(device, &b.commands, predicate),
+            Command::Bundle(b) => run_commands(&b.commands, predicate),
             Command::ShaderWork => {}
         }
     }

@@ -133,40 +133,6 @@ impl Drop for Memory {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn new_memory_is_zeroed_and_page_rounded() {
-        let m = Memory::new(10).unwrap();
-        assert_eq!(m.len(), 4096);
-        // SAFETY: the mapping holds len bytes.
-        let s = unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) };
-        assert!(s.iter().all(|&b| b == 0));
-    }
-
-    #[test]
-    fn imported_memory_sees_the_same_bytes() {
-        let a = Memory::new(65536).unwrap();
-        let fd = a.share().unwrap();
-        let b = Memory::import(fd.as_raw_fd()).unwrap();
-        assert_eq!(b.len(), 65536);
-        // SAFETY: both mappings hold 65536 bytes.
-        unsafe {
-            *a.as_ptr().add(1000) = 0x5a;
-            assert_eq!(*b.as_ptr().add(1000), 0x5a);
-        }
-    }
-
-    #[test]
-    fn impossible_sizes_are_out_of_memory() {
-        assert_eq!(Memory::new(u64::MAX).err(), Some(MemoryError::OutOfMemory));
-        assert_eq!(Memory::new(1 << 50).err(), Some(MemoryError::OutOfMemory));
-        assert_eq!(Memory::import(-1).err(), Some(MemoryError::BadHandle));
-    }
-}
-
 /// A reserved range of address space with no memory behind it: the stable, unique GPU virtual
 /// address of a reserved buffer, whose tiles are mapped from heaps by the tile map.
 pub struct AddressRange {
@@ -209,5 +175,39 @@ impl Drop for AddressRange {
     fn drop(&mut self) {
         // SAFETY: unmapping exactly our reservation.
         unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_memory_is_zeroed_and_page_rounded() {
+        let m = Memory::new(10).unwrap();
+        assert_eq!(m.len(), 4096);
+        // SAFETY: the mapping holds len bytes.
+        let s = unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) };
+        assert!(s.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn imported_memory_sees_the_same_bytes() {
+        let a = Memory::new(65536).unwrap();
+        let fd = a.share().unwrap();
+        let b = Memory::import(fd.as_raw_fd()).unwrap();
+        assert_eq!(b.len(), 65536);
+        // SAFETY: both mappings hold 65536 bytes.
+        unsafe {
+            *a.as_ptr().add(1000) = 0x5a;
+            assert_eq!(*b.as_ptr().add(1000), 0x5a);
+        }
+    }
+
+    #[test]
+    fn impossible_sizes_are_out_of_memory() {
+        assert_eq!(Memory::new(u64::MAX).err(), Some(MemoryError::OutOfMemory));
+        assert_eq!(Memory::new(1 << 50).err(), Some(MemoryError::OutOfMemory));
+        assert_eq!(Memory::import(-1).err(), Some(MemoryError::BadHandle));
     }
 }
