@@ -6,9 +6,11 @@
 //!
 //! Names (CreateSharedHandle with a Name, OpenSharedHandleByName) live in a per-user directory
 //! that only its owner can enter (mode 0700: `$XDG_RUNTIME_DIR/rd3d12-shared`, else
-//! `/tmp/rd3d12-shared-<uid>`); a name is a symbolic link to the creating process's descriptor
-//! (`/proc/<pid>/fd/<fd>`), so it stays valid while that handle is open, as a named Windows
-//! object lives while a handle to it exists. Another user can neither list nor open it.
+//! `/tmp/rd3d12-shared-<uid>`); a name is a symbolic link `n/<name>` to the creating process's
+//! descriptor (`/proc/<pid>/fd/<fd>`) plus `i/<name>` recording the object's (device, inode).
+//! A name stays valid while that handle is open, as a named Windows object lives while a handle
+//! to it exists; once the handle is closed (or its number reused for another object) the name
+//! resolves to nothing and is removed. Another user can neither list nor open it.
 
 use crate::error::{Error, Result};
 use rd3d12_sys::*;
@@ -133,19 +135,48 @@ pub unsafe fn name_from_wide(name: LPCWSTR) -> Result<String> {
     Ok(s)
 }
 
-/// Publishes `fd` (owned by the caller's HANDLE) under `name`.
-pub fn publish(name: &str, fd: RawFd) -> Result<()> {
-    let path = names_dir()?.join(name);
-    let target = format!("/proc/{}/fd/{}", std::process::id(), fd);
-    match std::fs::read_link(&path) {
-        // A link whose descriptor is gone is stale: the name is free again.
-        Ok(_) if std::fs::metadata(&path).is_err() => {
-            let _ = std::fs::remove_file(&path);
+/// The identity of the file behind a descriptor: (device, inode).
+fn identity(fd: RawFd) -> Option<(u64, u64)> {
+    // SAFETY: fstat fills a zeroed struct; a bad descriptor is an error, nothing else.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    (unsafe { libc::fstat(fd, &mut st) } == 0).then_some((st.st_dev, st.st_ino))
+}
+
+/// The object a name still designates: its link opens, and what it opens is the object that was
+/// published (the descriptor number may have been closed and reused for something else). A
+/// name whose object is gone is removed.
+fn live(dir: &std::path::Path, name: &str) -> Option<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let (link, id) = (dir.join("n").join(name), dir.join("i").join(name));
+    let want = std::fs::read_link(&id).ok()?.to_string_lossy().into_owned();
+    let opened = std::fs::OpenOptions::new().read(true).write(true).open(&link).ok();
+    match opened {
+        Some(f) if identity(f.as_raw_fd()).map(|(d, i)| format!("{d}:{i}")) == Some(want) => Some(f),
+        _ => {
+            let _ = std::fs::remove_file(&link);
+            let _ = std::fs::remove_file(&id);
+            None
         }
-        Ok(_) => return Err(Error::hr(E_ALREADY_EXISTS)),
-        Err(_) => {}
     }
-    std::os::unix::fs::symlink(&target, &path).map_err(|e| match e.kind() {
+}
+
+/// Publishes `fd` (owned by the caller's HANDLE) under `name`: a link to the descriptor plus a
+/// record of the object's identity, so a reused descriptor number never opens another object.
+pub fn publish(name: &str, fd: RawFd) -> Result<()> {
+    let dir = names_dir()?;
+    if live(&dir, name).is_some() {
+        return Err(Error::hr(E_ALREADY_EXISTS));
+    }
+    let (dev, ino) = identity(fd).ok_or(Error::INVALID_ARG)?;
+    let target = format!("/proc/{}/fd/{}", std::process::id(), fd);
+    let (link, id) = (dir.join("n").join(name), dir.join("i").join(name));
+    for sub in ["n", "i"] {
+        let _ = std::fs::create_dir(dir.join(sub));
+    }
+    let _ = std::fs::remove_file(&link);
+    let _ = std::fs::remove_file(&id);
+    std::os::unix::fs::symlink(format!("{dev}:{ino}"), &id).map_err(|_| Error::hr(E_ACCESS_DENIED))?;
+    std::os::unix::fs::symlink(&target, &link).map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => Error::hr(E_ALREADY_EXISTS),
         _ => Error::hr(E_ACCESS_DENIED),
     })
@@ -154,10 +185,6 @@ pub fn publish(name: &str, fd: RawFd) -> Result<()> {
 /// Opens the object published under `name`: a new descriptor for it.
 pub fn open_by_name(name: &str) -> Result<RawFd> {
     use std::os::fd::IntoRawFd;
-    let path = names_dir()?.join(name);
-    let f = std::fs::OpenOptions::new().read(true).write(true).open(&path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::PermissionDenied => Error::hr(E_ACCESS_DENIED),
-        _ => Error::hr(E_FILE_NOT_FOUND),
-    })?;
-    Ok(f.into_raw_fd())
+    let dir = names_dir()?;
+    live(&dir, name).map(|f| f.into_raw_fd()).ok_or_else(|| Error::hr(E_FILE_NOT_FOUND))
 }
