@@ -2,20 +2,23 @@
 //! adapter: description, LUID, architecture and feature support, all read through the exported
 //! C ABI exactly as a C program would.
 
+mod bench;
 mod footprint;
 mod info;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: rd3d12 [info | footprint [options]]\n\
+const USAGE: &str = "usage: rd3d12 [info | footprint [options] | bench [LIBRARY...]]\n\
   info       adapter, LUID, architecture flags and feature support (the default)\n\
-  footprint  allocation size and copyable footprints of a resource desc (rd3d12 footprint --help)";
+  footprint  allocation size and copyable footprints of a resource desc (rd3d12 footprint --help)\n\
+  bench      layout-math calls per second through the C ABI, beside other libd3d12-like libraries";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None | Some("info") => info::run(),
         Some("footprint") => return footprint::main(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -9,6 +9,37 @@ use crate::error::guard;
 use rd3d12_core::{allocation, desc::desc1_from_desc, footprint};
 use rd3d12_sys::*;
 
+/// Both methods are pure functions of their inputs, and programs ask the same questions again
+/// and again (every upload of a same-sized texture). Each thread remembers its last answers:
+/// a repeated call costs a comparison and a copy instead of validation and layout math.
+mod memo {
+    use rd3d12_sys::*;
+    use std::cell::RefCell;
+
+    /// The bytes of a plain-data value, for exact comparison.
+    pub fn bytes<T: Copy>(v: &T) -> &[u8] {
+        // SAFETY: reading the initialized bytes of a plain-data struct (descs have no padding
+        // that callers leave uninitialized in practice; a mismatch only costs a cache miss).
+        unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
+    }
+
+    pub struct Footprints {
+        pub key: [u64; 10],
+        pub layouts: Vec<D3D12_PLACED_SUBRESOURCE_FOOTPRINT>,
+        pub rows: Vec<u32>,
+        pub sizes: Vec<u64>,
+        pub total: u64,
+    }
+
+    thread_local! {
+        pub static FOOTPRINTS: RefCell<Option<Footprints>> = const { RefCell::new(None) };
+        pub static ALLOCATION: RefCell<Option<([u64; 8], u32, D3D12_RESOURCE_ALLOCATION_INFO)>> = const { RefCell::new(None) };
+    }
+
+    /// Largest subresource count kept.
+    pub const MAX: u32 = 64;
+}
+
 const INVALID_INFO: D3D12_RESOURCE_ALLOCATION_INFO =
     D3D12_RESOURCE_ALLOCATION_INFO { SizeInBytes: u64::MAX, Alignment: 0 };
 
@@ -48,7 +79,21 @@ unsafe fn allocation_info_desc(
     let (Some(descs), info1) = (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) else {
         return INVALID_INFO;
     };
-    if let [one] = descs {
+    if let ([one], None) = (descs, &info1) {
+        let d1 = desc1_from_desc(one);
+        let mut key = [0u64; 8];
+        for (k, chunk) in key.iter_mut().zip(memo::bytes(&d1).chunks_exact(8)) {
+            *k = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        if let Some(hit) =
+            memo::ALLOCATION.with_borrow(|m| m.as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)))
+        {
+            return hit;
+        }
+        let v = allocation::resource_allocation_info2(mask, &[d1], d.caps(), None);
+        memo::ALLOCATION.with_borrow_mut(|m| *m = Some((key, mask, v)));
+        v
+    } else if let [one] = descs {
         allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], d.caps(), info1)
     } else {
         allocation::resource_allocation_info(mask, descs, d.caps(), info1)
@@ -120,11 +165,58 @@ unsafe fn footprints(
     let (layouts, rows, row_sizes) =
         unsafe { (slice_mut(layouts, num), slice_mut(rows, num), slice_mut(row_sizes, num)) };
     let caps = match unsafe { dev(this) } {
-        Ok(d) => *d.caps(),
+        Ok(d) => d.caps(),
         Err(_) => return,
     };
     let t = match desc {
-        Some(desc) => footprint::copyable_footprints(&desc, first, num, base, &caps, layouts, rows, row_sizes),
+        Some(desc) if num <= memo::MAX => {
+            let mut key = [0u64; 10];
+            for (k, chunk) in key.iter_mut().zip(memo::bytes(&desc).chunks_exact(8)) {
+                *k = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
+            }
+            key[8] = first as u64 | (num as u64) << 32;
+            key[9] = base;
+            memo::FOOTPRINTS.with_borrow_mut(|m| {
+                let hit = m.as_ref().is_some_and(|c| c.key == key && c.layouts.len() == num as usize);
+                if !hit {
+                    let n = num as usize;
+                    let mut c = m.take().unwrap_or(memo::Footprints {
+                        key: [0; 10],
+                        layouts: Vec::new(),
+                        rows: Vec::new(),
+                        sizes: Vec::new(),
+                        total: 0,
+                    });
+                    c.layouts.resize(n, Default::default());
+                    c.rows.resize(n, 0);
+                    c.sizes.resize(n, 0);
+                    c.total = footprint::copyable_footprints(
+                        &desc,
+                        first,
+                        num,
+                        base,
+                        caps,
+                        Some(&mut c.layouts),
+                        Some(&mut c.rows),
+                        Some(&mut c.sizes),
+                    );
+                    c.key = key;
+                    *m = Some(c);
+                }
+                let c = m.as_ref().expect("just filled");
+                if let Some(l) = layouts {
+                    l.copy_from_slice(&c.layouts);
+                }
+                if let Some(r) = rows {
+                    r.copy_from_slice(&c.rows);
+                }
+                if let Some(r) = row_sizes {
+                    r.copy_from_slice(&c.sizes);
+                }
+                c.total
+            })
+        }
+        Some(desc) => footprint::copyable_footprints(&desc, first, num, base, caps, layouts, rows, row_sizes),
         None => {
             // No desc: nothing to describe; every given output reads as invalid.
             for l in layouts.into_iter().flatten() {
