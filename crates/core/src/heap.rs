@@ -334,17 +334,26 @@ pub fn validate_resource_on_heap(
             message: format!("initial state {s:#x} of a buffer is ignored: buffers are created in COMMON"),
         });
     }
+    check_placement(v.alignment, placement)?;
+    Ok(warnings)
+}
+
+/// A placed resource's offset and fit in its heap: HeapOffset a multiple of the resource's
+/// alignment, the heap at least as aligned, and the resource inside the heap. Committed
+/// resources always pass.
+pub fn check_placement(alignment: u64, placement: Placement) -> Result<(), DescError> {
+    let invalid = D3D12_MESSAGE_ID_CREATERESOURCEANDHEAP_INVALID_PARAMETERS;
     if let Placement::Placed { offset, heap_size, heap_alignment, size } = placement {
-        if offset % v.alignment != 0 {
+        if offset % alignment != 0 {
             return Err(fail(
                 invalid,
-                format!("HeapOffset {offset} is not a multiple of the resource's alignment {}", v.alignment),
+                format!("HeapOffset {offset} is not a multiple of the resource's alignment {alignment}"),
             ));
         }
-        if heap_alignment < v.alignment {
+        if heap_alignment < alignment {
             return Err(fail(
                 invalid,
-                format!("the heap's alignment {heap_alignment} is smaller than the resource's {}", v.alignment),
+                format!("the heap's alignment {heap_alignment} is smaller than the resource's {alignment}"),
             ));
         }
         if offset.checked_add(size).is_none_or(|end| end > heap_size) {
@@ -354,7 +363,7 @@ pub fn validate_resource_on_heap(
             ));
         }
     }
-    Ok(warnings)
+    Ok(())
 }
 
 /// Initial state rules shared by every creation path (resources.md §7): known bits only, at most

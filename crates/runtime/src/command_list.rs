@@ -105,7 +105,7 @@ impl ListState {
         if self.touched_ids.insert(id) {
             let flags = r.inner.desc.Flags.0;
             self.touched.push(Touched {
-                states: r.inner.states.clone(),
+                states: r.inner.states().clone(),
                 is_buffer: r.inner.is_buffer(),
                 simultaneous: flags & D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS.0 != 0,
             });
@@ -457,6 +457,14 @@ unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState
 
 // ---- copies -----------------------------------------------------------------------------------
 
+/// The memory of a copy destination, noted as written (so its committed memory is cleared
+/// before reuse).
+fn written(r: &Object<Resource>) -> crate::resource::Memory {
+    let m = r.inner.memory();
+    m.mark_dirty();
+    m
+}
+
 fn side<'a>(r: &'a Object<Resource>, location: Location) -> Side<'a> {
     Side { desc: &r.inner.desc, heap: heap_kind(&r.inner), subresource_count: r.inner.subresource_count, location }
 }
@@ -481,7 +489,7 @@ unsafe extern "C" fn copy_buffer_region(
             s.touch(r);
             if let Some((dst_offset, src_offset, bytes)) = plan {
                 s.commands.push(Command::CopyBuffer {
-                    dst: d.inner.memory(),
+                    dst: written(d),
                     dst_offset,
                     src: r.inner.memory(),
                     src_offset,
@@ -533,7 +541,7 @@ unsafe extern "C" fn copy_texture_region(
             s.touch(r);
             if let Some(plan) = plan {
                 s.commands.push(Command::CopyTexture {
-                    dst: TexSide { memory: d.inner.memory(), desc: d.inner.desc },
+                    dst: TexSide { memory: written(d), desc: d.inner.desc },
                     src: TexSide { memory: r.inner.memory(), desc: r.inner.desc },
                     plan: Box::new(plan),
                 });
@@ -562,14 +570,14 @@ unsafe extern "C" fn copy_resource(this: *mut Iface, dst: *mut ID3D12Resource, s
             for op in ops {
                 match op {
                     copy::ResourceCopy::Buffer { bytes } => s.commands.push(Command::CopyBuffer {
-                        dst: d.inner.memory(),
+                        dst: written(d),
                         dst_offset: 0,
                         src: r.inner.memory(),
                         src_offset: 0,
                         bytes,
                     }),
                     copy::ResourceCopy::Texture(plan) => s.commands.push(Command::CopyTexture {
-                        dst: TexSide { memory: d.inner.memory(), desc: d.inner.desc },
+                        dst: TexSide { memory: written(d), desc: d.inner.desc },
                         src: TexSide { memory: r.inner.memory(), desc: r.inner.desc },
                         plan: Box::new(plan),
                     }),
@@ -617,7 +625,7 @@ unsafe extern "C" fn copy_tiles(
             s.commands.push(Command::CopyTiles {
                 tiles: t.inner.memory(),
                 tile_indices: idx,
-                buffer: b.inner.memory(),
+                buffer: if to_tiles { b.inner.memory() } else { written(b) },
                 buffer_offset,
                 to_tiles,
             });
@@ -711,7 +719,7 @@ unsafe extern "C" fn resource_barrier(this: *mut Iface, n: UINT, barriers: *cons
                         s.touch(r);
                         if b.Flags.0 & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY.0 == 0 {
                             s.commands.push(Command::Transition {
-                                states: r.inner.states.clone(),
+                                states: r.inner.states().clone(),
                                 subresource: t.Subresource,
                                 after,
                             });
@@ -878,7 +886,7 @@ unsafe extern "C" fn resolve_query_data(
                 ty,
                 start,
                 count: n,
-                dst: d.inner.memory(),
+                dst: written(d),
                 offset,
             });
             Ok(())
@@ -955,6 +963,7 @@ unsafe extern "C" fn write_buffer_immediate(
                 let (mem, off) = l.device.inner.va().resolve(p.Dest, 4).ok_or_else(|| {
                     rec_err(D3D12_MESSAGE_ID_WRITEBUFFERIMMEDIATE_INVALID_DEST, "Dest is not inside a buffer")
                 })?;
+                mem.mark_dirty();
                 cmds.push(Command::WriteImmediate { dst: mem, offset: off, value: p.Value });
             }
             s.commands.extend(cmds);
@@ -1007,7 +1016,7 @@ unsafe fn atomic_copy(
             s.touch(d);
             s.touch(r);
             s.commands.push(Command::AtomicCopy {
-                dst: d.inner.memory(),
+                dst: written(d),
                 dst_offset: dst_off,
                 src: r.inner.memory(),
                 src_offset: src_off,

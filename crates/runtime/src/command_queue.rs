@@ -64,16 +64,34 @@ impl CommandQueue {
         let desc = D3D12_COMMAND_QUEUE_DESC { NodeMask: 1, ..*desc };
         let (tx, rx) = channel::<Work>();
         let abort = Arc::new(AtomicBool::new(false));
-        let (dev_for_worker, abort_w) = (device.clone(), abort.clone());
+        // The worker holds no device reference: a queue counts once on its device (native).
+        let abort_w = abort.clone();
         let copy_queue = desc.Type == D3D12_COMMAND_LIST_TYPE_COPY;
         let worker = std::thread::Builder::new()
             .name("rd3d12-queue".into())
             .spawn(move || {
-                for w in rx {
+                // Spin briefly before sleeping: submissions often come in quick succession, and
+                // waking a sleeping thread costs tens of microseconds.
+                let next = || {
+                    let start = std::time::Instant::now();
+                    loop {
+                        match rx.try_recv() {
+                            Ok(w) => return Some(w),
+                            Err(std::sync::mpsc::TryRecvError::Disconnected) => return None,
+                            Err(std::sync::mpsc::TryRecvError::Empty)
+                                if start.elapsed() < std::time::Duration::from_micros(crate::fence::SPIN_MICROS) =>
+                            {
+                                std::hint::spin_loop()
+                            }
+                            Err(std::sync::mpsc::TryRecvError::Empty) => return rx.recv().ok(),
+                        }
+                    }
+                };
+                while let Some(w) = next() {
                     match w {
                         Work::Execute(lists) => {
                             for l in &lists {
-                                crate::backend::cpu::exec::run(&dev_for_worker.inner, l);
+                                crate::backend::cpu::exec::run(l);
                             }
                             crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
                         }

@@ -14,6 +14,9 @@ use rd3d12_sys::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+/// How long a waiter spins for a value about to be reached before it sleeps.
+pub const SPIN_MICROS: u64 = 20;
+
 /// A wait on several fences (SetEventOnMultipleFenceCompletion).
 pub struct MultiWait {
     /// Fences still to reach their value (ALL) / 1 (ANY).
@@ -77,6 +80,8 @@ struct State {
 
 /// The shared part of a fence: queues hold it to signal and wait without holding the COM object.
 pub struct FenceCore {
+    /// The current value, readable without the lock (GetCompletedValue, spinning waits).
+    value: std::sync::atomic::AtomicU64,
     state: Mutex<State>,
     /// Woken on every value change (queue threads waiting for a value).
     changed: Condvar,
@@ -86,6 +91,7 @@ pub struct FenceCore {
 impl FenceCore {
     pub fn new(initial: u64) -> Arc<FenceCore> {
         Arc::new(FenceCore {
+            value: std::sync::atomic::AtomicU64::new(initial),
             state: Mutex::new(State { value: initial, waiters: Vec::new() }),
             changed: Condvar::new(),
             removed: AtomicBool::new(false),
@@ -97,7 +103,7 @@ impl FenceCore {
         if self.removed.load(Ordering::Acquire) {
             return u64::MAX;
         }
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).value
+        self.value.load(Ordering::Acquire)
     }
 
     /// Sets the value and fires the registrations it reaches.
@@ -105,6 +111,7 @@ impl FenceCore {
         let fired: Vec<Waiter> = {
             let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
             s.value = value;
+            self.value.store(value, Ordering::Release);
             let (due, keep): (Vec<_>, Vec<_>) =
                 std::mem::take(&mut s.waiters).into_iter().partition(|(v, _)| *v <= value);
             s.waiters = keep;
@@ -134,8 +141,17 @@ impl FenceCore {
         now.fire();
     }
 
-    /// SetEventOnCompletion: fires at once when the value is already reached.
+    /// SetEventOnCompletion: fires at once when the value is already reached. Work that is
+    /// about to complete (a queue finishing a short submission) is waited for briefly first, so
+    /// the event is written before the caller sleeps on it rather than after.
     pub fn set_event(&self, value: u64, event: HANDLE) {
+        let start = std::time::Instant::now();
+        while self.value.load(Ordering::Acquire) < value
+            && !self.removed.load(Ordering::Acquire)
+            && start.elapsed() < std::time::Duration::from_micros(SPIN_MICROS)
+        {
+            std::hint::spin_loop();
+        }
         if event.is_null() {
             let b = Arc::new((Mutex::new(false), Condvar::new()));
             self.register(value, Waiter::Blocked(b.clone()));

@@ -10,16 +10,60 @@ use crate::error::{guard, guard_hr, Error, Result};
 use crate::residency::Residency;
 use crate::share::{Trailer, TRAILER};
 use rd3d12_sys::*;
+use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Memory with the heap description it was made for: an explicit heap's, or the implicit heap
 /// of a committed resource. Placed resources keep it alive through an `Arc` without touching
 /// the heap's COM reference count (native: placing a resource leaves the heap's count alone).
 pub struct Allocation {
     pub desc: D3D12_HEAP_DESC,
-    pub memory: Memory,
+    pub memory: ManuallyDrop<Memory>,
     pub residency: Residency,
+    /// Where clean memory goes back when the allocation dies (committed resources).
+    pool: Option<Arc<Pool>>,
+}
+
+/// Memory of released committed resources that was never mapped, written or shared, so it is
+/// still all zero and a new committed resource can take it as is. Bounded in bytes.
+#[derive(Default)]
+pub struct Pool {
+    free: Mutex<HashMap<usize, Vec<Memory>>>,
+    bytes: AtomicUsize,
+}
+
+impl Pool {
+    const MAX_BYTES: usize = 256 << 20;
+    const MAX_ITEM: usize = 4 << 20;
+
+    fn take(&self, len: usize) -> Option<Memory> {
+        let m = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&len)?.pop()?;
+        self.bytes.fetch_sub(len, Ordering::Relaxed);
+        Some(m)
+    }
+
+    fn give(&self, m: Memory) {
+        let len = m.len();
+        if m.is_dirty() || len > Self::MAX_ITEM || self.bytes.load(Ordering::Relaxed) + len > Self::MAX_BYTES {
+            return;
+        }
+        self.bytes.fetch_add(len, Ordering::Relaxed);
+        self.free.lock().unwrap_or_else(|e| e.into_inner()).entry(len).or_default().push(m);
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // SAFETY: the memory is taken once, here, and never used again through `self`.
+        let m = unsafe { ManuallyDrop::take(&mut self.memory) };
+        match &self.pool {
+            Some(p) => p.give(m),
+            None => drop(m),
+        }
+    }
 }
 
 impl Allocation {
@@ -27,22 +71,49 @@ impl Allocation {
     /// are zero anyway). Counts the bytes as resident unless CREATE_NOT_RESIDENT. A shareable
     /// allocation (D3D12_HEAP_FLAG_SHARED) gets a last page describing it for OpenSharedHandle.
     pub fn new(device: &Device, desc: D3D12_HEAP_DESC, trailer: Option<Trailer>) -> Result<Arc<Allocation>> {
+        Self::with_pool(device, desc, trailer, None)
+    }
+
+    /// An allocation for a committed resource: clean memory of an earlier one is reused, and
+    /// this one's goes back to the pool if it is still clean when it dies.
+    pub fn committed(device: &Device, desc: D3D12_HEAP_DESC, trailer: Option<Trailer>) -> Result<Arc<Allocation>> {
+        let pool = trailer.is_none().then(|| device.pool().clone());
+        Self::with_pool(device, desc, trailer, pool)
+    }
+
+    fn with_pool(
+        device: &Device,
+        desc: D3D12_HEAP_DESC,
+        trailer: Option<Trailer>,
+        pool: Option<Arc<Pool>>,
+    ) -> Result<Arc<Allocation>> {
         let extra = if trailer.is_some() { TRAILER } else { 0 };
         let bytes = desc
             .SizeInBytes
             .checked_next_multiple_of(4096)
             .and_then(|b| b.checked_add(extra))
             .ok_or(Error::OUT_OF_MEMORY)?;
-        let memory = Memory::new(bytes).map_err(|e| match e {
-            MemoryError::OutOfMemory => Error::OUT_OF_MEMORY,
-            MemoryError::BadHandle => Error::INVALID_ARG,
-        })?;
+        let reused = pool.as_ref().and_then(|p| p.take(bytes as usize));
+        let memory = match reused {
+            Some(m) => m,
+            None => Memory::new(bytes).map_err(|e| match e {
+                MemoryError::OutOfMemory => Error::OUT_OF_MEMORY,
+                MemoryError::BadHandle => Error::INVALID_ARG,
+            })?,
+        };
         if let Some(t) = trailer {
             // SAFETY: the mapping holds `len` bytes, the last page reserved for the trailer.
             unsafe { t.store(memory.as_ptr(), memory.len()) };
         }
         let resident = desc.Flags.0 & D3D12_HEAP_FLAG_CREATE_NOT_RESIDENT.0 == 0;
-        Ok(Arc::new(Allocation { residency: Residency::new(device, desc.SizeInBytes, resident), desc, memory }))
+        let a = Arc::new(Allocation {
+            residency: Residency::new(device, desc.SizeInBytes, resident),
+            desc,
+            memory: ManuallyDrop::new(memory),
+            pool,
+        });
+        device.va().insert(&a);
+        Ok(a)
     }
 
     /// Maps memory another process or device shared (OpenSharedHandle) and reads what it is.
@@ -53,8 +124,14 @@ impl Allocation {
         if t.heap.SizeInBytes > (memory.len() as u64).saturating_sub(TRAILER) {
             return Err(Error::INVALID_ARG);
         }
-        let alloc =
-            Arc::new(Allocation { residency: Residency::new(device, t.heap.SizeInBytes, true), desc: t.heap, memory });
+        memory.mark_dirty();
+        let alloc = Arc::new(Allocation {
+            residency: Residency::new(device, t.heap.SizeInBytes, true),
+            desc: t.heap,
+            memory: ManuallyDrop::new(memory),
+            pool: None,
+        });
+        device.va().insert(&alloc);
         Ok((alloc, t))
     }
 

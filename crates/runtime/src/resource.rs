@@ -12,7 +12,7 @@ use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::heap::Allocation;
 use crate::tiles::TileMap;
-use rd3d12_core::{allocation, format, heap as heaprules, ValidatedDesc};
+use rd3d12_core::{allocation, format, ValidatedDesc};
 use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -40,6 +40,14 @@ pub enum Memory {
 }
 
 impl Memory {
+    /// Notes that the bytes may be written (a copy destination, a mapping): memory that was
+    /// written is cleared before a later committed resource reuses it.
+    pub fn mark_dirty(&self) {
+        if let Memory::Linear { alloc, .. } = self {
+            alloc.memory.mark_dirty();
+        }
+    }
+
     /// Host pointer to `len` bytes at `off`, if they lie inside linear memory.
     pub fn ptr(&self, off: u64, len: u64) -> Option<*mut u8> {
         match self {
@@ -120,11 +128,18 @@ pub struct Resource {
     pub heap_props: D3D12_HEAP_PROPERTIES,
     pub heap_flags: D3D12_HEAP_FLAGS,
     pub clear_value: Option<D3D12_CLEAR_VALUE>,
-    /// Outstanding Map calls per subresource.
-    maps: Box<[AtomicU32]>,
+    /// Outstanding Map calls per subresource (one counter inline for single-subresource
+    /// resources, the common case).
+    map_one: AtomicU32,
+    map_more: Box<[AtomicU32]>,
+    /// Host address of the resource's first byte (0 for reserved resources).
+    base: usize,
+    /// Whether Map is possible at all (CPU-visible heap, not reserved).
+    cpu_accessible: bool,
+    initial_state: u32,
     /// Each subresource's state as executed work leaves it (barriers, decay): what the debug
-    /// layer validates against.
-    pub states: crate::commands::States,
+    /// layer validates against. Made on first use.
+    states: std::sync::OnceLock<crate::commands::States>,
 }
 
 impl Resource {
@@ -139,11 +154,25 @@ impl Resource {
         clear_value: Option<D3D12_CLEAR_VALUE>,
         initial_state: D3D12_RESOURCE_STATES,
     ) -> Ptr<Resource> {
-        let maps = (0..v.subresource_count).map(|_| AtomicU32::new(0)).collect();
         // Buffers are created in COMMON whatever the initial state (resources.md §7).
         let is_buffer = v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER;
-        let first = if is_buffer { 0 } else { initial_state.0 };
-        let states = Arc::new(Mutex::new(vec![first; v.subresource_count as usize].into_boxed_slice()));
+        let initial_state = if is_buffer { 0 } else { initial_state.0 };
+        let map_more = if v.subresource_count > 1 {
+            (0..v.subresource_count).map(|_| AtomicU32::new(0)).collect()
+        } else {
+            Box::default()
+        };
+        let base = match &backing {
+            Backing::Committed(a) => a.base() as usize,
+            Backing::Placed { alloc, offset } => alloc.base() as usize + *offset as usize,
+            Backing::Reserved { .. } => 0,
+        };
+        let cpu_accessible = !matches!(backing, Backing::Reserved { .. })
+            && match heap_props.Type {
+                D3D12_HEAP_TYPE_UPLOAD | D3D12_HEAP_TYPE_READBACK => true,
+                D3D12_HEAP_TYPE_CUSTOM => heap_props.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE,
+                _ => false,
+            };
         let r = Ptr::new(Resource {
             device,
             desc: v.desc,
@@ -156,12 +185,13 @@ impl Resource {
             heap_props,
             heap_flags,
             clear_value,
-            maps,
-            states,
+            map_one: AtomicU32::new(0),
+            map_more,
+            base,
+            cpu_accessible,
+            initial_state,
+            states: std::sync::OnceLock::new(),
         });
-        if r.inner.is_buffer() {
-            r.inner.device.inner.va().insert(r.inner.gpu_virtual_address(), r.inner.desc.Width, r.inner.memory());
-        }
         r
     }
 
@@ -184,11 +214,21 @@ impl Resource {
 
     /// The first byte of the resource in host memory (None for reserved resources).
     pub fn base(&self) -> Option<*mut u8> {
-        match &self.backing {
-            // SAFETY (both arms): offsets of validated placements lie inside the allocation.
-            Backing::Committed(a) => Some(a.base()),
-            Backing::Placed { alloc, offset } => Some(unsafe { alloc.base().add(*offset as usize) }),
-            Backing::Reserved { .. } => None,
+        (self.base != 0).then_some(self.base as *mut u8)
+    }
+
+    /// The per-subresource states shared with executing work.
+    pub fn states(&self) -> &crate::commands::States {
+        self.states.get_or_init(|| {
+            Arc::new(Mutex::new(vec![self.initial_state; self.subresource_count as usize].into_boxed_slice()))
+        })
+    }
+
+    fn map_counter(&self, sub: u32) -> Option<&AtomicU32> {
+        if self.map_more.is_empty() {
+            (sub == 0).then_some(&self.map_one)
+        } else {
+            self.map_more.get(sub as usize)
         }
     }
 
@@ -204,12 +244,8 @@ impl Resource {
         }
     }
 
-    fn cpu_page(&self) -> D3D12_CPU_PAGE_PROPERTY {
-        heaprules::cpu_page_property(&self.heap_props, &heaprules::HeapArch::CPU)
-    }
-
     pub fn is_cpu_accessible(&self) -> bool {
-        !matches!(self.backing, Backing::Reserved { .. }) && self.cpu_page() != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE
+        self.cpu_accessible
     }
 
     /// Offset and tight footprint of a subresource in the resource's memory.
@@ -247,30 +283,40 @@ impl Resource {
                 ));
             }
         }
-        self.maps[sub as usize].fetch_add(1, Ordering::AcqRel);
+        let counter = self.map_counter(sub).ok_or(Error::INVALID_ARG)?;
+        if self.device.inner.tracks_maps() {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
         let base = self.base().ok_or(Error::INVALID_ARG)?;
-        let off = if self.is_buffer() { 0 } else { self.subresource_layout(sub).map_or(0, |(o, _)| o) };
+        if let Backing::Committed(a) | Backing::Placed { alloc: a, .. } = &self.backing {
+            if !a.memory.is_dirty() {
+                a.memory.mark_dirty();
+            }
+        }
+        if self.is_buffer() {
+            return Ok(base);
+        }
+        let off = self.subresource_layout(sub).map_or(0, |(o, _)| o);
         // SAFETY: the subresource offset lies inside the resource's memory.
         Ok(unsafe { base.add(off as usize) })
     }
 
     /// Unmap: ignored when the subresource is not mapped or out of range (native).
     fn unmap(&self, sub: u32) {
-        if let Some(m) = self.maps.get(sub as usize) {
-            let _ = m.fetch_update(Ordering::AcqRel, Ordering::Acquire, |c| c.checked_sub(1));
+        // The count is bookkeeping for the debug layer (the pointer stays valid while the
+        // resource lives): an unmatched Unmap is ignored.
+        if !self.device.inner.tracks_maps() {
+            return;
+        }
+        if let Some(m) = self.map_counter(sub) {
+            if m.load(Ordering::Relaxed) > 0 {
+                m.fetch_sub(1, Ordering::Relaxed);
+            }
         }
     }
 
     pub fn map_count(&self, sub: u32) -> u32 {
-        self.maps.get(sub as usize).map_or(0, |m| m.load(Ordering::Acquire))
-    }
-}
-
-impl Drop for Resource {
-    fn drop(&mut self) {
-        if self.is_buffer() {
-            self.device.inner.va().remove(self.gpu_virtual_address());
-        }
+        self.map_counter(sub).map_or(0, |m| m.load(Ordering::Acquire))
     }
 }
 
@@ -310,6 +356,19 @@ unsafe extern "C" fn map(this: *mut Iface, sub: UINT, _read: *const D3D12_RANGE,
     guard_hr("ID3D12Resource::Map", || {
         // SAFETY: COM This pointer.
         let r = unsafe { res(this)? };
+        // The common case first: a mappable buffer, subresource 0.
+        if r.cpu_accessible && sub == 0 && r.is_buffer() && !r.device.inner.tracks_maps() {
+            if let Backing::Committed(a) | Backing::Placed { alloc: a, .. } = &r.backing {
+                if !a.memory.is_dirty() {
+                    a.memory.mark_dirty();
+                }
+            }
+            if !pp.is_null() {
+                // SAFETY: non-null out-pointer from the caller.
+                unsafe { *pp = r.base as *mut c_void };
+            }
+            return Ok(S_OK);
+        }
         let p = r.map(sub, !pp.is_null())?;
         if !pp.is_null() {
             // SAFETY: non-null out-pointer from the caller.
@@ -489,6 +548,7 @@ unsafe extern "C" fn write_to_subresource(
             return Err(Error::INVALID_ARG);
         }
         let base = r.base().ok_or(Error::INVALID_ARG)?;
+        r.memory().mark_dirty();
         for z in 0..g.depth as usize {
             for y in 0..g.rows as usize {
                 // SAFETY: the region was checked against the subresource, which lies inside the

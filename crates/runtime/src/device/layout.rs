@@ -16,13 +16,6 @@ mod memo {
     use rd3d12_sys::*;
     use std::cell::RefCell;
 
-    /// The bytes of a plain-data value, for exact comparison.
-    pub fn bytes<T: Copy>(v: &T) -> &[u8] {
-        // SAFETY: reading the initialized bytes of a plain-data struct (descs have no padding
-        // that callers leave uninitialized in practice; a mismatch only costs a cache miss).
-        unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
-    }
-
     pub struct Footprints {
         pub key: [u64; 10],
         pub layouts: Vec<D3D12_PLACED_SUBRESOURCE_FOOTPRINT>,
@@ -81,10 +74,7 @@ unsafe fn allocation_info_desc(
     };
     if let ([one], None) = (descs, &info1) {
         let d1 = desc1_from_desc(one);
-        let mut key = [0u64; 8];
-        for (k, chunk) in key.iter_mut().zip(memo::bytes(&d1).chunks_exact(8)) {
-            *k = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
-        }
+        let key = super::desc_key(&d1);
         if let Some(hit) =
             memo::ALLOCATION.with_borrow(|m| m.as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)))
         {
@@ -171,9 +161,7 @@ unsafe fn footprints(
     let t = match desc {
         Some(desc) if num <= memo::MAX => {
             let mut key = [0u64; 10];
-            for (k, chunk) in key.iter_mut().zip(memo::bytes(&desc).chunks_exact(8)) {
-                *k = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
-            }
+            key[..8].copy_from_slice(&super::desc_key(&desc));
             key[8] = first as u64 | (num as u64) << 32;
             key[9] = base;
             memo::FOOTPRINTS.with_borrow_mut(|m| {

@@ -13,7 +13,7 @@ use crate::resource::{Backing, Resource};
 use crate::share::{self, Trailer};
 use crate::tiles::{TileMap, TILE};
 use rd3d12_core::heap::{self as rules, HeapApi, HeapArch, Placement};
-use rd3d12_core::{allocation, desc::desc1_from_desc, validate_desc1, Api, ClearValue, DescError};
+use rd3d12_core::{allocation, desc::desc1_from_desc, validate_desc1, Api, ClearValue, DescError, ValidatedDesc};
 use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::os::fd::IntoRawFd;
@@ -41,9 +41,17 @@ fn arch(d: &Device) -> HeapArch {
 /// Reads an optimized clear value.
 fn clear_of(cv: Option<&D3D12_CLEAR_VALUE>) -> Option<ClearValue> {
     cv.map(|c| {
-        // SAFETY: the union is 16 bytes of plain data either way.
-        let bytes: [u8; 16] = unsafe { std::mem::transmute(c.__bindgen_anon_1) };
-        ClearValue::from_bytes(c.Format, bytes)
+        // Only the union member the format selects is read: a depth-stencil clear value leaves
+        // the rest of the union uninitialized.
+        let depth = rd3d12_core::format::info(c.Format).is_some_and(|i| i.is_depth_stencil());
+        if depth {
+            // SAFETY: the DepthStencil member of the union.
+            let ds = unsafe { c.__bindgen_anon_1.DepthStencil };
+            ClearValue::depth_stencil(c.Format, ds.Depth, ds.Stencil)
+        } else {
+            // SAFETY: the Color member of the union.
+            ClearValue::color(c.Format, unsafe { c.__bindgen_anon_1.Color })
+        }
     })
 }
 
@@ -52,6 +60,95 @@ enum How<'a> {
     Committed { props: &'a D3D12_HEAP_PROPERTIES, flags: D3D12_HEAP_FLAGS },
     Placed { heap: Option<&'a Object<Heap>>, offset: u64 },
     Reserved,
+}
+
+/// What validation found for a (desc, api, heap, initial state): the validated desc, its size
+/// and, for committed resources, the normalized heap properties and flags.
+#[derive(Clone)]
+struct Checked {
+    v: ValidatedDesc,
+    size: u64,
+    heap: Option<(D3D12_HEAP_PROPERTIES, D3D12_HEAP_FLAGS)>,
+}
+
+/// Programs create many resources from the same desc on the same heap; each thread remembers
+/// its last successful validation (without clear values or debug messages) and skips the rules
+/// when the inputs are byte for byte the same.
+type CheckKey = ([u64; 8], u32, [u32; 5], u32, u32, bool);
+
+thread_local! {
+    static LAST_CHECK: std::cell::RefCell<Option<(CheckKey, Checked)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn check_key(
+    desc: &D3D12_RESOURCE_DESC1,
+    api: Api,
+    heap: Option<(D3D12_HEAP_PROPERTIES, D3D12_HEAP_FLAGS)>,
+    state: D3D12_RESOURCE_STATES,
+) -> CheckKey {
+    let k = super::desc_key(desc);
+    let (p, f) = heap.unwrap_or((D3D12_HEAP_PROPERTIES::default(), D3D12_HEAP_FLAGS(0)));
+    let props = [
+        p.Type.0 as u32,
+        p.CPUPageProperty.0 as u32,
+        p.MemoryPoolPreference.0 as u32,
+        p.CreationNodeMask,
+        p.VisibleNodeMask,
+    ];
+    (k, api as u32, props, f.0 as u32, state.0 as u32, heap.is_some())
+}
+
+/// Validates a resource's desc, size and heap coupling (resources.md, heaps-and-memory.md §6–§7).
+fn check(
+    desc: &D3D12_RESOURCE_DESC1,
+    api: Api,
+    heap: Option<(D3D12_HEAP_PROPERTIES, D3D12_HEAP_FLAGS)>,
+    state: D3D12_RESOURCE_STATES,
+    clear: Option<&D3D12_CLEAR_VALUE>,
+    d: &Device,
+) -> Result<Checked> {
+    let key = (clear.is_none()).then(|| check_key(desc, api, heap, state));
+    if let Some(k) = &key {
+        if let Some(hit) = LAST_CHECK.with_borrow(|m| m.as_ref().filter(|(mk, _)| mk == k).map(|(_, c)| c.clone())) {
+            return Ok(hit);
+        }
+    }
+    let caps = d.caps();
+    let v = validate_desc1(desc, api, caps, clear_of(clear).as_ref()).map_err(desc_error)?;
+    let size = allocation::backend_bytes(&v.desc, caps)
+        .and_then(|b| b.checked_next_multiple_of(v.alignment))
+        .ok_or_else(|| {
+            Error::invalid_arg(
+                D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDDIMENSIONS,
+                D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+                "the resource size overflows 64 bits",
+            )
+        })?;
+    let arch = arch(d);
+    let heap_out = match (api, heap) {
+        (Api::Committed, Some((props, flags))) => {
+            let props =
+                rules::validate_heap_properties(&props, &arch, HeapApi::CommittedResource).map_err(desc_error)?;
+            let flags =
+                rules::validate_heap_flags(flags, &props, &arch, HeapApi::CommittedResource).map_err(desc_error)?;
+            Some((props, flags))
+        }
+        (_, h) => h,
+    };
+    let warnings = match heap_out {
+        Some((props, flags)) => {
+            rules::validate_resource_on_heap(&v, &props, flags, state, Placement::Committed).map_err(desc_error)?
+        }
+        None => {
+            rules::validate_initial_state(&v.desc, state).map_err(desc_error)?;
+            Vec::new()
+        }
+    };
+    let checked = Checked { v, size, heap: heap_out };
+    if let (Some(k), true, true) = (key, checked.v.warnings.is_empty(), warnings.is_empty()) {
+        LAST_CHECK.with_borrow_mut(|m| *m = Some((k, checked.clone())));
+    }
+    Ok(checked)
 }
 
 /// The one creation path of every Create*Resource method.
@@ -71,7 +168,7 @@ unsafe fn create_resource(
     // SAFETY: COM This pointer.
     let device = unsafe { device_obj(this)? };
     let d = &device.inner;
-    let caps = d.caps();
+    d.check_alive()?;
     let desc = desc.ok_or_else(|| {
         Error::invalid_arg(
             D3D12_MESSAGE_ID_CREATERESOURCEANDHEAP_NULLRESOURCEPROPERTIES,
@@ -84,17 +181,19 @@ unsafe fn create_resource(
         How::Placed { .. } => Api::Placed,
         How::Reserved => Api::Reserved,
     };
-    let v = validate_desc1(&desc, api, caps, clear_of(clear).as_ref()).map_err(desc_error)?;
-    let size = allocation::allocation_info_one(&v.desc, caps).map_err(|(e, _)| desc_error(e))?.SizeInBytes;
-    let arch = arch(d);
     let clear = clear.copied();
+    // Heap properties and flags the resource goes on (the committed resource's own, the
+    // placed resource's heap's); reserved resources have none.
+    let heap_in = match &how {
+        How::Committed { props, flags } => Some((**props, *flags)),
+        How::Placed { heap: Some(h), .. } => Some((h.inner.alloc.desc.Properties, h.inner.alloc.desc.Flags)),
+        _ => None,
+    };
+    let checked = check(&desc, api, heap_in, state, clear.as_ref(), d)?;
+    let (v, size) = (&checked.v, checked.size);
     let (backing, props, flags) = match how {
-        How::Committed { props, flags } => {
-            let props =
-                rules::validate_heap_properties(props, &arch, HeapApi::CommittedResource).map_err(desc_error)?;
-            let flags =
-                rules::validate_heap_flags(flags, &props, &arch, HeapApi::CommittedResource).map_err(desc_error)?;
-            rules::validate_resource_on_heap(&v, &props, flags, state, Placement::Committed).map_err(desc_error)?;
+        How::Committed { .. } => {
+            let (props, flags) = checked.heap.expect("committed resources have heap properties");
             if ppv.is_null() {
                 return Ok(S_FALSE);
             }
@@ -102,7 +201,7 @@ unsafe fn create_resource(
                 D3D12_HEAP_DESC { SizeInBytes: size, Properties: props, Alignment: v.alignment, Flags: flags };
             let shared = flags.0 & D3D12_HEAP_FLAG_SHARED.0 != 0;
             let trailer = shared.then(|| Trailer::new(share::KIND_RESOURCE, heap_desc, v.desc, clear));
-            (Backing::Committed(Allocation::new(d, heap_desc, trailer)?), props, flags)
+            (Backing::Committed(Allocation::committed(d, heap_desc, trailer)?), props, flags)
         }
         How::Placed { heap, offset } => {
             let heap = heap.ok_or_else(|| {
@@ -114,21 +213,20 @@ unsafe fn create_resource(
             })?;
             let hd = heap.inner.alloc.desc;
             let placement = Placement::Placed { offset, heap_size: hd.SizeInBytes, heap_alignment: hd.Alignment, size };
-            rules::validate_resource_on_heap(&v, &hd.Properties, hd.Flags, state, placement).map_err(desc_error)?;
+            rules::check_placement(v.alignment, placement).map_err(desc_error)?;
             if ppv.is_null() {
                 return Ok(S_FALSE);
             }
             (Backing::Placed { alloc: heap.inner.alloc.clone(), offset }, hd.Properties, hd.Flags)
         }
         How::Reserved => {
-            rules::validate_initial_state(&v.desc, state).map_err(desc_error)?;
             if clear.is_some() && v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
                 return Err(Error::INVALID_ARG);
             }
             if ppv.is_null() {
                 return Ok(S_FALSE);
             }
-            let tiles = TileMap::new(&v.desc, caps);
+            let tiles = TileMap::new(&v.desc, d.caps());
             let va_len =
                 if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER { tiles.num_tiles() as u64 * TILE } else { 1 };
             let va = AddressRange::reserve(va_len).map_err(|_| Error::OUT_OF_MEMORY)?;
@@ -139,7 +237,7 @@ unsafe fn create_resource(
             )
         }
     };
-    let r = Resource::new(Ptr::from_ref(device), &v, size, backing, props, flags, clear, state);
+    let r = Resource::new(Ptr::from_ref(device), v, size, backing, props, flags, clear, state);
     // SAFETY: as documented.
     Ok(unsafe { hand_out(r, riid, ppv) })
 }
@@ -370,6 +468,7 @@ unsafe fn create_heap_impl(
     null_out(ppv);
     // SAFETY: COM This pointer.
     let device = unsafe { device_obj(this)? };
+    device.inner.check_alive()?;
     // SAFETY: null or a desc.
     let desc = unsafe { desc.as_ref() }.ok_or_else(|| {
         Error::invalid_arg(D3D12_MESSAGE_ID_CREATEHEAP_NULLDESC, D3D12_MESSAGE_CATEGORY_STATE_CREATION, "pDesc is NULL")
@@ -583,6 +682,7 @@ pub unsafe extern "C" fn open_shared_handle(
         null_out(ppv);
         // SAFETY: COM This pointer.
         let device = unsafe { device_obj(this)? };
+        device.inner.check_alive()?;
         let fd = share::handle_to_fd(handle).ok_or(Error::INVALID_ARG)?;
         let (alloc, t) = Allocation::import(&device.inner, fd)?;
         if ppv.is_null() {

@@ -29,6 +29,8 @@ pub struct Device {
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
     va: crate::va::VaRegistry,
+    /// Clean memory of released committed resources.
+    pool: Arc<crate::heap::Pool>,
     /// Every fence of the device, released together when the device is removed.
     fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
@@ -104,6 +106,7 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         removed_reason: AtomicI32::new(S_OK),
         budget: Arc::default(),
         va: Default::default(),
+        pool: Arc::default(),
         fences: Mutex::new(Vec::new()),
         warned_shader_work: Default::default(),
     });
@@ -201,6 +204,16 @@ impl Device {
             S_OK => Ok(()),
             _ => Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED)),
         }
+    }
+
+    /// Whether Map/Unmap nesting is counted: only the debug layer reports it, so without the
+    /// layer Map is a pointer lookup (Map stays thread-safe and returns the same pointer).
+    pub fn tracks_maps(&self) -> bool {
+        false
+    }
+
+    pub fn pool(&self) -> &Arc<crate::heap::Pool> {
+        &self.pool
     }
 
     pub fn va(&self) -> &crate::va::VaRegistry {
@@ -406,6 +419,23 @@ unsafe extern "C" fn shader_cache_control(
         // No shader cache exists yet: disabling, enabling or clearing an empty cache succeeds.
         Ok(S_OK)
     })
+}
+
+/// A resource desc as eight words, field by field (never its raw bytes: the struct has padding
+/// after Dimension that callers leave uninitialized), for the per-thread memos of the layout and
+/// creation paths.
+pub(crate) fn desc_key(d: &D3D12_RESOURCE_DESC1) -> [u64; 8] {
+    let m = d.SamplerFeedbackMipRegion;
+    [
+        d.Dimension.0 as u64 | (d.Layout.0 as u64) << 32,
+        d.Alignment,
+        d.Width,
+        d.Height as u64 | (d.DepthOrArraySize as u64) << 32 | (d.MipLevels as u64) << 48,
+        d.Format.0 as u64 | (d.SampleDesc.Count as u64) << 32,
+        d.SampleDesc.Quality as u64 | (d.Flags.0 as u64) << 32,
+        m.Width as u64 | (m.Height as u64) << 32,
+        m.Depth as u64,
+    ]
 }
 
 /// Sets a COM out-pointer to NULL if the caller passed one.

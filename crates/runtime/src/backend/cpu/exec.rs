@@ -5,7 +5,6 @@
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
 use crate::commands::{Command, Recorded, TexSide};
-use crate::device::Device;
 use crate::resource::Memory;
 use crate::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
@@ -13,7 +12,7 @@ use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Runs one list's commands.
-pub fn run(_device: &Device, list: &Recorded) {
+pub fn run(list: &Recorded) {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
     run_commands(&list.commands, &mut predicate);
 }

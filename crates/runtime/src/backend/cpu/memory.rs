@@ -19,6 +19,9 @@ pub struct Memory {
     ptr: NonNull<u8>,
     len: usize,
     fd: OwnedFd,
+    /// Whether the bytes may no longer be all zero (mapped, written, shared). Clean memory can
+    /// be handed to a new committed resource without clearing it.
+    dirty: std::sync::atomic::AtomicBool,
 }
 
 // SAFETY: the mapping is plain shared memory; synchronisation of its contents is the
@@ -104,7 +107,12 @@ impl Memory {
         if p == libc::MAP_FAILED {
             return Err(MemoryError::BadHandle);
         }
-        Ok(Memory { ptr: NonNull::new(p as *mut u8).ok_or(MemoryError::BadHandle)?, len, fd })
+        Ok(Memory {
+            ptr: NonNull::new(p as *mut u8).ok_or(MemoryError::BadHandle)?,
+            len,
+            fd,
+            dirty: std::sync::atomic::AtomicBool::new(false),
+        })
     }
 
     pub fn as_ptr(&self) -> *mut u8 {
@@ -119,9 +127,27 @@ impl Memory {
         self.len == 0
     }
 
-    /// A new descriptor for the memory (a shared HANDLE), owned by the caller.
+    /// A new descriptor for the memory (a shared HANDLE), owned by the caller. Shared memory
+    /// is dirty for good: another process may write it.
     pub fn share(&self) -> Option<OwnedFd> {
+        self.mark_dirty();
         self.fd.try_clone().ok()
+    }
+
+    pub fn mark_dirty(&self) {
+        self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.dirty.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Makes the memory zero again (for reuse of dirty memory).
+    pub fn clear(&self) {
+        // SAFETY: the mapping holds `len` writable bytes and nobody else uses it (it is being
+        // recycled).
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+        self.dirty.store(false, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
