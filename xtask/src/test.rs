@@ -136,10 +136,12 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     step("regenerated bindings equal the committed ones", crate::gen::run(true));
     step("cargo test --workspace", run(cargo().args(["test", "--workspace"])));
     step("cargo build -p rd3d12-capi", run(cargo().args(["build", "-p", "rd3d12-capi"])));
-    let libdir = root.join("target/debug");
+    // Where cargo puts its output: CARGO_TARGET_DIR when set, else the workspace's target/.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let libdir = target.join("debug");
     step("libd3d12.so exports", check_exports(&libdir.join("libd3d12.so")));
 
-    let out = root.join("target/abi");
+    let out = target.join("abi");
     let _ = std::fs::create_dir_all(&out);
     let abi = root.join("tests/abi");
     let mut sources: Vec<PathBuf> =
