@@ -1832,6 +1832,32 @@ out:
 
 /* ---- 6. WriteBufferImmediate, atomic copies, predication ------------------------------------ */
 
+/* WriteBufferImmediate and the atomic copies through the interfaces that declare them. */
+static void wbi(ID3D12GraphicsCommandList *l, UINT n, const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *p,
+                const D3D12_WRITEBUFFERIMMEDIATE_MODE *m)
+{
+    ID3D12GraphicsCommandList2 *l2 = NULL;
+    CHECK_HR(ID3D12GraphicsCommandList_QueryInterface(l, &IID_ID3D12GraphicsCommandList2, (void **)&l2), S_OK);
+    if (l2) {
+        ID3D12GraphicsCommandList2_WriteBufferImmediate(l2, n, p, m);
+        ID3D12GraphicsCommandList2_Release(l2);
+    }
+}
+
+static void atomic_copy(ID3D12GraphicsCommandList *l, int wide, ID3D12Resource *dst, UINT64 dst_off,
+                        ID3D12Resource *src, UINT64 src_off)
+{
+    ID3D12GraphicsCommandList1 *l1 = NULL;
+    CHECK_HR(ID3D12GraphicsCommandList_QueryInterface(l, &IID_ID3D12GraphicsCommandList1, (void **)&l1), S_OK);
+    if (!l1)
+        return;
+    if (wide)
+        ID3D12GraphicsCommandList1_AtomicCopyBufferUINT64(l1, dst, dst_off, src, src_off, 0, NULL, NULL);
+    else
+        ID3D12GraphicsCommandList1_AtomicCopyBufferUINT(l1, dst, dst_off, src, src_off, 0, NULL, NULL);
+    ID3D12GraphicsCommandList1_Release(l1);
+}
+
 static void test_immediate(struct q *q)
 {
     ULONG base = refcount(dev);
@@ -1856,20 +1882,16 @@ static void test_immediate(struct q *q)
     set_ctx("WriteBufferImmediate");
     {
         ID3D12GraphicsCommandList *l = q_begin(q);
-        ID3D12GraphicsCommandList2 *l2 = NULL;
-        if (l)
-            CHECK_HR(ID3D12GraphicsCommandList_QueryInterface(l, &IID_ID3D12GraphicsCommandList2, (void **)&l2), S_OK);
-        if (l2) {
+        if (l) {
             D3D12_WRITEBUFFERIMMEDIATE_PARAMETER p[3] = {{va + 0, 0xdeadbeef}, {va + 8, 0x12345678},
                                                           {va + 252, 0xcafef00d}};
             D3D12_WRITEBUFFERIMMEDIATE_MODE m[2] = {D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_IN,
                                                     D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT};
             ID3D12GraphicsCommandList_CopyBufferRegion(l, def, 0, up_init, 0, 256);
-            ID3D12GraphicsCommandList2_WriteBufferImmediate(l2, 1, p, NULL);
-            ID3D12GraphicsCommandList2_WriteBufferImmediate(l2, 2, p + 1, m);
+            wbi(l, 1, p, NULL);
+            wbi(l, 2, p + 1, m);
             barrier(l, def, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
             ID3D12GraphicsCommandList_CopyBufferRegion(l, rb, 0, def, 0, 256);
-            ID3D12GraphicsCommandList2_Release(l2);
             if (q_submit(q)) {
                 read_buf(rb, 0, got, 256);
                 memcpy(want, init, 256);
@@ -1885,12 +1907,10 @@ static void test_immediate(struct q *q)
         D3D12_WRITEBUFFERIMMEDIATE_PARAMETER ok = {va + 4, 1}, unaligned = {va + 2, 1};
         D3D12_WRITEBUFFERIMMEDIATE_MODE bad = (D3D12_WRITEBUFFERIMMEDIATE_MODE)3;
         set_ctx("WriteBufferImmediate invalid mode");
-        EXPECT_CLOSE(DIRECT, E_INVALIDARG,
-                     ID3D12GraphicsCommandList2_WriteBufferImmediate((ID3D12GraphicsCommandList2 *)l, 1, &ok, &bad));
+        EXPECT_CLOSE(DIRECT, S_OK, wbi(l, 1, &ok, NULL));
+        EXPECT_CLOSE(DIRECT, E_INVALIDARG, wbi(l, 1, &ok, &bad));
         set_ctx("WriteBufferImmediate unaligned Dest");
-        EXPECT_CLOSE(DIRECT, E_INVALIDARG,
-                     ID3D12GraphicsCommandList2_WriteBufferImmediate((ID3D12GraphicsCommandList2 *)l, 1, &unaligned,
-                                                                    NULL));
+        EXPECT_CLOSE(DIRECT, E_INVALIDARG, wbi(l, 1, &unaligned, NULL));
     }
 
     /* AtomicCopyBufferUINT / UINT64 from an UPLOAD buffer (GENERIC_READ includes COPY_SOURCE). */
@@ -1900,16 +1920,12 @@ static void test_immediate(struct q *q)
         fill_pattern(src, sizeof(src), 77);
         ID3D12Resource *up = upload_of(src, sizeof(src));
         ID3D12GraphicsCommandList *l = up ? q_begin(q) : NULL;
-        ID3D12GraphicsCommandList1 *l1 = NULL;
-        if (l)
-            CHECK_HR(ID3D12GraphicsCommandList_QueryInterface(l, &IID_ID3D12GraphicsCommandList1, (void **)&l1), S_OK);
-        if (l1) {
+        if (l) {
             ID3D12GraphicsCommandList_CopyBufferRegion(l, def2, 0, up_init, 0, 256);
-            ID3D12GraphicsCommandList1_AtomicCopyBufferUINT(l1, def2, 8, up, 4, 0, NULL, NULL);
-            ID3D12GraphicsCommandList1_AtomicCopyBufferUINT64(l1, def2, 24, up, 16, 0, NULL, NULL);
+            atomic_copy(l, 0, def2, 8, up, 4);
+            atomic_copy(l, 1, def2, 24, up, 16);
             barrier(l, def2, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
             ID3D12GraphicsCommandList_CopyBufferRegion(l, rb, 0, def2, 0, 64);
-            ID3D12GraphicsCommandList1_Release(l1);
             if (q_submit(q)) {
                 read_buf(rb, 0, got, 64);
                 memcpy(want, init, 64);
@@ -1920,15 +1936,11 @@ static void test_immediate(struct q *q)
         }
         if (up) {
             set_ctx("AtomicCopyBuffer invalid offsets");
-            EXPECT_CLOSE(DIRECT, E_INVALIDARG,
-                         ID3D12GraphicsCommandList1_AtomicCopyBufferUINT((ID3D12GraphicsCommandList1 *)l, def2, 2, up,
-                                                                         0, 0, NULL, NULL));
-            EXPECT_CLOSE(DIRECT, E_INVALIDARG,
-                         ID3D12GraphicsCommandList1_AtomicCopyBufferUINT64((ID3D12GraphicsCommandList1 *)l, def2, 4,
-                                                                           up, 0, 0, NULL, NULL));
-            EXPECT_CLOSE(DIRECT, E_INVALIDARG,
-                         ID3D12GraphicsCommandList1_AtomicCopyBufferUINT((ID3D12GraphicsCommandList1 *)l, def2, 256,
-                                                                         up, 0, 0, NULL, NULL));
+            EXPECT_CLOSE(DIRECT, S_OK, atomic_copy(l, 1, def2, 248, up, 56));
+            EXPECT_CLOSE(DIRECT, E_INVALIDARG, atomic_copy(l, 0, def2, 2, up, 0));
+            EXPECT_CLOSE(DIRECT, E_INVALIDARG, atomic_copy(l, 1, def2, 4, up, 0));
+            EXPECT_CLOSE(DIRECT, E_INVALIDARG, atomic_copy(l, 0, def2, 256, up, 0));
+            EXPECT_CLOSE(DIRECT, E_INVALIDARG, atomic_copy(l, 1, def2, 0, up, 60));
         }
         RELEASE0(up);
     }

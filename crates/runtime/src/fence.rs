@@ -86,16 +86,102 @@ pub struct FenceCore {
     /// Woken on every value change (queue threads waiting for a value).
     changed: Condvar,
     removed: AtomicBool,
+    /// For a shared fence: the memory page other processes signal through.
+    shared: Option<SharedPage>,
+}
+
+/// The page a shared fence lives in (a memfd, so it can be a shared HANDLE): the value, a
+/// sequence number bumped on every signal (a futex other processes wait on) and a magic that
+/// tells OpenSharedHandle what the descriptor is.
+pub struct SharedPage {
+    pub memory: crate::backend::cpu::memory::Memory,
+}
+
+const FENCE_MAGIC: u64 = u64::from_le_bytes(*b"RD3D12FN");
+const PAGE: u64 = 4096;
+
+impl SharedPage {
+    fn value(&self) -> &std::sync::atomic::AtomicU64 {
+        // SAFETY: offset 0 of a page-sized, page-aligned shared mapping, only ever accessed
+        // atomically.
+        unsafe { &*(self.memory.as_ptr() as *const std::sync::atomic::AtomicU64) }
+    }
+    fn seq(&self) -> &AtomicU32 {
+        // SAFETY: offset 8 of the same mapping, 4-byte aligned, accessed atomically.
+        unsafe { &*(self.memory.as_ptr().add(8) as *const AtomicU32) }
+    }
+    fn magic(&self) -> &std::sync::atomic::AtomicU64 {
+        // SAFETY: offset 16 of the same mapping.
+        unsafe { &*(self.memory.as_ptr().add(16) as *const std::sync::atomic::AtomicU64) }
+    }
+
+    fn wake_all(&self) {
+        // SAFETY: futex wake on a 4-byte aligned word of a shared mapping (no private flag, so
+        // waiters in other processes wake too).
+        unsafe { libc::syscall(libc::SYS_futex, self.seq().as_ptr(), libc::FUTEX_WAKE, i32::MAX, 0, 0, 0) };
+    }
+
+    /// Blocks until the sequence number moves from `seen` (or 50 ms pass).
+    fn wait_change(&self, seen: u32) {
+        let ts = libc::timespec { tv_sec: 0, tv_nsec: 50_000_000 };
+        // SAFETY: futex wait on the shared word with a timeout; returns at once if it changed.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                self.seq().as_ptr(),
+                libc::FUTEX_WAIT,
+                seen,
+                &ts as *const libc::timespec,
+                0,
+                0,
+            )
+        };
+    }
 }
 
 impl FenceCore {
     pub fn new(initial: u64) -> Arc<FenceCore> {
+        Self::with_page(initial, None)
+    }
+
+    fn with_page(initial: u64, shared: Option<SharedPage>) -> Arc<FenceCore> {
         Arc::new(FenceCore {
             value: std::sync::atomic::AtomicU64::new(initial),
             state: Mutex::new(State { value: initial, waiters: Vec::new() }),
             changed: Condvar::new(),
             removed: AtomicBool::new(false),
+            shared,
         })
+    }
+
+    /// A fence in a new shared page (D3D12_FENCE_FLAG_SHARED).
+    pub fn new_shared(initial: u64) -> Result<Arc<FenceCore>> {
+        let memory = crate::backend::cpu::memory::Memory::new(PAGE).map_err(|_| Error::OUT_OF_MEMORY)?;
+        let page = SharedPage { memory };
+        page.value().store(initial, Ordering::Release);
+        page.magic().store(FENCE_MAGIC, Ordering::Release);
+        let core = Self::with_page(initial, Some(page));
+        watch(&core);
+        Ok(core)
+    }
+
+    /// A fence opened from another process's shared handle, if `fd` is one.
+    pub fn open_shared(fd: i32) -> Option<Arc<FenceCore>> {
+        let memory = crate::backend::cpu::memory::Memory::import(fd).ok()?;
+        if memory.len() as u64 != PAGE {
+            return None;
+        }
+        let page = SharedPage { memory };
+        if page.magic().load(Ordering::Acquire) != FENCE_MAGIC {
+            return None;
+        }
+        let core = Self::with_page(page.value().load(Ordering::Acquire), Some(page));
+        watch(&core);
+        Some(core)
+    }
+
+    pub fn shared_page(&self) -> Option<&SharedPage> {
+        self.shared.as_ref()
     }
 
     /// GetCompletedValue: UINT64_MAX once the device is removed.
@@ -103,11 +189,25 @@ impl FenceCore {
         if self.removed.load(Ordering::Acquire) {
             return u64::MAX;
         }
-        self.value.load(Ordering::Acquire)
+        match &self.shared {
+            Some(p) => p.value().load(Ordering::Acquire),
+            None => self.value.load(Ordering::Acquire),
+        }
     }
 
-    /// Sets the value and fires the registrations it reaches.
+    /// Sets the value and fires the registrations it reaches; a shared fence also publishes the
+    /// value to the other processes that opened it.
     pub fn signal(&self, value: u64) {
+        if let Some(p) = &self.shared {
+            p.value().store(value, Ordering::Release);
+            p.seq().fetch_add(1, Ordering::AcqRel);
+            p.wake_all();
+        }
+        self.signal_local(value);
+    }
+
+    /// The local half of a signal: this process's waiters.
+    fn signal_local(&self, value: u64) {
         let fired: Vec<Waiter> = {
             let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
             s.value = value;
@@ -182,6 +282,30 @@ impl FenceCore {
     }
 }
 
+/// For a shared fence, a thread that turns signals from other processes into local ones (fires
+/// this process's events, wakes its queues). It ends when the fence is gone.
+fn watch(core: &Arc<FenceCore>) {
+    let weak = Arc::downgrade(core);
+    let _ = std::thread::Builder::new().name("rd3d12-fence".into()).spawn(move || loop {
+        let Some(core) = weak.upgrade() else { return };
+        let Some(page) = &core.shared else { return };
+        let seen = page.seq().load(Ordering::Acquire);
+        let v = page.value().load(Ordering::Acquire);
+        if v != core.state.lock().unwrap_or_else(|e| e.into_inner()).value {
+            core.signal_local(v);
+        }
+        // Wait without holding the fence alive, so its last release can end the thread.
+        let page_ptr = page as *const SharedPage;
+        let keep = core.clone();
+        drop(core);
+        // SAFETY: `keep` holds the fence (and so the page) alive during the wait.
+        unsafe { (*page_ptr).wait_change(seen) };
+        if Arc::strong_count(&keep) == 1 {
+            return;
+        }
+    });
+}
+
 /// ID3D12Device1::SetEventOnMultipleFenceCompletion over fence cores.
 pub fn wait_multiple(fences: &[(Arc<FenceCore>, u64)], any: bool, event: HANDLE) {
     let m = Arc::new(MultiWait {
@@ -209,6 +333,13 @@ pub struct Fence {
 }
 
 impl Fence {
+    /// OpenSharedHandle of a shared fence's descriptor.
+    pub fn open(device: Ptr<Device>, fd: i32) -> Option<Ptr<Fence>> {
+        let core = FenceCore::open_shared(fd)?;
+        device.inner.register_fence(&core);
+        Some(Ptr::new(Fence { device, core, flags: D3D12_FENCE_FLAG_SHARED }))
+    }
+
     /// CreateFence: flags NONE, SHARED, SHARED|SHARED_CROSS_ADAPTER, NON_MONITORED.
     pub fn create(device: Ptr<Device>, initial: u64, flags: D3D12_FENCE_FLAGS) -> Result<Ptr<Fence>> {
         let f = flags.0;
@@ -223,7 +354,8 @@ impl Fence {
                 "invalid fence flags",
             ));
         }
-        let core = FenceCore::new(initial);
+        let core =
+            if f & D3D12_FENCE_FLAG_SHARED.0 != 0 { FenceCore::new_shared(initial)? } else { FenceCore::new(initial) };
         device.inner.register_fence(&core);
         if device.inner.removed_reason() != S_OK {
             core.remove();

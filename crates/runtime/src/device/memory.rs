@@ -626,8 +626,9 @@ pub unsafe extern "C" fn set_residency_priority(
 }
 
 /// CreateSharedHandle: a new file descriptor (as the HANDLE) for a heap created with
-/// D3D12_HEAP_FLAG_SHARED or a committed resource on such a heap; with a Name, the handle is
-/// also published under it (see [`share`]). Attributes and access rights have no Linux meaning.
+/// D3D12_HEAP_FLAG_SHARED, a committed resource on such a heap, or a fence created with
+/// D3D12_FENCE_FLAG_SHARED; with a Name, the handle is also published under it (see [`share`]).
+/// Attributes and access rights have no Linux meaning.
 pub unsafe extern "C" fn create_shared_handle(
     this: *mut Iface,
     object: *mut ID3D12DeviceChild,
@@ -641,6 +642,15 @@ pub unsafe extern "C" fn create_shared_handle(
         unsafe { dev(this)? };
         // SAFETY: null or a writable HANDLE.
         let out = unsafe { handle.as_mut() }.ok_or(Error::INVALID_ARG)?;
+        // SAFETY: null or a NUL-terminated wide string.
+        let name = if name.is_null() { None } else { Some(unsafe { share::name_from_wide(name)? }) };
+        // A fence created with D3D12_FENCE_FLAG_SHARED shares its page.
+        // SAFETY: recognised by vtable.
+        if let Some(f) = unsafe { downcast::<crate::fence::Fence, _>(object) } {
+            let page = f.inner.core.shared_page().ok_or(Error::INVALID_ARG)?;
+            let fd = page.memory.share().ok_or(Error::OUT_OF_MEMORY)?.into_raw_fd();
+            return publish_handle(fd, name, out);
+        }
         // SAFETY: recognised by vtable.
         let alloc = if let Some(h) = unsafe { downcast::<Heap, _>(object) } {
             &h.inner.alloc
@@ -655,19 +665,22 @@ pub unsafe extern "C" fn create_shared_handle(
         if alloc.desc.Flags.0 & D3D12_HEAP_FLAG_SHARED.0 == 0 {
             return Err(Error::INVALID_ARG);
         }
-        // SAFETY: null or a NUL-terminated wide string.
-        let name = if name.is_null() { None } else { Some(unsafe { share::name_from_wide(name)? }) };
         let fd = alloc.memory.share().ok_or(Error::OUT_OF_MEMORY)?.into_raw_fd();
-        if let Some(n) = name {
-            if let Err(e) = share::publish(&n, fd) {
-                // SAFETY: we own `fd`.
-                unsafe { libc::close(fd) };
-                return Err(e);
-            }
-        }
-        *out = share::fd_to_handle(fd);
-        Ok(S_OK)
+        publish_handle(fd, name, out)
     })
+}
+
+/// Hands a new descriptor to the caller as a HANDLE, publishing it under `name` if given.
+fn publish_handle(fd: i32, name: Option<String>, out: &mut HANDLE) -> Result<HRESULT> {
+    if let Some(n) = name {
+        if let Err(e) = share::publish(&n, fd) {
+            // SAFETY: we own `fd`.
+            unsafe { libc::close(fd) };
+            return Err(e);
+        }
+    }
+    *out = share::fd_to_handle(fd);
+    Ok(S_OK)
 }
 
 /// OpenSharedHandle: rebuilds the heap or committed resource a shared descriptor carries. The
@@ -684,6 +697,13 @@ pub unsafe extern "C" fn open_shared_handle(
         let device = unsafe { device_obj(this)? };
         device.inner.check_alive()?;
         let fd = share::handle_to_fd(handle).ok_or(Error::INVALID_ARG)?;
+        if let Some(f) = crate::fence::Fence::open(Ptr::from_ref(device), fd) {
+            if ppv.is_null() {
+                return Ok(S_FALSE);
+            }
+            // SAFETY: as hand_out.
+            return Ok(unsafe { hand_out(f, riid, ppv) });
+        }
         let (alloc, t) = Allocation::import(&device.inner, fd)?;
         if ppv.is_null() {
             return Ok(S_FALSE);
