@@ -105,11 +105,23 @@ impl ListState {
         if self.touched_ids.insert(id) {
             let flags = r.inner.desc.Flags.0;
             self.touched.push(Touched {
+                id: id as u64,
                 states: r.inner.states().clone(),
                 is_buffer: r.inner.is_buffer(),
                 simultaneous: flags & D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS.0 != 0,
             });
         }
+    }
+
+    /// A use of `sub` (or every subresource) in `state` by a copy or query resolve: the list's
+    /// tracker promotes COMMON implicitly or checks the state; mismatches are debug-layer
+    /// findings, kept for it.
+    fn use_as(&mut self, r: &Object<Resource>, sub: u32, state: u32) {
+        self.touch(r);
+        let flags = r.inner.desc.Flags.0;
+        let loose = r.inner.is_buffer() || flags & D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS.0 != 0;
+        let id = r as *const _ as u64;
+        let _ = self.tracker.use_as(id, r.inner.subresource_count, loose, sub, state);
     }
 }
 
@@ -398,8 +410,9 @@ unsafe extern "C" fn close(this: *mut Iface) -> HRESULT {
         }
         let commands = std::mem::take(&mut s.commands);
         let touched = std::mem::take(&mut s.touched);
+        let ends = s.tracker.end_states();
         s.touched_ids.clear();
-        s.recorded = Some(Arc::new(Recorded { commands, touched }));
+        s.recorded = Some(Arc::new(Recorded { commands, touched, ends }));
         s.phase = Phase::Closed;
         Ok(S_OK)
     })
@@ -485,8 +498,8 @@ unsafe extern "C" fn copy_buffer_region(
             let plan =
                 copy::copy_buffer_region(&side(d, Location::Whole), dst_off, &side(r, Location::Whole), src_off, n)
                     .map_err(violation)?;
-            s.touch(d);
-            s.touch(r);
+            s.use_as(d, 0, D3D12_RESOURCE_STATE_COPY_DEST.0);
+            s.use_as(r, 0, D3D12_RESOURCE_STATE_COPY_SOURCE.0);
             if let Some((dst_offset, src_offset, bytes)) = plan {
                 s.commands.push(Command::CopyBuffer {
                     dst: written(d),
@@ -537,8 +550,12 @@ unsafe extern "C" fn copy_texture_region(
             let (r, sl) = location(src, false)?;
             let plan = copy::copy_texture_region(&side(d, dl), x, y, z, &side(r, sl), src_box.as_ref(), l.caps())
                 .map_err(violation)?;
-            s.touch(d);
-            s.touch(r);
+            let sub_of = |loc: &Location| match loc {
+                Location::Subresource(i) => *i,
+                _ => 0,
+            };
+            s.use_as(d, sub_of(&dl), D3D12_RESOURCE_STATE_COPY_DEST.0);
+            s.use_as(r, sub_of(&sl), D3D12_RESOURCE_STATE_COPY_SOURCE.0);
             if let Some(plan) = plan {
                 s.commands.push(Command::CopyTexture {
                     dst: TexSide { memory: written(d), desc: d.inner.desc },
@@ -565,8 +582,9 @@ unsafe extern "C" fn copy_resource(this: *mut Iface, dst: *mut ID3D12Resource, s
             }
             let ops = copy::copy_resource(&side(d, Location::Whole), &side(r, Location::Whole), l.caps())
                 .map_err(violation)?;
-            s.touch(d);
-            s.touch(r);
+            let all = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+            s.use_as(d, all, D3D12_RESOURCE_STATE_COPY_DEST.0);
+            s.use_as(r, all, D3D12_RESOURCE_STATE_COPY_SOURCE.0);
             for op in ops {
                 match op {
                     copy::ResourceCopy::Buffer { bytes } => s.commands.push(Command::CopyBuffer {
@@ -880,7 +898,7 @@ unsafe extern "C" fn resolve_query_data(
             if offset.checked_add(size * n as u64).is_none_or(|e| e > d.inner.desc.Width) {
                 return Err(bad("the results do not fit in the destination buffer"));
             }
-            s.touch(d);
+            s.use_as(d, 0, D3D12_RESOURCE_STATE_COPY_DEST.0);
             s.commands.push(Command::Resolve {
                 data: h.inner.data.clone(),
                 ty,

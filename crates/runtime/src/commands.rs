@@ -8,8 +8,16 @@ use rd3d12_core::copy::CopyPlan;
 use rd3d12_sys::*;
 use std::sync::{Arc, Mutex};
 
+/// A subresource's state as executed work leaves it, and whether it got there by implicit
+/// promotion (decay rule 4 of commands-and-sync.md §4.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubState {
+    pub state: u32,
+    pub promoted: bool,
+}
+
 /// Per-subresource states of a resource, shared with executing work.
-pub type States = Arc<Mutex<Box<[u32]>>>;
+pub type States = Arc<Mutex<Box<[SubState]>>>;
 
 /// A texture side of a copy: the memory and, for reserved textures, which subresource the plan's
 /// surface is (tiled textures are addressed through their tile map).
@@ -58,8 +66,10 @@ impl Command {
     }
 }
 
-/// Per-resource facts for state decay at the end of an ExecuteCommandLists.
+/// Per-resource facts for state promotion and decay at execution.
 pub struct Touched {
+    /// The identity the list's state tracker knows the resource by.
+    pub id: u64,
     pub states: States,
     pub is_buffer: bool,
     pub simultaneous: bool,
@@ -69,4 +79,7 @@ pub struct Touched {
 pub struct Recorded {
     pub commands: Vec<Command>,
     pub touched: Vec<Touched>,
+    /// What the list does to each subresource's state (implicit promotion, barriers), applied
+    /// in queue order after the list's commands.
+    pub ends: Vec<rd3d12_core::states::SubresourceEnd>,
 }

@@ -220,7 +220,8 @@ impl Resource {
     /// The per-subresource states shared with executing work.
     pub fn states(&self) -> &crate::commands::States {
         self.states.get_or_init(|| {
-            Arc::new(Mutex::new(vec![self.initial_state; self.subresource_count as usize].into_boxed_slice()))
+            let first = crate::commands::SubState { state: self.initial_state, promoted: false };
+            Arc::new(Mutex::new(vec![first; self.subresource_count as usize].into_boxed_slice()))
         })
     }
 

@@ -4,17 +4,26 @@
 //! rows (memmove, so overlapping ranges behave as through a temporary), reserved resources
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
-use crate::commands::{Command, Recorded, TexSide};
+use crate::commands::{Command, Recorded, SubState, TexSide};
 use crate::resource::Memory;
 use crate::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-/// Runs one list's commands.
+/// Runs one list's commands, then applies what the list did to its subresources' states
+/// (implicit promotion of first uses, explicit barriers).
 pub fn run(list: &Recorded) {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
     run_commands(&list.commands, &mut predicate);
+    for end in &list.ends {
+        let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
+        let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cur) = s.get_mut(end.subresource as usize) {
+            let a = end.apply(cur.state, cur.promoted, t.is_buffer || t.simultaneous);
+            *cur = SubState { state: a.state, promoted: a.promoted };
+        }
+    }
 }
 
 fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>) {
@@ -32,10 +41,11 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
             }
             Command::Transition { states, subresource, after } => {
                 let mut s = states.lock().unwrap_or_else(|e| e.into_inner());
+                let to = SubState { state: *after, promoted: false };
                 if *subresource == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES {
-                    s.iter_mut().for_each(|v| *v = *after);
+                    s.iter_mut().for_each(|v| *v = to);
                 } else if let Some(v) = s.get_mut(*subresource as usize) {
-                    *v = *after;
+                    *v = to;
                 }
             }
             Command::Timestamp { data, index } => data.write(*index, &[crate::command_queue::now_ns()]),
@@ -76,12 +86,17 @@ fn skipped(p: &Option<(Memory, u64, D3D12_PREDICATION_OP)>) -> bool {
 }
 
 /// After an ExecuteCommandLists: states decay to COMMON for buffers, simultaneous-access
-/// textures and anything used on a copy queue.
+/// textures, anything used on a copy queue, and subresources implicitly promoted to read-only
+/// states (commands-and-sync.md §4.3).
 pub fn end_of_submission(lists: &[std::sync::Arc<Recorded>], copy_queue: bool) {
     for l in lists {
         for t in &l.touched {
-            if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, false) {
-                t.states.lock().unwrap_or_else(|e| e.into_inner()).iter_mut().for_each(|s| *s = 0);
+            let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
+            for v in s.iter_mut() {
+                let promoted_read = v.promoted && rd3d12_core::states::is_read_only(v.state);
+                if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, promoted_read) {
+                    *v = SubState::default();
+                }
             }
         }
     }
