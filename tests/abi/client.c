@@ -539,7 +539,7 @@ static void test_check_feature_support(ID3D12Device *dev)
     D3D12_FEATURE_DATA_ROOT_SIGNATURE rs;
     rs.HighestVersion = D3D_ROOT_SIGNATURE_VERSION_1_1;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_ROOT_SIGNATURE, &rs, sizeof(rs)), S_OK);
-    CHECK_EQ(rs.HighestVersion, D3D_ROOT_SIGNATURE_VERSION_1_0);
+    CHECK_EQ(rs.HighestVersion, D3D_ROOT_SIGNATURE_VERSION_1_1);
     rs.HighestVersion = (D3D_ROOT_SIGNATURE_VERSION)0;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_ROOT_SIGNATURE, &rs, sizeof(rs)), E_INVALIDARG);
     CHECK_EQ(rs.HighestVersion, 0);

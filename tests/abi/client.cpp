@@ -357,7 +357,7 @@ static void test_features(ID3D12Device *dev)
 
     D3D12_FEATURE_DATA_ROOT_SIGNATURE rs{D3D_ROOT_SIGNATURE_VERSION_1_1};
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_ROOT_SIGNATURE, &rs, sizeof(rs)), S_OK);
-    CHECK_EQ(rs.HighestVersion, D3D_ROOT_SIGNATURE_VERSION_1_0);
+    CHECK_EQ(rs.HighestVersion, D3D_ROOT_SIGNATURE_VERSION_1_1);
     rs.HighestVersion = D3D_ROOT_SIGNATURE_VERSION(0);
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_ROOT_SIGNATURE, &rs, sizeof(rs)), E_INVALIDARG);
     CHECK_EQ(rs.HighestVersion, 0);

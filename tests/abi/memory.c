@@ -5,7 +5,8 @@
  * Covers heaps (CreateHeap, GetDesc, GetCustomHeapProperties), committed / placed / reserved
  * resources and their heap rules, CPU access (Map/Unmap, WriteToSubresource /
  * ReadFromSubresource), aliasing, GPU virtual addresses, residency, shared handles across two
- * processes (data moved through copies on a command queue) and resource tiling. Expected values
+ * processes (data moved through copies on a command queue), shared fences (signalled and waited
+ * on across two processes) and resource tiling. Expected values
  * are Microsoft's (learn.microsoft.com, d3d12.h) as digested in shared/spec/heaps-and-memory.md
  * and resources.md; where a check encodes a documented rule that contradicts the digest or the
  * runtime, the comment says so.
@@ -30,6 +31,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +41,7 @@
 #include <sys/eventfd.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -1962,18 +1965,19 @@ static void check_exchange(struct gpu *g, ID3D12Resource *buf, const struct shar
 
 static char g_exe[4096];
 
-/* Runs this program again as "--child MODE ARG" and returns its exit status (or -1). The
- * descriptor `keep_fd` (if >= 0) is made inheritable first. */
-static int run_child(const char *mode, const char *arg, int keep_fd)
+/* Starts this program again as "--child MODE ARG" and returns its pid (or -1). The `nkeep`
+ * descriptors in `keep` are made inheritable for the exec only: each must be close-on-exec
+ * before (checked), and is again in this process as soon as the child is forked. */
+static pid_t spawn_child(const char *mode, const char *arg, const int *keep, int nkeep)
 {
-    if (keep_fd >= 0) {
-        int fl = fcntl(keep_fd, F_GETFD);
+    for (int i = 0; i < nkeep; i++) {
+        int fl = fcntl(keep[i], F_GETFD);
         CHECK(fl >= 0);
         /* A handle from CreateSharedHandle with NULL attributes is not inheritable (Windows:
          * bInheritHandle FALSE); on Linux, close-on-exec. */
         CHECK(fl >= 0 && (fl & FD_CLOEXEC));
         if (fl >= 0)
-            CHECK(fcntl(keep_fd, F_SETFD, fl & ~FD_CLOEXEC) == 0);
+            CHECK(fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC) == 0);
     }
     fflush(stdout);
     fflush(stderr);
@@ -1982,19 +1986,45 @@ static int run_child(const char *mode, const char *arg, int keep_fd)
         execl(g_exe, g_exe, "--child", mode, arg, (char *)NULL);
         _exit(127);
     }
+    for (int i = 0; i < nkeep; i++)
+        fcntl(keep[i], F_SETFD, FD_CLOEXEC);
     CHECK(pid > 0);
+    return pid > 0 ? pid : -1;
+}
+
+/* Waits (at most `timeout_ms`; then SIGKILL) for a child from spawn_child and returns its exit
+ * status, or -1 when it did not exit normally. */
+static int reap_child(pid_t pid, int timeout_ms)
+{
     if (pid <= 0)
         return -1;
     int status = 0;
     pid_t w;
-    do
-        w = waitpid(pid, &status, 0);
-    while (w < 0 && errno == EINTR);
-    if (keep_fd >= 0)
-        fcntl(keep_fd, F_SETFD, FD_CLOEXEC);
+    for (int waited = 0;; waited += 5) {
+        w = waitpid(pid, &status, WNOHANG);
+        if (w != 0 && !(w < 0 && errno == EINTR))
+            break;
+        if (waited >= timeout_ms) {
+            printf("%s: child %d still running after %d ms, killed\n", g_name, (int)pid, timeout_ms);
+            kill(pid, SIGKILL);
+            do
+                w = waitpid(pid, &status, 0);
+            while (w < 0 && errno == EINTR);
+            break;
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
     if (w != pid || !WIFEXITED(status))
         return -1;
     return WEXITSTATUS(status);
+}
+
+/* Runs this program again as "--child MODE ARG" and returns its exit status (or -1). The
+ * descriptor `keep_fd` (if >= 0) is made inheritable first. */
+static int run_child(const char *mode, const char *arg, int keep_fd)
+{
+    return reap_child(spawn_child(mode, arg, &keep_fd, keep_fd >= 0 ? 1 : 0), 120000);
 }
 
 /* One exchange with a child: `buf` is the parent's view of the shared buffer and `obj` the shared
@@ -2295,6 +2325,18 @@ static void test_shared(void)
  * byte for byte and writes its answer, both through copies on its own queue. The exit status is 0
  * when at least one check ran and none failed; otherwise the number of failed checks (at most
  * 120), or 121 when no check ran. A hung wait ends the process by SIGALRM. */
+static int child_exit(void)
+{
+    g_ctx[0] = 0;
+    printf("%s: %u passed, %u failed\n", g_name, g_passed, g_failed);
+    fflush(stdout);
+    if (g_failed)
+        return g_failed > 120 ? 120 : (int)g_failed;
+    return g_passed ? 0 : 121;
+}
+
+static int child_fence_main(const char *arg);
+
 static int child_main(const char *mode, const char *arg)
 {
     static char name_buf[96];
@@ -2302,6 +2344,8 @@ static int child_main(const char *mode, const char *arg)
     g_name = name_buf;
     set_ctx("child %s", mode);
     alarm(60);
+    if (strcmp(mode, "fence") == 0)
+        return child_fence_main(arg);
     const struct share_mode *m = share_mode(mode);
     CHECK(m != NULL);
     if (!m)
@@ -2378,12 +2422,472 @@ static int child_main(const char *mode, const char *arg)
     CHECK_EQ(ID3D12Device_Release(dev), 0);
     dev = NULL;
 done:
+    return child_exit();
+}
+
+/* ---- 7b. shared fences across processes ----------------------------------------------------------- */
+
+/* The seed of the fence exchange's pattern (the answer uses FENCE_SEED + 1, see share_answer). */
+#define FENCE_SEED 91
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* Waits up to `ms` for the eventfd `fd`: 1 when it fired (its counter must then read 1), else 0. */
+static int event_fired(int fd, int ms)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    int n;
+    do
+        n = poll(&p, 1, ms);
+    while (n < 0 && errno == EINTR);
+    if (n != 1)
+        return 0;
+    uint64_t count = 0;
+    CHECK_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+    CHECK_EQ(count, 1);
+    return 1;
+}
+
+/* The child's one-byte progress messages, over a pipe: the byte read within `ms`, or 0 on a
+ * timeout or EOF (the child is gone). */
+static char pipe_get(int fd, int ms)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    int n;
+    do
+        n = poll(&p, 1, ms);
+    while (n < 0 && errno == EINTR);
+    char c = 0;
+    if (n != 1 || read(fd, &c, 1) != 1)
+        c = 0;
+    return c;
+}
+
+static void pipe_put(int fd, char c)
+{
+    CHECK_EQ(write(fd, &c, 1), 1);
+}
+
+/* ID3D12Fence1::GetCreationFlags (0xdead when the fence has no ID3D12Fence1). */
+static UINT fence_flags(ID3D12Fence *f)
+{
+    ID3D12Fence1 *f1 = NULL;
+    UINT flags = 0xdead;
+    CHECK_HR(ID3D12Fence_QueryInterface(f, &IID_ID3D12Fence1, (void **)&f1), S_OK);
+    if (f1) {
+        flags = (UINT)ID3D12Fence1_GetCreationFlags(f1);
+        ID3D12Fence1_Release(f1);
+    }
+    return flags;
+}
+
+/* Submits CopyBufferRegion(dst, dst_off, src, 0, n) behind a queue Wait(wait_fence, wait_value);
+ * the queue signals signal_fence to signal_value after it. Nothing is waited for here. */
+static int gpu_copy_gated(struct gpu *g, ID3D12Resource *dst, UINT64 dst_off, ID3D12Resource *src, UINT64 n,
+                          ID3D12Fence *wait_fence, UINT64 wait_value, ID3D12Fence *signal_fence, UINT64 signal_value)
+{
+    CHECK_HR(ID3D12CommandAllocator_Reset(g->alloc), S_OK);
+    HRESULT hr = ID3D12GraphicsCommandList_Reset(g->list, g->alloc, NULL);
+    CHECK_HR(hr, S_OK);
+    if (FAILED(hr))
+        return 0;
+    ID3D12GraphicsCommandList_CopyBufferRegion(g->list, dst, dst_off, src, 0, n);
+    hr = ID3D12GraphicsCommandList_Close(g->list);
+    CHECK_HR(hr, S_OK);
+    if (FAILED(hr))
+        return 0;
+    CHECK_HR(ID3D12CommandQueue_Wait(g->queue, wait_fence, wait_value), S_OK);
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)g->list};
+    ID3D12CommandQueue_ExecuteCommandLists(g->queue, 1, lists);
+    CHECK_HR(ID3D12CommandQueue_Signal(g->queue, signal_fence, signal_value), S_OK);
+    return 1;
+}
+
+/* A fence created with D3D12_FENCE_FLAG_SHARED: CreateSharedHandle gives a descriptor (and,
+ * with a Name, publishes it); OpenSharedHandle opens the same fence, in this process or another,
+ * and every signal (CPU or queue, up or down) is seen by all of them: GetCompletedValue,
+ * SetEventOnCompletion with an eventfd or NULL, and ID3D12CommandQueue::Wait. */
+static void test_shared_fence(void)
+{
+    ULONG base = refcount(dev);
+    ID3D12Fence *f = NULL, *f2 = NULL, *plain = NULL;
+    ID3D12Resource *sb = NULL;
+    struct gpu g;
+    if (!g_exe[0]) {
+        ssize_t n = readlink("/proc/self/exe", g_exe, sizeof(g_exe) - 1);
+        CHECK(n > 0);
+        g_exe[n > 0 ? n : 0] = 0;
+    }
+    /* Every wait below is bounded; this catches a hang inside the runtime. */
+    alarm(180);
+
+    char narrow[64];
+    wchar_t name[64];
+    snprintf(narrow, sizeof(narrow), "rd3d12-memory-c-fence-%d", (int)getpid());
+    swprintf(name, 64, L"%s", narrow);
+
+    /* Only a fence created with SHARED has a shared handle (as for heaps without SHARED). */
+    set_ctx("shared fence: fence without SHARED");
+    CHECK_CREATED(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&plain), plain);
+    if (plain) {
+        HANDLE x = NULL;
+        CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)plain, NULL, GENERIC_ALL, NULL, &x),
+                 E_INVALIDARG);
+        x = NULL;
+        CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)plain, NULL, GENERIC_ALL, name, &x),
+                 E_INVALIDARG);
+        /* The failed call published nothing. */
+        x = NULL;
+        CHECK_HR(ID3D12Device_OpenSharedHandleByName(dev, name, GENERIC_ALL, &x), E_FILE_NOT_FOUND_);
+        CHECK_EQ(fence_flags(plain), D3D12_FENCE_FLAG_NONE);
+    }
+    RELEASE0(plain);
+
+    set_ctx("shared fence: queue");
+    int have_gpu = gpu_init(&g, 0);
+    ULONG gbase = refcount(dev);
+
+    /* Two objects over one fence in this process. */
+    set_ctx("shared fence: opened in this process");
+    CHECK_CREATED(ID3D12Device_CreateFence(dev, 5, D3D12_FENCE_FLAG_SHARED, &IID_ID3D12Fence, (void **)&f), f);
+    if (!f || !have_gpu)
+        goto out;
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 5);
+    CHECK_EQ(fence_flags(f), D3D12_FENCE_FLAG_SHARED);
+    HANDLE fh = NULL;
+    CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)f, NULL, GENERIC_ALL, NULL, &fh), S_OK);
+    int ffd = handle_fd(fh);
+    CHECK(ffd > 2);
+    if (ffd <= 2)
+        goto out;
+    int ev = eventfd(0, EFD_CLOEXEC);
+    CHECK(ev >= 0);
+    if (ev < 0) {
+        close(ffd);
+        goto out;
+    }
+    CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, fh, &IID_ID3D12Fence, (void **)&f2), f2);
+    if (f2) {
+        CHECK(f2 != f);
+        CHECK_EQ(refcount(dev), gbase + 2);
+        CHECK_EQ(ID3D12Fence_GetCompletedValue(f2), 5);
+        CHECK_EQ(fence_flags(f2), D3D12_FENCE_FLAG_SHARED);
+        /* A CPU signal through one object reaches the other's value and its eventfd. */
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 7, (HANDLE)(intptr_t)ev), S_OK);
+        CHECK_EQ(event_fired(ev, 0), 0);
+        CHECK_HR(ID3D12Fence_Signal(f2, 7), S_OK);
+        CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 7);
+        CHECK_EQ(event_fired(ev, 10000), 1);
+        /* Down again, and straight away an event for one above the new value, registered
+         * through the other object: it must wait (SetEventOnCompletion fires at once only for
+         * a value already reached). Each round first brings both objects to 100 (the NULL wait
+         * returns once `f` has seen it), then lowers the fence to 50 through `f2`. */
+        unsigned wrong = 0, early = 0;
+        for (int i = 0; i < 20; i++) {
+            ID3D12Fence_Signal(f2, 100);
+            ID3D12Fence_SetEventOnCompletion(f, 100, NULL);
+            ID3D12Fence_Signal(f2, 50);
+            wrong += ID3D12Fence_GetCompletedValue(f) != 50;
+            ID3D12Fence_SetEventOnCompletion(f, 51, (HANDLE)(intptr_t)ev);
+            if (event_fired(ev, 0)) {
+                early++;
+                continue;
+            }
+            ID3D12Fence_Signal(f2, 51);
+            wrong += !event_fired(ev, 10000);
+        }
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(early, 0);
+        /* The same after a queue signal through `f` that `f2` has seen: the CPU lowers the
+         * fence through `f` itself, and an event above the new value must wait. */
+        unsigned early_q = 0;
+        wrong = 0;
+        for (int i = 0; i < 20; i++) {
+            ID3D12CommandQueue_Signal(g.queue, f, 60);
+            ID3D12Fence_SetEventOnCompletion(f2, 60, NULL);
+            ID3D12Fence_Signal(f, 55);
+            wrong += ID3D12Fence_GetCompletedValue(f2) != 55;
+            ID3D12Fence_SetEventOnCompletion(f, 56, (HANDLE)(intptr_t)ev);
+            if (event_fired(ev, 0)) {
+                early_q++;
+                continue;
+            }
+            ID3D12Fence_Signal(f, 56);
+            wrong += !event_fired(ev, 10000);
+        }
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(early_q, 0);
+        /* Let the queue finish; back to 5. */
+        CHECK_HR(ID3D12CommandQueue_Signal(g.queue, f, 57), S_OK);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 57, NULL), S_OK);
+        sleep_ms(100);
+        CHECK_HR(ID3D12Fence_Signal(f2, 5), S_OK);
+        CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 5);
+        /* A queue signal the other way. */
+        CHECK_HR(ID3D12CommandQueue_Signal(g.queue, f, 6), S_OK);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(f2, 6, NULL), S_OK);
+        CHECK_EQ(ID3D12Fence_GetCompletedValue(f2), 6);
+        CHECK_HR(ID3D12Fence_Signal(f, 5), S_OK);
+        CHECK_EQ(ID3D12Fence_GetCompletedValue(f2), 5);
+        /* The descriptor opens a fence, nothing else. */
+        ID3D12Heap *xh;
+        CHECK_FAILS(ID3D12Device_OpenSharedHandle(dev, fh, &IID_ID3D12Heap, (void **)&xh), xh, E_NOINTERFACE);
+    }
+    RELEASE0(f2);
+
+    /* The same fence under a name. */
+    set_ctx("shared fence: by name");
+    HANDLE nh = NULL;
+    CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)f, NULL, GENERIC_ALL, name, &nh), S_OK);
+    int nfd = handle_fd(nh);
+    CHECK(nfd > 2 && nfd != ffd);
+    if (nfd > 2) {
+        HANDLE again = NULL;
+        HRESULT hr = ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)f, NULL, GENERIC_ALL, name, &again);
+        CHECK_HR(hr, DXGI_ERROR_NAME_ALREADY_EXISTS_);
+        if (SUCCEEDED(hr) && handle_fd(again) > 2)
+            close(handle_fd(again));
+        HANDLE by = NULL;
+        CHECK_HR(ID3D12Device_OpenSharedHandleByName(dev, name, GENERIC_ALL, &by), S_OK);
+        if (handle_fd(by) > 2) {
+            CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, by, &IID_ID3D12Fence, (void **)&f2), f2);
+            close(handle_fd(by));
+        }
+        if (f2) {
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f2), 5);
+            CHECK_EQ(fence_flags(f2), D3D12_FENCE_FLAG_SHARED);
+            CHECK_HR(ID3D12Fence_Signal(f, 8), S_OK);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f2), 8);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(f2, 8, NULL), S_OK);
+            CHECK_HR(ID3D12Fence_Signal(f2, 5), S_OK);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 5);
+        }
+        RELEASE0(f2);
+    }
+
+    /* With a second process: the child opens the fence by descriptor and by name and the shared
+     * buffer by descriptor. Its progress comes back over a pipe: 'R' (opened, about to block in
+     * SetEventOnCompletion(10, NULL)), 'W' (its copy is queued behind Wait(fence, 20)), 'D' (it
+     * saw 30 and checked everything; it next waits for 40), 'L' (it lowered the fence to 3). */
+    set_ctx("shared fence: with another process");
+    {
+        D3D12_RESOURCE_DESC bd = buf_desc(SHARE_SIZE);
+        CHECK_CREATED(committed(D3D12_HEAP_TYPE_DEFAULT, 0, 0, D3D12_HEAP_FLAG_SHARED, &bd, D3D12_RESOURCE_STATE_COMMON,
+                                &sb),
+                      sb);
+    }
+    HANDLE bh = NULL;
+    if (sb)
+        CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)sb, NULL, GENERIC_ALL, NULL, &bh), S_OK);
+    int bfd = handle_fd(bh);
+    int pfd[2] = {-1, -1};
+    CHECK(pipe2(pfd, O_CLOEXEC) == 0);
+    if (bfd > 2 && nfd > 2 && pfd[0] >= 0) {
+        ID3D12Fence *xf;
+        CHECK_FAILS(ID3D12Device_OpenSharedHandle(dev, bh, &IID_ID3D12Fence, (void **)&xf), xf, E_NOINTERFACE);
+        char arg[128];
+        snprintf(arg, sizeof(arg), "%d:%d:%d:%s", ffd, bfd, pfd[1], narrow);
+        int keep[3] = {ffd, bfd, pfd[1]};
+        pid_t pid = spawn_child("fence", arg, keep, 3);
+        close(pfd[1]);
+        pfd[1] = -1;
+        int ok = pid > 0;
+        unsigned char got[SHARE_CHUNK], want[SHARE_CHUNK];
+        if (ok) {
+            char c = pipe_get(pfd[0], 20000);
+            CHECK_EQ(c, 'R');
+            ok = c == 'R';
+        }
+        /* The child blocks on 10; a queue writes the pattern and then signals 10. */
+        if (ok) {
+            sleep_ms(50);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 5);
+            share_pattern(want, FENCE_SEED);
+            ok = gpu_upload(&g, sb, 0, want, SHARE_CHUNK);
+        }
+        if (ok) {
+            CHECK_HR(ID3D12CommandQueue_Signal(g.queue, f, 10), S_OK);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 10, NULL), S_OK);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 10);
+            char c = pipe_get(pfd[0], 20000);
+            CHECK_EQ(c, 'W');
+            ok = c == 'W';
+        }
+        /* The child's queue holds its copy and its Signal(30) until the fence reaches 20: nothing
+         * moves until this process signals 20 from the CPU. */
+        if (ok) {
+            sleep_ms(100);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 10);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 30, (HANDLE)(intptr_t)ev), S_OK);
+            CHECK_EQ(event_fired(ev, 0), 0);
+            unsigned char zero[SHARE_CHUNK];
+            memset(zero, 0, sizeof(zero));
+            if (gpu_readback(&g, sb, SHARE_ANSWER_OFFSET, got, SHARE_CHUNK))
+                CHECK_BYTES("the answer bytes while the child's queue waits for 20", got, zero, SHARE_CHUNK);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 10);
+            CHECK_HR(ID3D12Fence_Signal(f, 20), S_OK);
+            ok = event_fired(ev, 10000);
+            CHECK(ok);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 30);
+        }
+        if (ok) {
+            share_answer(want, FENCE_SEED);
+            if (gpu_readback(&g, sb, SHARE_ANSWER_OFFSET, got, SHARE_CHUNK))
+                CHECK_BYTES("the child's answer, after its queue signalled 30", got, want, SHARE_CHUNK);
+            share_pattern(want, FENCE_SEED);
+            if (gpu_readback(&g, sb, 0, got, SHARE_CHUNK))
+                CHECK_BYTES("the pattern, after the exchange", got, want, SHARE_CHUNK);
+            char c = pipe_get(pfd[0], 20000);
+            CHECK_EQ(c, 'D');
+            ok = c == 'D';
+        }
+        /* Values go down too: on 40 the child signals 3 from the CPU and says 'L'; this process
+         * reads 3. After a pause (the same registration straight away is the in-process check
+         * above), an event for 4 waits until this process signals 50. */
+        if (ok) {
+            CHECK_HR(ID3D12Fence_Signal(f, 40), S_OK);
+            char c = pipe_get(pfd[0], 20000);
+            CHECK_EQ(c, 'L');
+            ok = c == 'L';
+        }
+        if (ok) {
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 3);
+            sleep_ms(100);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 3);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 4, (HANDLE)(intptr_t)ev), S_OK);
+            int early = event_fired(ev, 20);
+            CHECK_EQ(early, 0);
+            CHECK_HR(ID3D12Fence_Signal(f, 50), S_OK);
+            if (!early)
+                CHECK_EQ(event_fired(ev, 10000), 1);
+            CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 50);
+        }
+        /* A broken exchange: release whatever the child waits for. */
+        if (!ok)
+            ID3D12Fence_Signal(f, 1000);
+        CHECK_EQ(reap_child(pid, 90000), 0);
+    }
+    if (pfd[0] >= 0)
+        close(pfd[0]);
+    if (pfd[1] >= 0)
+        close(pfd[1]);
+    if (bfd > 2)
+        close(bfd);
+    if (nfd > 2)
+        close(nfd);
+    close(ffd);
+    close(ev);
+out:
+    RELEASE0(sb);
+    RELEASE0(f);
+    if (have_gpu)
+        gpu_release(&g);
+    CHECK_EQ(refcount(dev), base);
+    alarm(0);
     g_ctx[0] = 0;
-    printf("%s: %u passed, %u failed\n", g_name, g_passed, g_failed);
-    fflush(stdout);
-    if (g_failed)
-        return g_failed > 120 ? 120 : (int)g_failed;
-    return g_passed ? 0 : 121;
+}
+
+/* The second process of the fence exchange (ARG "FENCE_FD:BUFFER_FD:PIPE_FD:NAME"); see
+ * test_shared_fence. Exit status as child_main. */
+static int child_fence_main(const char *arg)
+{
+    int ffd = -1, bfd = -1, wfd = -1;
+    char narrow[96] = "";
+    CHECK_EQ(sscanf(arg, "%d:%d:%d:%95s", &ffd, &bfd, &wfd, narrow), 4);
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev), S_OK);
+    if (!dev)
+        return child_exit();
+    struct gpu g;
+    int have_gpu = gpu_init(&g, 1);
+    ULONG gbase = refcount(dev);
+    ID3D12Fence *f = NULL, *fn = NULL;
+    ID3D12Resource *r = NULL, *up = NULL;
+    int ev = eventfd(0, EFD_CLOEXEC);
+    CHECK(ev >= 0);
+
+    /* The fence by descriptor and by name, the buffer by descriptor; handles closed once opened. */
+    CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, (HANDLE)(intptr_t)ffd, &IID_ID3D12Fence, (void **)&f), f);
+    CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, (HANDLE)(intptr_t)bfd, &IID_ID3D12Resource, (void **)&r), r);
+    if (ffd > 2)
+        close(ffd);
+    if (bfd > 2)
+        close(bfd);
+    wchar_t name[96];
+    swprintf(name, 96, L"%s", narrow);
+    HANDLE h = NULL;
+    CHECK_HR(ID3D12Device_OpenSharedHandleByName(dev, name, GENERIC_ALL, &h), S_OK);
+    if (handle_fd(h) > 2) {
+        CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, h, &IID_ID3D12Fence, (void **)&fn), fn);
+        close(handle_fd(h));
+    }
+    CHECK_EQ(refcount(dev), gbase + 3);
+    if (!(have_gpu && f && fn && r && ev >= 0 && wfd > 2))
+        goto out;
+    CHECK(f != fn);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 5);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(fn), 5);
+    CHECK_EQ(fence_flags(f), D3D12_FENCE_FLAG_SHARED);
+    CHECK_EQ(fence_flags(fn), D3D12_FENCE_FLAG_SHARED);
+
+    /* Blocks until the parent's queue signals 10, after its copy of the pattern. */
+    pipe_put(wfd, 'R');
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 10, NULL), S_OK);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 10);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(fn), 10);
+    unsigned char got[SHARE_CHUNK], want[SHARE_CHUNK];
+    share_pattern(want, FENCE_SEED);
+    if (gpu_readback(&g, r, 0, got, SHARE_CHUNK))
+        CHECK_BYTES("the parent's pattern, read back in the child after 10", got, want, SHARE_CHUNK);
+
+    /* The answer goes in behind a queue Wait(20) (the parent signals 20 from the CPU); the
+     * queue then signals 30. */
+    D3D12_RESOURCE_DESC bd = buf_desc(SHARE_CHUNK);
+    CHECK_CREATED(committed_on(D3D12_HEAP_TYPE_UPLOAD, &bd, D3D12_RESOURCE_STATE_GENERIC_READ, &up), up);
+    unsigned char *m = map_buf(up);
+    if (!m)
+        goto out;
+    share_answer(m, FENCE_SEED);
+    ID3D12Resource_Unmap(up, 0, NULL);
+    if (!gpu_copy_gated(&g, r, SHARE_ANSWER_OFFSET, up, SHARE_CHUNK, fn, 20, f, 30))
+        goto out;
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fn, 30, (HANDLE)(intptr_t)ev), S_OK);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 10);
+    pipe_put(wfd, 'W');
+    CHECK_EQ(event_fired(ev, 20000), 1);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 30);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(fn), 30);
+    /* The queue's own fence: everything submitted is done. */
+    gpu_wait(&g);
+    RELEASE0(up);
+    pipe_put(wfd, 'D');
+
+    /* 40 from the parent; then down to 3 from here, which the parent waits to see; then 50. */
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fn, 40, NULL), S_OK);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(f), 40);
+    CHECK_HR(ID3D12Fence_Signal(f, 3), S_OK);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(fn), 3);
+    pipe_put(wfd, 'L');
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 50, NULL), S_OK);
+    CHECK_EQ(ID3D12Fence_GetCompletedValue(fn), 50);
+out:
+    if (wfd > 2)
+        close(wfd);
+    if (ev >= 0)
+        close(ev);
+    RELEASE0(up);
+    RELEASE0(r);
+    RELEASE0(fn);
+    RELEASE0(f);
+    if (have_gpu)
+        gpu_release(&g);
+    CHECK_EQ(ID3D12Device_Release(dev), 0);
+    dev = NULL;
+    return child_exit();
 }
 
 /* ---- 8. reserved resources and tiling ------------------------------------------------------------ */
@@ -2668,6 +3172,7 @@ int main(int argc, char **argv)
         test_gpu_va();
         test_residency();
         test_shared();
+        test_shared_fence();
         test_reserved();
         CHECK_EQ(refcount(dev), 1);
         CHECK_EQ(ID3D12Device_Release(dev), 0);

@@ -82,7 +82,15 @@ fn check_exports(lib: &Path) -> Result<(), String> {
         .filter(|s| !s.starts_with("VER_1"))
         .collect();
     got.sort();
-    let want = ["D3D12CreateDevice@@VER_1", "D3D12EnableExperimentalFeatures@@VER_1", "D3D12GetInterface@@VER_1"];
+    let want = [
+        "D3D12CreateDevice@@VER_1",
+        "D3D12CreateRootSignatureDeserializer@@VER_1",
+        "D3D12CreateVersionedRootSignatureDeserializer@@VER_1",
+        "D3D12EnableExperimentalFeatures@@VER_1",
+        "D3D12GetInterface@@VER_1",
+        "D3D12SerializeRootSignature@@VER_1",
+        "D3D12SerializeVersionedRootSignature@@VER_1",
+    ];
     if got == want {
         eprintln!("xtask: exports ok: {}", want.join(" "));
         Ok(())

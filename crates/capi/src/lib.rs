@@ -85,3 +85,76 @@ pub unsafe extern "C" fn D3D12GetInterface(rclsid: *const GUID, riid: *const IID
         Err(Error::NO_INTERFACE)
     })
 }
+
+/// D3D12SerializeRootSignature: serializes a 1.0 desc; `Version` must be
+/// D3D_ROOT_SIGNATURE_VERSION_1_0. On success `*ppBlob` is the blob and `*ppErrorBlob` NULL; on
+/// failure (E_INVALIDARG) `*ppErrorBlob` holds the reason as NUL-terminated text and `*ppBlob` is
+/// left as it was.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12serializerootsignature>
+///
+/// # Safety
+/// `root_signature` null or a valid desc; `pp_blob`, `pp_error_blob` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12SerializeRootSignature(
+    root_signature: *const D3D12_ROOT_SIGNATURE_DESC,
+    version: D3D_ROOT_SIGNATURE_VERSION,
+    pp_blob: *mut *mut ID3DBlob,
+    pp_error_blob: *mut *mut ID3DBlob,
+) -> HRESULT {
+    // SAFETY: pointers as documented above.
+    unsafe { rd3d12::root_signature::serialize_root_signature(root_signature, version, pp_blob, pp_error_blob) }
+}
+
+/// D3D12SerializeVersionedRootSignature: serializes a desc at its own version (1.0 or 1.1),
+/// with the outputs of D3D12SerializeRootSignature.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12serializeversionedrootsignature>
+///
+/// # Safety
+/// `root_signature` null or a valid versioned desc; `pp_blob`, `pp_error_blob` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12SerializeVersionedRootSignature(
+    root_signature: *const D3D12_VERSIONED_ROOT_SIGNATURE_DESC,
+    pp_blob: *mut *mut ID3DBlob,
+    pp_error_blob: *mut *mut ID3DBlob,
+) -> HRESULT {
+    // SAFETY: pointers as documented above.
+    unsafe { rd3d12::root_signature::serialize_versioned_root_signature(root_signature, pp_blob, pp_error_blob) }
+}
+
+/// D3D12CreateRootSignatureDeserializer: a deserializer whose GetRootSignatureDesc returns the
+/// blob's desc as 1.0. Malformed blobs are E_INVALIDARG.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12createrootsignaturedeserializer>
+///
+/// # Safety
+/// `src` null or `size` readable bytes; `riid` null or a GUID; `ppv` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12CreateRootSignatureDeserializer(
+    src: LPCVOID,
+    size: SIZE_T,
+    riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    // SAFETY: pointers as documented above.
+    unsafe { rd3d12::root_signature::create_root_signature_deserializer(src, size, riid, ppv) }
+}
+
+/// D3D12CreateVersionedRootSignatureDeserializer: a deserializer that returns the blob's desc
+/// at any supported version.
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12createversionedrootsignaturedeserializer>
+///
+/// # Safety
+/// `src` null or `size` readable bytes; `riid` null or a GUID; `ppv` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12CreateVersionedRootSignatureDeserializer(
+    src: LPCVOID,
+    size: SIZE_T,
+    riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    // SAFETY: pointers as documented above.
+    unsafe { rd3d12::root_signature::create_versioned_root_signature_deserializer(src, size, riid, ppv) }
+}

@@ -4,12 +4,18 @@
 //!   MULTISAMPLE_QUALITY_LEVELS answers.
 //! * [`caps`] — what the runtime has implemented (masks format support).
 //! * [`desc`] — the D3D12_RESOURCE_DESC(1) validator.
+//! * [`descriptor`] — descriptor heaps, the descriptor record, view and sampler validation.
 //! * [`subresource`] — subresource numbering.
 //! * [`footprint`] — GetCopyableFootprints.
 //! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
 //! * [`tiling`] — tile shapes and GetResourceTiling.
 //! * [`states`] — resource states, barrier validation, promotion and decay.
 //! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
+//! * [`dxbc`] — the DXBC container (shaders, root signatures) and its checksum.
+//! * [`shader`] — compiled shader containers (DXBC / DXIL): stage, model, signatures.
+//! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
+//! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
+//! * [`indirect`] — command signatures and ExecuteIndirect argument rules.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -18,10 +24,17 @@ pub mod allocation;
 pub mod caps;
 pub mod copy;
 pub mod desc;
+pub mod descriptor;
+pub mod dxbc;
 pub mod error;
 pub mod footprint;
 pub mod format;
 pub mod heap;
+pub mod indirect;
+pub mod pack;
+pub mod pipeline;
+pub mod root_signature;
+pub mod shader;
 pub mod states;
 pub mod subresource;
 pub mod tiling;

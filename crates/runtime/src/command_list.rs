@@ -1189,27 +1189,55 @@ unsafe extern "C" fn dispatch_mesh(this: *mut Iface, _x: UINT, _y: UINT, _z: UIN
     }
 }
 
+/// ExecuteIndirect: validated against the command signature (IndirectDrawing.md, "Drawing" and
+/// "Bundles"): offsets 4-byte aligned, the MaxCommandCount records inside the argument buffer
+/// (ArgumentBufferOffset + ByteStride × (MaxCommandCount − 1) + the record's argument bytes), the
+/// count inside the count buffer, buffers only; drawing signatures on direct lists and bundles,
+/// and in bundles no count buffer and a signature of one argument.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn execute_indirect(
     this: *mut Iface,
     sig: *mut ID3D12CommandSignature,
-    _max: UINT,
+    max: UINT,
     args: *mut ID3D12Resource,
-    _args_off: UINT64,
-    _count: *mut ID3D12Resource,
-    _count_off: UINT64,
+    args_off: UINT64,
+    count: *mut ID3D12Resource,
+    count_off: UINT64,
 ) {
-    // SAFETY: forwarded; the argument buffer recognised by vtable.
+    use rd3d12_core::indirect::{self, IndirectError, ListKind};
+    const INVALID: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_EXECUTE_INDIRECT_INVALID_PARAMETERS;
+    // SAFETY: forwarded; the signature and buffers are recognised by their vtables.
     unsafe {
-        shader_work(this, "ExecuteIndirect", COMPUTE_NO_BUNDLE, || {
-            if sig.is_null() {
-                return Err(rec_err(
-                    D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET,
-                    "pCommandSignature is NULL",
-                ));
-            }
-            resource(args, D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET, "pArgumentBuffer is NULL")
-                .map(|_| ())
+        let kind = match list(this).map(|l| l.ty) {
+            Some(D3D12_COMMAND_LIST_TYPE_DIRECT) => ListKind::Direct,
+            Some(D3D12_COMMAND_LIST_TYPE_BUNDLE) => ListKind::Bundle,
+            Some(D3D12_COMMAND_LIST_TYPE_COMPUTE) => ListKind::Compute,
+            _ => ListKind::Other,
+        };
+        shader_work(this, "ExecuteIndirect", COMPUTE, || {
+            let sig = crate::command_signature::CommandSignature::from_iface(sig)
+                .ok_or_else(|| rec_err(INVALID, "pCommandSignature is NULL or not a command signature"))?;
+            let buffer = |r: &Object<Resource>, what: &'static str| {
+                if r.inner.is_buffer() {
+                    Ok(r.inner.desc.Width)
+                } else {
+                    Err(rec_err(INVALID, what))
+                }
+            };
+            let a = resource(args, INVALID, "pArgumentBuffer is NULL or not a resource")?;
+            let a = (buffer(a, "pArgumentBuffer is not a buffer")?, args_off);
+            let c = if count.is_null() {
+                None
+            } else {
+                let c = resource(count, INVALID, "pCountBuffer is not a resource")?;
+                Some((buffer(c, "pCountBuffer is not a buffer")?, count_off))
+            };
+            indirect::execute_indirect(&sig.inner.layout, kind, max, a, c).map_err(|e| match e {
+                IndirectError::ListType(_) => {
+                    wrong_list_type("this command signature cannot execute on this command list type")
+                }
+                IndirectError::Invalid(m) => rec_err(INVALID, m),
+            })
         })
     }
 }

@@ -16,8 +16,11 @@ use std::ffi::c_void;
 pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::Caps::today().feature_level);
 /// Highest shader model the device reports (the lowest D3D12 knows: no shaders execute yet).
 pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_5_1;
-/// Highest root signature version (root signatures arrive with the binding issue).
-pub const MAX_ROOT_SIGNATURE: D3D_ROOT_SIGNATURE_VERSION = D3D_ROOT_SIGNATURE_VERSION_1_0;
+/// Highest root signature version. 1.2 is implemented in rd3d12_core::root_signature but the
+/// 1.606 headers whose ABI this runtime implements do not define it (no
+/// D3D_ROOT_SIGNATURE_VERSION_1_2, no D3D12_ROOT_SIGNATURE_DESC2), so 1.1 is the highest a 606
+/// runtime knows.
+pub const MAX_ROOT_SIGNATURE: D3D_ROOT_SIGNATURE_VERSION = D3D_ROOT_SIGNATURE_VERSION_1_1;
 
 pub const NODE_COUNT: u32 = 1;
 
@@ -97,7 +100,7 @@ impl Device {
                 *d = D3D12_FEATURE_DATA_D3D12_OPTIONS {
                     MinPrecisionSupport: D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE,
                     TiledResourcesTier: D3D12_TILED_RESOURCES_TIER(caps.tiled_resources_tier),
-                    ResourceBindingTier: D3D12_RESOURCE_BINDING_TIER_1,
+                    ResourceBindingTier: D3D12_RESOURCE_BINDING_TIER_3,
                     ConservativeRasterizationTier: D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED,
                     MaxGPUVirtualAddressBitsPerResource: caps.max_gpu_va_bits_per_resource,
                     StandardSwizzle64KBSupported: b(caps.standard_swizzle_64kb),
@@ -153,6 +156,7 @@ impl Device {
             D3D12_FEATURE_ROOT_SIGNATURE => {
                 let d = io!(D3D12_FEATURE_DATA_ROOT_SIGNATURE);
                 let v = d.HighestVersion;
+                // The versions the 606 headers define; any other value is unknown.
                 if v != D3D_ROOT_SIGNATURE_VERSION_1_0 && v != D3D_ROOT_SIGNATURE_VERSION_1_1 {
                     return Err(Error::INVALID_ARG);
                 }
@@ -160,7 +164,10 @@ impl Device {
             }
             D3D12_FEATURE_D3D12_OPTIONS2 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = Default::default(),
             D3D12_FEATURE_SHADER_CACHE => {
-                io!(D3D12_FEATURE_DATA_SHADER_CACHE).SupportFlags = D3D12_SHADER_CACHE_SUPPORT_NONE;
+                // GetCachedBlob round-trips through CachedPSO; pipeline libraries serialize.
+                io!(D3D12_FEATURE_DATA_SHADER_CACHE).SupportFlags = D3D12_SHADER_CACHE_SUPPORT_FLAGS(
+                    D3D12_SHADER_CACHE_SUPPORT_SINGLE_PSO.0 | D3D12_SHADER_CACHE_SUPPORT_LIBRARY.0,
+                );
             }
             D3D12_FEATURE_COMMAND_QUEUE_PRIORITY => {
                 let d = io!(D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY);

@@ -195,27 +195,58 @@ impl FenceCore {
         }
     }
 
+    /// The value now: for a shared fence the page is the only source of truth (other processes
+    /// and other objects of the same fence write it); otherwise the local state. Called with
+    /// the state lock held.
+    fn current(&self, s: &State) -> u64 {
+        match &self.shared {
+            Some(p) => p.value().load(Ordering::Acquire),
+            None => s.value,
+        }
+    }
+
     /// Sets the value and fires the registrations it reaches; a shared fence also publishes the
     /// value to the other processes that opened it.
     pub fn signal(&self, value: u64) {
         if let Some(p) = &self.shared {
-            p.value().store(value, Ordering::Release);
-            p.seq().fetch_add(1, Ordering::AcqRel);
+            // The page is the fence: publish, and let the watcher thread (the one place that
+            // fires a shared fence's registrations) do the rest for this process too.
+            {
+                let _s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                p.value().store(value, Ordering::Release);
+                p.seq().fetch_add(1, Ordering::AcqRel);
+            }
             p.wake_all();
+            self.changed.notify_all();
+            return;
         }
-        self.signal_local(value);
-    }
-
-    /// The local half of a signal: this process's waiters.
-    fn signal_local(&self, value: u64) {
-        let fired: Vec<Waiter> = {
+        let fired = {
             let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
             s.value = value;
             self.value.store(value, Ordering::Release);
-            let (due, keep): (Vec<_>, Vec<_>) =
-                std::mem::take(&mut s.waiters).into_iter().partition(|(v, _)| *v <= value);
-            s.waiters = keep;
-            due.into_iter().map(|(_, w)| w).collect()
+            Self::due(&mut s, value)
+        };
+        self.changed.notify_all();
+        fired.into_iter().for_each(Waiter::fire);
+    }
+
+    /// The registrations the value `now` reaches, removed from the state.
+    fn due(s: &mut State, now: u64) -> Vec<Waiter> {
+        let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut s.waiters).into_iter().partition(|(v, _)| *v <= now);
+        s.waiters = keep;
+        due.into_iter().map(|(_, w)| w).collect()
+    }
+
+    /// A shared fence's signal (made here, in another process or through another object of the
+    /// same fence), run by the watcher thread: fire what the page's value reaches and wake
+    /// waiting queues.
+    fn signal_local(&self) {
+        let fired = {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let now = self.current(&s);
+            s.value = now;
+            self.value.store(now, Ordering::Release);
+            Self::due(&mut s, now)
         };
         self.changed.notify_all();
         fired.into_iter().for_each(Waiter::fire);
@@ -232,7 +263,7 @@ impl FenceCore {
     fn register(&self, value: u64, w: Waiter) {
         let now = {
             let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            if !self.removed.load(Ordering::Acquire) && value > s.value {
+            if !self.removed.load(Ordering::Acquire) && value > self.current(&s) {
                 s.waiters.push((value, w));
                 return;
             }
@@ -246,7 +277,7 @@ impl FenceCore {
     /// the event is written before the caller sleeps on it rather than after.
     pub fn set_event(&self, value: u64, event: HANDLE) {
         let start = std::time::Instant::now();
-        while self.value.load(Ordering::Acquire) < value
+        while self.completed() < value
             && !self.removed.load(Ordering::Acquire)
             && start.elapsed() < std::time::Duration::from_micros(SPIN_MICROS)
         {
@@ -268,7 +299,7 @@ impl FenceCore {
     /// a wait that can never be satisfied).
     pub fn wait_or_abort(&self, value: u64, abort: &AtomicBool) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while s.value < value && !self.removed.load(Ordering::Acquire) && !abort.load(Ordering::Acquire) {
+        while self.current(&s) < value && !self.removed.load(Ordering::Acquire) && !abort.load(Ordering::Acquire) {
             s = self.changed.wait_timeout(s, std::time::Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
         }
     }
@@ -276,7 +307,7 @@ impl FenceCore {
     /// Blocks the calling (queue) thread until the fence reaches `value` or the device is removed.
     pub fn wait(&self, value: u64) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while s.value < value && !self.removed.load(Ordering::Acquire) {
+        while self.current(&s) < value && !self.removed.load(Ordering::Acquire) {
             s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -290,10 +321,7 @@ fn watch(core: &Arc<FenceCore>) {
         let Some(core) = weak.upgrade() else { return };
         let Some(page) = &core.shared else { return };
         let seen = page.seq().load(Ordering::Acquire);
-        let v = page.value().load(Ordering::Acquire);
-        if v != core.state.lock().unwrap_or_else(|e| e.into_inner()).value {
-            core.signal_local(v);
-        }
+        core.signal_local();
         // Wait without holding the fence alive, so its last release can end the thread.
         let page_ptr = page as *const SharedPage;
         let keep = core.clone();

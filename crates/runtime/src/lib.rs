@@ -2,20 +2,26 @@
 //! this crate holds the COM layer, one file per D3D12 interface, and the backends.
 
 pub mod backend;
+pub mod blob;
 pub mod com;
 pub mod command_allocator;
 pub mod command_list;
 pub mod command_queue;
+pub mod command_signature;
 pub mod commands;
+pub mod descriptor_heap;
 pub mod device;
 pub mod error;
 pub mod event;
 pub mod features;
 pub mod fence;
 pub mod heap;
+pub mod pipeline_library;
+pub mod pipeline_state;
 pub mod query_heap;
 pub mod residency;
 pub mod resource;
+pub mod root_signature;
 pub mod share;
 pub mod tiles;
 pub mod va;

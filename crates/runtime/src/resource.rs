@@ -15,7 +15,7 @@ use crate::tiles::TileMap;
 use rd3d12_core::{allocation, format, ValidatedDesc};
 use rd3d12_sys::*;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Where a resource's bytes live.
@@ -140,6 +140,21 @@ pub struct Resource {
     /// Each subresource's state as executed work leaves it (barriers, decay): what the debug
     /// layer validates against. Made on first use.
     states: std::sync::OnceLock<crate::commands::States>,
+    /// Unique for the process (never 0): what descriptors store to name the resource.
+    pub id: u64,
+    /// Whether the device's resource registry holds the resource (its first view registered it).
+    pub(crate) registered: AtomicBool,
+}
+
+/// Source of resource ids.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Drop for Resource {
+    fn drop(&mut self) {
+        if *self.registered.get_mut() {
+            self.device.inner.resources.remove(self.id);
+        }
+    }
 }
 
 impl Resource {
@@ -173,7 +188,8 @@ impl Resource {
                 D3D12_HEAP_TYPE_CUSTOM => heap_props.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE,
                 _ => false,
             };
-        let r = Ptr::new(Resource {
+
+        Ptr::new(Resource {
             device,
             desc: v.desc,
             mip_levels: v.mip_levels,
@@ -191,8 +207,9 @@ impl Resource {
             cpu_accessible,
             initial_state,
             states: std::sync::OnceLock::new(),
-        });
-        r
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            registered: AtomicBool::new(false),
+        })
     }
 
     /// The resource's bytes for executing commands.

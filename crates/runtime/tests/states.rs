@@ -60,7 +60,7 @@ fn copies_promote_and_submission_ends_decay() {
             SampleDesc: DXGI_SAMPLE_DESC { Count: 1, Quality: 0 },
             ..Default::default()
         };
-        let mut create = |h: D3D12_HEAP_TYPE, desc: &D3D12_RESOURCE_DESC, state: D3D12_RESOURCE_STATES| {
+        let create = |h: D3D12_HEAP_TYPE, desc: &D3D12_RESOURCE_DESC, state: D3D12_RESOURCE_STATES| {
             let mut r = null_mut();
             let hp = heap(h);
             let hr = d.CreateCommittedResource.unwrap()(

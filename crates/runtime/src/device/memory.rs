@@ -88,14 +88,8 @@ fn check_key(
 ) -> CheckKey {
     let k = super::desc_key(desc);
     let (p, f) = heap.unwrap_or((D3D12_HEAP_PROPERTIES::default(), D3D12_HEAP_FLAGS(0)));
-    let props = [
-        p.Type.0 as u32,
-        p.CPUPageProperty.0 as u32,
-        p.MemoryPoolPreference.0 as u32,
-        p.CreationNodeMask,
-        p.VisibleNodeMask,
-    ];
-    (k, api as u32, props, f.0 as u32, state.0 as u32, heap.is_some())
+    let props = [p.Type.0, p.CPUPageProperty.0, p.MemoryPoolPreference.0, p.CreationNodeMask, p.VisibleNodeMask];
+    (k, api as u32, props, f.0, state.0, heap.is_some())
 }
 
 /// Validates a resource's desc, size and heap coupling (resources.md, heaps-and-memory.md §6–§7).
@@ -535,6 +529,10 @@ unsafe fn residency_of<'a>(p: *mut ID3D12Pageable) -> Option<&'a crate::residenc
     // SAFETY: recognised by vtable.
     if let Some(h) = unsafe { downcast::<Heap, _>(p) } {
         return Some(&h.inner.alloc.residency);
+    }
+    // SAFETY: as above.
+    if let Some(h) = unsafe { downcast::<crate::descriptor_heap::DescriptorHeap, _>(p) } {
+        return Some(&h.inner.residency);
     }
     // SAFETY: as above.
     match unsafe { downcast::<Resource, _>(p) }.map(|r| &r.inner.backing) {

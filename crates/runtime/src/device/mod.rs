@@ -2,8 +2,11 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12device>
 
+mod binding;
+mod descriptors;
 mod layout;
 mod memory;
+mod pipeline;
 mod work;
 
 use crate::backend::{cpu::CpuBackend, Backend};
@@ -35,6 +38,10 @@ pub struct Device {
     fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
     pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
+    /// Address ranges of the live descriptor heaps.
+    pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
+    /// Resources that views were created for, by resource id.
+    pub(crate) resources: crate::descriptor_heap::ResourceRegistry,
 }
 
 type Iface = ID3D12Device11;
@@ -109,6 +116,8 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         pool: Arc::default(),
         fences: Mutex::new(Vec::new()),
         warned_shader_work: Default::default(),
+        descriptor_heaps: Default::default(),
+        resources: Default::default(),
     });
     *live = dev.as_ptr() as usize;
     Ok(dev)
@@ -146,6 +155,12 @@ pub fn enable_experimental_features(features: &[GUID]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether D3D12EnableExperimentalFeatures enabled D3D12ExperimentalShaderModels (which lets
+/// unsigned DXIL through pipeline creation).
+pub fn experimental_shader_models() -> bool {
+    EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner()).contains(&D3D12ExperimentalShaderModels)
 }
 
 impl Drop for Device {
@@ -447,7 +462,8 @@ pub(crate) fn null_out(ppv: *mut *mut c_void) {
 }
 
 /// Features the CPU adapter reports absent (OPTIONS5 raytracing NOT_SUPPORTED, protected
-/// sessions NONE, shader cache NONE, no lifetime tracking, EXISTING_HEAPS FALSE): creating their objects fails with
+/// sessions NONE, no shader cache sessions (SHADER_CACHE reports SINGLE_PSO | LIBRARY only), no
+/// lifetime tracking, EXISTING_HEAPS FALSE): creating their objects fails with
 /// DXGI_ERROR_UNSUPPORTED, *ppv = NULL.
 macro_rules! unsupported {
     ($($name:ident($($a:ident : $t:ty),*) => $out:ident;)*) => {$(
@@ -475,71 +491,11 @@ unsupported! {
     open_existing_heap_from_file_mapping(_h: HANDLE, _r: *const IID, ppv: *mut *mut c_void) => ppv;
 }
 
-/// Methods whose objects arrive with later issues (memory: #4, commands: #5, binding: #6,
-/// layout math: #3). Until then they fail with E_NOTIMPL and NULL outputs; each is replaced by
-/// its real implementation in the issue named.
-mod pending {
-    use super::*;
-
-    pub trait Pending {
-        fn pending() -> Self;
-    }
-    impl Pending for HRESULT {
-        fn pending() -> Self {
-            E_NOTIMPL
-        }
-    }
-    impl Pending for () {
-        fn pending() -> Self {}
-    }
-    impl Pending for UINT {
-        fn pending() -> Self {
-            0
-        }
-    }
-    impl Pending for D3D12_HEAP_PROPERTIES {
-        fn pending() -> Self {
-            Default::default()
-        }
-    }
-
-    macro_rules! pending {
-        ($($issue:literal $name:ident($($a:ident : $t:ty),*) $(-> $r:ty)? $(=> $out:ident)?;)*) => {$(
-            pub unsafe extern "C" fn $name(_this: *mut Iface, $($a: $t),*) $(-> $r)? {
-                $(null_out($out);)?
-                $(let _ = $a;)*
-                <pending!(@ret $($r)?)>::pending()
-            }
-        )*};
-        (@ret) => { () };
-        (@ret $r:ty) => { $r };
-    }
-
-    pending! {
-        6 create_graphics_pipeline_state(_d: *const D3D12_GRAPHICS_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_compute_pipeline_state(_d: *const D3D12_COMPUTE_PIPELINE_STATE_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_descriptor_heap(_d: *const D3D12_DESCRIPTOR_HEAP_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 get_descriptor_handle_increment_size(_t: D3D12_DESCRIPTOR_HEAP_TYPE) -> UINT;
-        6 create_root_signature(_n: UINT, _b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_constant_buffer_view(_d: *const D3D12_CONSTANT_BUFFER_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_shader_resource_view(_res: *mut ID3D12Resource, _d: *const D3D12_SHADER_RESOURCE_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_unordered_access_view(_res: *mut ID3D12Resource, _c: *mut ID3D12Resource, _d: *const D3D12_UNORDERED_ACCESS_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_render_target_view(_res: *mut ID3D12Resource, _d: *const D3D12_RENDER_TARGET_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_depth_stencil_view(_res: *mut ID3D12Resource, _d: *const D3D12_DEPTH_STENCIL_VIEW_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_sampler(_d: *const D3D12_SAMPLER_DESC, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 copy_descriptors(_nd: UINT, _ds: *const D3D12_CPU_DESCRIPTOR_HANDLE, _dz: *const UINT, _ns: UINT, _ss: *const D3D12_CPU_DESCRIPTOR_HANDLE, _sz: *const UINT, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
-        6 copy_descriptors_simple(_n: UINT, _d: D3D12_CPU_DESCRIPTOR_HANDLE, _s: D3D12_CPU_DESCRIPTOR_HANDLE, _t: D3D12_DESCRIPTOR_HEAP_TYPE);
-        6 create_command_signature(_d: *const D3D12_COMMAND_SIGNATURE_DESC, _rs: *mut ID3D12RootSignature, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_pipeline_library(_b: *const c_void, _l: SIZE_T, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_pipeline_state(_d: *const D3D12_PIPELINE_STATE_STREAM_DESC, _r: *const IID, ppv: *mut *mut c_void) -> HRESULT => ppv;
-        6 create_sampler_feedback_uav(_t: *mut ID3D12Resource, _f: *mut ID3D12Resource, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-        6 create_sampler2(_d: *const D3D12_SAMPLER_DESC2, _h: D3D12_CPU_DESCRIPTOR_HANDLE);
-    }
-}
-
+use binding::*;
+use descriptors::*;
 use layout::*;
 use memory::*;
-use pending::*;
+use pipeline::*;
 use work::*;
 
 static DEVICE_VTBL: ID3D12Device11Vtbl = crate::object_vtbl!(
