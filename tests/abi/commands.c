@@ -8,7 +8,8 @@
  * device removal by invalid ExecuteCommandLists (in a second process); fences (CPU and queue
  * Signal, SetEventOnCompletion with eventfd and NULL events, SetEventOnMultipleFenceCompletion);
  * two queues synchronised by fences; queries and timestamps; WriteBufferImmediate, atomic copies
- * and predication; reserved buffers mapped by UpdateTileMappings. Expected values are Microsoft's
+ * and predication; reserved buffers mapped by UpdateTileMappings; clears of render-target,
+ * depth-stencil and unordered-access views read back through copies. Expected values are Microsoft's
  * (learn.microsoft.com, d3d12.h) as digested in shared/spec/commands-and-sync.md; where a check
  * encodes a documented rule that the runtime contradicts, the comment says so.
  *
@@ -2104,6 +2105,357 @@ out:
     g_ctx[0] = 0;
 }
 
+/* ---- 11. clears ------------------------------------------------------------------------------
+ * ClearRenderTargetView, ClearDepthStencilView and ClearUnorderedAccessView{Uint,Float} write
+ * their values into the views' elements (whole views, rectangles, one mip/slice of an array,
+ * planes of depth-stencil formats, buffer views); results are read back through copies. Values
+ * are converted by the D3D rules (FLOAT -> UNORM multiplies by 255 and rounds: 0.2 -> 0x33,
+ * 0.6 -> 0x99; ClearUnorderedAccessViewUint writes the low bits of each value unconverted). */
+
+static ID3D12DescriptorHeap *make_heap(D3D12_DESCRIPTOR_HEAP_TYPE type, UINT n, int visible)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC hd;
+    memset(&hd, 0, sizeof(hd));
+    hd.Type = type;
+    hd.NumDescriptors = n;
+    hd.Flags = visible ? D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE : D3D12_DESCRIPTOR_HEAP_FLAG_NONE;
+    ID3D12DescriptorHeap *h;
+    CHECK_CREATED(ID3D12Device_CreateDescriptorHeap(dev, &hd, &IID_ID3D12DescriptorHeap, (void **)&h), h);
+    return h;
+}
+
+static D3D12_CPU_DESCRIPTOR_HANDLE cpu_at(ID3D12DescriptorHeap *h, UINT i)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE c = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(h);
+    D3D12_DESCRIPTOR_HEAP_DESC d = ID3D12DescriptorHeap_GetDesc(h);
+    c.ptr += (SIZE_T)i * ID3D12Device_GetDescriptorHandleIncrementSize(dev, d.Type);
+    return c;
+}
+
+static D3D12_GPU_DESCRIPTOR_HANDLE gpu_at(ID3D12DescriptorHeap *h, UINT i)
+{
+    D3D12_GPU_DESCRIPTOR_HANDLE g = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(h);
+    D3D12_DESCRIPTOR_HEAP_DESC d = ID3D12DescriptorHeap_GetDesc(h);
+    g.ptr += (UINT64)i * ID3D12Device_GetDescriptorHandleIncrementSize(dev, d.Type);
+    return g;
+}
+
+/* Copies subresource `sub` of texture `t` (in `state`) into a READBACK buffer and returns it
+ * (NULL on failure); `fp` receives the footprint. The texture is back in `state` afterwards. */
+static ID3D12Resource *readback_sub(struct q *q, ID3D12Resource *t, const D3D12_RESOURCE_DESC *d, UINT sub,
+                                    D3D12_RESOURCE_STATES state, struct footprint *fp)
+{
+    *fp = footprint_of(d, sub);
+    ID3D12Resource *rb = make_buffer(D3D12_HEAP_TYPE_READBACK, fp->total);
+    ID3D12GraphicsCommandList *l = q_begin(q);
+    if (!rb || !l)
+        return rb;
+    barrier(l, t, sub, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    D3D12_TEXTURE_COPY_LOCATION dl = loc_fp(rb, &fp->fp), sl = loc_sub(t, sub);
+    ID3D12GraphicsCommandList_CopyTextureRegion(l, &dl, 0, 0, 0, &sl, NULL);
+    barrier(l, t, sub, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+    q_submit(q);
+    return rb;
+}
+
+/* Reads texel (x, y) of `bytes` bytes from a read-back footprint. */
+static void texel_at(ID3D12Resource *rb, const struct footprint *fp, UINT x, UINT y, UINT bytes, void *out)
+{
+    read_buf(rb, fp->fp.Offset + (UINT64)y * fp->fp.Footprint.RowPitch + (UINT64)x * bytes, out, bytes);
+}
+
+static void test_clear_rtv(struct q *q)
+{
+    set_ctx("ClearRenderTargetView");
+    ID3D12DescriptorHeap *rtvs = make_heap(D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, 0);
+    /* 8x8 RGBA8, 2 slices, 2 mips, render target. */
+    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_R8G8B8A8_UNORM, 8, 8, 2, 2, 0);
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    ID3D12Resource *t = make_committed(D3D12_HEAP_TYPE_DEFAULT, &d, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    if (!rtvs || !t)
+        goto out;
+    /* View 0: mip 0 of both slices; view 1: mip 1 of slice 1. */
+    D3D12_RENDER_TARGET_VIEW_DESC v;
+    memset(&v, 0, sizeof(v));
+    v.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    v.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE2DARRAY;
+    v.Texture2DArray.ArraySize = 2;
+    ID3D12Device_CreateRenderTargetView(dev, t, &v, cpu_at(rtvs, 0));
+    v.Texture2DArray.MipSlice = 1;
+    v.Texture2DArray.FirstArraySlice = 1;
+    v.Texture2DArray.ArraySize = 1;
+    ID3D12Device_CreateRenderTargetView(dev, t, &v, cpu_at(rtvs, 1));
+
+    ID3D12GraphicsCommandList *l = q_begin(q);
+    if (!l)
+        goto out;
+    const FLOAT c0[4] = {1.0f, 0.0f, 0.2f, 0.6f}, c1[4] = {0.0f, 1.0f, 0.0f, 1.0f}, c2[4] = {0.6f, 0.6f, 0.6f, 0.0f};
+    ID3D12GraphicsCommandList_ClearRenderTargetView(l, cpu_at(rtvs, 0), c0, 0, NULL);
+    /* Two rectangles, one partly outside the view (clipped), one empty (ignored). */
+    D3D12_RECT r[3] = {{2, 1, 5, 3}, {6, 6, 20, 20}, {4, 4, 4, 8}};
+    ID3D12GraphicsCommandList_ClearRenderTargetView(l, cpu_at(rtvs, 0), c1, 3, r);
+    ID3D12GraphicsCommandList_ClearRenderTargetView(l, cpu_at(rtvs, 1), c2, 0, NULL);
+    if (!q_submit(q))
+        goto out;
+
+    for (UINT slice = 0; slice < 2; slice++) {
+        struct footprint fp;
+        ID3D12Resource *rb = readback_sub(q, t, &d, slice * 2, D3D12_RESOURCE_STATE_RENDER_TARGET, &fp);
+        unsigned bad = 0;
+        for (UINT y = 0; y < 8 && rb; y++)
+            for (UINT x = 0; x < 8; x++) {
+                unsigned char px[4];
+                texel_at(rb, &fp, x, y, 4, px);
+                int in_rect = (x >= 2 && x < 5 && y >= 1 && y < 3) || (x >= 6 && y >= 6);
+                const unsigned char *want = in_rect ? (const unsigned char *)"\x00\xff\x00\xff"
+                                                    : (const unsigned char *)"\xff\x00\x33\x99";
+                if (memcmp(px, want, 4) != 0 && bad++ == 0)
+                    printf("slice %u texel (%u,%u) = %02x%02x%02x%02x\n", slice, x, y, px[0], px[1], px[2], px[3]);
+            }
+        set_ctx("ClearRenderTargetView slice %u mip 0", slice);
+        CHECK_EQ(bad, 0);
+        RELEASE0(rb);
+        /* Mip 1: cleared through view 1 on slice 1 only; slice 0's mip 1 keeps its zeros. */
+        rb = readback_sub(q, t, &d, slice * 2 + 1, D3D12_RESOURCE_STATE_RENDER_TARGET, &fp);
+        bad = 0;
+        for (UINT y = 0; y < 4 && rb; y++)
+            for (UINT x = 0; x < 4; x++) {
+                unsigned char px[4];
+                texel_at(rb, &fp, x, y, 4, px);
+                const unsigned char *want = slice == 1 ? (const unsigned char *)"\x99\x99\x99\x00"
+                                                       : (const unsigned char *)"\x00\x00\x00\x00";
+                bad += memcmp(px, want, 4) != 0;
+            }
+        set_ctx("ClearRenderTargetView slice %u mip 1", slice);
+        CHECK_EQ(bad, 0);
+        RELEASE0(rb);
+    }
+
+    /* Invalid clears: Close fails with E_INVALIDARG (a handle in no heap, NULL rects with
+     * NumRects > 0, NULL color) or E_FAIL (a compute list). */
+    set_ctx("ClearRenderTargetView invalid");
+    D3D12_CPU_DESCRIPTOR_HANDLE bogus = {0x1000}, rt0 = cpu_at(rtvs, 0);
+    EXPECT_CLOSE(DIRECT, S_OK, ID3D12GraphicsCommandList_ClearRenderTargetView(l, rt0, c0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG, ID3D12GraphicsCommandList_ClearRenderTargetView(l, bogus, c0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG, ID3D12GraphicsCommandList_ClearRenderTargetView(l, rt0, c0, 1, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG, ID3D12GraphicsCommandList_ClearRenderTargetView(l, rt0, NULL, 0, NULL));
+    EXPECT_CLOSE(D3D12_COMMAND_LIST_TYPE_COMPUTE, E_FAIL,
+                 ID3D12GraphicsCommandList_ClearRenderTargetView(l, rt0, c0, 0, NULL));
+out:
+    RELEASE0(t);
+    RELEASE0(rtvs);
+    set_ctx("%s", "");
+}
+
+static void test_clear_dsv(struct q *q)
+{
+    set_ctx("ClearDepthStencilView");
+    ID3D12DescriptorHeap *dsvs = make_heap(D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 3, 0);
+    D3D12_RESOURCE_DESC d32 = tex_desc(DXGI_FORMAT_D32_FLOAT, 4, 4, 1, 1, 0);
+    d32.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL;
+    D3D12_RESOURCE_DESC d24 = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, 0);
+    d24.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL;
+    ID3D12Resource *a = make_committed(D3D12_HEAP_TYPE_DEFAULT, &d32, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    ID3D12Resource *b = make_committed(D3D12_HEAP_TYPE_DEFAULT, &d24, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    if (!dsvs || !a || !b)
+        goto out;
+    ID3D12Device_CreateDepthStencilView(dev, a, NULL, cpu_at(dsvs, 0));
+    ID3D12Device_CreateDepthStencilView(dev, b, NULL, cpu_at(dsvs, 1));
+    D3D12_DEPTH_STENCIL_VIEW_DESC ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
+    ro.ViewDimension = D3D12_DSV_DIMENSION_TEXTURE2D;
+    ro.Flags = D3D12_DSV_FLAG_READ_ONLY_DEPTH;
+    ID3D12Device_CreateDepthStencilView(dev, b, &ro, cpu_at(dsvs, 2));
+
+    ID3D12GraphicsCommandList *l = q_begin(q);
+    if (!l)
+        goto out;
+    D3D12_RECT r = {1, 1, 3, 4};
+    ID3D12GraphicsCommandList_ClearDepthStencilView(l, cpu_at(dsvs, 0), D3D12_CLEAR_FLAG_DEPTH, 0.5f, 0, 0, NULL);
+    ID3D12GraphicsCommandList_ClearDepthStencilView(l, cpu_at(dsvs, 0), D3D12_CLEAR_FLAG_DEPTH, 0.25f, 0, 1, &r);
+    ID3D12GraphicsCommandList_ClearDepthStencilView(l, cpu_at(dsvs, 1),
+                                                    D3D12_CLEAR_FLAG_DEPTH | D3D12_CLEAR_FLAG_STENCIL, 1.0f, 0x7f, 0,
+                                                    NULL);
+    /* Stencil only, through the read-only-depth view, on the rectangle. */
+    ID3D12GraphicsCommandList_ClearDepthStencilView(l, cpu_at(dsvs, 2), D3D12_CLEAR_FLAG_STENCIL, 0.0f, 0xa5, 1, &r);
+    if (!q_submit(q))
+        goto out;
+
+    struct footprint fp;
+    ID3D12Resource *rb = readback_sub(q, a, &d32, 0, D3D12_RESOURCE_STATE_DEPTH_WRITE, &fp);
+    unsigned bad = 0;
+    for (UINT y = 0; y < 4 && rb; y++)
+        for (UINT x = 0; x < 4; x++) {
+            float v;
+            texel_at(rb, &fp, x, y, 4, &v);
+            int in_rect = x >= 1 && x < 3 && y >= 1;
+            bad += v != (in_rect ? 0.25f : 0.5f);
+        }
+    set_ctx("ClearDepthStencilView D32_FLOAT");
+    CHECK_EQ(bad, 0);
+    RELEASE0(rb);
+    /* D24S8 plane 0 (depth 1.0 = 0xffffff in the low 24 bits), plane 1 (stencil bytes). */
+    rb = readback_sub(q, b, &d24, 0, D3D12_RESOURCE_STATE_DEPTH_WRITE, &fp);
+    bad = 0;
+    for (UINT y = 0; y < 4 && rb; y++)
+        for (UINT x = 0; x < 4; x++) {
+            uint32_t v;
+            texel_at(rb, &fp, x, y, 4, &v);
+            bad += (v & 0xffffff) != 0xffffff;
+        }
+    set_ctx("ClearDepthStencilView D24S8 depth");
+    CHECK_EQ(bad, 0);
+    RELEASE0(rb);
+    rb = readback_sub(q, b, &d24, 1, D3D12_RESOURCE_STATE_DEPTH_WRITE, &fp);
+    bad = 0;
+    for (UINT y = 0; y < 4 && rb; y++)
+        for (UINT x = 0; x < 4; x++) {
+            unsigned char s;
+            texel_at(rb, &fp, x, y, 1, &s);
+            bad += s != ((x >= 1 && x < 3 && y >= 1) ? 0xa5 : 0x7f);
+        }
+    set_ctx("ClearDepthStencilView D24S8 stencil");
+    CHECK_EQ(bad, 0);
+    RELEASE0(rb);
+
+    /* Invalid: no flags, unknown flags, depth outside [0, 1], depth through a read-only-depth
+     * view, an RTV-type handle. */
+    set_ctx("ClearDepthStencilView invalid");
+    D3D12_CPU_DESCRIPTOR_HANDLE ds0 = cpu_at(dsvs, 0), ds2 = cpu_at(dsvs, 2);
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearDepthStencilView(l, ds0, (D3D12_CLEAR_FLAGS)0, 0.0f, 0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearDepthStencilView(l, ds0, (D3D12_CLEAR_FLAGS)4, 0.0f, 0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearDepthStencilView(l, ds0, D3D12_CLEAR_FLAG_DEPTH, 1.5f, 0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearDepthStencilView(l, ds2, D3D12_CLEAR_FLAG_DEPTH, 0.0f, 0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearDepthStencilView(l, cpu_at(dsvs, 0), D3D12_CLEAR_FLAG_DEPTH, 0.0f, 0, 1,
+                                                                 NULL));
+out:
+    RELEASE0(a);
+    RELEASE0(b);
+    RELEASE0(dsvs);
+    set_ctx("%s", "");
+}
+
+static void test_clear_uav(struct q *q)
+{
+    set_ctx("ClearUnorderedAccessView");
+    ID3D12DescriptorHeap *cpu = make_heap(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, 0);
+    ID3D12DescriptorHeap *gpu = make_heap(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, 1);
+    D3D12_RESOURCE_DESC bd = buf_desc(256);
+    bd.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    ID3D12Resource *buf = make_committed(D3D12_HEAP_TYPE_DEFAULT, &bd, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    D3D12_RESOURCE_DESC td = tex_desc(DXGI_FORMAT_R32_FLOAT, 4, 4, 1, 1, 0);
+    td.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    ID3D12Resource *tex = make_committed(D3D12_HEAP_TYPE_DEFAULT, &td, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    ID3D12Resource *rb = make_buffer(D3D12_HEAP_TYPE_READBACK, 256);
+    if (!cpu || !gpu || !buf || !tex || !rb)
+        goto out;
+    /* 0: raw view of words 2..5; 1: R16_UINT view of elements 40..47 (bytes 80..95);
+     * 2: structured view (stride 8) of structures 16..17 (bytes 128..143); 3: the texture. */
+    D3D12_UNORDERED_ACCESS_VIEW_DESC v[4];
+    memset(v, 0, sizeof(v));
+    v[0].Format = DXGI_FORMAT_R32_TYPELESS;
+    v[0].ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    v[0].Buffer.FirstElement = 2;
+    v[0].Buffer.NumElements = 4;
+    v[0].Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+    v[1].Format = DXGI_FORMAT_R16_UINT;
+    v[1].ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    v[1].Buffer.FirstElement = 40;
+    v[1].Buffer.NumElements = 8;
+    v[2].ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    v[2].Buffer.FirstElement = 16;
+    v[2].Buffer.NumElements = 2;
+    v[2].Buffer.StructureByteStride = 8;
+    v[3].Format = DXGI_FORMAT_R32_FLOAT;
+    v[3].ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2D;
+    for (UINT i = 0; i < 4; i++) {
+        ID3D12Resource *r = i == 3 ? tex : buf;
+        ID3D12Device_CreateUnorderedAccessView(dev, r, NULL, &v[i], cpu_at(cpu, i));
+        ID3D12Device_CreateUnorderedAccessView(dev, r, NULL, &v[i], cpu_at(gpu, i));
+    }
+    ID3D12GraphicsCommandList *l = q_begin(q);
+    if (!l)
+        goto out;
+    ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 1, &gpu);
+    const UINT u0[4] = {0x11223344u, 1, 2, 3}, u1[4] = {0xabcd1234u, 0, 0, 0}, u2[4] = {0xcafef00du, 9, 9, 9};
+    const FLOAT f3[4] = {1.5f, 0, 0, 0};
+    ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, gpu_at(gpu, 0), cpu_at(cpu, 0), buf, u0, 0, NULL);
+    ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, gpu_at(gpu, 1), cpu_at(cpu, 1), buf, u1, 0, NULL);
+    ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, gpu_at(gpu, 2), cpu_at(cpu, 2), buf, u2, 0, NULL);
+    D3D12_RECT r = {0, 0, 2, 1};
+    ID3D12GraphicsCommandList_ClearUnorderedAccessViewFloat(l, gpu_at(gpu, 3), cpu_at(cpu, 3), tex, f3, 1, &r);
+    D3D12_RESOURCE_BARRIER uav;
+    memset(&uav, 0, sizeof(uav));
+    uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    ID3D12GraphicsCommandList_ResourceBarrier(l, 1, &uav);
+    barrier(l, buf, 0, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    ID3D12GraphicsCommandList_CopyBufferRegion(l, rb, 0, buf, 0, 256);
+    barrier(l, buf, 0, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    if (!q_submit(q))
+        goto out;
+    unsigned char want[256], got[256];
+    memset(want, 0, sizeof(want));
+    for (int i = 0; i < 4; i++)
+        memcpy(want + 8 + 4 * i, "\x44\x33\x22\x11", 4);
+    for (int i = 0; i < 8; i++)
+        memcpy(want + 80 + 2 * i, "\x34\x12", 2); /* the low 16 bits of 0xabcd1234 */
+    for (int i = 0; i < 4; i++)
+        memcpy(want + 128 + 4 * i, "\x0d\xf0\xfe\xca", 4);
+    read_buf(rb, 0, got, 256);
+    set_ctx("ClearUnorderedAccessViewUint buffers");
+    CHECK_BYTES("buffer bytes", got, want, 256);
+
+    struct footprint fp;
+    ID3D12Resource *trb = readback_sub(q, tex, &td, 0, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, &fp);
+    unsigned bad = 0;
+    for (UINT y = 0; y < 4 && trb; y++)
+        for (UINT x = 0; x < 4; x++) {
+            float f;
+            texel_at(trb, &fp, x, y, 4, &f);
+            bad += f != ((x < 2 && y < 1) ? 1.5f : 0.0f);
+        }
+    set_ctx("ClearUnorderedAccessViewFloat texture rect");
+    CHECK_EQ(bad, 0);
+    RELEASE0(trb);
+
+    /* Invalid: Float on a UINT view; a CPU handle in the shader-visible heap; pResource not the
+     * view's resource; a GPU handle outside shader-visible heaps. All: Close E_INVALIDARG. */
+    set_ctx("ClearUnorderedAccessView invalid");
+    D3D12_GPU_DESCRIPTOR_HANDLE g0 = gpu_at(gpu, 0), g1 = gpu_at(gpu, 1), not_gpu = {cpu_at(cpu, 0).ptr};
+    D3D12_CPU_DESCRIPTOR_HANDLE c0 = cpu_at(cpu, 0), c1 = cpu_at(cpu, 1), visible0 = cpu_at(gpu, 0);
+    EXPECT_CLOSE(DIRECT, S_OK, ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, g0, c0, buf, u0, 0, NULL));
+    EXPECT_CLOSE(D3D12_COMMAND_LIST_TYPE_COMPUTE, S_OK,
+                 ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, g0, c0, buf, u0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearUnorderedAccessViewFloat(l, g1, c1, buf, f3, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, g0, visible0, buf, u0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, g0, c0, tex, u0, 0, NULL));
+    EXPECT_CLOSE(DIRECT, E_INVALIDARG,
+                 ID3D12GraphicsCommandList_ClearUnorderedAccessViewUint(l, not_gpu, c0, buf, u0, 0, NULL));
+out:
+    RELEASE0(rb);
+    RELEASE0(tex);
+    RELEASE0(buf);
+    RELEASE0(gpu);
+    RELEASE0(cpu);
+    set_ctx("%s", "");
+}
+
+static void test_clears(struct q *q)
+{
+    test_clear_rtv(q);
+    test_clear_dsv(q);
+    test_clear_uav(q);
+}
+
 /* ---- 2b. device removal by an invalid ExecuteCommandLists (second process) ----------------- */
 
 /* The modes a child can run; each but "control" makes ExecuteCommandLists invalid. */
@@ -2291,6 +2643,7 @@ int main(int argc, char **argv)
             test_queries(&q);
             test_immediate(&q);
             test_reserved(&q);
+            test_clears(&q);
             q_release(&q);
         }
         CHECK_EQ(refcount(dev), 1);

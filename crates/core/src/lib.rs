@@ -10,6 +10,7 @@
 //! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
 //! * [`tiling`] — tile shapes and GetResourceTiling.
 //! * [`states`] — resource states, barrier validation, promotion and decay.
+//! * [`clear`] — which bytes Clear{RenderTarget,DepthStencil,UnorderedAccess}View write.
 //! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
 //! * [`dxbc`] — the DXBC container (shaders, root signatures) and its checksum.
 //! * [`shader`] — compiled shader containers (DXBC / DXIL): stage, model, signatures.
@@ -22,6 +23,7 @@
 
 pub mod allocation;
 pub mod caps;
+pub mod clear;
 pub mod copy;
 pub mod desc;
 pub mod descriptor;

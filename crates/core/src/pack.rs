@@ -382,6 +382,16 @@ pub fn encode_color(format: DXGI_FORMAT, rgba: [f32; 4]) -> Option<([u8; 16], us
     }
 }
 
+/// ClearUnorderedAccessViewFloat's element: [`encode_color`] for FLOAT, UNORM and SNORM
+/// formats; `None` for every other format (integer, sRGB, shared-exponent, raw and
+/// structured views), where the clear is invalid.
+pub fn encode_uav_float(format: DXGI_FORMAT, rgba: [f32; 4]) -> Option<([u8; 16], usize)> {
+    match layout(format)? {
+        Layout::Channels { num: Num::Float | Num::Unorm | Num::Snorm, .. } => encode_color(format, rgba),
+        _ => None,
+    }
+}
+
 /// The bytes of one element of `format` for ClearUnorderedAccessViewUint, and its size:
 /// the low nᵢ bits of `values[i]` go to channel i (R, G, B, A by name) whatever the
 /// channel's type, no conversion. R32_TYPELESS (raw buffer views) and UNKNOWN

@@ -13,11 +13,15 @@
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
 use crate::commands::{Command, Recorded, TexSide, Touched};
+use crate::descriptor_heap;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Message, Result};
 use crate::query_heap::{self, QueryHeap};
 use crate::resource::{Backing, Resource};
+use rd3d12_core::clear;
 use rd3d12_core::copy::{self, Location, Side};
+use rd3d12_core::descriptor::{Descriptor, Kind};
+use rd3d12_core::pack;
 use rd3d12_core::states::{self, HeapKind, ListStates, ListType};
 use rd3d12_core::Caps;
 use rd3d12_sys::*;
@@ -211,7 +215,7 @@ impl CommandList {
         if !self.device.inner.warned_shader_work.swap(true, Ordering::Relaxed) {
             eprintln!(
                 "rd3d12: warning: {what} needs shader execution, which the CPU backend does not do yet; \
-                 draws, dispatches and clears are validated and recorded but produce no output"
+                 draws and dispatches are validated and recorded but produce no output"
             );
         }
     }
@@ -1144,17 +1148,6 @@ const DIRECT: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D
 const DIRECT_ONLY: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT];
 const COMPUTE: &[D3D12_COMMAND_LIST_TYPE] =
     &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE, D3D12_COMMAND_LIST_TYPE_COMPUTE];
-const COMPUTE_NO_BUNDLE: &[D3D12_COMMAND_LIST_TYPE] =
-    &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE];
-
-fn rects_ok(n: u32, p: *const D3D12_RECT) -> Result<()> {
-    if n > 0 && p.is_null() {
-        Err(rec_err(D3D12_MESSAGE_ID_CLEARRENDERTARGETVIEW_MISMATCHINGCLEARVALUE, "NULL rects with NumRects > 0"))
-    } else {
-        Ok(())
-    }
-}
-
 unsafe extern "C" fn draw_instanced(this: *mut Iface, _v: UINT, _i: UINT, _sv: UINT, _si: UINT) {
     // SAFETY: forwarded.
     unsafe { shader_work(this, "DrawInstanced", DIRECT, || Ok(())) }
@@ -1242,25 +1235,104 @@ unsafe extern "C" fn execute_indirect(
     }
 }
 
+// ---- clears -----------------------------------------------------------------------------------
+
+/// The rectangles of a clear (none: the whole view).
+///
+/// # Safety
+/// `rects` null or `n` readable rects.
+unsafe fn clear_rects<'a>(n: UINT, rects: *const D3D12_RECT, id: D3D12_MESSAGE_ID) -> Result<&'a [D3D12_RECT]> {
+    if n == 0 {
+        Ok(&[])
+    } else if rects.is_null() {
+        Err(rec_err(id, "pRects is NULL with NumRects > 0"))
+    } else {
+        // SAFETY: the caller passes n readable rects.
+        Ok(unsafe { std::slice::from_raw_parts(rects, n as usize) })
+    }
+}
+
+/// The live descriptor of kind `kind` at a CPU handle, or a recording error.
+fn clear_view(l: &CommandList, h: D3D12_CPU_DESCRIPTOR_HANDLE, kind: Kind, id: D3D12_MESSAGE_ID) -> Result<Descriptor> {
+    descriptor_heap::descriptor_at(&l.device.inner, h)
+        .filter(|d| d.kind == kind)
+        .ok_or_else(|| rec_err(id, "the descriptor handle is not a descriptor of the right type in a live heap"))
+}
+
+/// Records a clear of `plane` of the view's resource with one encoded element.
+fn push_clear(
+    l: &CommandList,
+    s: &mut ListState,
+    view: &Descriptor,
+    plane: u32,
+    (element, bytes): ([u8; 16], usize),
+    rects: &[D3D12_RECT],
+    id: D3D12_MESSAGE_ID,
+) -> Result<()> {
+    let e = descriptor_heap::resolve(&l.device.inner, view.resource).ok_or_else(|| {
+        rec_err(D3D12_MESSAGE_ID_DESCRIPTOR_HANDLE_WITH_INVALID_RESOURCE, "the view's resource is destroyed")
+    })?;
+    let fills = if e.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
+        clear::buffer_fills(e.desc.Width, view, bytes as u32, rects)
+    } else {
+        clear::texture_fills(&e.desc, view, plane, bytes as u32, rects)
+    }
+    .map_err(|_| rec_err(id, "the view does not fit its resource"))?;
+    if !fills.is_empty() {
+        e.memory.mark_dirty();
+        s.commands.push(Command::Fill { memory: e.memory, fills, element, element_bytes: bytes as u32 });
+    }
+    Ok(())
+}
+
 unsafe extern "C" fn clear_dsv(
     this: *mut Iface,
     h: D3D12_CPU_DESCRIPTOR_HANDLE,
     flags: D3D12_CLEAR_FLAGS,
     depth: FLOAT,
-    _s: UINT8,
+    stencil: UINT8,
     n: UINT,
     rects: *const D3D12_RECT,
 ) {
-    // SAFETY: forwarded.
+    const ID: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_CLEARDEPTHSTENCILVIEW_INVALID;
+    // SAFETY: rects null or n readable rects.
     unsafe {
-        shader_work(this, "ClearDepthStencilView", DIRECT_ONLY, || {
-            if h.ptr == 0 || flags.0 == 0 || flags.0 & !3 != 0 || !(0.0..=1.0).contains(&depth) {
+        record(this, "ClearDepthStencilView", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("ClearDepthStencilView is valid on direct command lists only"));
+            }
+            if flags.0 == 0 || flags.0 & !3 != 0 {
+                return Err(rec_err(ID, "ClearFlags must be DEPTH, STENCIL or both"));
+            }
+            if !(0.0..=1.0).contains(&depth) {
                 return Err(rec_err(
                     D3D12_MESSAGE_ID_CLEARDEPTHSTENCILVIEW_MISMATCHINGCLEARVALUE,
-                    "invalid depth-stencil clear",
+                    "Depth must be within [0, 1]",
                 ));
             }
-            rects_ok(n, rects)
+            let rects = clear_rects(n, rects, ID)?;
+            let view = clear_view(l, h, Kind::DSV, D3D12_MESSAGE_ID_INVALID_DESCRIPTOR_HANDLE)?;
+            if view.is_null() {
+                return Ok(());
+            }
+            // Read-only planes of the view cannot be cleared through it.
+            let read_only = |clear: u32, ro: u32| flags.0 & clear != 0 && view.flags as u32 & ro != 0;
+            if read_only(D3D12_CLEAR_FLAG_DEPTH.0, D3D12_DSV_FLAG_READ_ONLY_DEPTH.0)
+                || read_only(D3D12_CLEAR_FLAG_STENCIL.0, D3D12_DSV_FLAG_READ_ONLY_STENCIL.0)
+            {
+                return Err(rec_err(ID, "the view is read-only for a plane being cleared"));
+            }
+            if flags.0 & D3D12_CLEAR_FLAG_DEPTH.0 != 0 {
+                let e = pack::encode_depth(view.format, depth).ok_or_else(|| rec_err(ID, "not a depth format"))?;
+                push_clear(l, s, &view, 0, e, rects, ID)?;
+            }
+            // STENCIL on a format without stencil clears nothing.
+            if flags.0 & D3D12_CLEAR_FLAG_STENCIL.0 != 0 {
+                if let Some(e) = pack::encode_stencil(view.format, stencil) {
+                    push_clear(l, s, &view, 1, e, rects, ID)?;
+                }
+            }
+            Ok(())
         })
     }
 }
@@ -1272,20 +1344,32 @@ unsafe extern "C" fn clear_rtv(
     n: UINT,
     rects: *const D3D12_RECT,
 ) {
-    // SAFETY: forwarded.
+    const ID: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_CLEARRENDERTARGETVIEW_MISMATCHINGCLEARVALUE;
+    // SAFETY: color null or 4 readable floats; rects null or n readable rects.
     unsafe {
-        shader_work(this, "ClearRenderTargetView", DIRECT_ONLY, || {
-            if h.ptr == 0 || color.is_null() {
-                return Err(rec_err(
-                    D3D12_MESSAGE_ID_CLEARRENDERTARGETVIEW_MISMATCHINGCLEARVALUE,
-                    "invalid render-target clear",
-                ));
+        record(this, "ClearRenderTargetView", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("ClearRenderTargetView is valid on direct command lists only"));
             }
-            rects_ok(n, rects)
+            if color.is_null() {
+                return Err(rec_err(ID, "ColorRGBA is NULL"));
+            }
+            let rects = clear_rects(n, rects, ID)?;
+            let view = clear_view(l, h, Kind::RTV, D3D12_MESSAGE_ID_INVALID_DESCRIPTOR_HANDLE)?;
+            if view.is_null() {
+                return Ok(());
+            }
+            let rgba = std::ptr::read_unaligned(color.cast::<[f32; 4]>());
+            let e = pack::encode_color(view.format, rgba)
+                .ok_or_else(|| rec_err(ID, "the view format cannot be cleared"))?;
+            push_clear(l, s, &view, view.plane as u32, e, rects, ID)
         })
     }
 }
 
+/// ClearUnorderedAccessViewUint / Float: the GPU handle must address the view in a
+/// shader-visible heap, the CPU handle the same view in a heap that is not, and pResource
+/// must be the view's resource.
 #[allow(clippy::too_many_arguments)]
 unsafe fn clear_uav(
     this: *mut Iface,
@@ -1294,20 +1378,50 @@ unsafe fn clear_uav(
     cpu: D3D12_CPU_DESCRIPTOR_HANDLE,
     res: *mut ID3D12Resource,
     values: *const c_void,
+    float: bool,
     n: UINT,
     rects: *const D3D12_RECT,
 ) {
-    // SAFETY: forwarded.
+    const HANDLE: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_CLEAR_UNORDERED_ACCESS_VIEW_INVALID_DESCRIPTOR_HANDLE;
+    const PTR: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INVALID_RESOURCE_PTR;
+    // SAFETY: values null or 4 readable 32-bit values; rects null or n readable rects.
     unsafe {
-        shader_work(this, name, COMPUTE_NO_BUNDLE, || {
-            if gpu.ptr == 0 || cpu.ptr == 0 || values.is_null() {
-                return Err(rec_err(
-                    D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INVALID_RESOURCE_PTR,
-                    "invalid UAV clear",
-                ));
+        record(this, name, |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT && l.ty != D3D12_COMMAND_LIST_TYPE_COMPUTE {
+                return Err(wrong_list_type("UAV clears are valid on direct and compute command lists only"));
             }
-            resource(res, D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INVALID_RESOURCE_PTR, "pResource is NULL")?;
-            rects_ok(n, rects)
+            if values.is_null() {
+                return Err(rec_err(HANDLE, "Values is NULL"));
+            }
+            let rects = clear_rects(n, rects, HANDLE)?;
+            let dev = &l.device.inner;
+            let visible = |p: usize| dev.descriptor_heaps.span(p).map(|s| s.visible);
+            if visible(cpu.ptr) != Some(false) {
+                return Err(rec_err(HANDLE, "ViewCPUHandle must be in a heap that is not shader-visible"));
+            }
+            let view = clear_view(l, cpu, Kind::UAV, HANDLE)?;
+            let gview = descriptor_heap::descriptor_at_gpu(dev, gpu)
+                .filter(|g| g.kind == Kind::UAV)
+                .ok_or_else(|| rec_err(HANDLE, "ViewGPUHandleInCurrentHeap is not a UAV in a shader-visible heap"))?;
+            let r = resource(res, PTR, "pResource is NULL or not a resource")?;
+            if view.resource != r.inner.id || gview.resource != view.resource {
+                return Err(rec_err(PTR, "pResource is not the resource of the views"));
+            }
+            s.use_as(r, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_UNORDERED_ACCESS.0);
+            let e = if float {
+                // FLOAT, UNORM and SNORM views only (the docs: on other UAVs the clear is
+                // invalid and does not reach the driver).
+                pack::encode_uav_float(view.format, std::ptr::read_unaligned(values.cast::<[f32; 4]>()))
+            } else {
+                pack::encode_uint(view.format, std::ptr::read_unaligned(values.cast::<[u32; 4]>()))
+            };
+            let e = e.ok_or_else(|| {
+                rec_err(
+                    D3D12_MESSAGE_ID_CLEARUNORDEREDACCESSVIEW_INCOMPATIBLE_WITH_STRUCTURED_BUFFERS,
+                    "this clear is not valid for the view's format",
+                )
+            })?;
+            push_clear(l, s, &view, view.plane as u32, e, rects, HANDLE)
         })
     }
 }
@@ -1322,7 +1436,7 @@ unsafe extern "C" fn clear_uav_uint(
     rects: *const D3D12_RECT,
 ) {
     // SAFETY: forwarded.
-    unsafe { clear_uav(this, "ClearUnorderedAccessViewUint", g, c, r, v.cast(), n, rects) }
+    unsafe { clear_uav(this, "ClearUnorderedAccessViewUint", g, c, r, v.cast(), false, n, rects) }
 }
 unsafe extern "C" fn clear_uav_float(
     this: *mut Iface,
@@ -1334,7 +1448,7 @@ unsafe extern "C" fn clear_uav_float(
     rects: *const D3D12_RECT,
 ) {
     // SAFETY: forwarded.
-    unsafe { clear_uav(this, "ClearUnorderedAccessViewFloat", g, c, r, v.cast(), n, rects) }
+    unsafe { clear_uav(this, "ClearUnorderedAccessViewFloat", g, c, r, v.cast(), true, n, rects) }
 }
 
 /// DiscardResource: contents become undefined; keeping them is a valid outcome on a CPU backend.

@@ -50,7 +50,10 @@ pub enum Command {
     Predication(Option<(Memory, u64, D3D12_PREDICATION_OP)>),
     /// ExecuteBundle: the bundle's commands, executed in place.
     Bundle(Arc<Recorded>),
-    /// Work that needs shader execution (draws, dispatches, clears, render passes): recorded and
+    /// A clear (ClearRenderTargetView / ClearDepthStencilView / ClearUnorderedAccessView*):
+    /// one element pattern written over rectangles of the resource.
+    Fill { memory: Memory, fills: Vec<rd3d12_core::clear::Fill>, element: [u8; 16], element_bytes: u32 },
+    /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,
 }
@@ -61,7 +64,11 @@ impl Command {
     pub fn predicated(&self) -> bool {
         matches!(
             self,
-            Command::CopyBuffer { .. } | Command::CopyTexture { .. } | Command::CopyTiles { .. } | Command::ShaderWork
+            Command::CopyBuffer { .. }
+                | Command::CopyTexture { .. }
+                | Command::CopyTiles { .. }
+                | Command::Fill { .. }
+                | Command::ShaderWork
         )
     }
 }

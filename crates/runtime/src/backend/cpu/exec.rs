@@ -66,6 +66,9 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
             }
             Command::Predication(p) => *predicate = p.clone(),
             Command::Bundle(b) => run_commands(&b.commands, predicate),
+            Command::Fill { memory, fills, element, element_bytes } => {
+                fill(memory, fills, &element[..*element_bytes as usize])
+            }
             Command::ShaderWork => {}
         }
     }
@@ -162,8 +165,8 @@ fn row_offset(s: &Surface, elem: u64, y: u32, z: u32) -> u64 {
 }
 
 /// Reads one row of a surface into `buf` (tiled or linear memory).
-fn read_row(side: &TexSide, s: &Surface, elem: u64, y: u32, z: u32, buf: &mut [u8]) {
-    match &side.memory {
+fn read_row(memory: &Memory, s: &Surface, elem: u64, y: u32, z: u32, buf: &mut [u8]) {
+    match memory {
         Memory::Tiled(map) => {
             let map = map.lock().unwrap_or_else(|e| e.into_inner());
             tiled_row(&map, s, elem, y, z, buf.len(), |tile, off, range| map.read(tile, off, &mut buf[range]));
@@ -174,8 +177,8 @@ fn read_row(side: &TexSide, s: &Surface, elem: u64, y: u32, z: u32, buf: &mut [u
     }
 }
 
-fn write_row(side: &TexSide, s: &Surface, elem: u64, y: u32, z: u32, buf: &[u8]) {
-    match &side.memory {
+fn write_row(memory: &Memory, s: &Surface, elem: u64, y: u32, z: u32, buf: &[u8]) {
+    match memory {
         Memory::Tiled(map) => {
             let map = map.lock().unwrap_or_else(|e| e.into_inner());
             tiled_row(&map, s, elem, y, z, buf.len(), |tile, off, range| map.write(tile, off, &buf[range]));
@@ -258,8 +261,25 @@ fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
     let mut buf = vec![0u8; row_bytes as usize];
     for z in 0..depth {
         for y in 0..rows {
-            read_row(src, &plan.src, elem, y, z, &mut buf);
-            write_row(dst, &plan.dst, elem, y, z, &buf);
+            read_row(&src.memory, &plan.src, elem, y, z, &mut buf);
+            write_row(&dst.memory, &plan.dst, elem, y, z, &buf);
+        }
+    }
+}
+
+/// A clear: `element` repeated over every row of every fill (reserved textures through their
+/// tile maps; reserved buffers by byte offset).
+fn fill(memory: &Memory, fills: &[rd3d12_core::clear::Fill], element: &[u8]) {
+    let elem = element.len() as u32;
+    for f in fills {
+        let row = element.repeat(f.extent.0 as usize);
+        for (off, y, z) in f.rows(elem) {
+            match (memory, f.surface.subresource) {
+                (Memory::Tiled(_), Some(_)) => write_row(memory, &f.surface, elem as u64, y, z, &row),
+                _ => {
+                    memory.write(off, &row);
+                }
+            }
         }
     }
 }
