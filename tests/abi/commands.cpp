@@ -9,7 +9,9 @@
 //   3. fences: threads blocked in SetEventOnCompletion(v, NULL) while the main thread signals in
 //      order, and queue Waits on fences that another queue or the CPU signals later;
 //   4. a COPY queue producing and a DIRECT queue consuming, synchronised only by queue Signal /
-//      Wait, over several iterations of a two-slot ring.
+//      Wait, over several iterations of a two-slot ring;
+//   5. clears: ClearRenderTargetView (whole view, then a rectangle) and a raw-buffer
+//      ClearUnorderedAccessViewUint, read back through copies.
 //
 // Expected behaviour is Microsoft's (learn.microsoft.com, d3d12.h), as digested in
 // shared/spec/commands-and-sync.md and footprints.md. On Linux an event HANDLE is an eventfd
@@ -1047,6 +1049,102 @@ static void test_producer_consumer(ID3D12Device *dev)
     g_ctx.clear();
 }
 
+// ---- clears, the C++ way ------------------------------------------------------------------------
+// A render target cleared through an RTV (then a rectangle of it: 0.6 -> 0x99) and a buffer
+// cleared through a raw UAV, both read back through copies.
+
+static void test_clears_cpp(ID3D12Device *dev)
+{
+    g_ctx = "clears";
+    Com<ID3D12CommandQueue> q = make_queue(dev, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    Com<ID3D12Fence> fence = make_fence(dev);
+    Com<ID3D12CommandAllocator> alloc;
+    CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&alloc)), S_OK);
+    D3D12_DESCRIPTOR_HEAP_DESC rhd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC chd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC vhd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1,
+                                      D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    Com<ID3D12DescriptorHeap> rtvs, cpu, gpu;
+    CHECK_HR(dev->CreateDescriptorHeap(&rhd, IID_PPV_ARGS(&rtvs)), S_OK);
+    CHECK_HR(dev->CreateDescriptorHeap(&chd, IID_PPV_ARGS(&cpu)), S_OK);
+    CHECK_HR(dev->CreateDescriptorHeap(&vhd, IID_PPV_ARGS(&gpu)), S_OK);
+    D3D12_RESOURCE_DESC td = tex_desc(16, 16, 0);
+    td.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_RESOURCE_DESC bd = buf_desc(64);
+    bd.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    D3D12_HEAP_PROPERTIES def = hprops(D3D12_HEAP_TYPE_DEFAULT);
+    Com<ID3D12Resource> tex, buf;
+    CHECK_HR(dev->CreateCommittedResource(&def, D3D12_HEAP_FLAG_NONE, &td, D3D12_RESOURCE_STATE_RENDER_TARGET,
+                                          nullptr, IID_PPV_ARGS(&tex)),
+             S_OK);
+    CHECK_HR(dev->CreateCommittedResource(&def, D3D12_HEAP_FLAG_NONE, &bd, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                          nullptr, IID_PPV_ARGS(&buf)),
+             S_OK);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT fp = {};
+    UINT64 total = 0;
+    dev->GetCopyableFootprints(&td, 0, 1, 0, &fp, nullptr, nullptr, &total);
+    Com<ID3D12Resource> rb = make_buffer(dev, D3D12_HEAP_TYPE_READBACK, total + 256);
+    if (!q || !fence || !alloc || !rtvs || !cpu || !gpu || !tex || !buf || !rb)
+        return;
+    dev->CreateRenderTargetView(tex.get(), nullptr, rtvs->GetCPUDescriptorHandleForHeapStart());
+    D3D12_UNORDERED_ACCESS_VIEW_DESC uv = {};
+    uv.Format = DXGI_FORMAT_R32_TYPELESS;
+    uv.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    uv.Buffer.FirstElement = 4;
+    uv.Buffer.NumElements = 8;
+    uv.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+    dev->CreateUnorderedAccessView(buf.get(), nullptr, &uv, cpu->GetCPUDescriptorHandleForHeapStart());
+    dev->CreateUnorderedAccessView(buf.get(), nullptr, &uv, gpu->GetCPUDescriptorHandleForHeapStart());
+
+    Com<ID3D12GraphicsCommandList> l;
+    CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc.get(), nullptr, IID_PPV_ARGS(&l)), S_OK);
+    if (!l)
+        return;
+    const float red[4] = {1.0f, 0.0f, 0.0f, 1.0f}, blue[4] = {0.0f, 0.0f, 1.0f, 0.6f};
+    const D3D12_RECT r = {4, 4, 12, 8};
+    l->ClearRenderTargetView(rtvs->GetCPUDescriptorHandleForHeapStart(), red, 0, nullptr);
+    l->ClearRenderTargetView(rtvs->GetCPUDescriptorHandleForHeapStart(), blue, 1, &r);
+    ID3D12DescriptorHeap *heaps[] = {gpu.get()};
+    l->SetDescriptorHeaps(1, heaps);
+    const UINT v[4] = {0xdeadbeefu, 0, 0, 0};
+    l->ClearUnorderedAccessViewUint(gpu->GetGPUDescriptorHandleForHeapStart(), cpu->GetCPUDescriptorHandleForHeapStart(),
+                                    buf.get(), v, 0, nullptr);
+    D3D12_RESOURCE_BARRIER b[2] = {transition(tex.get(), D3D12_RESOURCE_STATE_RENDER_TARGET,
+                                              D3D12_RESOURCE_STATE_COPY_SOURCE),
+                                   transition(buf.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                              D3D12_RESOURCE_STATE_COPY_SOURCE)};
+    l->ResourceBarrier(2, b);
+    D3D12_TEXTURE_COPY_LOCATION dst = buf_loc(rb.get(), fp), src = tex_loc(tex.get(), 0);
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    l->CopyBufferRegion(rb.get(), total, buf.get(), 0, 64);
+    CHECK_HR(l->Close(), S_OK);
+    ID3D12CommandList *lists[] = {l.get()};
+    q->ExecuteCommandLists(1, lists);
+    CHECK_HR(q->Signal(fence.get(), 1), S_OK);
+    CHECK(fence_wait(fence.get(), 1));
+    const unsigned char *m = map(rb.get());
+    if (!m)
+        return;
+    unsigned bad = 0;
+    for (UINT y = 0; y < 16; y++)
+        for (UINT x = 0; x < 16; x++) {
+            const unsigned char *px = m + y * fp.Footprint.RowPitch + x * 4;
+            bool in = x >= 4 && x < 12 && y >= 4 && y < 8;
+            const unsigned char want[4] = {static_cast<unsigned char>(in ? 0 : 0xff), 0,
+                                           static_cast<unsigned char>(in ? 0xff : 0),
+                                           static_cast<unsigned char>(in ? 0x99 : 0xff)};
+            bad += std::memcmp(px, want, 4) != 0;
+        }
+    CHECK_EQ(bad, 0);
+    // Words 4..11 of the buffer hold 0xdeadbeef; the rest stays zero.
+    for (UINT w = 0; w < 16; w++) {
+        uint32_t word;
+        std::memcpy(&word, m + total + w * 4, 4);
+        CHECK_EQ(word, (w >= 4 && w < 12) ? 0xdeadbeefu : 0u);
+    }
+    rb->Unmap(0, nullptr);
+}
+
 static void on_alarm(int)
 {
     static const char msg[] = "commands_cpp: timed out (SIGALRM after 120 s)\n";
@@ -1070,6 +1168,7 @@ int main()
             test_fence_threads(dev.get());
             test_queue_wait(dev.get());
             test_producer_consumer(dev.get());
+            test_clears_cpp(dev.get());
             CHECK_HR(dev->GetDeviceRemovedReason(), S_OK);
             CHECK_EQ(refcount(dev.get()), 1);
             CHECK_EQ(dev.release(), 0);

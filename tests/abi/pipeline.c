@@ -1276,6 +1276,190 @@ done:
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
+/* ---- binding methods ------------------------------------------------------------------------
+ * SetDescriptorHeaps takes shader-visible CBV/SRV/UAV and sampler heaps, one of each; SetRoot*
+ * must name a parameter of its type in the bound root signature (rs_args), root constants
+ * stay inside the parameter, and a descriptor table lies in the bound heap of its type. An
+ * invalid call makes Close fail with E_INVALIDARG. */
+
+/* Records `calls` into a fresh direct list after binding rs_args (graphics and compute) and
+ * returns what Close says. */
+#define BIND_CLOSE(expected, calls)                                                                          \
+    do {                                                                                                     \
+        ID3D12CommandAllocator *a_ = NULL;                                                                   \
+        ID3D12GraphicsCommandList *l = NULL;                                                                 \
+        CHECK_HR(ID3D12Device_CreateCommandAllocator(dev, D3D12_COMMAND_LIST_TYPE_DIRECT,                    \
+                                                     &IID_ID3D12CommandAllocator, (void **)&a_),             \
+                 S_OK);                                                                                      \
+        if (a_ && SUCCEEDED(ID3D12Device_CreateCommandList(dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, a_, NULL, \
+                                                           &IID_ID3D12GraphicsCommandList, (void **)&l))) {  \
+            calls;                                                                                           \
+            check_hr(__FILE__, __LINE__, "Close after " #calls, ID3D12GraphicsCommandList_Close(l),         \
+                     (expected));                                                                            \
+            ID3D12GraphicsCommandList_Release(l);                                                            \
+        }                                                                                                    \
+        if (a_)                                                                                              \
+            ID3D12CommandAllocator_Release(a_);                                                              \
+    } while (0)
+
+static ID3D12DescriptorHeap *heap_of(D3D12_DESCRIPTOR_HEAP_TYPE type, UINT n, int visible)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {type, n,
+                                     visible ? D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE : D3D12_DESCRIPTOR_HEAP_FLAG_NONE,
+                                     0};
+    ID3D12DescriptorHeap *h = NULL;
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(dev, &hd, &IID_ID3D12DescriptorHeap, (void **)&h), S_OK);
+    return h;
+}
+
+static void test_binding(void)
+{
+    set_ctx("binding");
+    ID3D12DescriptorHeap *res = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, 1);
+    ID3D12DescriptorHeap *res2 = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, 1);
+    ID3D12DescriptorHeap *smp = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 8, 1);
+    ID3D12DescriptorHeap *cpu = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, 0);
+    ID3D12DescriptorHeap *rtv = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 4, 0);
+    ID3D12DescriptorHeap *dsv = heap_of(D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, 0);
+    if (!res || !res2 || !smp || !cpu)
+        goto out;
+    D3D12_GPU_DESCRIPTOR_HANDLE t0 = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(res);
+    D3D12_GPU_DESCRIPTOR_HANDLE t7 = {t0.ptr + 7 * ID3D12Device_GetDescriptorHandleIncrementSize(
+                                                    dev, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)};
+    D3D12_GPU_DESCRIPTOR_HANDLE other = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(res2);
+    D3D12_GPU_DESCRIPTOR_HANDLE past = {t7.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(
+                                                     dev, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)};
+    ID3D12DescriptorHeap *both[2] = {res, smp}, *two_res[2] = {res, res2}, *non_visible[1] = {cpu};
+    const UINT four[4] = {1, 2, 3, 4};
+    D3D12_GPU_VIRTUAL_ADDRESS va = 0x10000;
+
+    /* Every valid form. */
+    BIND_CLOSE(S_OK, {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetComputeRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(l, 0, 4, four, 0);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(l, 0, 2, four, 2);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 0, 9, 3);
+        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(l, 1, va);
+        ID3D12GraphicsCommandList_SetGraphicsRootShaderResourceView(l, 2, va);
+        ID3D12GraphicsCommandList_SetGraphicsRootUnorderedAccessView(l, 3, va);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, t0);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, t7);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 5, 9, 0);
+        ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(l, 0, 4, four, 0);
+        ID3D12GraphicsCommandList_SetComputeRootConstantBufferView(l, 1, va);
+        ID3D12GraphicsCommandList_SetComputeRootShaderResourceView(l, 2, va);
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 3, va);
+        ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(l, 4, t0);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, NULL);
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 0, NULL);
+    });
+    /* Heaps: two of one type; a heap that is not shader-visible; NULL; more than two. */
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, two_res));
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 1, non_visible));
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 1, NULL));
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 3, both));
+    /* No root signature set; an index past the parameters; a parameter of another type. */
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 0, 1, 0));
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetComputeRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 0, 1, 0);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(l, 6, va);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootShaderResourceView(l, 1, va);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetComputeRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 0, va);
+    });
+    /* Constants beyond Num32BitValues (4 at offset 1; 1 at offset 4; 2 into a 1-value one). */
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(l, 0, 4, four, 1);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 0, 1, 4);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetComputeRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(l, 5, 2, four, 0);
+    });
+    /* Tables: no heap bound; a heap not bound; past the bound heap's end; into the sampler
+     * heap for an SRV table. */
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, t0);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, other);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, past);
+    });
+    BIND_CLOSE(E_INVALIDARG, {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+            l, 4, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(smp));
+    });
+    /* Changing the root signature drops the arguments (nothing to check from outside but that
+     * the list still closes); a root signature that is not one. */
+    BIND_CLOSE(S_OK, {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
+        ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(l, 0, 1, 0);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_plain);
+    });
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, (ID3D12RootSignature *)res));
+    /* SetPipelineState: a pipeline state object; not NULL, not another object. */
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetPipelineState(l, NULL));
+    BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_SetPipelineState(l, (ID3D12PipelineState *)res));
+    {
+        ID3D12PipelineState *pso = NULL;
+        D3D12_COMPUTE_PIPELINE_STATE_DESC cd = cs_desc();
+        CHECK_HR(compute(&cd, &pso), S_OK);
+        if (pso) {
+            BIND_CLOSE(S_OK, ID3D12GraphicsCommandList_SetPipelineState(l, pso));
+            RELEASE0(pso);
+        }
+    }
+
+    /* OMSetRenderTargets: handles of live RTV heaps (a single range stays inside its heap)
+     * and a DSV-heap handle; at most 8. */
+    if (rtv && dsv) {
+        D3D12_CPU_DESCRIPTOR_HANDLE r0 = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtv);
+        D3D12_CPU_DESCRIPTOR_HANDLE r1 = {r0.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(
+                                                       dev, D3D12_DESCRIPTOR_HEAP_TYPE_RTV)};
+        D3D12_CPU_DESCRIPTOR_HANDLE d0 = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsv);
+        D3D12_CPU_DESCRIPTOR_HANDLE arr[2] = {r1, r0};
+        BIND_CLOSE(S_OK, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 4, &r0, TRUE, &d0));
+        BIND_CLOSE(S_OK, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 2, arr, FALSE, NULL));
+        BIND_CLOSE(S_OK, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 0, NULL, FALSE, &d0));
+        BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 4, &r1, TRUE, NULL));
+        BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 1, &d0, FALSE, NULL));
+        BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 1, &r0, FALSE, &r0));
+        BIND_CLOSE(E_INVALIDARG, ID3D12GraphicsCommandList_OMSetRenderTargets(l, 9, &r0, TRUE, NULL));
+    }
+out:
+    RELEASE0(res);
+    RELEASE0(res2);
+    RELEASE0(smp);
+    RELEASE0(cpu);
+    RELEASE0(rtv);
+    RELEASE0(dsv);
+    set_ctx("%s", "");
+}
+
 int main(void)
 {
     HRESULT hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev);
@@ -1296,6 +1480,7 @@ int main(void)
         test_library();
         test_command_signatures();
         test_execute_indirect();
+        test_binding();
     }
     RELEASE0(rs_ia);
     RELEASE0(rs_plain);

@@ -1194,3 +1194,84 @@ impl RootSignatureDesc {
 
 #[cfg(test)]
 mod tests;
+
+// ---- binding: what SetGraphicsRoot* / SetComputeRoot* may set --------------------------------
+
+/// The shape of one root parameter, as the binding methods of a command list check it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootSlot {
+    /// A descriptor table; `sampler` when its ranges are sampler ranges (bound from the
+    /// sampler heap), otherwise from the CBV/SRV/UAV heap.
+    Table {
+        /// Sampler ranges.
+        sampler: bool,
+    },
+    /// Root constants: the number of 32-bit values.
+    Constants(u32),
+    /// A root CBV.
+    Cbv,
+    /// A root SRV.
+    Srv,
+    /// A root UAV.
+    Uav,
+}
+
+/// One SetGraphicsRoot* / SetComputeRoot* call, without its payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootSet {
+    /// SetRootDescriptorTable.
+    Table,
+    /// SetRoot32BitConstant(s): `count` values at `offset`.
+    Constants {
+        /// DestOffsetIn32BitValues.
+        offset: u32,
+        /// Values set (1 for SetRoot32BitConstant).
+        count: u32,
+    },
+    /// SetRootConstantBufferView.
+    Cbv,
+    /// SetRootShaderResourceView.
+    Srv,
+    /// SetRootUnorderedAccessView.
+    Uav,
+}
+
+impl RootSignatureDesc {
+    /// The shape of every root parameter, in slot order.
+    pub fn slots(&self) -> Vec<RootSlot> {
+        self.parameters
+            .iter()
+            .map(|p| match &p.kind {
+                ParameterKind::Table(r) => {
+                    RootSlot::Table { sampler: r.first().is_some_and(|r| r.range_type == range_type::SAMPLER) }
+                }
+                ParameterKind::Constants(c) => RootSlot::Constants(c.num_32bit_values),
+                ParameterKind::Cbv(_) => RootSlot::Cbv,
+                ParameterKind::Srv(_) => RootSlot::Srv,
+                ParameterKind::Uav(_) => RootSlot::Uav,
+            })
+            .collect()
+    }
+}
+
+/// Whether a SetRoot* call fits the root signature set on the list (`None`: no root
+/// signature set): the index names a parameter of the call's type, and root constants stay
+/// inside the parameter's values. The error is the debug layer's text.
+pub fn check_root_set(slots: Option<&[RootSlot]>, index: u32, set: RootSet) -> core::result::Result<(), &'static str> {
+    let slots = slots.ok_or("no root signature is set on the command list for this pipeline type")?;
+    let slot = slots.get(index as usize).ok_or("RootParameterIndex is beyond the root signature's parameters")?;
+    match (set, *slot) {
+        (RootSet::Table, RootSlot::Table { .. })
+        | (RootSet::Cbv, RootSlot::Cbv)
+        | (RootSet::Srv, RootSlot::Srv)
+        | (RootSet::Uav, RootSlot::Uav) => Ok(()),
+        (RootSet::Constants { offset, count }, RootSlot::Constants(n)) => {
+            if offset.checked_add(count).is_some_and(|e| e <= n) {
+                Ok(())
+            } else {
+                Err("DestOffsetIn32BitValues + the values set exceed the parameter's Num32BitValues")
+            }
+        }
+        _ => Err("the root parameter at RootParameterIndex has another type"),
+    }
+}

@@ -14,14 +14,17 @@ use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
 use crate::commands::{Command, Recorded, TexSide, Touched};
 use crate::descriptor_heap;
+use crate::descriptor_heap::DescriptorHeap;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Message, Result};
 use crate::query_heap::{self, QueryHeap};
 use crate::resource::{Backing, Resource};
+use crate::root_signature::RootSignature;
 use rd3d12_core::clear;
 use rd3d12_core::copy::{self, Location, Side};
 use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::pack;
+use rd3d12_core::root_signature::{check_root_set, RootSet, RootSlot};
 use rd3d12_core::states::{self, HeapKind, ListStates, ListType};
 use rd3d12_core::Caps;
 use rd3d12_sys::*;
@@ -46,9 +49,12 @@ pub struct GraphicsState {
     pub blend_factor: [f32; 4],
     pub stencil_ref: u32,
     pub pipeline: usize,
-    pub descriptor_heaps: Vec<usize>,
+    /// The bound shader-visible heaps: (address range of the descriptors, D3D12_DESCRIPTOR_HEAP_TYPE).
+    pub descriptor_heaps: Vec<(std::ops::Range<u64>, u32)>,
     pub compute_root_signature: usize,
     pub graphics_root_signature: usize,
+    /// The parameter shapes of the bound root signatures (compute, graphics).
+    pub root_slots: [Option<Arc<[RootSlot]>>; 2],
     /// (compute?, parameter index) → argument.
     pub root_args: Vec<(bool, u32, RootArg)>,
     pub index_buffer: Option<D3D12_INDEX_BUFFER_VIEW>,
@@ -63,7 +69,15 @@ pub struct GraphicsState {
 pub enum RootArg {
     Table(u64),
     Constants(u32, Vec<u32>),
-    View(u64),
+    View(RootView, u64),
+}
+
+/// The kind of a root descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootView {
+    Cbv,
+    Srv,
+    Uav,
 }
 
 struct ListState {
@@ -1145,7 +1159,6 @@ unsafe fn shader_work(
 }
 
 const DIRECT: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE];
-const DIRECT_ONLY: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT];
 const COMPUTE: &[D3D12_COMMAND_LIST_TYPE] =
     &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE, D3D12_COMMAND_LIST_TYPE_COMPUTE];
 unsafe extern "C" fn draw_instanced(this: *mut Iface, _v: UINT, _i: UINT, _sv: UINT, _si: UINT) {
@@ -1651,6 +1664,12 @@ unsafe extern "C" fn set_pipeline_state(this: *mut Iface, p: *mut ID3D12Pipeline
     // SAFETY: forwarded.
     unsafe {
         set_state(this, "SetPipelineState", COMPUTE, |g| {
+            if crate::pipeline_state::PipelineState::from_iface(p).is_none() {
+                return Err(rec_err(
+                    D3D12_MESSAGE_ID_COMMAND_LIST_PIPELINE_STATE_NOT_SET,
+                    "pPipelineState is NULL or not a pipeline state",
+                ));
+            }
             g.pipeline = p as usize;
             Ok(())
         })
@@ -1681,45 +1700,112 @@ unsafe extern "C" fn execute_bundle(this: *mut Iface, bundle: *mut ID3D12Graphic
         })
     }
 }
+/// SetDescriptorHeaps: shader-visible heaps, at most one CBV/SRV/UAV heap and one sampler heap.
 unsafe extern "C" fn set_descriptor_heaps(this: *mut Iface, n: UINT, heaps: *const *mut ID3D12DescriptorHeap) {
-    // SAFETY: forwarded.
+    const ID: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_SET_DESCRIPTOR_HEAP_INVALID;
+    // SAFETY: forwarded; the heaps recognised by vtable.
     unsafe {
         set_state(this, "SetDescriptorHeaps", COMPUTE, |g| {
             if n > 2 {
-                return Err(rec_err(
-                    D3D12_MESSAGE_ID_SET_DESCRIPTOR_HEAP_INVALID,
-                    "at most one CBV/SRV/UAV and one sampler heap",
-                ));
+                return Err(rec_err(ID, "at most one CBV/SRV/UAV and one sampler heap"));
             }
-            g.descriptor_heaps = array(heaps, n)?.into_iter().map(|p| p as usize).collect();
-            Ok(())
-        })
-    }
-}
-unsafe extern "C" fn set_compute_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
-    // SAFETY: forwarded.
-    unsafe {
-        set_state(this, "SetComputeRootSignature", COMPUTE, |g| {
-            g.compute_root_signature = r as usize;
-            g.root_args.retain(|a| !a.0);
-            Ok(())
-        })
-    }
-}
-unsafe extern "C" fn set_graphics_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
-    // SAFETY: forwarded.
-    unsafe {
-        set_state(this, "SetGraphicsRootSignature", DIRECT, |g| {
-            g.graphics_root_signature = r as usize;
-            g.root_args.retain(|a| a.0);
+            let mut bound = Vec::with_capacity(n as usize);
+            for p in array(heaps, n)? {
+                let h = downcast::<DescriptorHeap, _>(p)
+                    .ok_or_else(|| rec_err(ID, "ppDescriptorHeaps holds NULL or a non-heap"))?;
+                let d = &h.inner.desc;
+                if d.Flags.0 & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE.0 == 0 {
+                    return Err(rec_err(ID, "the heap is not shader-visible"));
+                }
+                let ty = d.Type.0 as u32;
+                if ty != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV.0 as u32
+                    && ty != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER.0 as u32
+                {
+                    return Err(rec_err(ID, "only CBV/SRV/UAV and sampler heaps can be set"));
+                }
+                if bound.iter().any(|(_, t)| *t == ty) {
+                    return Err(rec_err(ID, "two heaps of one type"));
+                }
+                let start = h.inner.gpu_start().ptr;
+                let end = start + d.NumDescriptors as u64 * rd3d12_core::descriptor::DESCRIPTOR_SIZE as u64;
+                bound.push((start..end, ty));
+            }
+            g.descriptor_heaps = bound;
             Ok(())
         })
     }
 }
 
+/// Set{Compute,Graphics}RootSignature: the root signature (NULL unbinds), whose change
+/// drops the root arguments set for that pipeline type.
+///
+/// # Safety
+/// `this` null or one of our live lists; `r` null or a live COM pointer.
+unsafe fn set_root_signature(
+    this: *mut Iface,
+    name: &'static str,
+    allowed: &[D3D12_COMMAND_LIST_TYPE],
+    compute: bool,
+    r: *mut ID3D12RootSignature,
+) {
+    // SAFETY: forwarded; the root signature recognised by vtable.
+    unsafe {
+        set_state(this, name, allowed, |g| {
+            let slots = if r.is_null() {
+                None
+            } else {
+                let rs = RootSignature::from_iface(r).ok_or_else(|| {
+                    rec_err(D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_NOT_SUPPORTED_ON_DEVICE, "not a root signature")
+                })?;
+                Some(rs.inner.slots().clone())
+            };
+            let slot = &mut g.root_slots[usize::from(!compute)];
+            let same = (
+                slot.as_ref().map(|s| Arc::as_ptr(s) as *const u8),
+                slots.as_ref().map(|s| Arc::as_ptr(s) as *const u8),
+            );
+            if same.0 != same.1 {
+                g.root_args.retain(|a| a.0 != compute);
+            }
+            *slot = slots;
+            if compute {
+                g.compute_root_signature = r as usize;
+            } else {
+                g.graphics_root_signature = r as usize;
+            }
+            Ok(())
+        })
+    }
+}
+
+unsafe extern "C" fn set_compute_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
+    // SAFETY: forwarded.
+    unsafe { set_root_signature(this, "SetComputeRootSignature", COMPUTE, true, r) }
+}
+unsafe extern "C" fn set_graphics_root_signature(this: *mut Iface, r: *mut ID3D12RootSignature) {
+    // SAFETY: forwarded.
+    unsafe { set_root_signature(this, "SetGraphicsRootSignature", DIRECT, false, r) }
+}
+
+/// A SetRoot* call: checked against the bound root signature, then recorded. Descriptor
+/// tables must lie in the bound heap of their ranges' type.
 fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> Result<()> {
-    if index >= 64 {
-        return Err(rec_err(D3D12_MESSAGE_ID_COMMAND_LIST_OPEN, "root parameter index beyond 63"));
+    let (set, id) = match &arg {
+        RootArg::Table(_) => (RootSet::Table, D3D12_MESSAGE_ID_SET_DESCRIPTOR_TABLE_INVALID),
+        RootArg::Constants(off, v) => {
+            (RootSet::Constants { offset: *off, count: v.len() as u32 }, D3D12_MESSAGE_ID_SET_ROOT_CONSTANT_INVALID)
+        }
+        RootArg::View(RootView::Cbv, _) => (RootSet::Cbv, D3D12_MESSAGE_ID_SET_ROOT_CONSTANT_BUFFER_VIEW_INVALID),
+        RootArg::View(RootView::Srv, _) => (RootSet::Srv, D3D12_MESSAGE_ID_SET_ROOT_SHADER_RESOURCE_VIEW_INVALID),
+        RootArg::View(RootView::Uav, _) => (RootSet::Uav, D3D12_MESSAGE_ID_SET_ROOT_UNORDERED_ACCESS_VIEW_INVALID),
+    };
+    let slots = g.root_slots[usize::from(!compute)].as_deref();
+    check_root_set(slots, index, set).map_err(|m| rec_err(id, m))?;
+    if let (RootArg::Table(h), Some(RootSlot::Table { sampler })) = (&arg, slots.and_then(|s| s.get(index as usize))) {
+        let ty = if *sampler { D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER } else { D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV };
+        if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 as u32 && r.contains(h)) {
+            return Err(rec_err(id, "BaseDescriptor is not in the bound descriptor heap of the table's type"));
+        }
     }
     g.root_args.retain(|a| !(a.0 == compute && a.1 == index));
     g.root_args.push((compute, index, arg));
@@ -1742,12 +1828,12 @@ root_setters! {
     set_graphics_root_constant(v: UINT, off: UINT) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
     set_compute_root_constants(n: UINT, p: *const c_void, off: UINT) => true, COMPUTE, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
     set_graphics_root_constants(n: UINT, p: *const c_void, off: UINT) => false, DIRECT, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
-    set_compute_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
-    set_graphics_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
-    set_compute_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
-    set_graphics_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
-    set_compute_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(va));
-    set_graphics_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(va));
+    set_compute_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
+    set_graphics_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
+    set_compute_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
+    set_graphics_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
+    set_compute_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
+    set_graphics_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
 }
 
 unsafe extern "C" fn ia_set_index_buffer(this: *mut Iface, v: *const D3D12_INDEX_BUFFER_VIEW) {
@@ -1794,6 +1880,8 @@ unsafe extern "C" fn so_set_targets(this: *mut Iface, start: UINT, n: UINT, v: *
         })
     }
 }
+/// OMSetRenderTargets: up to 8 RTVs (an array, or one handle starting a contiguous range of
+/// the RTV heap) and an optional DSV, each a descriptor of its type in a live heap.
 unsafe extern "C" fn om_set_render_targets(
     this: *mut Iface,
     n: UINT,
@@ -1801,23 +1889,39 @@ unsafe extern "C" fn om_set_render_targets(
     single_range: BOOL,
     ds: *const D3D12_CPU_DESCRIPTOR_HANDLE,
 ) {
-    // SAFETY: forwarded.
+    const ID: D3D12_MESSAGE_ID = D3D12_MESSAGE_ID_SET_RENDER_TARGETS_INVALID;
+    // SAFETY: rts null or n (or, for a single range, 1) readable handles; ds null or readable.
     unsafe {
-        set_state(this, "OMSetRenderTargets", DIRECT_ONLY, |g| {
+        record(this, "OMSetRenderTargets", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("OMSetRenderTargets is valid on direct command lists only"));
+            }
             if n > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT {
                 return Err(rec_err(
                     D3D12_MESSAGE_ID_COMMAND_LIST_SETRENDERTARGETS_INVALIDNUMRENDERTARGETS,
                     "more than 8 render targets",
                 ));
             }
-            g.render_targets = if single_range != 0 && n > 0 {
-                // One handle starting a contiguous range; the stride is the RTV increment, known
-                // once descriptor heaps exist.
-                array(rts, 1)?
+            let handles: Vec<D3D12_CPU_DESCRIPTOR_HANDLE> = if single_range != 0 && n > 0 {
+                let first = array(rts, 1)?[0];
+                let step = rd3d12_core::descriptor::DESCRIPTOR_SIZE as usize;
+                (0..n as usize).map(|i| D3D12_CPU_DESCRIPTOR_HANDLE { ptr: first.ptr + i * step }).collect()
             } else {
                 array(rts, n)?
             };
-            g.depth_stencil = ds.as_ref().copied();
+            let dev = &l.device.inner;
+            let is = |h: D3D12_CPU_DESCRIPTOR_HANDLE, ty: D3D12_DESCRIPTOR_HEAP_TYPE| {
+                dev.descriptor_heaps.run(h.ptr, 1, ty.0 as u32).is_some()
+            };
+            if !handles.iter().all(|&h| is(h, D3D12_DESCRIPTOR_HEAP_TYPE_RTV)) {
+                return Err(rec_err(ID, "a render-target handle is not a descriptor of a live RTV heap"));
+            }
+            let ds = ds.as_ref().copied();
+            if ds.is_some_and(|h| !is(h, D3D12_DESCRIPTOR_HEAP_TYPE_DSV)) {
+                return Err(rec_err(ID, "pDepthStencilDescriptor is not a descriptor of a live DSV heap"));
+            }
+            s.gfx.render_targets = handles;
+            s.gfx.depth_stencil = ds;
             Ok(())
         })
     }

@@ -20,7 +20,7 @@ use crate::error::{guard, guard_hr, Error, Result};
 use crate::features;
 use rd3d12_core::root_signature::{
     parameter_type, DescriptorRange, DeviceLimits, ParameterKind, RootConstants, RootDescriptor, RootParameter,
-    RootSignatureDesc, RootSignatureError, StaticSampler, Version,
+    RootSignatureDesc, RootSignatureError, RootSlot, StaticSampler, Version,
 };
 use rd3d12_sys::*;
 use std::ffi::c_void;
@@ -512,6 +512,8 @@ pub struct RootSignature {
     device: Ptr<Device>,
     desc: RootSignatureDesc,
     blob: Box<[u8]>,
+    /// The parameters' shapes, shared with the command lists it is set on.
+    slots: std::sync::Arc<[RootSlot]>,
 }
 
 impl RootSignature {
@@ -522,12 +524,18 @@ impl RootSignature {
         desc.validate().map_err(to_error)?;
         desc.check_device(&device_limits(&device.inner)).map_err(to_error)?;
         let total = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
-        Ok(Ptr::new(RootSignature { device, desc, blob: bytes[..total].into() }))
+        let slots = desc.slots().into();
+        Ok(Ptr::new(RootSignature { device, desc, blob: bytes[..total].into(), slots }))
     }
 
     /// The desc, at the version it was serialized with.
     pub fn desc(&self) -> &RootSignatureDesc {
         &self.desc
+    }
+
+    /// The parameters' shapes (for the binding checks of command lists).
+    pub fn slots(&self) -> &std::sync::Arc<[RootSlot]> {
+        &self.slots
     }
 
     /// The container the root signature was created from.

@@ -984,3 +984,42 @@ fn argument_offsets_are_running_costs() {
     assert_eq!(d.argument_offsets(), vec![0, 1, 3, 8, 9]);
     assert_eq!(d.cost(), 11);
 }
+
+#[test]
+fn root_set_checks_index_type_and_constant_range() {
+    let d = desc(
+        Version::V1_1,
+        vec![
+            table(0, vec![range(SRV, 4, 0, 0, 0, 0)]),
+            table(0, vec![range(SAMPLER, 2, 0, 0, 0, 0)]),
+            constants(0, 0, 0, 4),
+            root(CBV, 0, 1, 0, 0),
+            root(SRV, 0, 0, 0, 0),
+            root(UAV, 0, 0, 0, 0),
+        ],
+        vec![],
+        0,
+    );
+    let s = d.slots();
+    assert_eq!(
+        s,
+        [
+            RootSlot::Table { sampler: false },
+            RootSlot::Table { sampler: true },
+            RootSlot::Constants(4),
+            RootSlot::Cbv,
+            RootSlot::Srv,
+            RootSlot::Uav
+        ]
+    );
+    let ok = |i, set| check_root_set(Some(&s), i, set).is_ok();
+    assert!(ok(0, RootSet::Table) && ok(1, RootSet::Table));
+    assert!(ok(3, RootSet::Cbv) && ok(4, RootSet::Srv) && ok(5, RootSet::Uav));
+    assert!(!ok(3, RootSet::Srv) && !ok(0, RootSet::Cbv) && !ok(2, RootSet::Table));
+    assert!(ok(2, RootSet::Constants { offset: 0, count: 4 }));
+    assert!(ok(2, RootSet::Constants { offset: 3, count: 1 }));
+    assert!(!ok(2, RootSet::Constants { offset: 3, count: 2 }));
+    assert!(!ok(2, RootSet::Constants { offset: u32::MAX, count: 2 }));
+    assert!(!ok(6, RootSet::Table));
+    assert!(check_root_set(None, 0, RootSet::Table).is_err());
+}
