@@ -1717,10 +1717,8 @@ unsafe extern "C" fn set_descriptor_heaps(this: *mut Iface, n: UINT, heaps: *con
                 if d.Flags.0 & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE.0 == 0 {
                     return Err(rec_err(ID, "the heap is not shader-visible"));
                 }
-                let ty = d.Type.0 as u32;
-                if ty != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV.0 as u32
-                    && ty != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER.0 as u32
-                {
+                let ty = d.Type.0;
+                if ty != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV.0 && ty != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER.0 {
                     return Err(rec_err(ID, "only CBV/SRV/UAV and sampler heaps can be set"));
                 }
                 if bound.iter().any(|(_, t)| *t == ty) {
@@ -1803,7 +1801,7 @@ fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> R
     check_root_set(slots, index, set).map_err(|m| rec_err(id, m))?;
     if let (RootArg::Table(h), Some(RootSlot::Table { sampler })) = (&arg, slots.and_then(|s| s.get(index as usize))) {
         let ty = if *sampler { D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER } else { D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV };
-        if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 as u32 && r.contains(h)) {
+        if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 && r.contains(h)) {
             return Err(rec_err(id, "BaseDescriptor is not in the bound descriptor heap of the table's type"));
         }
     }
@@ -1911,7 +1909,7 @@ unsafe extern "C" fn om_set_render_targets(
             };
             let dev = &l.device.inner;
             let is = |h: D3D12_CPU_DESCRIPTOR_HANDLE, ty: D3D12_DESCRIPTOR_HEAP_TYPE| {
-                dev.descriptor_heaps.run(h.ptr, 1, ty.0 as u32).is_some()
+                dev.descriptor_heaps.run(h.ptr, 1, ty.0).is_some()
             };
             if !handles.iter().all(|&h| is(h, D3D12_DESCRIPTOR_HEAP_TYPE_RTV)) {
                 return Err(rec_err(ID, "a render-target handle is not a descriptor of a live RTV heap"));
