@@ -285,7 +285,6 @@ static void test_get_interface(void)
         const char *name;
         const GUID *clsid, *iid;
     } classes[] = {
-        {"CLSID_D3D12Debug", &CLSID_D3D12Debug, &IID_ID3D12Debug},
         {"CLSID_D3D12Tools", &CLSID_D3D12Tools, &IID_ID3D12Tools},
         {"CLSID_D3D12DeviceRemovedExtendedData", &CLSID_D3D12DeviceRemovedExtendedData,
          &IID_ID3D12DeviceRemovedExtendedDataSettings},
@@ -301,6 +300,18 @@ static void test_get_interface(void)
         g_ctx[0] = 0;
     }
     CHECK_HR(D3D12GetInterface(&CLSID_D3D12Debug, &IID_ID3D12Debug, NULL), E_POINTER);
+    /* CLSID_D3D12Debug gives the debug interfaces (debug.c tests what they do); a non-debug IID
+     * is E_NOINTERFACE. */
+    {
+        ID3D12Debug *dbg = SENTINEL;
+        CHECK_HR(D3D12GetInterface(&CLSID_D3D12Debug, &IID_ID3D12Debug, (void **)&dbg), S_OK);
+        CHECK(dbg != NULL && dbg != SENTINEL);
+        if (dbg && dbg != SENTINEL)
+            CHECK_EQ(ID3D12Debug_Release(dbg), 0);
+        void *p = SENTINEL;
+        CHECK_HR(D3D12GetInterface(&CLSID_D3D12Debug, &IID_ID3D12Device, &p), E_NOINTERFACE);
+        CHECK_PTR(p, NULL);
+    }
 }
 
 /* ---- 4. D3D12CreateDevice arguments (no device alive) ------------------------------------- */

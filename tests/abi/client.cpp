@@ -186,9 +186,14 @@ static void test_global_functions()
         Com<ID3D12SDKConfiguration> cfg;
         CHECK_HR(D3D12GetInterface(CLSID_D3D12SDKConfiguration, IID_PPV_ARGS(&cfg)), E_NOINTERFACE);
         CHECK(!cfg);
+        // CLSID_D3D12Debug: the debug interfaces (without enabling anything).
         Com<ID3D12Debug> dbg;
-        CHECK_HR(D3D12GetInterface(CLSID_D3D12Debug, IID_PPV_ARGS(&dbg)), E_NOINTERFACE);
-        CHECK(!dbg);
+        CHECK_HR(D3D12GetInterface(CLSID_D3D12Debug, IID_PPV_ARGS(&dbg)), S_OK);
+        CHECK(dbg);
+        Com<ID3D12Debug3> dbg3;
+        if (dbg)
+            CHECK_HR(dbg->QueryInterface(IID_PPV_ARGS(&dbg3)), S_OK);
+        CHECK(dbg3);
         CHECK_HR(D3D12GetInterface(CLSID_D3D12Debug, __uuidof(ID3D12Debug), nullptr), E_POINTER);
     }
 

@@ -87,6 +87,7 @@ fn check_exports(lib: &Path) -> Result<(), String> {
         "D3D12CreateRootSignatureDeserializer@@VER_1",
         "D3D12CreateVersionedRootSignatureDeserializer@@VER_1",
         "D3D12EnableExperimentalFeatures@@VER_1",
+        "D3D12GetDebugInterface@@VER_1",
         "D3D12GetInterface@@VER_1",
         "D3D12SerializeRootSignature@@VER_1",
         "D3D12SerializeVersionedRootSignature@@VER_1",

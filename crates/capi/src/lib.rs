@@ -64,8 +64,9 @@ pub unsafe extern "C" fn D3D12EnableExperimentalFeatures(
     })
 }
 
-/// D3D12GetInterface: none of its classes (debug, tools, DRED settings, SDK configuration,
-/// device factory) is offered yet, so every CLSID gives E_NOINTERFACE with `*ppv = NULL`.
+/// D3D12GetInterface: CLSID_D3D12Debug gives the debug interfaces (as D3D12GetDebugInterface);
+/// the other classes (tools, DRED settings, SDK configuration, device factory) are not offered
+/// yet, so they give E_NOINTERFACE with `*ppv = NULL`.
 ///
 /// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12getinterface>
 ///
@@ -79,11 +80,30 @@ pub unsafe extern "C" fn D3D12GetInterface(rclsid: *const GUID, riid: *const IID
         }
         // SAFETY: non-null out-pointer from the caller.
         unsafe { *ppv = std::ptr::null_mut() };
-        if rclsid.is_null() || riid.is_null() {
+        // SAFETY: null or GUIDs from the caller.
+        let (Some(clsid), Some(_)) = (unsafe { rclsid.as_ref() }, unsafe { riid.as_ref() }) else {
             return Err(Error::INVALID_ARG);
+        };
+        if *clsid == CLSID_D3D12Debug {
+            // SAFETY: `riid` is a GUID and `ppv` writable.
+            return Ok(unsafe { rd3d12::debug::get_debug_interface(riid, ppv) });
         }
         Err(Error::NO_INTERFACE)
     })
+}
+
+/// D3D12GetDebugInterface: ID3D12Debug … ID3D12Debug6 (ID3D12Debug1 and ID3D12Debug2 as their
+/// own objects). EnableDebugLayer turns the debug layer on for devices created afterwards
+/// (`RD3D12_DEBUG=1` does the same without code changes).
+///
+/// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12getdebuginterface>
+///
+/// # Safety
+/// `riid` null or a GUID; `ppv_debug` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn D3D12GetDebugInterface(riid: *const IID, ppv_debug: *mut *mut c_void) -> HRESULT {
+    // SAFETY: forwarded.
+    unsafe { rd3d12::debug::get_debug_interface(riid, ppv_debug) }
 }
 
 /// D3D12SerializeRootSignature: serializes a 1.0 desc; `Version` must be

@@ -496,10 +496,16 @@ fn footprint_side(
             return Err(err(
                 ids.placement,
                 format!(
-                    "CopyTextureRegion: the {n} placed footprint extends past the end of the buffer: Offset {} + \
-                     RowPitch {pitch} × ({rows} rows × Depth {} − 1) + {row_bytes} bytes > buffer Width \
-                     {buffer_width}.",
-                    pf.Offset, f.Depth
+                    "CopyTextureRegion: the {n} placed footprint ({}x{}x{} {}, RowPitch {pitch}) needs {} bytes \
+                     of the buffer (Offset {} + RowPitch {pitch} × ({rows} rows × Depth {} − 1) + {row_bytes} \
+                     bytes of the last row), but the buffer Width is {buffer_width}.",
+                    f.Width,
+                    f.Height,
+                    f.Depth,
+                    crate::format::name(f.Format).unwrap_or("UNKNOWN"),
+                    end.map_or_else(|| "more than 2^64".to_string(), |e| e.to_string()),
+                    pf.Offset,
+                    f.Depth
                 ),
             ));
         }

@@ -17,6 +17,7 @@
 //! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
 //! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
 //! * [`indirect`] — command signatures and ExecuteIndirect argument rules.
+//! * [`info_queue`] — the debug layer's message queue: storage, filters, break-on, printed lines.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -33,6 +34,7 @@ pub mod footprint;
 pub mod format;
 pub mod heap;
 pub mod indirect;
+pub mod info_queue;
 pub mod pack;
 pub mod pipeline;
 pub mod root_signature;

@@ -82,6 +82,8 @@ pub enum RootView {
 
 struct ListState {
     phase: Phase,
+    /// The recording method being run (for debug-layer messages raised inside it).
+    method: &'static str,
     allocator: Option<Arc<AllocatorState>>,
     generation: u64,
     commands: Vec<Command>,
@@ -102,6 +104,7 @@ impl ListState {
     fn new(phase: Phase) -> Self {
         ListState {
             phase,
+            method: "",
             allocator: None,
             generation: 0,
             commands: Vec::new(),
@@ -139,7 +142,15 @@ impl ListState {
         let flags = r.inner.desc.Flags.0;
         let loose = r.inner.is_buffer() || flags & D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS.0 != 0;
         let id = r as *const _ as u64;
-        let _ = self.tracker.use_as(id, r.inner.subresource_count, loose, sub, state);
+        if let Some(v) = self.tracker.use_as(id, r.inner.subresource_count, loose, sub, state) {
+            crate::debug::report_list_parts(
+                self.method,
+                D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR,
+                v.id.0,
+                &v.message,
+            );
+        }
     }
 }
 
@@ -171,8 +182,11 @@ fn heap_kind(r: &Resource) -> HeapKind {
 }
 
 /// A recording error with its debug-layer message.
+/// A recording error: E_INVALIDARG at Close, and the debug layer's message in the category
+/// Microsoft files the ID under.
 fn rec_err(id: D3D12_MESSAGE_ID, text: impl Into<std::borrow::Cow<'static, str>>) -> Error {
-    Error::invalid_arg(id, D3D12_MESSAGE_CATEGORY_EXECUTION, text)
+    let category = rd3d12_core::info_queue::default_category(id.0);
+    Error::invalid_arg(id, D3D12_MESSAGE_CATEGORY(category as _), text)
 }
 
 fn violation(v: states::Violation) -> Error {
@@ -226,7 +240,9 @@ impl CommandList {
 
     fn warn_shader_work(&self, what: &str) {
         use std::sync::atomic::Ordering;
-        if !self.device.inner.warned_shader_work.swap(true, Ordering::Relaxed) {
+        if crate::debug::log_enabled(crate::debug::Level::Warn)
+            && !self.device.inner.warned_shader_work.swap(true, Ordering::Relaxed)
+        {
             eprintln!(
                 "rd3d12: warning: {what} needs shader execution, which the CPU backend does not do yet; \
                  draws and dispatches are validated and recorded but produce no output"
@@ -346,7 +362,7 @@ unsafe fn list<'a>(this: *mut Iface) -> Option<&'a CommandList> {
 ///
 /// # Safety
 /// `this` null or one of our live list pointers.
-unsafe fn record(this: *mut Iface, name: &str, f: impl FnOnce(&CommandList, &mut ListState) -> Result<()>) {
+unsafe fn record(this: *mut Iface, name: &'static str, f: impl FnOnce(&CommandList, &mut ListState) -> Result<()>) {
     guard(name, (), || {
         // SAFETY: forwarded.
         let Some(l) = (unsafe { list(this) }) else { return };
@@ -354,7 +370,11 @@ unsafe fn record(this: *mut Iface, name: &str, f: impl FnOnce(&CommandList, &mut
         if s.phase != Phase::Recording {
             return;
         }
+        s.method = name;
         if let Err(e) = f(l, &mut s) {
+            if let Some(m) = &e.message {
+                crate::debug::report_list(name, m);
+            }
             if s.error.is_none() {
                 s.error = Some(e);
             }
@@ -405,7 +425,9 @@ unsafe extern "C" fn close(this: *mut Iface) -> HRESULT {
         if let Some(a) = &s.allocator {
             a.end(id);
         }
-        let mut err = s.error.take();
+        // A recording error was reported when its call was made: Close returns its HRESULT
+        // without reporting it again.
+        let mut err = s.error.take().map(|e| Error::hr(e.hr));
         if err.is_none() {
             if let Err(v) = s.tracker.finish() {
                 err = Some(violation(v));
@@ -568,6 +590,15 @@ unsafe extern "C" fn copy_texture_region(
             let (r, sl) = location(src, false)?;
             let plan = copy::copy_texture_region(&side(d, dl), x, y, z, &side(r, sl), src_box.as_ref(), l.caps())
                 .map_err(violation)?;
+            for w in plan.iter().flat_map(|p| &p.warnings) {
+                crate::debug::report_list_parts(
+                    "CopyTextureRegion",
+                    D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    w.id.0,
+                    &w.message,
+                );
+            }
             let sub_of = |loc: &Location| match loc {
                 Location::Subresource(i) => *i,
                 _ => 0,

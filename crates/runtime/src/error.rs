@@ -65,15 +65,27 @@ pub fn guard<R>(name: &str, on_panic: R, f: impl FnOnce() -> R) -> R {
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            eprintln!("rd3d12: internal error in {name}: {what}; the call fails");
+            if crate::debug::log_enabled(crate::debug::Level::Error) {
+                eprintln!("rd3d12: internal error in {name}: {what}; the call fails");
+            }
             on_panic
         }
     }
 }
 
 /// `guard` for HRESULT-returning calls whose body returns `Result<HRESULT>`.
+/// An error carrying a message is reported to the debug layer (when a device has it on) under
+/// `name`.
 pub fn guard_hr(name: &str, f: impl FnOnce() -> Result<HRESULT>) -> HRESULT {
-    guard(name, E_FAIL, || to_hresult(f()))
+    guard(name, E_FAIL, || match f() {
+        Ok(hr) => hr,
+        Err(e) => {
+            if let Some(m) = &e.message {
+                crate::debug::report(name, m);
+            }
+            e.hr
+        }
+    })
 }
 
 #[cfg(test)]

@@ -11,9 +11,17 @@
 mod bindings;
 #[rustfmt::skip]
 pub mod guids;
+#[rustfmt::skip]
+mod names;
 
 pub use bindings::*;
 pub use guids::*;
+
+/// The name of a D3D12_MESSAGE_ID value as the debug layer prints it (`CREATERESOURCE_INVALIDALIGNMENT`
+/// for 721), from the headers; `None` for values the headers do not define.
+pub fn message_id_name(id: D3D12_MESSAGE_ID) -> Option<&'static str> {
+    names::MESSAGE_IDS.binary_search_by_key(&{ id.0 }, |e| e.0).ok().map(|i| names::MESSAGE_IDS[i].1)
+}
 
 pub const S_OK: HRESULT = 0;
 pub const S_FALSE: HRESULT = 1;

@@ -211,7 +211,9 @@ fn worked_example_buffer_bound() {
     let f = |off| fp(off, DXGI_FORMAT_R32G32B32A32_FLOAT, 1024, 1024, 1, 16384);
     let e = copy(&sub(&t, 0), &upload(&b, f(16384))).unwrap_err();
     assert_eq!(e.id.0, 869);
-    assert!(e.message.contains("extends past the end of the buffer"), "{}", e.message);
+    assert!(e.message.contains("needs 16793600 bytes"), "{}", e.message);
+    assert!(e.message.contains("1024x1024x1 R32G32B32A32_FLOAT"), "{}", e.message);
+    assert!(e.message.contains("buffer Width is 16777216"), "{}", e.message);
     assert_eq!(id(copy(&readback(&b, f(16384)), &sub(&t, 0))), 856);
     // Offset 0: exactly 16384 × 1023 + 16384 = 16777216 bytes
     let p = plan(copy(&sub(&t, 0), &upload(&b, f(0))));

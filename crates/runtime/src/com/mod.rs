@@ -31,6 +31,11 @@ pub unsafe trait Class: Sized + Send + Sync + 'static {
     const VTBL: &'static Self::Vtbl;
     /// Every interface answered by QueryInterface with the object's own pointer.
     const IIDS: &'static [GUID];
+    /// Interfaces answered by another object (a new reference owned by the caller), e.g. the
+    /// device's ID3D12InfoQueue when the debug layer is on.
+    fn query_extra(_obj: &Object<Self>, _riid: &GUID) -> Option<*mut c_void> {
+        None
+    }
 }
 
 /// A class whose objects are device children (ID3D12DeviceChild::GetDevice).
@@ -95,10 +100,12 @@ impl<T: Class> Object<T> {
 
     /// QueryInterface on the object: AddRef and the object pointer for an IID in the chain.
     pub fn query(&self, riid: &GUID) -> Option<*mut c_void> {
-        T::IIDS.contains(riid).then(|| {
+        if T::IIDS.contains(riid) {
             self.add_ref();
-            self.as_iface()
-        })
+            Some(self.as_iface())
+        } else {
+            T::query_extra(self, riid)
+        }
     }
 }
 

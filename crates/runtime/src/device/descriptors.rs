@@ -26,10 +26,31 @@ unsafe fn device<'a>(this: *mut Iface) -> Option<&'a Object<Device>> {
     unsafe { Object::<Device>::from_this(this) }
 }
 
-/// Where the debug layer will receive the rule an invalid call broke. Without the layer the
-/// call's outcome (a null descriptor, nothing copied) is all there is.
+/// Hands the rule an invalid call broke to the debug layer (view creation: STATE_CREATION;
+/// descriptor copies: STATE_SETTING). Without the layer the call's outcome (a null
+/// descriptor, nothing copied) is all there is.
 #[cold]
-fn report(_rule: Rule) {}
+fn report(method: &'static str, rule: Rule) {
+    let category = if method.starts_with("Copy") {
+        D3D12_MESSAGE_CATEGORY_STATE_SETTING
+    } else {
+        D3D12_MESSAGE_CATEGORY_STATE_CREATION
+    };
+    let severity = if rule.warning { D3D12_MESSAGE_SEVERITY_WARNING } else { D3D12_MESSAGE_SEVERITY_ERROR };
+    crate::debug::report_parts(method, category, severity, rule.id.0, rule.text);
+}
+
+/// The Create*View method that makes descriptors of `kind`.
+fn creator(kind: Kind) -> &'static str {
+    match kind {
+        Kind::CBV => "CreateConstantBufferView",
+        Kind::SRV => "CreateShaderResourceView",
+        Kind::UAV => "CreateUnorderedAccessView",
+        Kind::RTV => "CreateRenderTargetView",
+        Kind::DSV => "CreateDepthStencilView",
+        _ => "CreateSampler",
+    }
+}
 
 /// ID3D12Device::CreateDescriptorHeap (slot 14).
 pub unsafe extern "C" fn create_descriptor_heap(
@@ -72,12 +93,12 @@ fn store(
     let rec = match r {
         Ok(rec) => rec,
         Err(rule) => {
-            report(rule);
+            report(creator(kind), rule);
             Descriptor::null(kind)
         }
     };
     if !descriptor_heap::write(d, h, ty, &rec) {
-        report(desc::rules::HANDLE_INVALID);
+        report(creator(kind), desc::rules::HANDLE_INVALID);
     }
 }
 
@@ -277,7 +298,7 @@ pub unsafe extern "C" fn create_unordered_access_view(
                 let v = unsafe { desc.as_ref() }.map(decode_uav);
                 let out = desc::uav(v.as_ref(), as_view(r), as_view(c));
                 if let Some(w) = desc::uav_warning(v.as_ref(), c.is_some()).filter(|_| out.is_ok()) {
-                    report(w);
+                    report("CreateUnorderedAccessView", w);
                 }
                 out
             }
@@ -401,7 +422,7 @@ fn sampler(d: &Device, s: Option<SamplerDesc>, h: D3D12_CPU_DESCRIPTOR_HANDLE) {
     let out = match s {
         Some(s) => {
             if let Some(w) = desc::sampler_warning(&s) {
-                report(w);
+                report("CreateSampler", w);
             }
             desc::sampler(&s)
         }
@@ -492,10 +513,10 @@ pub unsafe extern "C" fn copy_descriptors_simple(
             return;
         }
         let (Some(_), Some(s)) = (heaps.run(dst.ptr, n, ty.0), heaps.run(src.ptr, n, ty.0)) else {
-            return report(desc::rules::COPY_RANGES);
+            return report("CopyDescriptorsSimple", desc::rules::COPY_RANGES);
         };
         if s.visible {
-            report(desc::rules::COPY_SOURCE_VISIBLE);
+            report("CopyDescriptorsSimple", desc::rules::COPY_SOURCE_VISIBLE);
         }
         // SAFETY: both runs were checked for n descriptors.
         unsafe { descriptor_heap::copy_run(dst.ptr, src.ptr, n) };
@@ -539,7 +560,7 @@ pub unsafe extern "C" fn copy_descriptors(
         let (Some(dst), Some(src)) =
             (unsafe { ranges(n_dst, dst_starts, dst_sizes) }, unsafe { ranges(n_src, src_starts, src_sizes) })
         else {
-            return report(desc::rules::COPY_RANGES);
+            return report("CopyDescriptors", desc::rules::COPY_RANGES);
         };
         let mut visible_source = false;
         let inside = |r: &[(usize, u32)], src: bool, visible: &mut bool| {
@@ -552,10 +573,10 @@ pub unsafe extern "C" fn copy_descriptors(
             })
         };
         if !inside(&dst, false, &mut visible_source) || !inside(&src, true, &mut visible_source) {
-            return report(desc::rules::COPY_RANGES);
+            return report("CopyDescriptors", desc::rules::COPY_RANGES);
         }
         if visible_source {
-            report(desc::rules::COPY_SOURCE_VISIBLE);
+            report("CopyDescriptors", desc::rules::COPY_SOURCE_VISIBLE);
         }
         let done = desc::copy_runs(&dst, &src, INC, |to, from, n| {
             // SAFETY: every descriptor of both range lists was checked to lie in a live heap; a
@@ -563,7 +584,7 @@ pub unsafe extern "C" fn copy_descriptors(
             unsafe { descriptor_heap::copy_run(to, from, n as usize) };
         });
         if let Err(rule) = done {
-            report(rule);
+            report("CopyDescriptors", rule);
         }
     })
 }

@@ -38,6 +38,10 @@ pub struct Device {
     fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
     pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
+    /// The debug layer's message store, when the device was created with the layer on.
+    debug: Option<Arc<crate::debug::Sink>>,
+    /// The ID3D12InfoQueue1 face of the debug device (made on first QueryInterface).
+    info_queue: OnceLock<Ptr<crate::info_queue::InfoQueue>>,
     /// Address ranges of the live descriptor heaps.
     pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
     /// Resources that views were created for, by resource id.
@@ -68,6 +72,18 @@ unsafe impl Class for Device {
         IID_ID3D12Device10,
         IID_ID3D12Device11,
     ];
+
+    /// ID3D12InfoQueue / ID3D12InfoQueue1 on a device created with the debug layer on
+    /// (E_NOINTERFACE otherwise).
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
+        let sink = obj.inner.debug.as_ref()?;
+        if *riid != IID_ID3D12InfoQueue && *riid != IID_ID3D12InfoQueue1 {
+            return None;
+        }
+        let q = obj.inner.info_queue.get_or_init(|| crate::info_queue::InfoQueue::create(obj, sink.clone()));
+        obj.add_ref();
+        Some(q.as_iface())
+    }
 }
 
 /// The LUID of the CPU adapter: non-zero, and stable for the life of the process.
@@ -118,6 +134,8 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         warned_shader_work: Default::default(),
         descriptor_heaps: Default::default(),
         resources: Default::default(),
+        debug: crate::debug::layer_requested().then(crate::debug::attach),
+        info_queue: OnceLock::new(),
     });
     *live = dev.as_ptr() as usize;
     Ok(dev)
@@ -163,8 +181,24 @@ pub fn experimental_shader_models() -> bool {
     EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner()).contains(&D3D12ExperimentalShaderModels)
 }
 
+/// EnableDebugLayer with a live device created without the layer: the device is removed (the
+/// docs of ID3D12Debug::EnableDebugLayer).
+pub fn remove_live_device_without_layer() {
+    let live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+    if *live != 0 {
+        // SAFETY: a registered device is allocated while the registry lock is held.
+        let d = unsafe { &*(*live as *const Object<Device>) };
+        if d.inner.debug.is_none() {
+            d.inner.remove();
+        }
+    }
+}
+
 impl Drop for Device {
     fn drop(&mut self) {
+        if let Some(s) = &self.debug {
+            crate::debug::detach(s);
+        }
         let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
         if *live != 0 {
             // SAFETY: only computing the address of the registered object's `inner` field.
@@ -224,7 +258,12 @@ impl Device {
     /// Whether Map/Unmap nesting is counted: only the debug layer reports it, so without the
     /// layer Map is a pointer lookup (Map stays thread-safe and returns the same pointer).
     pub fn tracks_maps(&self) -> bool {
-        false
+        self.debug.is_some()
+    }
+
+    /// The debug layer's message store, when the device has the layer.
+    pub fn debug_sink(&self) -> Option<&Arc<crate::debug::Sink>> {
+        self.debug.as_ref()
     }
 
     pub fn pool(&self) -> &Arc<crate::heap::Pool> {
