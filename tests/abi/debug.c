@@ -642,6 +642,103 @@ static void test_other_messages(void)
     set_ctx("%s", "");
 }
 
+/* ---- 7. ID3D12DebugDevice -------------------------------------------------------------------- */
+
+/* Whether some stored message has `id` and contains both fragments. */
+static int has_message(D3D12_MESSAGE_ID id, const char *a, const char *b)
+{
+    UINT64 n = ID3D12InfoQueue1_GetNumStoredMessagesAllowedByRetrievalFilter(iq);
+    int found = 0;
+    for (UINT64 i = 0; i < n && !found; i++) {
+        SIZE_T len = 0;
+        if (FAILED(ID3D12InfoQueue1_GetMessage(iq, i, NULL, &len)))
+            continue;
+        D3D12_MESSAGE *m = malloc(len);
+        if (m && SUCCEEDED(ID3D12InfoQueue1_GetMessage(iq, i, m, &len)))
+            found = m->ID == id && strstr(m->pDescription, a) && strstr(m->pDescription, b) &&
+                    m->Category == D3D12_MESSAGE_CATEGORY_STATE_CREATION;
+        free(m);
+    }
+    return found;
+}
+
+static void test_debug_device(void)
+{
+    set_ctx("ID3D12DebugDevice");
+    ID3D12DebugDevice2 *dd = NULL;
+    CHECK_HR(ID3D12Device_QueryInterface(dev, &IID_ID3D12DebugDevice2, (void **)&dd), S_OK);
+    if (!dd)
+        return;
+    /* One identity with the device. */
+    ID3D12Device *same = NULL;
+    CHECK_HR(ID3D12DebugDevice2_QueryInterface(dd, &IID_ID3D12Device, (void **)&same), S_OK);
+    CHECK_PTR(same, dev);
+    if (same)
+        ID3D12Device_Release(same);
+
+    CHECK_HR(ID3D12DebugDevice2_SetFeatureMask(dd, D3D12_DEBUG_FEATURE_ALLOW_BEHAVIOR_CHANGING_DEBUG_AIDS), S_OK);
+    CHECK_EQ(ID3D12DebugDevice2_GetFeatureMask(dd), D3D12_DEBUG_FEATURE_ALLOW_BEHAVIOR_CHANGING_DEBUG_AIDS);
+    CHECK_HR(ID3D12DebugDevice2_SetFeatureMask(dd, (D3D12_DEBUG_FEATURE)0x100), E_INVALIDARG);
+    D3D12_DEBUG_DEVICE_GPU_SLOWDOWN_PERFORMANCE_FACTOR slow = {2.5f}, got = {0};
+    CHECK_HR(ID3D12DebugDevice2_SetDebugParameter(dd, D3D12_DEBUG_DEVICE_PARAMETER_GPU_SLOWDOWN_PERFORMANCE_FACTOR,
+                                                  &slow, sizeof(slow)),
+             S_OK);
+    CHECK_HR(ID3D12DebugDevice2_GetDebugParameter(dd, D3D12_DEBUG_DEVICE_PARAMETER_GPU_SLOWDOWN_PERFORMANCE_FACTOR,
+                                                  &got, sizeof(got)),
+             S_OK);
+    CHECK(got.SlowdownFactor == 2.5f);
+    CHECK_HR(ID3D12DebugDevice2_SetDebugParameter(dd, D3D12_DEBUG_DEVICE_PARAMETER_GPU_SLOWDOWN_PERFORMANCE_FACTOR,
+                                                  &slow, 2),
+             E_INVALIDARG);
+    CHECK_HR(ID3D12DebugDevice2_GetDebugParameter(dd, (D3D12_DEBUG_DEVICE_PARAMETER_TYPE)9, &got, sizeof(got)),
+             E_INVALIDARG);
+
+    /* A named buffer and a fence are listed with their names and counts. */
+    D3D12_RESOURCE_DESC bd;
+    memset(&bd, 0, sizeof(bd));
+    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    bd.Width = 256;
+    bd.Height = 1;
+    bd.DepthOrArraySize = 1;
+    bd.MipLevels = 1;
+    bd.SampleDesc.Count = 1;
+    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
+    ID3D12Resource *buf = NULL;
+    ID3D12Fence *fence = NULL;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &bd, D3D12_RESOURCE_STATE_COMMON,
+                                                  NULL, &IID_ID3D12Resource, (void **)&buf),
+             S_OK);
+    CHECK_HR(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
+    if (buf)
+        CHECK_HR(ID3D12Resource_SetName(buf, L"leaky buffer"), S_OK);
+    if (buf)
+        ID3D12Resource_AddRef(buf);
+    ID3D12InfoQueue1_SetMuteDebugOutput(iq, TRUE);
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    CHECK_HR(ID3D12DebugDevice2_ReportLiveDeviceObjects(dd, D3D12_RLDO_DETAIL | D3D12_RLDO_SUMMARY), S_OK);
+    CHECK(has_message(D3D12_MESSAGE_ID_LIVE_RESOURCE, "Live ID3D12Resource at 0x", "Name: leaky buffer, Refcount: 2"));
+    CHECK(has_message(D3D12_MESSAGE_ID_LIVE_MONITOREDFENCE, "Live ID3D12Fence at 0x", "Refcount: 1"));
+    CHECK(has_message(D3D12_MESSAGE_ID_LIVE_DEVICE, "Live ID3D12Device at 0x", "Refcount: "));
+    CHECK(has_message(D3D12_MESSAGE_ID_LIVE_OBJECT_SUMMARY, "Live Object Summary", "ID3D12Resource: 1"));
+    CHECK_HR(ID3D12DebugDevice2_ReportLiveDeviceObjects(dd, (D3D12_RLDO_FLAGS)0x10), E_INVALIDARG);
+    if (buf) {
+        ID3D12Resource_Release(buf);
+        CHECK_EQ(ID3D12Resource_Release(buf), 0);
+    }
+    if (fence)
+        CHECK_EQ(ID3D12Fence_Release(fence), 0);
+    /* Released objects are no longer listed. */
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    CHECK_HR(ID3D12DebugDevice2_ReportLiveDeviceObjects(dd, D3D12_RLDO_DETAIL), S_OK);
+    CHECK(!has_message(D3D12_MESSAGE_ID_LIVE_RESOURCE, "Live ID3D12Resource", "leaky buffer"));
+    CHECK(has_message(D3D12_MESSAGE_ID_LIVE_DEVICE, "Live ID3D12Device at 0x", "Refcount: "));
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    ID3D12InfoQueue1_SetMuteDebugOutput(iq, FALSE);
+    ID3D12DebugDevice2_Release(dd);
+    set_ctx("%s", "");
+}
+
 int main(void)
 {
     test_debug_interfaces();
@@ -658,6 +755,7 @@ int main(void)
             test_filters();
             test_callbacks_and_breaks();
             test_other_messages();
+            test_debug_device();
             /* The info queue holds a reference on the device. */
             CHECK_EQ(ID3D12InfoQueue1_Release(iq), 1);
         }

@@ -107,6 +107,8 @@ unsafe impl Class for CommandAllocator {
     const VTBL: &'static ID3D12CommandAllocatorVtbl = &ALLOCATOR_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12CommandAllocator];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12CommandAllocator", D3D12_MESSAGE_ID_LIVE_COMMANDALLOCATOR));
 }
 
 impl Child for CommandAllocator {

@@ -342,6 +342,8 @@ unsafe impl Class for CommandList {
         IID_ID3D12GraphicsCommandList7,
         IID_ID3D12GraphicsCommandList8,
     ];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12GraphicsCommandList", D3D12_MESSAGE_ID_LIVE_COMMANDLIST12));
 }
 
 impl Child for CommandList {

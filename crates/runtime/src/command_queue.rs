@@ -131,6 +131,8 @@ unsafe impl Class for CommandQueue {
     const VTBL: &'static ID3D12CommandQueueVtbl = &QUEUE_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12CommandQueue];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12CommandQueue", D3D12_MESSAGE_ID_LIVE_COMMANDQUEUE));
 }
 
 impl Child for CommandQueue {

@@ -94,6 +94,8 @@ unsafe impl Class for CommandSignature {
     const VTBL: &'static ID3D12CommandSignatureVtbl = &COMMAND_SIGNATURE_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12CommandSignature];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12CommandSignature", D3D12_MESSAGE_ID_LIVE_COMMANDSIGNATURE));
 }
 
 impl Child for CommandSignature {

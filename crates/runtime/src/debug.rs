@@ -106,6 +106,7 @@ pub fn attach() -> Arc<Sink> {
     let s = Arc::new(Sink::default());
     *SINK.write().unwrap_or_else(|e| e.into_inner()) = Some(s.clone());
     ACTIVE.store(true, Ordering::Release);
+    crate::com::live::set_tracking(true);
     s
 }
 
@@ -115,6 +116,7 @@ pub fn detach(sink: &Arc<Sink>) {
     if cur.as_ref().is_some_and(|c| Arc::ptr_eq(c, sink)) {
         *cur = None;
         ACTIVE.store(false, Ordering::Release);
+        crate::com::live::set_tracking(false);
     }
 }
 

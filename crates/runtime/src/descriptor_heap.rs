@@ -322,6 +322,8 @@ unsafe impl Class for DescriptorHeap {
     const VTBL: &'static ID3D12DescriptorHeapVtbl = &DESCRIPTOR_HEAP_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12DescriptorHeap];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12DescriptorHeap", D3D12_MESSAGE_ID_LIVE_DESCRIPTORHEAP));
 }
 
 impl Child for DescriptorHeap {

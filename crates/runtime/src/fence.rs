@@ -400,6 +400,7 @@ unsafe impl Class for Fence {
     const VTBL: &'static ID3D12Fence1Vtbl = &FENCE_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12Fence, IID_ID3D12Fence1];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Fence", D3D12_MESSAGE_ID_LIVE_MONITOREDFENCE));
 }
 
 impl Child for Fence {

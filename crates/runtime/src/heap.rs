@@ -160,6 +160,7 @@ unsafe impl Class for Heap {
     const VTBL: &'static ID3D12Heap1Vtbl = &HEAP_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12Heap, IID_ID3D12Heap1];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Heap", D3D12_MESSAGE_ID_LIVE_HEAP));
 }
 
 impl Child for Heap {

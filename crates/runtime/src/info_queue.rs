@@ -407,56 +407,17 @@ unsafe extern "C" fn unregister_callback(this: *mut Iface, cookie: DWORD) -> HRE
     })
 }
 
-/// IUnknown of the shared identity: the info queue's own IIDs give itself, the device's give
-/// the device; either way the device's count rises.
-unsafe extern "C" fn query_interface(this: *mut Iface, riid: *const IID, ppv: *mut *mut c_void) -> HRESULT {
-    guard_hr("ID3D12InfoQueue::QueryInterface", || {
-        if ppv.is_null() {
-            return Ok(E_POINTER);
-        }
-        // SAFETY: checked non-null.
-        unsafe { *ppv = std::ptr::null_mut() };
-        // SAFETY: COM This pointer; riid null or a GUID.
-        let (Some(o), Some(riid)) = (unsafe { Object::<InfoQueue>::from_this(this) }, unsafe { riid.as_ref() }) else {
-            return Ok(E_POINTER);
-        };
+impl crate::com::facet::Facet for InfoQueue {
+    fn owner(&self) -> &Object<Device> {
         // SAFETY: the device owns this object, so it is alive while the object is reachable.
-        let dev = unsafe { &*o.inner.device };
-        let p = if InfoQueue::IIDS[1..].contains(riid) {
-            dev.add_ref();
-            Some(o.as_iface::<c_void>())
-        } else {
-            dev.query(riid)
-        };
-        match p {
-            Some(p) => {
-                // SAFETY: checked non-null.
-                unsafe { *ppv = p };
-                Ok(S_OK)
-            }
-            None => Ok(E_NOINTERFACE),
-        }
-    })
-}
-
-unsafe extern "C" fn add_ref(this: *mut Iface) -> ULONG {
-    guard("ID3D12InfoQueue::AddRef", 0, || {
-        // SAFETY: COM This pointer; the device outlives its info queue.
-        unsafe { Object::<InfoQueue>::from_this(this) }.map_or(0, |o| unsafe { &*o.inner.device }.add_ref())
-    })
-}
-
-unsafe extern "C" fn release(this: *mut Iface) -> ULONG {
-    guard("ID3D12InfoQueue::Release", 0, || {
-        // SAFETY: COM This pointer; the caller gives back one device reference.
-        unsafe { Object::<InfoQueue>::from_this(this) }.map_or(0, |o| unsafe { Object::release(o.inner.device) })
-    })
+        unsafe { &*self.device }
+    }
 }
 
 static INFO_QUEUE_VTBL: ID3D12InfoQueue1Vtbl = ID3D12InfoQueue1Vtbl {
-    QueryInterface: Some(query_interface),
-    AddRef: Some(add_ref),
-    Release: Some(release),
+    QueryInterface: Some(crate::com::facet::query_interface::<InfoQueue, Iface>),
+    AddRef: Some(crate::com::facet::add_ref::<InfoQueue, Iface>),
+    Release: Some(crate::com::facet::release::<InfoQueue, Iface>),
     SetMessageCountLimit: Some(set_message_count_limit),
     ClearStoredMessages: Some(clear_stored_messages),
     GetMessage: Some(get_message),

@@ -10,6 +10,7 @@ pub mod command_queue;
 pub mod command_signature;
 pub mod commands;
 pub mod debug;
+pub mod debug_device;
 pub mod descriptor_heap;
 pub mod device;
 pub mod error;

@@ -80,6 +80,8 @@ unsafe impl Class for PipelineLibrary {
     /// Not ID3D12Pageable: the interface derives from ID3D12DeviceChild.
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12PipelineLibrary, IID_ID3D12PipelineLibrary1];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12PipelineLibrary", D3D12_MESSAGE_ID_LIVE_PIPELINELIBRARY));
 }
 
 impl Child for PipelineLibrary {

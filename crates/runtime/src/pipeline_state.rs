@@ -169,6 +169,8 @@ unsafe impl Class for PipelineState {
     const VTBL: &'static ID3D12PipelineStateVtbl = &PIPELINE_STATE_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12PipelineState];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12PipelineState", D3D12_MESSAGE_ID_LIVE_PIPELINESTATE));
 }
 
 impl Child for PipelineState {

@@ -119,6 +119,7 @@ unsafe impl Class for QueryHeap {
     const VTBL: &'static ID3D12QueryHeapVtbl = &QUERY_HEAP_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12QueryHeap];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12QueryHeap", D3D12_MESSAGE_ID_LIVE_QUERYHEAP));
 }
 
 impl Child for QueryHeap {

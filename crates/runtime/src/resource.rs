@@ -353,6 +353,7 @@ unsafe impl Class for Resource {
         IID_ID3D12Resource1,
         IID_ID3D12Resource2,
     ];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Resource", D3D12_MESSAGE_ID_LIVE_RESOURCE));
 }
 
 impl Child for Resource {

@@ -584,6 +584,8 @@ unsafe impl Class for RootSignature {
     const VTBL: &'static ID3D12RootSignatureVtbl = &ROOT_SIGNATURE_VTBL;
     /// Not ID3D12Pageable (native).
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12RootSignature];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
+        Some(("ID3D12RootSignature", D3D12_MESSAGE_ID_LIVE_ROOTSIGNATURE));
 }
 
 impl Child for RootSignature {

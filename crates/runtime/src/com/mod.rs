@@ -9,6 +9,8 @@
 //! ID3D12Object and ID3D12DeviceChild slots with the generic thunks of this module; a struct
 //! literal must name every field, so no slot can be left out (and none is ever NULL).
 
+pub mod facet;
+pub mod live;
 mod private_data;
 pub mod thunks;
 
@@ -31,6 +33,9 @@ pub unsafe trait Class: Sized + Send + Sync + 'static {
     const VTBL: &'static Self::Vtbl;
     /// Every interface answered by QueryInterface with the object's own pointer.
     const IIDS: &'static [GUID];
+    /// The interface name and D3D12_MESSAGE_ID_LIVE_* ID under which ReportLiveDeviceObjects
+    /// lists the class's objects (`None`: not listed).
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = None;
     /// Interfaces answered by another object (a new reference owned by the caller), e.g. the
     /// device's ID3D12InfoQueue when the debug layer is on.
     fn query_extra(_obj: &Object<Self>, _riid: &GUID) -> Option<*mut c_void> {
@@ -82,6 +87,9 @@ impl<T: Class> Object<T> {
         let n = unsafe { (*this).refs.fetch_sub(1, Ordering::Release) } - 1;
         if n == 0 {
             std::sync::atomic::fence(Ordering::Acquire);
+            if T::LIVE.is_some() {
+                live::unregister(this as usize);
+            }
             // SAFETY: the count reached zero, so nobody else holds a pointer to the object; it was
             // allocated by `Box` in `Ptr::new`.
             drop(unsafe { Box::from_raw(this as *mut Self) });
@@ -144,7 +152,13 @@ impl<T: Class> Ptr<T> {
     /// Creates an object with a reference count of one.
     pub fn new(inner: T) -> Self {
         let obj = Box::new(Object { vtbl: T::VTBL, refs: AtomicU32::new(1), private: PrivateData::default(), inner });
-        Ptr { ptr: NonNull::from(Box::leak(obj)), _own: PhantomData }
+        let ptr = NonNull::from(Box::leak(obj));
+        if let Some((iface, id)) = T::LIVE {
+            if live::tracking() {
+                live::register(ptr.as_ptr() as usize, iface, id);
+            }
+        }
+        Ptr { ptr, _own: PhantomData }
     }
 
     /// Takes a new reference on an object the caller only borrows.

@@ -42,6 +42,8 @@ pub struct Device {
     debug: Option<Arc<crate::debug::Sink>>,
     /// The ID3D12InfoQueue1 face of the debug device (made on first QueryInterface).
     info_queue: OnceLock<Ptr<crate::info_queue::InfoQueue>>,
+    /// The ID3D12DebugDevice2 face of the debug device (made on first QueryInterface).
+    debug_device: OnceLock<Ptr<crate::debug_device::DebugDevice>>,
     /// Address ranges of the live descriptor heaps.
     pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
     /// Resources that views were created for, by resource id.
@@ -72,17 +74,21 @@ unsafe impl Class for Device {
         IID_ID3D12Device10,
         IID_ID3D12Device11,
     ];
+    const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Device", D3D12_MESSAGE_ID_LIVE_DEVICE));
 
-    /// ID3D12InfoQueue / ID3D12InfoQueue1 on a device created with the debug layer on
-    /// (E_NOINTERFACE otherwise).
+    /// ID3D12InfoQueue / ID3D12InfoQueue1 and ID3D12DebugDevice / ID3D12DebugDevice2 on a device
+    /// created with the debug layer on (E_NOINTERFACE otherwise).
     fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
         let sink = obj.inner.debug.as_ref()?;
-        if *riid != IID_ID3D12InfoQueue && *riid != IID_ID3D12InfoQueue1 {
+        let p = if *riid == IID_ID3D12InfoQueue || *riid == IID_ID3D12InfoQueue1 {
+            obj.inner.info_queue.get_or_init(|| crate::info_queue::InfoQueue::create(obj, sink.clone())).as_iface()
+        } else if *riid == IID_ID3D12DebugDevice || *riid == IID_ID3D12DebugDevice2 {
+            obj.inner.debug_device.get_or_init(|| crate::debug_device::DebugDevice::create(obj)).as_iface()
+        } else {
             return None;
-        }
-        let q = obj.inner.info_queue.get_or_init(|| crate::info_queue::InfoQueue::create(obj, sink.clone()));
+        };
         obj.add_ref();
-        Some(q.as_iface())
+        Some(p)
     }
 }
 
@@ -136,6 +142,7 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         resources: Default::default(),
         debug: crate::debug::layer_requested().then(crate::debug::attach),
         info_queue: OnceLock::new(),
+        debug_device: OnceLock::new(),
     });
     *live = dev.as_ptr() as usize;
     Ok(dev)

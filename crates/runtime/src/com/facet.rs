@@ -1,0 +1,77 @@
+//! Facets: objects that share another object's COM identity, as the debug layer's interfaces
+//! share the device's on Windows (ID3D12InfoQueue, ID3D12DebugDevice). The owner holds the one
+//! facet object; the facet's AddRef and Release count the owner's references, and its
+//! QueryInterface answers the facet's own IIDs with itself and everything else as the owner.
+
+use super::{Class, Object};
+use crate::error::{guard, guard_hr};
+use rd3d12_sys::*;
+use std::ffi::c_void;
+
+/// A facet of a device.
+pub trait Facet: Class {
+    /// The owning device (alive while the facet is reachable: the device owns it).
+    fn owner(&self) -> &Object<crate::device::Device>;
+}
+
+/// IUnknown::QueryInterface of a facet.
+///
+/// # Safety
+/// `this` a live facet pointer; `riid` null or a GUID; `ppv` null or writable.
+pub unsafe extern "C" fn query_interface<T: Facet, I>(
+    this: *mut I,
+    riid: *const IID,
+    ppv: *mut *mut c_void,
+) -> HRESULT {
+    guard_hr("QueryInterface", || {
+        if ppv.is_null() {
+            return Ok(E_POINTER);
+        }
+        // SAFETY: checked non-null.
+        unsafe { *ppv = std::ptr::null_mut() };
+        // SAFETY: COM This pointer; riid null or a GUID.
+        let (Some(o), Some(riid)) = (unsafe { Object::<T>::from_this(this) }, unsafe { riid.as_ref() }) else {
+            return Ok(E_POINTER);
+        };
+        let dev = o.inner.owner();
+        let p = if T::IIDS[1..].contains(riid) {
+            dev.add_ref();
+            Some(o.as_iface::<c_void>())
+        } else {
+            dev.query(riid)
+        };
+        match p {
+            Some(p) => {
+                // SAFETY: checked non-null.
+                unsafe { *ppv = p };
+                Ok(S_OK)
+            }
+            None => Ok(E_NOINTERFACE),
+        }
+    })
+}
+
+/// IUnknown::AddRef of a facet: the owner's new count.
+///
+/// # Safety
+/// `this` a live facet pointer.
+pub unsafe extern "C" fn add_ref<T: Facet, I>(this: *mut I) -> ULONG {
+    // SAFETY: COM This pointer.
+    guard("AddRef", 0, || unsafe { Object::<T>::from_this(this) }.map_or(0, |o| o.inner.owner().add_ref()))
+}
+
+/// IUnknown::Release of a facet: the owner's new count (the owner, and with it the facet, is
+/// freed at zero).
+///
+/// # Safety
+/// `this` a live facet pointer on whose owner the caller holds a reference.
+pub unsafe extern "C" fn release<T: Facet, I>(this: *mut I) -> ULONG {
+    guard("Release", 0, || {
+        // SAFETY: COM This pointer; the caller gives back one reference of the owner.
+        unsafe { Object::<T>::from_this(this) }.map_or(0, |o| {
+            let owner: *const Object<crate::device::Device> = o.inner.owner();
+            // SAFETY: as above; nothing touches `o` afterwards.
+            unsafe { Object::release(owner) }
+        })
+    })
+}

@@ -1,0 +1,114 @@
+//! The live-object registry behind ID3D12DebugDevice::ReportLiveDeviceObjects: while a debug
+//! device exists, every object of a class that names its interface ([`Class::LIVE`]) is recorded
+//! at creation and removed before it is freed, so a report can read its reference count and
+//! debug name.
+
+use super::private_data::PrivateData;
+use rd3d12_sys::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The class-independent prefix of every `Object<T>` (`#[repr(C)]`: vtable, count, private data).
+#[repr(C)]
+struct Header {
+    _vtbl: *const (),
+    refs: AtomicU32,
+    private: PrivateData,
+}
+
+struct Entry {
+    addr: usize,
+    iface: &'static str,
+    id: D3D12_MESSAGE_ID,
+}
+
+static TRACKING: AtomicBool = AtomicBool::new(false);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+static LIVE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+/// Turns recording on or off (on while a debug device exists).
+pub fn set_tracking(on: bool) {
+    TRACKING.store(on, Ordering::Release);
+}
+
+#[inline]
+pub(super) fn tracking() -> bool {
+    TRACKING.load(Ordering::Relaxed)
+}
+
+#[cold]
+pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID) {
+    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    l.push(Entry { addr, iface, id });
+    COUNT.store(l.len(), Ordering::Release);
+}
+
+/// Called before an object of a tracked class is freed.
+#[inline]
+pub(super) fn unregister(addr: usize) {
+    if COUNT.load(Ordering::Acquire) != 0 {
+        unregister_slow(addr);
+    }
+}
+
+#[cold]
+fn unregister_slow(addr: usize) {
+    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = l.iter().rposition(|e| e.addr == addr) {
+        l.swap_remove(i);
+    }
+    COUNT.store(l.len(), Ordering::Release);
+}
+
+/// One live object as ReportLiveDeviceObjects lists it.
+pub struct LiveObject {
+    pub addr: usize,
+    pub iface: &'static str,
+    pub id: D3D12_MESSAGE_ID,
+    pub refs: u32,
+    /// SetName's name (WKPDID_D3DDebugObjectNameW), if any.
+    pub name: Option<String>,
+}
+
+/// Every recorded object, oldest first.
+pub fn snapshot() -> Vec<LiveObject> {
+    let l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out: Vec<LiveObject> = l
+        .iter()
+        .map(|e| {
+            // SAFETY: entries are removed (under this lock) before their object is freed, so the
+            // address points at a live Object<T>, whose #[repr(C)] prefix is a Header.
+            let h = unsafe { &*(e.addr as *const Header) };
+            LiveObject {
+                addr: e.addr,
+                iface: e.iface,
+                id: e.id,
+                refs: h.refs.load(Ordering::Relaxed),
+                name: name_of(&h.private),
+            }
+        })
+        .collect();
+    out.sort_by_key(|o| o.addr);
+    out
+}
+
+fn name_of(p: &PrivateData) -> Option<String> {
+    let mut size = 0u32;
+    // SAFETY: a NULL buffer asks for the size only.
+    unsafe { p.get(&WKPDID_D3DDebugObjectNameW, &mut size, std::ptr::null_mut()) };
+    if size < 4 {
+        return None;
+    }
+    let mut buf = vec![0u8; size as usize];
+    // SAFETY: `buf` holds `size` writable bytes.
+    if unsafe { p.get(&WKPDID_D3DDebugObjectNameW, &mut size, buf.as_mut_ptr()) } != S_OK {
+        return None;
+    }
+    let wide: String = buf
+        .chunks_exact(4)
+        .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+        .take_while(|&c| c != 0)
+        .filter_map(char::from_u32)
+        .collect();
+    Some(wide)
+}
