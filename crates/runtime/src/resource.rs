@@ -136,6 +136,9 @@ pub struct Resource {
     base: usize,
     /// Whether Map is possible at all (CPU-visible heap, not reserved).
     cpu_accessible: bool,
+    /// Map's fast path applies: a mappable buffer on a device without the debug layer (which
+    /// counts nested maps); decided once so Map touches only the resource.
+    fast_map: bool,
     initial_state: u32,
     /// Each subresource's state as executed work leaves it (barriers, decay): what the debug
     /// layer validates against. Made on first use.
@@ -189,6 +192,8 @@ impl Resource {
                 _ => false,
             };
 
+        let fast_map =
+            cpu_accessible && v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER && !device.inner.tracks_maps();
         Ptr::new(Resource {
             device,
             desc: v.desc,
@@ -205,6 +210,7 @@ impl Resource {
             map_more,
             base,
             cpu_accessible,
+            fast_map,
             initial_state,
             states: std::sync::OnceLock::new(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -323,7 +329,7 @@ impl Resource {
     fn unmap(&self, sub: u32) {
         // The count is bookkeeping for the debug layer (the pointer stays valid while the
         // resource lives): an unmatched Unmap is ignored.
-        if !self.device.inner.tracks_maps() {
+        if self.fast_map || !self.device.inner.tracks_maps() {
             return;
         }
         if let Some(m) = self.map_counter(sub) {
@@ -376,7 +382,7 @@ unsafe extern "C" fn map(this: *mut Iface, sub: UINT, _read: *const D3D12_RANGE,
         // SAFETY: COM This pointer.
         let r = unsafe { res(this)? };
         // The common case first: a mappable buffer, subresource 0.
-        if r.cpu_accessible && sub == 0 && r.is_buffer() && !r.device.inner.tracks_maps() {
+        if r.fast_map && sub == 0 {
             if let Backing::Committed(a) | Backing::Placed { alloc: a, .. } = &r.backing {
                 if !a.memory.is_dirty() {
                     a.memory.mark_dirty();

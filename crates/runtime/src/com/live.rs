@@ -31,12 +31,13 @@ pub fn set_tracking(on: bool) {
     TRACKING.store(on, Ordering::Release);
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn tracking() -> bool {
     TRACKING.load(Ordering::Relaxed)
 }
 
 #[cold]
+#[inline(never)]
 pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID) {
     let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     l.push(Entry { addr, iface, id });
@@ -44,14 +45,15 @@ pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID) {
 }
 
 /// Called before an object of a tracked class is freed.
-#[inline]
+#[inline(always)]
 pub(super) fn unregister(addr: usize) {
-    if COUNT.load(Ordering::Acquire) != 0 {
+    if COUNT.load(Ordering::Relaxed) != 0 {
         unregister_slow(addr);
     }
 }
 
 #[cold]
+#[inline(never)]
 fn unregister_slow(addr: usize) {
     let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = l.iter().rposition(|e| e.addr == addr) {
