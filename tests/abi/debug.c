@@ -645,7 +645,7 @@ static void test_other_messages(void)
 /* ---- 7. ID3D12DebugDevice -------------------------------------------------------------------- */
 
 /* Whether some stored message has `id` and contains both fragments. */
-static int has_message(D3D12_MESSAGE_ID id, const char *a, const char *b)
+static int has_message_in(D3D12_MESSAGE_CATEGORY cat, D3D12_MESSAGE_ID id, const char *a, const char *b)
 {
     UINT64 n = ID3D12InfoQueue1_GetNumStoredMessagesAllowedByRetrievalFilter(iq);
     int found = 0;
@@ -656,10 +656,15 @@ static int has_message(D3D12_MESSAGE_ID id, const char *a, const char *b)
         D3D12_MESSAGE *m = malloc(len);
         if (m && SUCCEEDED(ID3D12InfoQueue1_GetMessage(iq, i, m, &len)))
             found = m->ID == id && strstr(m->pDescription, a) && strstr(m->pDescription, b) &&
-                    m->Category == D3D12_MESSAGE_CATEGORY_STATE_CREATION;
+                    m->Category == cat;
         free(m);
     }
     return found;
+}
+
+static int has_message(D3D12_MESSAGE_ID id, const char *a, const char *b)
+{
+    return has_message_in(D3D12_MESSAGE_CATEGORY_STATE_CREATION, id, a, b);
 }
 
 static void test_debug_device(void)
@@ -739,6 +744,235 @@ static void test_debug_device(void)
     set_ctx("%s", "");
 }
 
+/* ---- 8. execution-time checks: AssertResourceState, residency, lifetime --------------------- */
+
+static ID3D12Resource *committed(D3D12_HEAP_TYPE type, UINT64 width, D3D12_RESOURCE_STATES st)
+{
+    D3D12_RESOURCE_DESC bd;
+    memset(&bd, 0, sizeof(bd));
+    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    bd.Width = width;
+    bd.Height = 1;
+    bd.DepthOrArraySize = 1;
+    bd.MipLevels = 1;
+    bd.SampleDesc.Count = 1;
+    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_HEAP_PROPERTIES hp = hprops(type);
+    ID3D12Resource *r = NULL;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &bd, st, NULL, &IID_ID3D12Resource,
+                                                  (void **)&r),
+             S_OK);
+    return r;
+}
+
+static ID3D12Resource *texture(D3D12_RESOURCE_STATES st)
+{
+    D3D12_RESOURCE_DESC td;
+    memset(&td, 0, sizeof(td));
+    td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    td.Width = 8;
+    td.Height = 8;
+    td.DepthOrArraySize = 1;
+    td.MipLevels = 1;
+    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    td.SampleDesc.Count = 1;
+    D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
+    ID3D12Resource *r = NULL;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &td, st, NULL, &IID_ID3D12Resource,
+                                                  (void **)&r),
+             S_OK);
+    return r;
+}
+
+static void transition(ID3D12GraphicsCommandList *l, ID3D12Resource *r, D3D12_RESOURCE_STATES a, D3D12_RESOURCE_STATES b)
+{
+    D3D12_RESOURCE_BARRIER br;
+    memset(&br, 0, sizeof(br));
+    br.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    br.Transition.pResource = r;
+    br.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    br.Transition.StateBefore = a;
+    br.Transition.StateAfter = b;
+    ID3D12GraphicsCommandList_ResourceBarrier(l, 1, &br);
+}
+
+struct ctx {
+    ID3D12CommandQueue *q;
+    ID3D12CommandAllocator *a;
+    ID3D12GraphicsCommandList *l;
+    ID3D12Fence *f;
+    UINT64 v;
+};
+
+static void run_and_wait(struct ctx *c)
+{
+    CHECK_HR(ID3D12GraphicsCommandList_Close(c->l), S_OK);
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)c->l};
+    ID3D12CommandQueue_ExecuteCommandLists(c->q, 1, lists);
+    CHECK_HR(ID3D12CommandQueue_Signal(c->q, c->f, ++c->v), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(c->f, c->v, NULL), S_OK);
+}
+
+static void reopen(struct ctx *c)
+{
+    CHECK_HR(ID3D12CommandAllocator_Reset(c->a), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList_Reset(c->l, c->a, NULL), S_OK);
+}
+
+static void test_execution_checks(void)
+{
+    set_ctx("execution checks");
+    struct ctx c = {0};
+    D3D12_COMMAND_QUEUE_DESC qd;
+    memset(&qd, 0, sizeof(qd));
+    CHECK_HR(ID3D12Device_CreateCommandQueue(dev, &qd, &IID_ID3D12CommandQueue, (void **)&c.q), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandAllocator(dev, D3D12_COMMAND_LIST_TYPE_DIRECT, &IID_ID3D12CommandAllocator,
+                                                 (void **)&c.a),
+             S_OK);
+    if (c.a)
+        CHECK_HR(ID3D12Device_CreateCommandList(dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, c.a, NULL,
+                                                &IID_ID3D12GraphicsCommandList, (void **)&c.l),
+                 S_OK);
+    CHECK_HR(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&c.f), S_OK);
+    ID3D12Resource *tex = texture(D3D12_RESOURCE_STATE_COMMON);
+    ID3D12Resource *src = committed(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
+    ID3D12Resource *dst = committed(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
+    ID3D12DebugCommandList2 *dl = NULL;
+    ID3D12DebugCommandQueue *dq = NULL;
+    if (!c.q || !c.l || !c.f || !tex || !src || !dst)
+        goto out;
+    CHECK_HR(ID3D12GraphicsCommandList_QueryInterface(c.l, &IID_ID3D12DebugCommandList2, (void **)&dl), S_OK);
+    CHECK_HR(ID3D12CommandQueue_QueryInterface(c.q, &IID_ID3D12DebugCommandQueue, (void **)&dq), S_OK);
+    if (!dl || !dq)
+        goto out;
+    ID3D12InfoQueue1_SetMuteDebugOutput(iq, TRUE);
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+
+    /* The list knows the state after its barrier: answered now. */
+    set_ctx("ID3D12DebugCommandList::AssertResourceState");
+    transition(c.l, tex, D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_EQ(ID3D12DebugCommandList2_AssertResourceState(dl, tex, 0, D3D12_RESOURCE_STATE_COPY_DEST), TRUE);
+    CHECK_EQ(ID3D12DebugCommandList2_AssertResourceState(dl, tex, 0, D3D12_RESOURCE_STATE_COPY_SOURCE), FALSE);
+    expect_last(__LINE__, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12GraphicsCommandList::AssertResourceState: ", "0x400", NULL);
+    CHECK_EQ(ID3D12DebugCommandList2_AssertResourceState(dl, tex, 5, D3D12_RESOURCE_STATE_COPY_DEST), FALSE);
+    /* Unknown in the list (never transitioned here): checked when the list runs. */
+    CHECK_EQ(ID3D12DebugCommandList2_AssertResourceState(dl, src, 0, D3D12_RESOURCE_STATE_RENDER_TARGET), TRUE);
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    run_and_wait(&c);
+    expect_last(__LINE__, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12CommandQueue::ExecuteCommandLists: ", "asserted 0x4", NULL);
+
+    /* The queue: checked at its point in the queue, after the work before it. */
+    set_ctx("ID3D12DebugCommandQueue::AssertResourceState");
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    CHECK_EQ(ID3D12DebugCommandQueue_AssertResourceState(dq, tex, 0, D3D12_RESOURCE_STATE_COPY_DEST), TRUE);
+    CHECK_HR(ID3D12CommandQueue_Signal(c.q, c.f, ++c.v), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(c.f, c.v, NULL), S_OK);
+    CHECK_EQ(ID3D12InfoQueue1_GetNumStoredMessages(iq), 0);
+    CHECK_EQ(ID3D12DebugCommandQueue_AssertResourceState(dq, tex, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES,
+                                                         D3D12_RESOURCE_STATE_COMMON),
+             TRUE);
+    CHECK_HR(ID3D12CommandQueue_Signal(c.q, c.f, ++c.v), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(c.f, c.v, NULL), S_OK);
+    expect_last(__LINE__, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR, "state 0x400, not the asserted 0x0", NULL);
+
+    /* Work referencing an evicted resource. */
+    set_ctx("non-resident resource");
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    ID3D12Pageable *pg = (ID3D12Pageable *)src;
+    CHECK_HR(ID3D12Device_Evict(dev, 1, &pg), S_OK);
+    reopen(&c);
+    ID3D12GraphicsCommandList_CopyBufferRegion(c.l, dst, 0, src, 0, 256);
+    run_and_wait(&c);
+    CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_EXECUTION, D3D12_MESSAGE_ID_INVALID_USE_OF_NON_RESIDENT_RESOURCE, "ID3D12CommandQueue::ExecuteCommandLists",
+                      "not resident"));
+    CHECK_HR(ID3D12Device_MakeResident(dev, 1, &pg), S_OK);
+
+    /* Releasing and evicting a resource that queued work still references. */
+    set_ctx("release while in use");
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    ID3D12Fence *gate = NULL;
+    CHECK_HR(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&gate), S_OK);
+    if (gate) {
+        CHECK_HR(ID3D12CommandQueue_Wait(c.q, gate, 1), S_OK);
+        reopen(&c);
+        ID3D12GraphicsCommandList_CopyBufferRegion(c.l, dst, 0, src, 0, 256);
+        CHECK_HR(ID3D12GraphicsCommandList_Close(c.l), S_OK);
+        ID3D12CommandList *lists[1] = {(ID3D12CommandList *)c.l};
+        ID3D12CommandQueue_ExecuteCommandLists(c.q, 1, lists);
+        CHECK_HR(ID3D12Device_Evict(dev, 1, &pg), S_OK);
+        CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_EXECUTION, D3D12_MESSAGE_ID_OBJECT_EVICTED_WHILE_STILL_IN_USE, "ID3D12Device::Evict", "evicted"));
+        CHECK_HR(ID3D12Device_MakeResident(dev, 1, &pg), S_OK);
+        CHECK_EQ(ID3D12Resource_Release(src), 0);
+        src = NULL;
+        CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_EXECUTION, D3D12_MESSAGE_ID_OBJECT_DELETED_WHILE_STILL_IN_USE, "ID3D12Resource::Release",
+                          "not finished executing"));
+        CHECK_HR(ID3D12Fence_Signal(gate, 1), S_OK);
+        CHECK_HR(ID3D12CommandQueue_Signal(c.q, c.f, ++c.v), S_OK);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(c.f, c.v, NULL), S_OK);
+        ID3D12Fence_Release(gate);
+    }
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    ID3D12InfoQueue1_SetMuteDebugOutput(iq, FALSE);
+out:
+    if (dq)
+        ID3D12DebugCommandQueue_Release(dq);
+    if (dl)
+        ID3D12DebugCommandList2_Release(dl);
+    if (src)
+        ID3D12Resource_Release(src);
+    if (dst)
+        ID3D12Resource_Release(dst);
+    if (tex)
+        ID3D12Resource_Release(tex);
+    if (c.l)
+        ID3D12GraphicsCommandList_Release(c.l);
+    if (c.a)
+        ID3D12CommandAllocator_Release(c.a);
+    if (c.f)
+        ID3D12Fence_Release(c.f);
+    if (c.q)
+        ID3D12CommandQueue_Release(c.q);
+    set_ctx("%s", "");
+}
+
+/* ---- 9. last: an invalid submission removes the device, with its message ---------------------- */
+
+static void test_invalid_submission(void)
+{
+    set_ctx("ExecuteCommandLists of an open list");
+    ID3D12CommandQueue *q = NULL;
+    ID3D12CommandAllocator *a = NULL;
+    ID3D12GraphicsCommandList *l = NULL;
+    D3D12_COMMAND_QUEUE_DESC qd;
+    memset(&qd, 0, sizeof(qd));
+    CHECK_HR(ID3D12Device_CreateCommandQueue(dev, &qd, &IID_ID3D12CommandQueue, (void **)&q), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandAllocator(dev, D3D12_COMMAND_LIST_TYPE_DIRECT, &IID_ID3D12CommandAllocator,
+                                                 (void **)&a),
+             S_OK);
+    if (a)
+        CHECK_HR(ID3D12Device_CreateCommandList(dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, a, NULL,
+                                                &IID_ID3D12GraphicsCommandList, (void **)&l),
+                 S_OK);
+    if (q && l) {
+        ID3D12InfoQueue1_SetMuteDebugOutput(iq, TRUE);
+        ID3D12CommandList *lists[1] = {(ID3D12CommandList *)l};
+        ID3D12CommandQueue_ExecuteCommandLists(q, 1, lists);
+        expect_last(__LINE__, D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_OPENCOMMANDLIST, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                    D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12CommandQueue::ExecuteCommandLists: ", "not closed", NULL);
+        CHECK_HR(ID3D12Device_GetDeviceRemovedReason(dev), DXGI_ERROR_INVALID_CALL);
+    }
+    if (l)
+        ID3D12GraphicsCommandList_Release(l);
+    if (a)
+        ID3D12CommandAllocator_Release(a);
+    if (q)
+        ID3D12CommandQueue_Release(q);
+    set_ctx("%s", "");
+}
+
 int main(void)
 {
     test_debug_interfaces();
@@ -756,6 +990,8 @@ int main(void)
             test_callbacks_and_breaks();
             test_other_messages();
             test_debug_device();
+            test_execution_checks();
+            test_invalid_submission();
             /* The info queue holds a reference on the device. */
             CHECK_EQ(ID3D12InfoQueue1_Release(iq), 1);
         }

@@ -507,7 +507,7 @@ impl SubresourceEnd {
                 warnings.push(Violation::new(
                     msg::INVALID_SUBRESOURCE_STATE,
                     format!(
-                        "ResourceBarrier: StateBefore 0x{b:x} of resource {} subresource {} does not match its current \
+                        "ResourceBarrier: StateBefore 0x{b:x} of resource 0x{:016X} subresource {} does not match its current \
                          state 0x{cur:x}.",
                         self.resource_id, self.subresource
                     ),
@@ -538,7 +538,7 @@ fn state_mismatch(resource_id: u64, sub: u32, cur: u32, use_state: u32) -> Viola
     Violation::new(
         msg::INVALID_SUBRESOURCE_STATE,
         format!(
-            "Resource {resource_id} subresource {sub} is used as 0x{use_state:x} but is in state 0x{cur:x}, which \
+            "Resource 0x{resource_id:016X} subresource {sub} is used as 0x{use_state:x} but is in state 0x{cur:x}, which \
              neither contains it nor can be implicitly promoted to it; an explicit barrier is required."
         ),
     )
@@ -637,14 +637,14 @@ impl ListStates {
                         msg::RESOURCE_BARRIER_MISMATCHING_BEGIN_END,
                         format!(
                             "ResourceBarrier: END_ONLY 0x{before:x} -> 0x{after:x} does not match the pending \
-                             BEGIN_ONLY 0x{b:x} -> 0x{a:x} of resource {resource_id} subresource {s}."
+                             BEGIN_ONLY 0x{b:x} -> 0x{a:x} of resource 0x{resource_id:016X} subresource {s}."
                         ),
                     ));
                 }
                 return Err(Violation::new(
                     msg::RESOURCE_BARRIER_INVALID_SPLIT_BARRIER,
                     format!(
-                        "ResourceBarrier: resource {resource_id} subresource {s} has a pending split barrier \
+                        "ResourceBarrier: resource 0x{resource_id:016X} subresource {s} has a pending split barrier \
                          (0x{b:x} -> 0x{a:x}); only the matching END_ONLY barrier is allowed."
                     ),
                 ));
@@ -653,7 +653,7 @@ impl ListStates {
                 return Err(Violation::new(
                     msg::RESOURCE_BARRIER_UNMATCHED_END,
                     format!(
-                        "ResourceBarrier: END_ONLY barrier on resource {resource_id} subresource {s} without a \
+                        "ResourceBarrier: END_ONLY barrier on resource 0x{resource_id:016X} subresource {s} without a \
                          preceding BEGIN_ONLY barrier."
                     ),
                 ));
@@ -665,7 +665,7 @@ impl ListStates {
                     return Err(Violation::new(
                         msg::RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH,
                         format!(
-                            "ResourceBarrier: StateBefore 0x{before:x} of resource {resource_id} subresource {s} does \
+                            "ResourceBarrier: StateBefore 0x{before:x} of resource 0x{resource_id:016X} subresource {s} does \
                              not match the StateAfter 0x{la:x} of the previous barrier on it in this command list."
                         ),
                     ));
@@ -675,7 +675,7 @@ impl ListStates {
                     warnings.push(Violation::new(
                         msg::INVALID_SUBRESOURCE_STATE,
                         format!(
-                            "ResourceBarrier: StateBefore 0x{before:x} of resource {resource_id} subresource {s} does \
+                            "ResourceBarrier: StateBefore 0x{before:x} of resource 0x{resource_id:016X} subresource {s} does \
                              not match its current state 0x{cur:x}."
                         ),
                     ));
@@ -684,7 +684,7 @@ impl ListStates {
                 warnings.push(Violation::new(
                     msg::INVALID_SUBRESOURCE_STATE,
                     format!(
-                        "ResourceBarrier: StateBefore 0x{before:x} of resource {resource_id} subresource {s} does not \
+                        "ResourceBarrier: StateBefore 0x{before:x} of resource 0x{resource_id:016X} subresource {s} does not \
                          contain the states 0x{:x} it was used in earlier in this command list.",
                         t.entry_uses
                     ),
@@ -736,7 +736,7 @@ impl ListStates {
                     Violation::new(
                         msg::INVALID_SUBRESOURCE_STATE,
                         format!(
-                            "Resource {resource_id} subresource {s} is accessed while its split barrier \
+                            "Resource 0x{resource_id:016X} subresource {s} is accessed while its split barrier \
                              (0x{b:x} -> 0x{a:x}) is pending."
                         ),
                     )

@@ -158,6 +158,8 @@ pub struct CommandList {
     device: Ptr<Device>,
     pub ty: D3D12_COMMAND_LIST_TYPE,
     state: Mutex<ListState>,
+    /// The ID3D12DebugCommandList2 facet (debug layer on; made on first QueryInterface).
+    debug_facet: std::sync::OnceLock<Ptr<crate::debug_objects::DebugCommandList>>,
 }
 
 fn list_type(t: D3D12_COMMAND_LIST_TYPE) -> ListType {
@@ -208,7 +210,12 @@ fn wrong_list_type(what: &'static str) -> Error {
 
 impl CommandList {
     fn new(device: Ptr<Device>, ty: D3D12_COMMAND_LIST_TYPE, phase: Phase) -> Ptr<CommandList> {
-        Ptr::new(CommandList { device, ty, state: Mutex::new(ListState::new(phase)) })
+        Ptr::new(CommandList {
+            device,
+            ty,
+            state: Mutex::new(ListState::new(phase)),
+            debug_facet: std::sync::OnceLock::new(),
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ListState> {
@@ -218,20 +225,88 @@ impl CommandList {
     /// What ExecuteCommandLists submits, or None when the list may not be executed on a queue
     /// of `queue_type` (still recording, failed Close, wrong type, bundle, allocator reset since
     /// recording).
-    pub fn submission(&self, queue_type: D3D12_COMMAND_LIST_TYPE) -> Option<Arc<Recorded>> {
-        if self.ty != queue_type || self.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
-            return None;
+    /// What ExecuteCommandLists on a queue of `queue_type` runs, or why the list cannot be
+    /// submitted (the debug layer's ID and text).
+    pub fn submission(
+        &self,
+        queue_type: D3D12_COMMAND_LIST_TYPE,
+    ) -> std::result::Result<Arc<Recorded>, (D3D12_MESSAGE_ID, &'static str)> {
+        if self.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+            return Err((
+                D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_BUNDLENOTSUPPORTED,
+                "bundles cannot be submitted to a queue",
+            ));
+        }
+        if self.ty != queue_type {
+            return Err((
+                D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_COMMANDLISTMISMATCH,
+                "the command list type does not match the queue type",
+            ));
         }
         let s = self.lock();
-        if s.phase != Phase::Closed {
-            return None;
+        match s.phase {
+            Phase::Recording => {
+                return Err((D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_OPENCOMMANDLIST, "the command list is not closed"))
+            }
+            Phase::Failed(_) => {
+                return Err((
+                    D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_FAILEDCOMMANDLIST,
+                    "the command list failed to close (an invalid call was recorded)",
+                ))
+            }
+            Phase::Closed => {}
         }
         if let Some(a) = &s.allocator {
             if a.generation() != s.generation {
-                return None;
+                return Err((
+                    D3D12_MESSAGE_ID_COMMAND_ALLOCATOR_SYNC,
+                    "the command list's allocator was reset after the list was recorded",
+                ));
             }
         }
-        s.recorded.clone()
+        s.recorded
+            .clone()
+            .ok_or((D3D12_MESSAGE_ID_EXECUTECOMMANDLISTS_OPENCOMMANDLIST, "the command list has no recorded work"))
+    }
+
+    /// ID3D12DebugCommandList::AssertResourceState: where the list knows the subresource's state
+    /// (a barrier or promotion earlier in the list), the answer now; otherwise the check is
+    /// recorded and made when the list executes, against the state the queue leaves the
+    /// resource in (TRUE now, the debug layer's message then if it fails).
+    pub(crate) fn assert_state(&self, r: &Object<Resource>, sub: u32, state: u32) -> bool {
+        let mut s = self.lock();
+        let id = r as *const Object<Resource> as u64;
+        let subs: Vec<u32> = if sub == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES {
+            (0..r.inner.subresource_count).collect()
+        } else if sub < r.inner.subresource_count {
+            vec![sub]
+        } else {
+            return false;
+        };
+        let mut ok = true;
+        for &k in &subs {
+            match s.tracker.state_of(id, k) {
+                Some(cur) if cur != state => {
+                    ok = false;
+                    crate::debug::report_list_parts(
+                        "AssertResourceState",
+                        D3D12_MESSAGE_CATEGORY_EXECUTION,
+                        D3D12_MESSAGE_SEVERITY_ERROR,
+                        D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE.0,
+                        &format!(
+                            "Resource 0x{id:016X} subresource {k} is in state 0x{cur:x}, not the asserted 0x{state:x}."
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    if s.phase == Phase::Recording {
+                        s.commands.push(Command::AssertState { states: r.inner.states().clone(), id, sub: k, state });
+                    }
+                }
+            }
+        }
+        ok
     }
 
     fn caps(&self) -> &Caps {
@@ -326,6 +401,10 @@ type Iface = ID3D12GraphicsCommandList8;
 // SAFETY: LIST_VTBL's slots all take an Object<CommandList>.
 unsafe impl Class for CommandList {
     type Vtbl = ID3D12GraphicsCommandList8Vtbl;
+    /// ID3D12DebugCommandList / 2 when the device has the debug layer.
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
+        crate::debug_objects::DebugCommandList::query(obj, &obj.inner.device, &obj.inner.debug_facet, riid)
+    }
     const VTBL: &'static ID3D12GraphicsCommandList8Vtbl = &LIST_VTBL;
     const IIDS: &'static [GUID] = &[
         IID_IUnknown,

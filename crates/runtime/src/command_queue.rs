@@ -47,6 +47,8 @@ pub struct CommandQueue {
     tx: Mutex<Option<Sender<Work>>>,
     worker: Mutex<Option<JoinHandle<()>>>,
     abort: Arc<AtomicBool>,
+    /// The ID3D12DebugCommandQueue facet (debug layer on; made on first QueryInterface).
+    debug_facet: std::sync::OnceLock<Ptr<crate::debug_objects::DebugCommandQueue>>,
 }
 
 impl CommandQueue {
@@ -94,6 +96,7 @@ impl CommandQueue {
                                 crate::backend::cpu::exec::run(l);
                             }
                             crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
+                            crate::com::live::end_use(lists.iter().flat_map(|l| l.touched.iter().map(|t| t.id)));
                         }
                         Work::Signal(f, v) => f.signal(v),
                         Work::Wait(f, v) => f.wait_or_abort(v, &abort_w),
@@ -102,7 +105,32 @@ impl CommandQueue {
                 }
             })
             .map_err(|_| Error::OUT_OF_MEMORY)?;
-        Ok(Ptr::new(CommandQueue { device, desc, tx: Mutex::new(Some(tx)), worker: Mutex::new(Some(worker)), abort }))
+        Ok(Ptr::new(CommandQueue {
+            device,
+            desc,
+            tx: Mutex::new(Some(tx)),
+            worker: Mutex::new(Some(worker)),
+            abort,
+            debug_facet: std::sync::OnceLock::new(),
+        }))
+    }
+
+    /// ID3D12DebugCommandQueue::AssertResourceState: checked when the queue reaches this point
+    /// (after the work submitted before); TRUE now, the debug layer's message then on failure.
+    pub(crate) fn assert_state(&self, r: &Object<Resource>, sub: u32, state: u32) -> bool {
+        let n = r.inner.subresource_count;
+        if sub != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES && sub >= n {
+            return false;
+        }
+        let states = r.inner.states().clone();
+        let id = r as *const Object<Resource> as u64;
+        self.submit(Work::Tiles(Box::new(move || {
+            let subs = if sub == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES { 0..n } else { sub..sub + 1 };
+            for k in subs {
+                crate::backend::cpu::exec::assert_state(&states, id, k, state);
+            }
+        })));
+        true
     }
 
     fn submit(&self, w: Work) {
@@ -133,6 +161,10 @@ unsafe impl Class for CommandQueue {
         &[IID_IUnknown, IID_ID3D12Object, IID_ID3D12DeviceChild, IID_ID3D12Pageable, IID_ID3D12CommandQueue];
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> =
         Some(("ID3D12CommandQueue", D3D12_MESSAGE_ID_LIVE_COMMANDQUEUE));
+    /// ID3D12DebugCommandQueue when the device has the debug layer.
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
+        crate::debug_objects::DebugCommandQueue::query(obj, &obj.inner.device, &obj.inner.debug_facet, riid)
+    }
 }
 
 impl Child for CommandQueue {
@@ -159,9 +191,20 @@ unsafe extern "C" fn execute_command_lists(this: *mut Iface, n: UINT, lists: *co
         if n == 0 {
             return;
         }
-        if lists.is_null() {
+        // An invalid submission removes the device (DXGI_ERROR_INVALID_CALL), with the debug
+        // layer's message.
+        let invalid = |id: D3D12_MESSAGE_ID, text: &str| {
+            crate::debug::report_parts(
+                "ID3D12CommandQueue::ExecuteCommandLists",
+                D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR,
+                id.0,
+                text,
+            );
             q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
-            return;
+        };
+        if lists.is_null() {
+            return invalid(D3D12_MESSAGE_ID_CORRUPTED_PARAMETER2, "ppCommandLists is NULL with NumCommandLists > 0");
         }
         // SAFETY: the caller passes `n` list pointers.
         let ptrs = unsafe { std::slice::from_raw_parts(lists, n as usize) };
@@ -169,18 +212,26 @@ unsafe extern "C" fn execute_command_lists(this: *mut Iface, n: UINT, lists: *co
         for &p in ptrs {
             // SAFETY: recognised by vtable.
             let Some(l) = (unsafe { downcast::<CommandList, _>(p) }) else {
-                q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
-                return;
+                return invalid(D3D12_MESSAGE_ID_CORRUPTED_PARAMETER2, "ppCommandLists holds NULL or a foreign object");
             };
             match l.inner.submission(q.desc.Type) {
-                Some(r) => batch.push(r),
-                None => {
-                    q.device.inner.remove_with(DXGI_ERROR_INVALID_CALL);
-                    return;
-                }
+                Ok(r) => batch.push(r),
+                Err((id, text)) => return invalid(id, text),
             }
         }
         if q.device.inner.removed_reason() == S_OK {
+            // Debug layer: count the referenced objects as in use until the work finishes.
+            for (id, severity, text) in
+                crate::com::live::begin_use(batch.iter().flat_map(|l| l.touched.iter().map(|t| t.id)))
+            {
+                crate::debug::report_parts(
+                    "ID3D12CommandQueue::ExecuteCommandLists",
+                    D3D12_MESSAGE_CATEGORY_EXECUTION,
+                    severity,
+                    id.0,
+                    &text,
+                );
+            }
             q.submit(Work::Execute(batch));
         }
     })

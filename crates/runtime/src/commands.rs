@@ -53,6 +53,9 @@ pub enum Command {
     /// A clear (ClearRenderTargetView / ClearDepthStencilView / ClearUnorderedAccessView*):
     /// one element pattern written over rectangles of the resource.
     Fill { memory: Memory, fills: Vec<rd3d12_core::clear::Fill>, element: [u8; 16], element_bytes: u32 },
+    /// ID3D12DebugCommandList::AssertResourceState deferred to execution: the subresource's
+    /// state when the list runs must be `state` (a debug-layer message otherwise).
+    AssertState { states: States, id: u64, sub: u32, state: u32 },
     /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,

@@ -120,6 +120,12 @@ pub fn detach(sink: &Arc<Sink>) {
     }
 }
 
+/// Whether a device with the debug layer exists (messages have somewhere to go).
+#[inline]
+pub fn active() -> bool {
+    ACTIVE.load(Ordering::Relaxed)
+}
+
 fn current() -> Option<Arc<Sink>> {
     if !ACTIVE.load(Ordering::Acquire) {
         return None;

@@ -43,6 +43,7 @@ impl DebugDevice {
 }
 
 impl Facet for DebugDevice {
+    type Owner = Device;
     fn owner(&self) -> &Object<Device> {
         // SAFETY: the device owns this object, so it is alive while the object is reachable.
         unsafe { &*self.device }

@@ -408,6 +408,7 @@ unsafe extern "C" fn unregister_callback(this: *mut Iface, cookie: DWORD) -> HRE
 }
 
 impl crate::com::facet::Facet for InfoQueue {
+    type Owner = Device;
     fn owner(&self) -> &Object<Device> {
         // SAFETY: the device owns this object, so it is alive while the object is reachable.
         unsafe { &*self.device }

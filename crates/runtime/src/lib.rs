@@ -11,6 +11,7 @@ pub mod command_signature;
 pub mod commands;
 pub mod debug;
 pub mod debug_device;
+pub mod debug_objects;
 pub mod descriptor_heap;
 pub mod device;
 pub mod error;

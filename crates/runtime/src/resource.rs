@@ -360,6 +360,12 @@ unsafe impl Class for Resource {
         IID_ID3D12Resource2,
     ];
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Resource", D3D12_MESSAGE_ID_LIVE_RESOURCE));
+    fn resident(&self) -> bool {
+        match &self.backing {
+            Backing::Committed(a) | Backing::Placed { alloc: a, .. } => a.residency.is_resident(),
+            Backing::Reserved { .. } => true,
+        }
+    }
 }
 
 impl Child for Resource {

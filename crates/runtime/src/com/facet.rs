@@ -8,10 +8,11 @@ use crate::error::{guard, guard_hr};
 use rd3d12_sys::*;
 use std::ffi::c_void;
 
-/// A facet of a device.
+/// A facet of an object of class `Owner`.
 pub trait Facet: Class {
-    /// The owning device (alive while the facet is reachable: the device owns it).
-    fn owner(&self) -> &Object<crate::device::Device>;
+    type Owner: Class;
+    /// The owning object (alive while the facet is reachable: the owner holds the facet).
+    fn owner(&self) -> &Object<Self::Owner>;
 }
 
 /// IUnknown::QueryInterface of a facet.
@@ -69,7 +70,7 @@ pub unsafe extern "C" fn release<T: Facet, I>(this: *mut I) -> ULONG {
     guard("Release", 0, || {
         // SAFETY: COM This pointer; the caller gives back one reference of the owner.
         unsafe { Object::<T>::from_this(this) }.map_or(0, |o| {
-            let owner: *const Object<crate::device::Device> = o.inner.owner();
+            let owner: *const Object<T::Owner> = o.inner.owner();
             // SAFETY: as above; nothing touches `o` afterwards.
             unsafe { Object::release(owner) }
         })

@@ -20,6 +20,10 @@ struct Entry {
     addr: usize,
     iface: &'static str,
     id: D3D12_MESSAGE_ID,
+    /// Submitted command lists referencing the object that have not finished executing.
+    pending: u32,
+    /// Whether the object is resident (pageable objects), read under the registry lock.
+    resident: fn(usize) -> bool,
 }
 
 static TRACKING: AtomicBool = AtomicBool::new(false);
@@ -38,9 +42,9 @@ pub(super) fn tracking() -> bool {
 
 #[cold]
 #[inline(never)]
-pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID) {
+pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID, resident: fn(usize) -> bool) {
     let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    l.push(Entry { addr, iface, id });
+    l.push(Entry { addr, iface, id, pending: 0, resident });
     COUNT.store(l.len(), Ordering::Release);
 }
 
@@ -56,10 +60,82 @@ pub(super) fn unregister(addr: usize) {
 #[inline(never)]
 fn unregister_slow(addr: usize) {
     let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = l.iter().rposition(|e| e.addr == addr) {
-        l.swap_remove(i);
-    }
+    let gone = l.iter().rposition(|e| e.addr == addr).map(|i| l.swap_remove(i));
     COUNT.store(l.len(), Ordering::Release);
+    drop(l);
+    if let Some(e) = gone.filter(|e| e.pending > 0) {
+        crate::debug::report_parts(
+            &format!("{}::Release", e.iface),
+            D3D12_MESSAGE_CATEGORY_EXECUTION,
+            D3D12_MESSAGE_SEVERITY_ERROR,
+            D3D12_MESSAGE_ID_OBJECT_DELETED_WHILE_STILL_IN_USE.0,
+            &format!(
+                "{} 0x{:016X} is destroyed while {} submitted command list(s) referencing it have not finished executing.",
+                e.iface, e.addr, e.pending
+            ),
+        );
+    }
+}
+
+/// ExecuteCommandLists with the layer on: each object the lists reference counts one more
+/// pending use; returns the debug layer's findings (an object already destroyed, or not
+/// resident) as (ID, severity, text).
+pub fn begin_use(ids: impl Iterator<Item = u64>) -> Vec<(D3D12_MESSAGE_ID, D3D12_MESSAGE_SEVERITY, String)> {
+    let mut found = Vec::new();
+    if !tracking() {
+        return found;
+    }
+    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for id in ids {
+        match l.iter_mut().find(|e| e.addr as u64 == id) {
+            Some(e) => {
+                e.pending += 1;
+                if !(e.resident)(e.addr) {
+                    found.push((
+                        D3D12_MESSAGE_ID_INVALID_USE_OF_NON_RESIDENT_RESOURCE,
+                        D3D12_MESSAGE_SEVERITY_ERROR,
+                        format!(
+                            "{} 0x{:016X} is referenced by the submitted work but is not resident (Evict).",
+                            e.iface, e.addr
+                        ),
+                    ));
+                }
+            }
+            None => found.push((
+                D3D12_MESSAGE_ID_USE_OF_ZERO_REFCOUNT_OBJECT,
+                D3D12_MESSAGE_SEVERITY_CORRUPTION,
+                format!("an object 0x{id:016X} referenced by the submitted work has already been destroyed."),
+            )),
+        }
+    }
+    found
+}
+
+/// The work counted by [`begin_use`] has finished executing.
+pub fn end_use(ids: impl Iterator<Item = u64>) {
+    if COUNT.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for id in ids {
+        if let Some(e) = l.iter_mut().find(|e| e.addr as u64 == id) {
+            e.pending = e.pending.saturating_sub(1);
+        }
+    }
+}
+
+/// Whether submitted work that has not finished references the object at `addr`.
+pub fn in_use(addr: usize) -> bool {
+    if COUNT.load(Ordering::Acquire) == 0 {
+        return false;
+    }
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|e| e.addr == addr && e.pending > 0)
+}
+
+/// The residency of the object at `addr` of class `T` (for [`register`]).
+pub(super) fn resident_thunk<T: super::Class>(addr: usize) -> bool {
+    // SAFETY: called under the registry lock for a registered (so live) Object<T>.
+    T::resident(&unsafe { &*(addr as *const super::Object<T>) }.inner)
 }
 
 /// One live object as ReportLiveDeviceObjects lists it.

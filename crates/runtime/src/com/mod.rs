@@ -36,6 +36,11 @@ pub unsafe trait Class: Sized + Send + Sync + 'static {
     /// The interface name and D3D12_MESSAGE_ID_LIVE_* ID under which ReportLiveDeviceObjects
     /// lists the class's objects (`None`: not listed).
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = None;
+    /// Whether the object is resident (pageable objects; what the debug layer checks when
+    /// submitted work references it).
+    fn resident(&self) -> bool {
+        true
+    }
     /// Interfaces answered by another object (a new reference owned by the caller), e.g. the
     /// device's ID3D12InfoQueue when the debug layer is on.
     fn query_extra(_obj: &Object<Self>, _riid: &GUID) -> Option<*mut c_void> {
@@ -155,7 +160,7 @@ impl<T: Class> Ptr<T> {
         let ptr = NonNull::from(Box::leak(obj));
         if let Some((iface, id)) = T::LIVE {
             if live::tracking() {
-                live::register(ptr.as_ptr() as usize, iface, id);
+                live::register(ptr.as_ptr() as usize, iface, id, live::resident_thunk::<T>);
             }
         }
         Ptr { ptr, _own: PhantomData }

@@ -590,6 +590,15 @@ pub unsafe extern "C" fn evict(this: *mut Iface, count: UINT, objects: *const *m
         unsafe { dev(this)? };
         let objs = unsafe { pageables(count, objects, D3D12_MESSAGE_ID_EVICT_NULLOBJECTARRAY)? };
         for &p in objs {
+            if crate::com::live::in_use(p as usize) {
+                crate::debug::report_parts(
+                    "Evict",
+                    D3D12_MESSAGE_CATEGORY_EXECUTION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    D3D12_MESSAGE_ID_OBJECT_EVICTED_WHILE_STILL_IN_USE.0,
+                    "an object is evicted while submitted work that references it has not finished executing",
+                );
+            }
             // SAFETY: live COM pointers from the caller.
             if let Some(r) = unsafe { residency_of(p) } {
                 r.evict();

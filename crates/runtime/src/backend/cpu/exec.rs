@@ -15,12 +15,33 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 /// (implicit promotion of first uses, explicit barriers).
 pub fn run(list: &Recorded) {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
+    let state_of = |end: &rd3d12_core::states::SubresourceEnd| {
+        let t = list.touched.iter().find(|t| t.id == end.resource_id)?;
+        let s = t.states.lock().unwrap_or_else(|e| e.into_inner());
+        s.get(end.subresource as usize).copied()
+    };
+    // Barrier commands move states while the list runs; the debug layer's checks of the
+    // list's first uses and StateBefore values are against the states the list started from.
+    // (The resulting states do not depend on it: a subresource the list transitions ends in the
+    // list's state, one it only uses was not moved by a barrier.)
+    let entry: Vec<Option<SubState>> =
+        if crate::debug::active() { list.ends.iter().map(state_of).collect() } else { Vec::new() };
     run_commands(&list.commands, &mut predicate);
-    for end in &list.ends {
+    for (i, end) in list.ends.iter().enumerate() {
         let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
         let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(cur) = s.get_mut(end.subresource as usize) {
-            let a = end.apply(cur.state, cur.promoted, t.is_buffer || t.simultaneous);
+            let start = entry.get(i).copied().flatten().unwrap_or(*cur);
+            let a = end.apply(start.state, start.promoted, t.is_buffer || t.simultaneous);
+            for w in &a.warnings {
+                crate::debug::report_parts(
+                    "ID3D12CommandQueue::ExecuteCommandLists",
+                    D3D12_MESSAGE_CATEGORY_EXECUTION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    w.id.0,
+                    &w.message,
+                );
+            }
             *cur = SubState { state: a.state, promoted: a.promoted };
         }
     }
@@ -69,6 +90,7 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
+            Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork => {}
         }
     }
@@ -281,5 +303,21 @@ fn fill(memory: &Memory, fills: &[rd3d12_core::clear::Fill], element: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// A deferred AssertResourceState: the subresource's state as the queue left it.
+pub fn assert_state(states: &crate::commands::States, id: u64, sub: u32, state: u32) {
+    let cur = states.lock().unwrap_or_else(|e| e.into_inner()).get(sub as usize).map(|s| s.state);
+    if let Some(cur) = cur.filter(|&c| c != state) {
+        crate::debug::report_parts(
+            "ID3D12CommandQueue::ExecuteCommandLists",
+            D3D12_MESSAGE_CATEGORY_EXECUTION,
+            D3D12_MESSAGE_SEVERITY_ERROR,
+            D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE.0,
+            &format!(
+                "AssertResourceState: resource 0x{id:016X} subresource {sub} is in state 0x{cur:x}, not the asserted 0x{state:x}."
+            ),
+        );
     }
 }
