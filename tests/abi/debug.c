@@ -698,6 +698,19 @@ static void test_debug_device(void)
     CHECK_HR(ID3D12DebugDevice2_GetDebugParameter(dd, (D3D12_DEBUG_DEVICE_PARAMETER_TYPE)9, &got, sizeof(got)),
              E_INVALIDARG);
 
+    /* ID3D12DebugDevice1 (its own vtable order) shares the parameters. */
+    ID3D12DebugDevice1 *dd1 = NULL;
+    CHECK_HR(ID3D12DebugDevice2_QueryInterface(dd, &IID_ID3D12DebugDevice1, (void **)&dd1), S_OK);
+    if (dd1) {
+        D3D12_DEBUG_DEVICE_GPU_SLOWDOWN_PERFORMANCE_FACTOR via1 = {0};
+        CHECK_HR(ID3D12DebugDevice1_GetDebugParameter(dd1, D3D12_DEBUG_DEVICE_PARAMETER_GPU_SLOWDOWN_PERFORMANCE_FACTOR,
+                                                      &via1, sizeof(via1)),
+                 S_OK);
+        CHECK(via1.SlowdownFactor == 2.5f);
+        CHECK_HR(ID3D12DebugDevice1_ReportLiveDeviceObjects(dd1, D3D12_RLDO_SUMMARY), S_OK);
+        ID3D12DebugDevice1_Release(dd1);
+    }
+
     /* A named buffer and a fence are listed with their names and counts. */
     D3D12_RESOURCE_DESC bd;
     memset(&bd, 0, sizeof(bd));
@@ -877,6 +890,61 @@ static void test_execution_checks(void)
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(c.f, c.v, NULL), S_OK);
     expect_last(__LINE__, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE, D3D12_MESSAGE_CATEGORY_EXECUTION,
                 D3D12_MESSAGE_SEVERITY_ERROR, "state 0x400, not the asserted 0x0", NULL);
+
+    /* States checked at execution against what the queue left: a StateBefore that does not
+     * match, and a copy from a texture in a state that neither contains COPY_SOURCE nor
+     * promotes to it (RENDER_TARGET after this list's barrier leaves it there). */
+    set_ctx("execution-time states");
+    ID3D12Resource *rt = NULL;
+    {
+        D3D12_RESOURCE_DESC td;
+        memset(&td, 0, sizeof(td));
+        td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+        td.Width = 8;
+        td.Height = 8;
+        td.DepthOrArraySize = 1;
+        td.MipLevels = 1;
+        td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        td.SampleDesc.Count = 1;
+        td.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+        D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
+        CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &td,
+                                                      D3D12_RESOURCE_STATE_RENDER_TARGET, NULL, &IID_ID3D12Resource,
+                                                      (void **)&rt),
+                 S_OK);
+    }
+    if (rt) {
+        ID3D12InfoQueue1_ClearStoredMessages(iq);
+        reopen(&c);
+        transition(c.l, rt, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COPY_DEST); /* it is in RENDER_TARGET */
+        run_and_wait(&c);
+        CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_EXECUTION, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE,
+                             "StateBefore 0x800", "current state 0x4."));
+        ID3D12InfoQueue1_ClearStoredMessages(iq);
+        reopen(&c);
+        transition(c.l, rt, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        run_and_wait(&c);
+        CHECK_EQ(ID3D12InfoQueue1_GetNumStoredMessages(iq), 0); /* a valid list says nothing */
+        reopen(&c);
+        D3D12_TEXTURE_COPY_LOCATION d0, s0;
+        memset(&d0, 0, sizeof(d0));
+        memset(&s0, 0, sizeof(s0));
+        d0.pResource = tex;
+        s0.pResource = rt;
+        ID3D12GraphicsCommandList_CopyTextureRegion(c.l, &d0, 0, 0, 0, &s0, NULL);
+        run_and_wait(&c);
+        CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_EXECUTION, D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE,
+                             "is used as 0x800", "in state 0x4,"));
+        ID3D12Resource_Release(rt);
+    }
+
+    /* Map on a resource that is not CPU-accessible. */
+    set_ctx("Map on DEFAULT");
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+    void *mapped = NULL;
+    CHECK_HR(ID3D12Resource_Map(dst, 0, NULL, &mapped), E_INVALIDARG);
+    expect_last(__LINE__, D3D12_MESSAGE_ID_MAP_INVALIDHEAP, D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION,
+                D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12Resource::Map: ", NULL);
 
     /* Work referencing an evicted resource. */
     set_ctx("non-resident resource");

@@ -198,3 +198,82 @@ static DEBUG_DEVICE_VTBL: ID3D12DebugDevice2Vtbl = ID3D12DebugDevice2Vtbl {
     SetDebugParameter: Some(set_debug_parameter),
     GetDebugParameter: Some(get_debug_parameter),
 };
+
+// ---- ID3D12DebugDevice1: the same operations in another vtable order ------------------------------
+
+/// ID3D12DebugDevice1 (an IUnknown-derived interface of its own): forwards to the device's
+/// ID3D12DebugDevice2 facet, so both see one feature state.
+pub struct DebugDevice1 {
+    device: *const Object<Device>,
+    main: *const Object<DebugDevice>,
+}
+
+// SAFETY: both pointers are owned by the device, which outlives the facet; calls go through the
+// thread-safe facet methods.
+unsafe impl Send for DebugDevice1 {}
+// SAFETY: as above.
+unsafe impl Sync for DebugDevice1 {}
+
+impl DebugDevice1 {
+    /// The ID3D12DebugDevice1 facet of `device`, forwarding to `main`.
+    pub fn create(device: &Object<Device>, main: &Object<DebugDevice>) -> Ptr<DebugDevice1> {
+        Ptr::new(DebugDevice1 { device, main })
+    }
+}
+
+impl Facet for DebugDevice1 {
+    type Owner = Device;
+    fn owner(&self) -> &Object<Device> {
+        // SAFETY: the device owns this object.
+        unsafe { &*self.device }
+    }
+}
+
+type Iface1 = ID3D12DebugDevice1;
+
+// SAFETY: DEBUG_DEVICE1_VTBL's slots all take an Object<DebugDevice1>.
+unsafe impl Class for DebugDevice1 {
+    type Vtbl = ID3D12DebugDevice1Vtbl;
+    const VTBL: &'static ID3D12DebugDevice1Vtbl = &DEBUG_DEVICE1_VTBL;
+    const IIDS: &'static [GUID] = &[IID_IUnknown, IID_ID3D12DebugDevice1];
+}
+
+/// The ID3D12DebugDevice2 interface pointer behind an ID3D12DebugDevice1 one (null if not ours).
+unsafe fn main_of(p: *mut Iface1) -> *mut Iface {
+    // SAFETY: COM This pointer of our vtable.
+    unsafe { Object::<DebugDevice1>::from_this(p) }.map_or(std::ptr::null_mut(), |o| o.inner.main as *mut Iface)
+}
+
+unsafe extern "C" fn set_debug_parameter1(
+    p: *mut Iface1,
+    ty: D3D12_DEBUG_DEVICE_PARAMETER_TYPE,
+    data: *const c_void,
+    size: UINT,
+) -> HRESULT {
+    // SAFETY: forwarded to the main facet.
+    unsafe { set_debug_parameter(main_of(p), ty, data, size) }
+}
+
+unsafe extern "C" fn get_debug_parameter1(
+    p: *mut Iface1,
+    ty: D3D12_DEBUG_DEVICE_PARAMETER_TYPE,
+    data: *mut c_void,
+    size: UINT,
+) -> HRESULT {
+    // SAFETY: forwarded to the main facet.
+    unsafe { get_debug_parameter(main_of(p), ty, data, size) }
+}
+
+unsafe extern "C" fn report_live_device_objects1(p: *mut Iface1, flags: D3D12_RLDO_FLAGS) -> HRESULT {
+    // SAFETY: forwarded to the main facet.
+    unsafe { report_live_device_objects(main_of(p), flags) }
+}
+
+static DEBUG_DEVICE1_VTBL: ID3D12DebugDevice1Vtbl = ID3D12DebugDevice1Vtbl {
+    QueryInterface: Some(crate::com::facet::query_interface::<DebugDevice1, Iface1>),
+    AddRef: Some(crate::com::facet::add_ref::<DebugDevice1, Iface1>),
+    Release: Some(crate::com::facet::release::<DebugDevice1, Iface1>),
+    SetDebugParameter: Some(set_debug_parameter1),
+    GetDebugParameter: Some(get_debug_parameter1),
+    ReportLiveDeviceObjects: Some(report_live_device_objects1),
+};

@@ -44,6 +44,8 @@ pub struct Device {
     info_queue: OnceLock<Ptr<crate::info_queue::InfoQueue>>,
     /// The ID3D12DebugDevice2 face of the debug device (made on first QueryInterface).
     debug_device: OnceLock<Ptr<crate::debug_device::DebugDevice>>,
+    /// Its ID3D12DebugDevice1 face (another vtable order, forwarding to the former).
+    debug_device1: OnceLock<Ptr<crate::debug_device::DebugDevice1>>,
     /// Address ranges of the live descriptor heaps.
     pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
     /// Resources that views were created for, by resource id.
@@ -76,14 +78,19 @@ unsafe impl Class for Device {
     ];
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Device", D3D12_MESSAGE_ID_LIVE_DEVICE));
 
-    /// ID3D12InfoQueue / ID3D12InfoQueue1 and ID3D12DebugDevice / ID3D12DebugDevice2 on a device
+    /// ID3D12InfoQueue / ID3D12InfoQueue1 and ID3D12DebugDevice / 1 / 2 on a device
     /// created with the debug layer on (E_NOINTERFACE otherwise).
     fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
         let sink = obj.inner.debug.as_ref()?;
         let p = if *riid == IID_ID3D12InfoQueue || *riid == IID_ID3D12InfoQueue1 {
             obj.inner.info_queue.get_or_init(|| crate::info_queue::InfoQueue::create(obj, sink.clone())).as_iface()
-        } else if *riid == IID_ID3D12DebugDevice || *riid == IID_ID3D12DebugDevice2 {
-            obj.inner.debug_device.get_or_init(|| crate::debug_device::DebugDevice::create(obj)).as_iface()
+        } else if *riid == IID_ID3D12DebugDevice || *riid == IID_ID3D12DebugDevice2 || *riid == IID_ID3D12DebugDevice1 {
+            let main = obj.inner.debug_device.get_or_init(|| crate::debug_device::DebugDevice::create(obj));
+            if *riid == IID_ID3D12DebugDevice1 {
+                obj.inner.debug_device1.get_or_init(|| crate::debug_device::DebugDevice1::create(obj, main)).as_iface()
+            } else {
+                main.as_iface()
+            }
         } else {
             return None;
         };
@@ -143,6 +150,7 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         debug: crate::debug::layer_requested().then(crate::debug::attach),
         info_queue: OnceLock::new(),
         debug_device: OnceLock::new(),
+        debug_device1: OnceLock::new(),
     });
     *live = dev.as_ptr() as usize;
     Ok(dev)
