@@ -327,10 +327,19 @@ static void test_debug_interfaces(void)
     set_ctx("%s", "");
 }
 
+static int has_message_in(D3D12_MESSAGE_CATEGORY cat, D3D12_MESSAGE_ID id, const char *a, const char *b);
+
 /* ---- 2. the seed messages -------------------------------------------------------------------- */
 
 static void test_seeds(void)
 {
+    /* The device starts with the startup options, reflecting the ID3D12Debug settings made
+     * before it (GPU-based validation was switched off again, synchronized queue validation on). */
+    set_ctx("startup options");
+    CHECK(has_message_in(D3D12_MESSAGE_CATEGORY_STATE_CREATION, D3D12_MESSAGE_ID_CREATEDEVICE_DEBUG_LAYER_STARTUP_OPTIONS,
+                         "GPU-Based Validation: disabled", "Synchronized Command Queue Validation: enabled"));
+    ID3D12InfoQueue1_ClearStoredMessages(iq);
+
     set_ctx("seed #721");
     capture_stderr(seed_721);
     CHECK_HR(seed_721_hr, E_INVALIDARG);

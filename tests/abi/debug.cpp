@@ -70,6 +70,18 @@ int main()
         if (again)
             again->Release();
 
+        // The device started with the layer's startup options (an INFO message).
+        CHECK(iq->GetNumStoredMessages() == 1);
+        SIZE_T first_len = 0;
+        CHECK(iq->GetMessage(0, nullptr, &first_len) == S_OK);
+        std::vector<unsigned char> first(first_len);
+        auto *fm = reinterpret_cast<D3D12_MESSAGE *>(first.data());
+        CHECK(iq->GetMessage(0, fm, &first_len) == S_OK);
+        CHECK(fm->ID == D3D12_MESSAGE_ID_CREATEDEVICE_DEBUG_LAYER_STARTUP_OPTIONS);
+        CHECK(fm->Severity == D3D12_MESSAGE_SEVERITY_INFO);
+        CHECK(std::strstr(fm->pDescription, "Synchronized Command Queue Validation: ") != nullptr);
+        iq->ClearStoredMessages();
+
         iq->SetMuteDebugOutput(TRUE);
         Recorder rec;
         DWORD cookie = 0;

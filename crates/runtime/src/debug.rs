@@ -52,6 +52,27 @@ pub fn settings() -> (bool, bool, u32, bool, bool) {
     )
 }
 
+/// The INFO message a debug device starts with: the settings of the ID3D12Debug interfaces.
+pub(crate) fn report_startup_options() {
+    let (gbv, sync, flags, auto_name, legacy) = settings();
+    let on = |b: bool| if b { "enabled" } else { "disabled" };
+    deliver(
+        "ID3D12Device::CreateDevice",
+        D3D12_MESSAGE_CATEGORY_STATE_CREATION.0,
+        D3D12_MESSAGE_SEVERITY_INFO.0,
+        D3D12_MESSAGE_ID_CREATEDEVICE_DEBUG_LAYER_STARTUP_OPTIONS.0,
+        &format!(
+            "Debug layer startup options: GPU-Based Validation: {}{}, GPU-Based Validation flags: 0x{flags:x}, \
+             Synchronized Command Queue Validation: {}, Auto-Naming: {}, Legacy Barrier Validation: {}.",
+            on(gbv),
+            if gbv { " (no GPU on the CPU backend: nothing to validate there)" } else { "" },
+            on(sync),
+            on(auto_name),
+            on(legacy)
+        ),
+    );
+}
+
 fn enable_layer() {
     if !REQUESTED.swap(true, Ordering::AcqRel) {
         crate::device::remove_live_device_without_layer();

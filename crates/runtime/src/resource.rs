@@ -157,6 +157,13 @@ impl Drop for Resource {
         if *self.registered.get_mut() {
             self.device.inner.resources.remove(self.id);
         }
+        // A debug device's resources are in the debug layer's live-object registry.
+        if self.device.inner.debug_sink().is_some() {
+            // The object's address: `inner` (this) sits at a fixed offset in the #[repr(C)]
+            // Object; the header is still intact while the inner state drops.
+            let obj = self as *const Resource as usize - std::mem::offset_of!(Object<Resource>, inner);
+            crate::com::live::unregister(obj);
+        }
     }
 }
 
@@ -194,7 +201,8 @@ impl Resource {
 
         let fast_map =
             cpu_accessible && v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER && !device.inner.tracks_maps();
-        Ptr::new(Resource {
+        let live = device.inner.debug_sink().is_some();
+        let r = Ptr::new(Resource {
             device,
             desc: v.desc,
             mip_levels: v.mip_levels,
@@ -215,7 +223,11 @@ impl Resource {
             states: std::sync::OnceLock::new(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             registered: AtomicBool::new(false),
-        })
+        });
+        if live {
+            crate::com::live::register_object(&r);
+        }
+        r
     }
 
     /// The resource's bytes for executing commands.
@@ -360,6 +372,7 @@ unsafe impl Class for Resource {
         IID_ID3D12Resource2,
     ];
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Resource", D3D12_MESSAGE_ID_LIVE_RESOURCE));
+    const LIVE_AUTO: bool = false;
     fn resident(&self) -> bool {
         match &self.backing {
             Backing::Committed(a) | Backing::Placed { alloc: a, .. } => a.residency.is_resident(),

@@ -48,9 +48,19 @@ pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID, r
     COUNT.store(l.len(), Ordering::Release);
 }
 
+/// Records an object of a class whose `LIVE_AUTO` is false (its creator knows the device has
+/// the debug layer).
+pub fn register_object<T: super::Class>(obj: &super::Object<T>) {
+    if let Some((iface, id)) = T::LIVE {
+        if tracking() {
+            register(obj as *const super::Object<T> as usize, iface, id, resident_thunk::<T>);
+        }
+    }
+}
+
 /// Called before an object of a tracked class is freed.
 #[inline(always)]
-pub(super) fn unregister(addr: usize) {
+pub fn unregister(addr: usize) {
     if COUNT.load(Ordering::Relaxed) != 0 {
         unregister_slow(addr);
     }

@@ -36,6 +36,10 @@ pub unsafe trait Class: Sized + Send + Sync + 'static {
     /// The interface name and D3D12_MESSAGE_ID_LIVE_* ID under which ReportLiveDeviceObjects
     /// lists the class's objects (`None`: not listed).
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = None;
+    /// Whether `Ptr::new` and the final release record the object in the live registry
+    /// themselves; a class created on a hot path says `false` and records its objects itself,
+    /// only on a debug device ([`live::register_object`], [`live::unregister`]).
+    const LIVE_AUTO: bool = true;
     /// Whether the object is resident (pageable objects; what the debug layer checks when
     /// submitted work references it).
     fn resident(&self) -> bool {
@@ -92,7 +96,7 @@ impl<T: Class> Object<T> {
         let n = unsafe { (*this).refs.fetch_sub(1, Ordering::Release) } - 1;
         if n == 0 {
             std::sync::atomic::fence(Ordering::Acquire);
-            if T::LIVE.is_some() {
+            if T::LIVE.is_some() && T::LIVE_AUTO {
                 live::unregister(this as usize);
             }
             // SAFETY: the count reached zero, so nobody else holds a pointer to the object; it was
@@ -158,7 +162,7 @@ impl<T: Class> Ptr<T> {
     pub fn new(inner: T) -> Self {
         let obj = Box::new(Object { vtbl: T::VTBL, refs: AtomicU32::new(1), private: PrivateData::default(), inner });
         let ptr = NonNull::from(Box::leak(obj));
-        if let Some((iface, id)) = T::LIVE {
+        if let (Some((iface, id)), true) = (T::LIVE, T::LIVE_AUTO) {
             if live::tracking() {
                 live::register(ptr.as_ptr() as usize, iface, id, live::resident_thunk::<T>);
             }

@@ -153,6 +153,9 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         debug_device1: OnceLock::new(),
     });
     *live = dev.as_ptr() as usize;
+    if dev.inner.debug.is_some() {
+        crate::debug::report_startup_options();
+    }
     Ok(dev)
 }
 
