@@ -33,75 +33,7 @@
 
 /* ---- the check counter ------------------------------------------------------------------- */
 
-static unsigned g_passed, g_failed;
-static char g_ctx[200];
-
-static void set_ctx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_ctx(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g_ctx, sizeof(g_ctx), fmt, ap);
-    va_end(ap);
-}
-
-static void fail_prefix(const char *file, int line, const char *what)
-{
-    g_failed++;
-    if (g_ctx[0])
-        printf("%s:%d: [%s] %s: ", file, line, g_ctx, what);
-    else
-        printf("%s:%d: %s: ", file, line, what);
-}
-
-static void check_true(const char *file, int line, const char *what, int ok)
-{
-    if (ok) {
-        g_passed++;
-        return;
-    }
-    fail_prefix(file, line, what);
-    printf("got false, expected true\n");
-}
-
-static void check_u64(const char *file, int line, const char *what, unsigned long long got,
-                      unsigned long long expected)
-{
-    if (got == expected) {
-        g_passed++;
-        return;
-    }
-    fail_prefix(file, line, what);
-    printf("got %llu (0x%llx), expected %llu (0x%llx)\n", got, got, expected, expected);
-}
-
-static void check_hr(const char *file, int line, const char *what, HRESULT got, HRESULT expected)
-{
-    if (got == expected) {
-        g_passed++;
-        return;
-    }
-    fail_prefix(file, line, what);
-    printf("got HRESULT 0x%08x, expected 0x%08x\n", (unsigned)got, (unsigned)expected);
-}
-
-static void check_ptr(const char *file, int line, const char *what, const void *got,
-                      const void *expected)
-{
-    if (got == expected) {
-        g_passed++;
-        return;
-    }
-    fail_prefix(file, line, what);
-    printf("got %p, expected %p\n", got, expected);
-}
-
-#define CHECK(cond) check_true(__FILE__, __LINE__, #cond, !!(cond))
-#define CHECK_EQ(got, expected) \
-    check_u64(__FILE__, __LINE__, #got, (unsigned long long)(got), (unsigned long long)(expected))
-#define CHECK_HR(got, expected) check_hr(__FILE__, __LINE__, #got, (got), (expected))
-#define CHECK_PTR(got, expected) \
-    check_ptr(__FILE__, __LINE__, #got, (const void *)(got), (const void *)(expected))
+#include "check.h"
 
 /* A non-NULL value written into out-pointers before a call. */
 #define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
