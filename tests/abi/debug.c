@@ -119,21 +119,44 @@ static D3D12_HEAP_PROPERTIES hprops(D3D12_HEAP_TYPE t)
     return p;
 }
 
+/* A buffer desc of `width` bytes. */
+static D3D12_RESOURCE_DESC buf_desc(UINT64 width)
+{
+    D3D12_RESOURCE_DESC d;
+    memset(&d, 0, sizeof(d));
+    d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    d.Width = width;
+    d.Height = 1;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.SampleDesc.Count = 1;
+    d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    return d;
+}
+
+/* A w x h RGBA8 2D texture desc, one mip. */
+static D3D12_RESOURCE_DESC tex_desc(UINT64 w, UINT h, D3D12_RESOURCE_FLAGS flags)
+{
+    D3D12_RESOURCE_DESC d;
+    memset(&d, 0, sizeof(d));
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = w;
+    d.Height = h;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 1;
+    d.Flags = flags;
+    return d;
+}
+
 /* Seed #721: a 256x256 RGBA8 texture (256 KB; 4 KB tiles of 32x32 texels → 64 tiles) with
  * Alignment 4096. */
 static HRESULT seed_721_hr;
 static void seed_721(void)
 {
-    D3D12_RESOURCE_DESC d;
-    memset(&d, 0, sizeof(d));
-    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    D3D12_RESOURCE_DESC d = tex_desc(256, 256, D3D12_RESOURCE_FLAG_NONE);
     d.Alignment = 4096;
-    d.Width = 256;
-    d.Height = 256;
-    d.DepthOrArraySize = 1;
-    d.MipLevels = 1;
-    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    d.SampleDesc.Count = 1;
     D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
     ID3D12Resource *r = NULL;
     seed_721_hr = ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &d,
@@ -148,23 +171,7 @@ static void seed_721(void)
 static HRESULT seed_869_close;
 static void seed_869(void)
 {
-    D3D12_RESOURCE_DESC bd, td;
-    memset(&bd, 0, sizeof(bd));
-    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    bd.Width = 4096;
-    bd.Height = 1;
-    bd.DepthOrArraySize = 1;
-    bd.MipLevels = 1;
-    bd.SampleDesc.Count = 1;
-    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-    memset(&td, 0, sizeof(td));
-    td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    td.Width = 32;
-    td.Height = 32;
-    td.DepthOrArraySize = 1;
-    td.MipLevels = 1;
-    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    td.SampleDesc.Count = 1;
+    D3D12_RESOURCE_DESC bd = buf_desc(4096), td = tex_desc(32, 32, D3D12_RESOURCE_FLAG_NONE);
     D3D12_HEAP_PROPERTIES up = hprops(D3D12_HEAP_TYPE_UPLOAD), def = hprops(D3D12_HEAP_TYPE_DEFAULT);
     ID3D12Resource *buf = NULL, *tex = NULL;
     ID3D12CommandAllocator *a = NULL;
@@ -653,15 +660,7 @@ static void test_debug_device(void)
     }
 
     /* A named buffer and a fence are listed with their names and counts. */
-    D3D12_RESOURCE_DESC bd;
-    memset(&bd, 0, sizeof(bd));
-    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    bd.Width = 256;
-    bd.Height = 1;
-    bd.DepthOrArraySize = 1;
-    bd.MipLevels = 1;
-    bd.SampleDesc.Count = 1;
-    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_RESOURCE_DESC bd = buf_desc(256);
     D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
     ID3D12Resource *buf = NULL;
     ID3D12Fence *fence = NULL;
@@ -702,15 +701,7 @@ static void test_debug_device(void)
 
 static ID3D12Resource *committed(D3D12_HEAP_TYPE type, UINT64 width, D3D12_RESOURCE_STATES st)
 {
-    D3D12_RESOURCE_DESC bd;
-    memset(&bd, 0, sizeof(bd));
-    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    bd.Width = width;
-    bd.Height = 1;
-    bd.DepthOrArraySize = 1;
-    bd.MipLevels = 1;
-    bd.SampleDesc.Count = 1;
-    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_RESOURCE_DESC bd = buf_desc(width);
     D3D12_HEAP_PROPERTIES hp = hprops(type);
     ID3D12Resource *r = NULL;
     CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &bd, st, NULL, &IID_ID3D12Resource,
@@ -721,15 +712,7 @@ static ID3D12Resource *committed(D3D12_HEAP_TYPE type, UINT64 width, D3D12_RESOU
 
 static ID3D12Resource *texture(D3D12_RESOURCE_STATES st)
 {
-    D3D12_RESOURCE_DESC td;
-    memset(&td, 0, sizeof(td));
-    td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    td.Width = 8;
-    td.Height = 8;
-    td.DepthOrArraySize = 1;
-    td.MipLevels = 1;
-    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    td.SampleDesc.Count = 1;
+    D3D12_RESOURCE_DESC td = tex_desc(8, 8, D3D12_RESOURCE_FLAG_NONE);
     D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
     ID3D12Resource *r = NULL;
     CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &td, st, NULL, &IID_ID3D12Resource,
@@ -838,16 +821,7 @@ static void test_execution_checks(void)
     set_ctx("execution-time states");
     ID3D12Resource *rt = NULL;
     {
-        D3D12_RESOURCE_DESC td;
-        memset(&td, 0, sizeof(td));
-        td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-        td.Width = 8;
-        td.Height = 8;
-        td.DepthOrArraySize = 1;
-        td.MipLevels = 1;
-        td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-        td.SampleDesc.Count = 1;
-        td.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+        D3D12_RESOURCE_DESC td = tex_desc(8, 8, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET);
         D3D12_HEAP_PROPERTIES hp = hprops(D3D12_HEAP_TYPE_DEFAULT);
         CHECK_HR(ID3D12Device_CreateCommittedResource(dev, &hp, D3D12_HEAP_FLAG_NONE, &td,
                                                       D3D12_RESOURCE_STATE_RENDER_TARGET, NULL, &IID_ID3D12Resource,
