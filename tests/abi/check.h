@@ -1,12 +1,16 @@
 /* tests/abi/check.h - the check counter shared by the C ABI tests: every check counts a pass
  * or prints one line naming file:line, the context set by set_ctx, what was checked, and got vs
  * expected. Each test prints "<name>: N passed, M failed" itself and exits 0 only when M is 0.
- * One translation unit per test program: the definitions are static. */
+ * Also the creation-check macros, SENTINEL, refcount() and under_valgrind(). Include it after
+ * the D3D12 headers (COBJMACROS). One translation unit per test program: the definitions are static. */
 #ifndef RD3D12_TESTS_ABI_CHECK_H
 #define RD3D12_TESTS_ABI_CHECK_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static unsigned g_passed, g_failed;
 static char g_ctx[200];
@@ -77,5 +81,54 @@ static inline void check_ptr(const char *file, int line, const char *what, const
 #define CHECK_HR(got, expected) check_hr(__FILE__, __LINE__, #got, (got), (expected))
 #define CHECK_PTR(got, expected) \
     check_ptr(__FILE__, __LINE__, #got, (const void *)(got), (const void *)(expected))
+
+/* A non-NULL value written into out-pointers before a call that must overwrite them. */
+#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
+
+/* A creation call that must fail with `expected` and leave *ppv NULL. */
+#define CHECK_FAILS(expr, obj, expected)                                                        \
+    do {                                                                                        \
+        (obj) = SENTINEL;                                                                       \
+        HRESULT hr_ = (expr);                                                                   \
+        check_hr(__FILE__, __LINE__, #expr, hr_, (expected));                                   \
+        check_ptr(__FILE__, __LINE__, #obj " after a failed call", (const void *)(obj), NULL);  \
+        if (SUCCEEDED(hr_) && (obj) && (void *)(obj) != SENTINEL)                               \
+            IUnknown_Release((IUnknown *)(obj));                                                \
+        (obj) = NULL;                                                                           \
+    } while (0)
+
+/* A creation call that must succeed with S_OK and give a non-NULL object. */
+#define CHECK_CREATED(expr, obj)                                                                \
+    do {                                                                                        \
+        (obj) = SENTINEL;                                                                       \
+        HRESULT hr_ = (expr);                                                                   \
+        check_hr(__FILE__, __LINE__, #expr, hr_, S_OK);                                         \
+        if (FAILED(hr_) || (void *)(obj) == SENTINEL)                                           \
+            (obj) = NULL;                                                                       \
+        check_true(__FILE__, __LINE__, #obj " != NULL", (obj) != NULL);                         \
+    } while (0)
+
+/* The last reference: Release must return 0. */
+#define RELEASE0(obj)                                                                           \
+    do {                                                                                        \
+        if (obj)                                                                                \
+            CHECK_EQ(IUnknown_Release((IUnknown *)(obj)), 0);                                   \
+        (obj) = NULL;                                                                           \
+    } while (0)
+
+/* An object's reference count (AddRef then Release). */
+static inline ULONG refcount(void *obj)
+{
+    IUnknown *u = (IUnknown *)obj;
+    IUnknown_AddRef(u);
+    return IUnknown_Release(u);
+}
+
+/* RD3D12_UNDER_VALGRIND set (and not "0"): loops run fewer iterations. */
+static inline int under_valgrind(void)
+{
+    const char *v = getenv("RD3D12_UNDER_VALGRIND");
+    return v && *v && strcmp(v, "0") != 0;
+}
 
 #endif

@@ -39,17 +39,6 @@ static void check_failed(const char *file, int line, const char *what, HRESULT g
 
 #define CHECK_FAILED(got) check_failed(__FILE__, __LINE__, #got, (got))
 
-/* A non-NULL value written into out-pointers before a call that must overwrite them. */
-#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
-
-/* The reference count of a live object: AddRef and Release both return the new count. */
-static ULONG refcount(void *obj)
-{
-    IUnknown *u = (IUnknown *)obj;
-    IUnknown_AddRef(u);
-    return IUnknown_Release(u);
-}
-
 /* A GUID nobody implements. */
 static const GUID GUID_RANDOM = {0x8f2c61a4, 0x3b0e, 0x4d7c, {0x9a, 0x11, 0x52, 0xe6, 0x0d, 0x47, 0xb3, 0x9c}};
 /* Private data keys of this test. */

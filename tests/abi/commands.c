@@ -72,53 +72,6 @@ static void check_bytes(const char *file, int line, const char *what, const unsi
 
 #define CHECK_BYTES(what, got, expected, n) check_bytes(__FILE__, __LINE__, what, got, expected, n)
 
-/* A non-NULL value written into out-pointers before a call. */
-#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
-
-/* A creation call that must fail with `expected` and leave *ppv NULL. */
-#define CHECK_FAILS(expr, obj, expected)                                                        \
-    do {                                                                                        \
-        (obj) = SENTINEL;                                                                       \
-        HRESULT hr_ = (expr);                                                                   \
-        check_hr(__FILE__, __LINE__, #expr, hr_, (expected));                                   \
-        check_ptr(__FILE__, __LINE__, #obj " after a failed call", (const void *)(obj), NULL);  \
-        if (SUCCEEDED(hr_) && (obj) && (void *)(obj) != SENTINEL)                               \
-            IUnknown_Release((IUnknown *)(obj));                                                \
-        (obj) = NULL;                                                                           \
-    } while (0)
-
-/* A creation call that must succeed with S_OK and give a non-NULL object. */
-#define CHECK_CREATED(expr, obj)                                                                \
-    do {                                                                                        \
-        (obj) = SENTINEL;                                                                       \
-        HRESULT hr_ = (expr);                                                                   \
-        check_hr(__FILE__, __LINE__, #expr, hr_, S_OK);                                         \
-        if (FAILED(hr_) || (void *)(obj) == SENTINEL)                                           \
-            (obj) = NULL;                                                                       \
-        check_true(__FILE__, __LINE__, #obj " != NULL", (obj) != NULL);                         \
-    } while (0)
-
-/* The last reference: Release must return 0. */
-#define RELEASE0(obj)                                                                           \
-    do {                                                                                        \
-        if (obj)                                                                                \
-            CHECK_EQ(IUnknown_Release((IUnknown *)(obj)), 0);                                   \
-        (obj) = NULL;                                                                           \
-    } while (0)
-
-static ULONG refcount(void *obj)
-{
-    IUnknown *u = (IUnknown *)obj;
-    IUnknown_AddRef(u);
-    return IUnknown_Release(u);
-}
-
-static int under_valgrind(void)
-{
-    const char *v = getenv("RD3D12_UNDER_VALGRIND");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 static UINT64 mono_ns(void)
 {
     struct timespec ts;

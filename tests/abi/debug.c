@@ -39,8 +39,6 @@
 
 #include "check.h"
 
-#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
-
 
 static ID3D12Device *dev;
 static ID3D12InfoQueue1 *iq;

@@ -39,49 +39,6 @@
 
 #include "check.h"
 
-#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
-
-#define CHECK_FAILS(expr, obj, expected)                                                        \
-    do {                                                                                        \
-        (obj) = SENTINEL;                                                                       \
-        HRESULT hr_ = (expr);                                                                   \
-        check_hr(__FILE__, __LINE__, #expr, hr_, (expected));                                   \
-        check_ptr(__FILE__, __LINE__, #obj " after a failed call", (const void *)(obj), NULL);  \
-        if (SUCCEEDED(hr_) && (obj) && (void *)(obj) != SENTINEL)                               \
-            IUnknown_Release((IUnknown *)(obj));                                                \
-        (obj) = NULL;                                                                           \
-    } while (0)
-
-#define CHECK_CREATED(expr, obj)                                                                \
-    do {                                                                                        \
-        (obj) = SENTINEL;                                                                       \
-        HRESULT hr_ = (expr);                                                                   \
-        check_hr(__FILE__, __LINE__, #expr, hr_, S_OK);                                         \
-        if (FAILED(hr_) || (void *)(obj) == SENTINEL)                                           \
-            (obj) = NULL;                                                                       \
-        check_true(__FILE__, __LINE__, #obj " != NULL", (obj) != NULL);                         \
-    } while (0)
-
-#define RELEASE0(obj)                                                                           \
-    do {                                                                                        \
-        if (obj)                                                                                \
-            CHECK_EQ(IUnknown_Release((IUnknown *)(obj)), 0);                                   \
-        (obj) = NULL;                                                                           \
-    } while (0)
-
-static ULONG refcount(void *obj)
-{
-    IUnknown *u = (IUnknown *)obj;
-    IUnknown_AddRef(u);
-    return IUnknown_Release(u);
-}
-
-static int under_valgrind(void)
-{
-    const char *v = getenv("RD3D12_UNDER_VALGRIND");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static ID3D12Device *dev;

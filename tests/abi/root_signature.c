@@ -25,16 +25,7 @@
 
 #include "check.h"
 
-/* A non-NULL value written into out-pointers before a call. */
-#define SENTINEL ((void *)(uintptr_t)0x5a5a5a5a)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static ULONG refcount(void *obj)
-{
-    IUnknown *u = (IUnknown *)obj;
-    IUnknown_AddRef(u);
-    return IUnknown_Release(u);
-}
 
 /* ---- expected blobs ------------------------------------------------------------------------ */
 
