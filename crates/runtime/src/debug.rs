@@ -343,13 +343,17 @@ unsafe impl Class for Debug2 {
 pub fn debug_interface(riid: &GUID) -> Option<*mut c_void> {
     if Debug::IIDS[1..].contains(riid) {
         Some(Ptr::new(Debug).into_raw() as *mut c_void)
-    } else if *riid == IID_ID3D12Debug1 {
+    } else if Debug1::IIDS[1..].contains(riid) {
         Some(Ptr::new(Debug1).into_raw() as *mut c_void)
-    } else if *riid == IID_ID3D12Debug2 {
+    } else if Debug2::IIDS[1..].contains(riid) {
         Some(Ptr::new(Debug2).into_raw() as *mut c_void)
     } else {
         None
     }
+}
+
+fn is_debug_interface(riid: &GUID) -> bool {
+    [Debug::IIDS, Debug1::IIDS, Debug2::IIDS].iter().any(|ids| ids[1..].contains(riid))
 }
 
 /// D3D12GetDebugInterface(riid, ppvDebug): E_NOINTERFACE for IIDs that are not debug
@@ -365,8 +369,7 @@ pub unsafe fn get_debug_interface(riid: *const IID, ppv: *mut *mut c_void) -> HR
         }
         // SAFETY: null or a GUID.
         let riid = unsafe { riid.as_ref() }.ok_or(Error::INVALID_ARG)?;
-        let known = Debug::IIDS[1..].contains(riid) || *riid == IID_ID3D12Debug1 || *riid == IID_ID3D12Debug2;
-        if !known {
+        if !is_debug_interface(riid) {
             return Err(Error::NO_INTERFACE);
         }
         if ppv.is_null() {

@@ -9,7 +9,7 @@
 //! and read back; the CPU backend has no GPU behaviour for them to change.
 
 use crate::com::facet::Facet;
-use crate::com::{live, Class, Object, Ptr};
+use crate::com::{live, Class, Object};
 use crate::debug;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error};
@@ -37,8 +37,8 @@ unsafe impl Sync for DebugDevice {}
 
 impl DebugDevice {
     /// The debug-device facet of `device` (owned by the device, which outlives it).
-    pub fn create(device: &Object<Device>) -> Ptr<DebugDevice> {
-        Ptr::new(DebugDevice { device, state: Mutex::default() })
+    pub fn new(device: &Object<Device>) -> DebugDevice {
+        DebugDevice { device, state: Mutex::default() }
     }
 }
 
@@ -216,8 +216,8 @@ unsafe impl Sync for DebugDevice1 {}
 
 impl DebugDevice1 {
     /// The ID3D12DebugDevice1 facet of `device`, forwarding to `main`.
-    pub fn create(device: &Object<Device>, main: &Object<DebugDevice>) -> Ptr<DebugDevice1> {
-        Ptr::new(DebugDevice1 { device, main })
+    pub fn new(device: &Object<Device>, main: &Object<DebugDevice>) -> DebugDevice1 {
+        DebugDevice1 { device, main }
     }
 }
 

@@ -20,24 +20,6 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-/// Hands out the facet in `cell` (made on first use) for `riid` when it is one of `T`'s IIDs and
-/// the device has the debug layer; the owner's count rises.
-fn facet<T: Facet>(
-    owner: &Object<T::Owner>,
-    device: &Ptr<Device>,
-    cell: &OnceLock<Ptr<T>>,
-    riid: &GUID,
-    make: impl FnOnce() -> T,
-) -> Option<*mut c_void> {
-    device.inner.debug_sink()?;
-    if !T::IIDS[1..].contains(riid) {
-        return None;
-    }
-    let f = cell.get_or_init(|| Ptr::new(make()));
-    owner.add_ref();
-    Some(f.as_iface())
-}
-
 /// The resource behind an interface pointer, if it is ours.
 ///
 /// # Safety
@@ -69,7 +51,7 @@ impl DebugCommandList {
         cell: &OnceLock<Ptr<DebugCommandList>>,
         riid: &GUID,
     ) -> Option<*mut c_void> {
-        facet(list, device, cell, riid, || DebugCommandList {
+        crate::com::facet::hand_out(list, device.inner.debug_sink().is_some(), cell, riid, || DebugCommandList {
             list,
             mask: AtomicU32::new(0),
             patch_mode: AtomicU32::new(0),
@@ -205,7 +187,9 @@ impl DebugCommandQueue {
         cell: &OnceLock<Ptr<DebugCommandQueue>>,
         riid: &GUID,
     ) -> Option<*mut c_void> {
-        facet(queue, device, cell, riid, || DebugCommandQueue { queue })
+        crate::com::facet::hand_out(queue, device.inner.debug_sink().is_some(), cell, riid, || DebugCommandQueue {
+            queue,
+        })
     }
 }
 

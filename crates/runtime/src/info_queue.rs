@@ -8,7 +8,7 @@
 //! is written and S_OK returned; a buffer smaller than that is E_INVALIDARG; the strings and
 //! arrays are stored right after the struct, which points into the same buffer.
 
-use crate::com::{Class, Object, Ptr};
+use crate::com::{Class, Object};
 use crate::debug::{self, Sink};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
@@ -30,9 +30,9 @@ unsafe impl Send for InfoQueue {}
 unsafe impl Sync for InfoQueue {}
 
 impl InfoQueue {
-    /// The info queue object of `device` (owned by the device, which must outlive it).
-    pub fn create(device: &Object<Device>, sink: Arc<Sink>) -> Ptr<InfoQueue> {
-        Ptr::new(InfoQueue { device, sink })
+    /// The info queue of `device` (owned by the device, which must outlive it).
+    pub fn new(device: &Object<Device>, sink: Arc<Sink>) -> InfoQueue {
+        InfoQueue { device, sink }
     }
 }
 

@@ -157,13 +157,10 @@ impl Drop for Resource {
         if *self.registered.get_mut() {
             self.device.inner.resources.remove(self.id);
         }
-        // A debug device's resources are in the debug layer's live-object registry.
-        if self.device.inner.debug_sink().is_some() {
-            // The object's address: `inner` (this) sits at a fixed offset in the #[repr(C)]
-            // Object; the header is still intact while the inner state drops.
-            let obj = self as *const Resource as usize - std::mem::offset_of!(Object<Resource>, inner);
-            crate::com::live::unregister(obj);
-        }
+        // A debug device's resources are in the debug layer's live-object registry (a no-op
+        // while it is empty). The object's address: `inner` (this) sits at a fixed offset in
+        // the #[repr(C)] Object, whose header is still intact while the inner state drops.
+        crate::com::live::unregister(self as *const Resource as usize - std::mem::offset_of!(Object<Resource>, inner));
     }
 }
 

@@ -3,7 +3,7 @@
 //! facet object; the facet's AddRef and Release count the owner's references, and its
 //! QueryInterface answers the facet's own IIDs with itself and everything else as the owner.
 
-use super::{Class, Object};
+use super::{Class, Object, Ptr};
 use crate::error::{guard, guard_hr};
 use rd3d12_sys::*;
 use std::ffi::c_void;
@@ -13,6 +13,24 @@ pub trait Facet: Class {
     type Owner: Class;
     /// The owning object (alive while the facet is reachable: the owner holds the facet).
     fn owner(&self) -> &Object<Self::Owner>;
+}
+
+/// QueryInterface on an owner for one of facet `T`'s IIDs: the facet in `cell` (made by `make`
+/// on first use), the owner's count raised; `None` when the debug layer is off (`on` false) or
+/// `riid` is not the facet's.
+pub fn hand_out<T: Facet>(
+    owner: &Object<T::Owner>,
+    on: bool,
+    cell: &std::sync::OnceLock<Ptr<T>>,
+    riid: &GUID,
+    make: impl FnOnce() -> T,
+) -> Option<*mut c_void> {
+    if !on || !T::IIDS[1..].contains(riid) {
+        return None;
+    }
+    let f = cell.get_or_init(|| Ptr::new(make()));
+    owner.add_ref();
+    Some(f.as_iface())
 }
 
 /// IUnknown::QueryInterface of a facet.

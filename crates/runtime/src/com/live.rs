@@ -5,6 +5,7 @@
 
 use super::private_data::PrivateData;
 use rd3d12_sys::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -17,7 +18,6 @@ struct Header {
 }
 
 struct Entry {
-    addr: usize,
     iface: &'static str,
     id: D3D12_MESSAGE_ID,
     /// Submitted command lists referencing the object that have not finished executing.
@@ -28,7 +28,12 @@ struct Entry {
 
 static TRACKING: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
-static LIVE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// By object address (a map: submissions look up every object they reference).
+static LIVE: Mutex<Option<HashMap<usize, Entry>>> = Mutex::new(None);
+
+fn live() -> std::sync::MutexGuard<'static, Option<HashMap<usize, Entry>>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Turns recording on or off (on while a debug device exists).
 pub fn set_tracking(on: bool) {
@@ -43,8 +48,9 @@ pub(super) fn tracking() -> bool {
 #[cold]
 #[inline(never)]
 pub(super) fn register(addr: usize, iface: &'static str, id: D3D12_MESSAGE_ID, resident: fn(usize) -> bool) {
-    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    l.push(Entry { addr, iface, id, pending: 0, resident });
+    let mut g = live();
+    let l = g.get_or_insert_with(HashMap::new);
+    l.insert(addr, Entry { iface, id, pending: 0, resident });
     COUNT.store(l.len(), Ordering::Release);
 }
 
@@ -69,10 +75,10 @@ pub fn unregister(addr: usize) {
 #[cold]
 #[inline(never)]
 fn unregister_slow(addr: usize) {
-    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    let gone = l.iter().rposition(|e| e.addr == addr).map(|i| l.swap_remove(i));
-    COUNT.store(l.len(), Ordering::Release);
-    drop(l);
+    let mut g = live();
+    let gone = g.as_mut().and_then(|l| l.remove(&addr));
+    COUNT.store(g.as_ref().map_or(0, HashMap::len), Ordering::Release);
+    drop(g);
     if let Some(e) = gone.filter(|e| e.pending > 0) {
         crate::debug::report_parts(
             &format!("{}::Release", e.iface),
@@ -81,7 +87,7 @@ fn unregister_slow(addr: usize) {
             D3D12_MESSAGE_ID_OBJECT_DELETED_WHILE_STILL_IN_USE.0,
             &format!(
                 "{} 0x{:016X} is destroyed while {} submitted command list(s) referencing it have not finished executing.",
-                e.iface, e.addr, e.pending
+                e.iface, addr, e.pending
             ),
         );
     }
@@ -95,18 +101,19 @@ pub fn begin_use(ids: impl Iterator<Item = u64>) -> Vec<(D3D12_MESSAGE_ID, D3D12
     if !tracking() {
         return found;
     }
-    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut g = live();
+    let Some(l) = g.as_mut() else { return found };
     for id in ids {
-        match l.iter_mut().find(|e| e.addr as u64 == id) {
+        match l.get_mut(&(id as usize)) {
             Some(e) => {
                 e.pending += 1;
-                if !(e.resident)(e.addr) {
+                if !(e.resident)(id as usize) {
                     found.push((
                         D3D12_MESSAGE_ID_INVALID_USE_OF_NON_RESIDENT_RESOURCE,
                         D3D12_MESSAGE_SEVERITY_ERROR,
                         format!(
-                            "{} 0x{:016X} is referenced by the submitted work but is not resident (Evict).",
-                            e.iface, e.addr
+                            "{} 0x{id:016X} is referenced by the submitted work but is not resident (Evict).",
+                            e.iface
                         ),
                     ));
                 }
@@ -126,9 +133,10 @@ pub fn end_use(ids: impl Iterator<Item = u64>) {
     if COUNT.load(Ordering::Acquire) == 0 {
         return;
     }
-    let mut l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut g = live();
+    let Some(l) = g.as_mut() else { return };
     for id in ids {
-        if let Some(e) = l.iter_mut().find(|e| e.addr as u64 == id) {
+        if let Some(e) = l.get_mut(&(id as usize)) {
             e.pending = e.pending.saturating_sub(1);
         }
     }
@@ -139,7 +147,7 @@ pub fn in_use(addr: usize) -> bool {
     if COUNT.load(Ordering::Acquire) == 0 {
         return false;
     }
-    LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|e| e.addr == addr && e.pending > 0)
+    live().as_ref().and_then(|l| l.get(&addr)).is_some_and(|e| e.pending > 0)
 }
 
 /// The residency of the object at `addr` of class `T` (for [`register`]).
@@ -158,17 +166,18 @@ pub struct LiveObject {
     pub name: Option<String>,
 }
 
-/// Every recorded object, oldest first.
+/// Every recorded object, by address.
 pub fn snapshot() -> Vec<LiveObject> {
-    let l = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    let mut out: Vec<LiveObject> = l
+    let g = live();
+    let mut out: Vec<LiveObject> = g
         .iter()
-        .map(|e| {
+        .flatten()
+        .map(|(&addr, e)| {
             // SAFETY: entries are removed (under this lock) before their object is freed, so the
             // address points at a live Object<T>, whose #[repr(C)] prefix is a Header.
-            let h = unsafe { &*(e.addr as *const Header) };
+            let h = unsafe { &*(addr as *const Header) };
             LiveObject {
-                addr: e.addr,
+                addr,
                 iface: e.iface,
                 id: e.id,
                 refs: h.refs.load(Ordering::Relaxed),

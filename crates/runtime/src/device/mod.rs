@@ -81,21 +81,16 @@ unsafe impl Class for Device {
     /// ID3D12InfoQueue / ID3D12InfoQueue1 and ID3D12DebugDevice / 1 / 2 on a device
     /// created with the debug layer on (E_NOINTERFACE otherwise).
     fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
+        use crate::com::facet::hand_out;
+        use crate::debug_device::{DebugDevice, DebugDevice1};
         let sink = obj.inner.debug.as_ref()?;
-        let p = if *riid == IID_ID3D12InfoQueue || *riid == IID_ID3D12InfoQueue1 {
-            obj.inner.info_queue.get_or_init(|| crate::info_queue::InfoQueue::create(obj, sink.clone())).as_iface()
-        } else if *riid == IID_ID3D12DebugDevice || *riid == IID_ID3D12DebugDevice2 || *riid == IID_ID3D12DebugDevice1 {
-            let main = obj.inner.debug_device.get_or_init(|| crate::debug_device::DebugDevice::create(obj));
-            if *riid == IID_ID3D12DebugDevice1 {
-                obj.inner.debug_device1.get_or_init(|| crate::debug_device::DebugDevice1::create(obj, main)).as_iface()
-            } else {
-                main.as_iface()
-            }
-        } else {
-            return None;
-        };
-        obj.add_ref();
-        Some(p)
+        let d = &obj.inner;
+        let main = || Ptr::new(DebugDevice::new(obj));
+        hand_out(obj, true, &d.info_queue, riid, || crate::info_queue::InfoQueue::new(obj, sink.clone()))
+            .or_else(|| hand_out(obj, true, &d.debug_device, riid, || DebugDevice::new(obj)))
+            .or_else(|| {
+                hand_out(obj, true, &d.debug_device1, riid, || DebugDevice1::new(obj, d.debug_device.get_or_init(main)))
+            })
     }
 }
 
