@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- the check counter: check.h, plus this file's own checks ---------------------------- */
@@ -954,8 +956,97 @@ static void test_invalid_submission(void)
     set_ctx("%s", "");
 }
 
-int main(void)
+/* ---- 10. the environment switches, in child processes ----------------------------------------- */
+
+/* Child: RD3D12_DEBUG alone (no EnableDebugLayer) gives the device an info queue; a recorded
+ * draw then prints rd3d12's own "needs shader execution" warning only at RD3D12_LOG=warn.
+ * Exit status: 0 when the device had an info queue, 1 when not, 2 on setup failure. */
+static int child_main(void)
 {
+    ID3D12Device *d = NULL;
+    if (FAILED(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d)))
+        return 2;
+    ID3D12InfoQueue *q = NULL;
+    HRESULT hr = ID3D12Device_QueryInterface(d, &IID_ID3D12InfoQueue, (void **)&q);
+    if (q) {
+        ID3D12InfoQueue_SetMuteDebugOutput(q, TRUE);
+        ID3D12InfoQueue_Release(q);
+    }
+    ID3D12CommandAllocator *a = NULL;
+    ID3D12GraphicsCommandList *l = NULL;
+    ID3D12Device_CreateCommandAllocator(d, D3D12_COMMAND_LIST_TYPE_DIRECT, &IID_ID3D12CommandAllocator, (void **)&a);
+    if (a)
+        ID3D12Device_CreateCommandList(d, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, a, NULL, &IID_ID3D12GraphicsCommandList,
+                                       (void **)&l);
+    if (l) {
+        ID3D12GraphicsCommandList_DrawInstanced(l, 3, 1, 0, 0);
+        ID3D12GraphicsCommandList_Close(l);
+        ID3D12GraphicsCommandList_Release(l);
+    }
+    if (a)
+        ID3D12CommandAllocator_Release(a);
+    ID3D12Device_Release(d);
+    return SUCCEEDED(hr) ? 0 : 1;
+}
+
+/* Runs this program as the child with `debug` / `log` in its environment (NULL: unset);
+ * returns its exit status and leaves its stderr in `captured`. */
+static int run_child(const char *debug, const char *log)
+{
+    /* readlink, not exec of /proc/self/exe itself: under valgrind only readlink names this
+     * program. */
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = 0;
+    char path[] = "/tmp/rd3d12-debug-child-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    unlink(path);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd, 2);
+        if (debug)
+            setenv("RD3D12_DEBUG", debug, 1);
+        else
+            unsetenv("RD3D12_DEBUG");
+        if (log)
+            setenv("RD3D12_LOG", log, 1);
+        else
+            unsetenv("RD3D12_LOG");
+        execl(exe, "debug_c", "--child", (char *)NULL);
+        _exit(3);
+    }
+    int status = -1;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    ssize_t n = pread(fd, captured, sizeof(captured) - 1, 0);
+    captured[n > 0 ? n : 0] = 0;
+    close(fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_environment(void)
+{
+    set_ctx("RD3D12_DEBUG / RD3D12_LOG");
+    CHECK_EQ(run_child("1", NULL), 0);   /* the layer without code changes */
+    CHECK(strstr(captured, "rd3d12: warning") == NULL); /* default log level: errors only */
+    CHECK_EQ(run_child("0", NULL), 1);   /* off */
+    CHECK_EQ(run_child(NULL, "warn"), 1);
+    CHECK(strstr(captured, "rd3d12: warning: DrawInstanced needs shader execution") != NULL);
+    CHECK_EQ(run_child(NULL, "off"), 1);
+    CHECK(strstr(captured, "rd3d12") == NULL);
+    set_ctx("%s", "");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--child") == 0)
+        return child_main();
+    test_environment();
     test_debug_interfaces();
     CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev), S_OK);
     if (dev) {

@@ -77,7 +77,11 @@ pub fn unregister(addr: usize) {
 fn unregister_slow(addr: usize) {
     let mut g = live();
     let gone = g.as_mut().and_then(|l| l.remove(&addr));
-    COUNT.store(g.as_ref().map_or(0, HashMap::len), Ordering::Release);
+    let left = g.as_ref().map_or(0, HashMap::len);
+    if left == 0 {
+        *g = None; // the last object is gone: the table is freed, not left for the process's end
+    }
+    COUNT.store(left, Ordering::Release);
     drop(g);
     if let Some(e) = gone.filter(|e| e.pending > 0) {
         crate::debug::report_parts(
