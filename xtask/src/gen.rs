@@ -76,6 +76,7 @@ fn collect_guids(inc: &Path) -> Result<Vec<Guid>, String> {
     let uuid_const = regex::Regex::new(r"static const UUID (\w+) = \{ /\* ([0-9a-fA-F-]{36}) \*/").unwrap();
     let mut files: Vec<PathBuf> = HEADERS.iter().map(|h| inc.join("directx").join(h)).collect();
     files.push(inc.join("wsl/stubs/unknwnbase.h"));
+    files.push(inc.join("directx/dxcore_interface.h"));
     let mut seen: BTreeMap<String, (u32, u16, u16, [u8; 8])> = BTreeMap::new();
     let mut add = |name: String, v: (u32, u16, u16, [u8; 8])| -> Result<(), String> {
         match seen.insert(name.clone(), v) {
@@ -291,6 +292,7 @@ pub fn run(check: bool) -> Result<(), String> {
         ("crates/sys/src/bindings.rs", bindings.clone()),
         ("crates/sys/src/guids.rs", guids_rs(&guids)),
         ("crates/sys/src/names.rs", names_rs(&bindings)),
+        ("crates/sys/src/dxcore.rs", crate::gen_dxcore::dxcore_rs(&inc)?),
         ("crates/sys/tests/layout/table.rs", layout_table_rs(&records)),
         ("crates/sys/tests/layout/layout.c", layout_c(&records)),
     ];

@@ -12,6 +12,9 @@ pub const D3D12TiledResourceTier4: GUID = GUID { Data1: 0xc9c4725f, Data2: 0xa81
 pub const D3D12_PROTECTED_RESOURCES_SESSION_HARDWARE_PROTECTED: GUID = GUID { Data1: 0x62b0084e, Data2: 0xc70e, Data3: 0x4daa, Data4: [0xa1, 0x09, 0x30, 0xff, 0x8d, 0x5a, 0x04, 0x82] };
 pub const D3D_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE: GUID = GUID { Data1: 0x4c0f29e3, Data2: 0x3f5f, Data3: 0x4d35, Data4: [0x84, 0xc9, 0xbc, 0x09, 0x83, 0xb6, 0x2c, 0x28] };
 pub const D3D_TEXTURE_LAYOUT_ROW_MAJOR: GUID = GUID { Data1: 0xb5dc234f, Data2: 0x72bb, Data3: 0x4bec, Data4: [0x97, 0x05, 0x8c, 0xf2, 0x58, 0xdf, 0x6b, 0x6c] };
+pub const DXCORE_ADAPTER_ATTRIBUTE_D3D11_GRAPHICS: GUID = GUID { Data1: 0x8c47866b, Data2: 0x7583, Data3: 0x450d, Data4: [0xf0, 0xf0, 0x6b, 0xad, 0xa8, 0x95, 0xaf, 0x4b] };
+pub const DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE: GUID = GUID { Data1: 0x248e2800, Data2: 0xa793, Data3: 0x4724, Data4: [0xab, 0xaa, 0x23, 0xa6, 0xde, 0x1b, 0xe0, 0x90] };
+pub const DXCORE_ADAPTER_ATTRIBUTE_D3D12_GRAPHICS: GUID = GUID { Data1: 0x0c9ece4d, Data2: 0x2f6e, Data3: 0x4f01, Data4: [0x8c, 0x96, 0xe8, 0x9e, 0x33, 0x1b, 0x47, 0xb1] };
 pub const DXGI_DEBUG_D3D12: GUID = GUID { Data1: 0xcf59a98c, Data2: 0xa950, Data3: 0x4326, Data4: [0x91, 0xef, 0x9b, 0xba, 0xa1, 0x7b, 0xfd, 0x95] };
 pub const IID_ID3D10Blob: GUID = GUID { Data1: 0x8ba5fb08, Data2: 0x5195, Data3: 0x40e2, Data4: [0xac, 0x58, 0x0d, 0x98, 0x9c, 0x3a, 0x01, 0x02] };
 pub const IID_ID3D12CommandAllocator: GUID = GUID { Data1: 0x6102dee4, Data2: 0xaf59, Data3: 0x4b09, Data4: [0xb9, 0x99, 0xb4, 0x4d, 0x73, 0xf0, 0x9b, 0x24] };
@@ -99,6 +102,9 @@ pub const IID_ID3D12Tools: GUID = GUID { Data1: 0x7071e1f0, Data2: 0xe84b, Data3
 pub const IID_ID3D12VersionedRootSignatureDeserializer: GUID = GUID { Data1: 0x7f91ce67, Data2: 0x090c, Data3: 0x4bb7, Data4: [0xb7, 0x8e, 0xed, 0x8f, 0xf2, 0xe3, 0x1d, 0xa0] };
 pub const IID_ID3D12VirtualizationGuestDevice: GUID = GUID { Data1: 0xbc66d368, Data2: 0x7373, Data3: 0x4943, Data4: [0x87, 0x57, 0xfc, 0x87, 0xdc, 0x79, 0xe4, 0x76] };
 pub const IID_ID3DDestructionNotifier: GUID = GUID { Data1: 0xa06eb39a, Data2: 0x50da, Data3: 0x425b, Data4: [0x8c, 0x31, 0x4e, 0xec, 0xd6, 0xc2, 0x70, 0xf3] };
+pub const IID_IDXCoreAdapter: GUID = GUID { Data1: 0xf0db4c7f, Data2: 0xfe5a, Data3: 0x42a2, Data4: [0xbd, 0x62, 0xf2, 0xa6, 0xcf, 0x6f, 0xc8, 0x3e] };
+pub const IID_IDXCoreAdapterFactory: GUID = GUID { Data1: 0x78ee5945, Data2: 0xc36e, Data3: 0x4b13, Data4: [0xa6, 0x69, 0x00, 0x5d, 0xd1, 0x1c, 0x0f, 0x06] };
+pub const IID_IDXCoreAdapterList: GUID = GUID { Data1: 0x526c7776, Data2: 0x40e9, Data3: 0x459b, Data4: [0xb7, 0x11, 0xf3, 0x2a, 0xd7, 0x6d, 0xfc, 0x28] };
 pub const IID_IUnknown: GUID = GUID { Data1: 0x00000000, Data2: 0x0000, Data3: 0x0000, Data4: [0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x46] };
 pub const WKPDID_CommentStringW: GUID = GUID { Data1: 0xd0149dc0, Data2: 0x90e8, Data3: 0x4ec8, Data4: [0x81, 0x44, 0xe9, 0x00, 0xad, 0x26, 0x6b, 0xb2] };
 pub const WKPDID_D3D12UniqueObjectId: GUID = GUID { Data1: 0x1b39de15, Data2: 0xec04, Data3: 0x4bae, Data4: [0xba, 0x4d, 0x8c, 0xef, 0x79, 0xfc, 0x04, 0xc1] };
@@ -118,6 +124,9 @@ pub const ALL: &[(&str, GUID)] = &[
     ("D3D12_PROTECTED_RESOURCES_SESSION_HARDWARE_PROTECTED", D3D12_PROTECTED_RESOURCES_SESSION_HARDWARE_PROTECTED),
     ("D3D_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE", D3D_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE),
     ("D3D_TEXTURE_LAYOUT_ROW_MAJOR", D3D_TEXTURE_LAYOUT_ROW_MAJOR),
+    ("DXCORE_ADAPTER_ATTRIBUTE_D3D11_GRAPHICS", DXCORE_ADAPTER_ATTRIBUTE_D3D11_GRAPHICS),
+    ("DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE", DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE),
+    ("DXCORE_ADAPTER_ATTRIBUTE_D3D12_GRAPHICS", DXCORE_ADAPTER_ATTRIBUTE_D3D12_GRAPHICS),
     ("DXGI_DEBUG_D3D12", DXGI_DEBUG_D3D12),
     ("IID_ID3D10Blob", IID_ID3D10Blob),
     ("IID_ID3D12CommandAllocator", IID_ID3D12CommandAllocator),
@@ -205,6 +214,9 @@ pub const ALL: &[(&str, GUID)] = &[
     ("IID_ID3D12VersionedRootSignatureDeserializer", IID_ID3D12VersionedRootSignatureDeserializer),
     ("IID_ID3D12VirtualizationGuestDevice", IID_ID3D12VirtualizationGuestDevice),
     ("IID_ID3DDestructionNotifier", IID_ID3DDestructionNotifier),
+    ("IID_IDXCoreAdapter", IID_IDXCoreAdapter),
+    ("IID_IDXCoreAdapterFactory", IID_IDXCoreAdapterFactory),
+    ("IID_IDXCoreAdapterList", IID_IDXCoreAdapterList),
     ("IID_IUnknown", IID_IUnknown),
     ("WKPDID_CommentStringW", WKPDID_CommentStringW),
     ("WKPDID_D3D12UniqueObjectId", WKPDID_D3D12UniqueObjectId),

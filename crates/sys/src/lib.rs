@@ -13,8 +13,11 @@ mod bindings;
 pub mod guids;
 #[rustfmt::skip]
 mod names;
+#[rustfmt::skip]
+mod dxcore;
 
 pub use bindings::*;
+pub use dxcore::*;
 pub use guids::*;
 
 /// The name of a D3D12_MESSAGE_ID value as the debug layer prints it (`CREATERESOURCE_INVALIDALIGNMENT`
