@@ -22,7 +22,7 @@ pub struct MultiWait {
     /// Fences still to reach their value (ALL) / 1 (ANY).
     remaining: AtomicU32,
     fired: AtomicBool,
-    event: usize,
+    event: Option<crate::event::Event>,
     done: Mutex<bool>,
     cond: Condvar,
 }
@@ -35,8 +35,8 @@ impl MultiWait {
     }
 
     fn fire(&self) {
-        if self.event != 0 {
-            crate::event::signal(self.event as HANDLE);
+        if let Some(e) = &self.event {
+            e.signal();
         }
         *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.cond.notify_all();
@@ -51,8 +51,8 @@ impl MultiWait {
 }
 
 enum Waiter {
-    /// An eventfd, as its HANDLE value.
-    Event(usize),
+    /// The runtime's duplicate of an eventfd.
+    Event(crate::event::Event),
     /// A thread blocked in SetEventOnCompletion(value, NULL).
     Blocked(Arc<(Mutex<bool>, Condvar)>),
     Multi(Arc<MultiWait>),
@@ -61,8 +61,8 @@ enum Waiter {
 impl Waiter {
     fn fire(self) {
         match self {
-            Waiter::Event(h) => {
-                crate::event::signal(h as HANDLE);
+            Waiter::Event(e) => {
+                e.signal();
             }
             Waiter::Blocked(b) => {
                 *b.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
@@ -290,8 +290,8 @@ impl FenceCore {
             while !*done {
                 done = b.1.wait(done).unwrap_or_else(|e| e.into_inner());
             }
-        } else {
-            self.register(value, Waiter::Event(event as usize));
+        } else if let Some(e) = crate::event::Event::dup(event) {
+            self.register(value, Waiter::Event(e));
         }
     }
 
@@ -339,7 +339,7 @@ pub fn wait_multiple(fences: &[(Arc<FenceCore>, u64)], any: bool, event: HANDLE)
     let m = Arc::new(MultiWait {
         remaining: AtomicU32::new(if any { 1 } else { fences.len() as u32 }),
         fired: AtomicBool::new(false),
-        event: event as usize,
+        event: crate::event::Event::dup(event),
         done: Mutex::new(false),
         cond: Condvar::new(),
     });
