@@ -1010,10 +1010,11 @@ static void test_committed_alignment(ID3D12Device *dev)
 
 /* ---- 5. CheckFeatureSupport: FORMAT_SUPPORT, MULTISAMPLE_QUALITY_LEVELS, FORMAT_INFO -------- */
 
-/* Today's runtime copies and maps resources but runs no shaders, renders nothing and has no
- * MSAA (crates/core/src/caps.rs Caps::today): FORMAT_SUPPORT reports the texture dimensions,
- * MIP and CAST_WITHIN_BIT_LAYOUT of each format's class, TILED (tiled resources tier 3), and no
- * buffer / shader / render-target / depth-stencil / MSAA / UAV / video bits. */
+/* Today's runtime copies and maps resources, creates and clears render-target and depth-stencil
+ * views, but runs no shaders and has no MSAA (crates/core/src/caps.rs Caps::today):
+ * FORMAT_SUPPORT reports the texture dimensions, MIP and CAST_WITHIN_BIT_LAYOUT of each format's
+ * class, RENDER_TARGET / DEPTH_STENCIL where the class has them, TILED (tiled resources tier 3),
+ * and no buffer / shader / blending / MSAA / UAV / video / display bits. */
 #define S1_TEX123 (D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D)
 #define S1_COPY (D3D12_FORMAT_SUPPORT1_MIP | D3D12_FORMAT_SUPPORT1_CAST_WITHIN_BIT_LAYOUT)
 
@@ -1047,21 +1048,23 @@ static void test_format_features(ID3D12Device *dev)
     g_ctx[0] = 0;
 
     /* FORMAT_SUPPORT (features.md §3.4), today's masks. */
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | S1_COPY, tiled);
+    const UINT rt = D3D12_FORMAT_SUPPORT1_RENDER_TARGET, ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL;
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_B8G8R8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_TYPELESS, S_OK, S1_TEX123 | S1_COPY, tiled);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32A32_FLOAT, S_OK, S1_TEX123 | S1_COPY, tiled);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32A32_FLOAT, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
     /* 96-bit: no tiled support. */
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK, S1_TEX123 | S1_COPY, 0);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK, S1_TEX123 | S1_COPY | rt, 0);
     /* BC: 2D and 3D, no 1D. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_BC1_UNORM, S_OK,
                          D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | S1_COPY, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_BC7_UNORM, S_OK,
                          D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | S1_COPY, tiled);
-    /* Depth: 1D and 2D, no 3D (features.md §3.4 D32_FLOAT), DEPTH_STENCIL not yet. */
+    /* Depth: 1D and 2D, no 3D (features.md §3.4 D32_FLOAT), DEPTH_STENCIL. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_D32_FLOAT, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY, tiled);
+                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY | ds, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_D24_UNORM_S8_UINT, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY, 0);
+                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY | ds, 0);
     /* NV12: a 2D texture, nothing else without video. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_NV12, S_OK, D3D12_FORMAT_SUPPORT1_TEXTURE2D, 0);
     /* UNKNOWN -> S_OK, Support1 BUFFER (native); Support2 TILED (tiled buffers exist). */

@@ -20,9 +20,10 @@ pub struct Caps {
     pub feature_level: u32,
     /// Shaders execute (SRV/sampling/gather/typed buffer views, input assembler, stream out).
     pub shaders: bool,
-    /// Render-target output (RTV, blending, logic ops, resolve).
+    /// Render-target views: RTVs are created, bound and cleared (FORMAT_SUPPORT1_RENDER_TARGET).
+    /// Blending and logic ops happen in draws, so they also need `shaders`.
     pub render_targets: bool,
-    /// Depth-stencil output (DSV).
+    /// Depth-stencil views: DSVs are created, bound and cleared (FORMAT_SUPPORT1_DEPTH_STENCIL).
     pub depth_stencil: bool,
     /// Unordered-access views (typed UAV, UAV loads/stores/atomics). Needs `shaders`.
     pub uav: bool,
@@ -64,8 +65,10 @@ impl Caps {
             // device reports 11_0, the minimum D3D12 knows.
             feature_level: sys::D3D_FEATURE_LEVEL_11_0.0,
             shaders: false,
-            render_targets: false,
-            depth_stencil: false,
+            // RTVs and DSVs are created, bound and cleared (ClearRenderTargetView,
+            // ClearDepthStencilView); draws into them wait for shader execution.
+            render_targets: true,
+            depth_stencil: true,
             uav: false,
             msaa: false,
             video: false,
@@ -130,9 +133,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn today_is_copy_only() {
+    fn today_has_views_and_clears_but_no_shaders() {
         let c = Caps::today();
-        assert!(!c.shaders && !c.render_targets && !c.depth_stencil && !c.uav);
+        assert!(!c.shaders && !c.uav);
+        assert!(c.render_targets && c.depth_stencil);
         assert!(!c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);
         assert_eq!(c.feature_level, 0xb000);

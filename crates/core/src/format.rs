@@ -869,6 +869,15 @@ pub fn masked_support(i: &FormatInfo, caps: &Caps) -> (u32, u32) {
         a &= !(RENDER_TARGET | BLENDABLE | MULTISAMPLE_RESOLVE | DISPLAY | BACK_BUFFER_CAST);
         b &= !OUTPUT_MERGER_LOGIC_OP;
     }
+    if i.has(F_VIDEO) && !caps.video {
+        // Render targets of video formats are per-plane views, which come with video support.
+        a &= !RENDER_TARGET;
+    }
+    if !caps.shaders {
+        // Blending and logic ops are done by draws.
+        a &= !BLENDABLE;
+        b &= !OUTPUT_MERGER_LOGIC_OP;
+    }
     if !caps.present {
         a &= !(DISPLAY | BACK_BUFFER_CAST);
     }
@@ -1180,14 +1189,22 @@ mod tests {
     }
 
     #[test]
-    fn format_support_today_is_copy_only() {
+    fn format_support_today_is_copies_and_clearable_views() {
         let c = Caps::today();
         // UNKNOWN → BUFFER only, plus TILED (reserved buffers; tier 3 today)
         assert_eq!(format_support(DXGI_FORMAT_UNKNOWN, &c), Ok((0x1, 0x200)));
-        // RGBA8: TEXTURE1D|2D|3D|MIP|CAST_WITHIN_BIT_LAYOUT, nothing that needs shaders/RT
-        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
-        // D32_FLOAT: no TEXTURE3D, no DEPTH_STENCIL today
-        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x10 | 0x20 | 0x1000 | 0x100000, 0x200)));
+        // RGBA8: TEXTURE1D|2D|3D|MIP|RENDER_TARGET|CAST_WITHIN_BIT_LAYOUT; nothing that needs
+        // shaders (sampling, blending, logic ops), no DISPLAY (no swap chains)
+        assert_eq!(
+            format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c),
+            Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x100000, 0x200))
+        );
+        assert_eq!(
+            format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c),
+            Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x100000, 0x200))
+        );
+        // D32_FLOAT: no TEXTURE3D; DEPTH_STENCIL (DSVs are created and cleared)
+        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x10 | 0x20 | 0x1000 | 0x10000 | 0x100000, 0x200)));
         // BC1: no 1D
         assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
         // NV12: TEXTURE2D only (no mips, no cast)
