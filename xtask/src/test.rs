@@ -16,6 +16,15 @@ const NEEDS: &[(&str, &str)] = &[
     ("libclang-dev", "/usr/lib/llvm-14/lib/libclang.so"),
     ("clang", "/usr/bin/clang++"),
     ("binutils", "/usr/bin/nm"),
+    // Mesa's GL on rd3d12 (tests/mesa): the Gallium d3d12 driver, EGL/GLES, eglinfo/glxinfo, Xvfb.
+    ("libgl1-mesa-dri", "/usr/lib/x86_64-linux-gnu/dri/d3d12_dri.so"),
+    ("libegl1", "/usr/lib/x86_64-linux-gnu/libEGL.so.1"),
+    ("libegl-mesa0", "/usr/lib/x86_64-linux-gnu/libEGL_mesa.so.0"),
+    ("libgles2", "/usr/lib/x86_64-linux-gnu/libGLESv2.so.2"),
+    ("libegl-dev", "/usr/include/EGL/egl.h"),
+    ("libgles-dev", "/usr/include/GLES3/gl3.h"),
+    ("mesa-utils", "/usr/bin/glxinfo"),
+    ("xvfb", "/usr/bin/Xvfb"),
 ];
 
 fn have(path: &str) -> bool {
@@ -100,6 +109,19 @@ fn check_exports(lib: &Path) -> Result<(), String> {
     }
 }
 
+/// Checks that libdxcore.so exports DXCoreCreateAdapterFactory and nothing else (Mesa looks up
+/// nothing else; the runtime inside stays hidden).
+fn check_dxcore_exports(lib: &Path) -> Result<(), String> {
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(lib).output().map_err(|e| format!("nm: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().nth(2)).collect();
+    if got == ["DXCoreCreateAdapterFactory"] {
+        Ok(())
+    } else {
+        Err(format!("libdxcore.so exports {got:?}, expected exactly [\"DXCoreCreateAdapterFactory\"]"))
+    }
+}
+
 fn dx_cflags() -> Vec<String> {
     ["-I/usr/include/directx", "-I/usr/include/wsl/stubs", "-I/usr/include/wsl", "-I/usr/include"]
         .iter()
@@ -123,10 +145,11 @@ fn build_client(
     out: &Path,
     libdir: &Path,
     extra: &[&str],
+    libs: &[&str],
 ) -> Result<(), String> {
     let mut c = Command::new(compiler);
     c.arg(format!("-std={std}")).args(["-Wall", "-Werror", "-g"]).args(extra).args(dx_cflags()).arg(src);
-    c.arg("-o").arg(out).arg(format!("-L{}", libdir.display())).arg("-ld3d12");
+    c.arg("-o").arg(out).arg(format!("-L{}", libdir.display())).arg("-ld3d12").args(libs);
     c.arg(format!("-Wl,-rpath,{}", libdir.display())).arg(guids_lib()?);
     run(&mut c)
 }
@@ -144,11 +167,15 @@ pub fn run_all(quick: bool) -> Result<(), String> {
 
     step("regenerated bindings equal the committed ones", crate::gen::run(true));
     step("cargo test --workspace", run(cargo().args(["test", "--workspace"])));
-    step("cargo build -p rd3d12-capi", run(cargo().args(["build", "-p", "rd3d12-capi"])));
+    step(
+        "cargo build -p rd3d12-capi -p rd3d12-dxcore",
+        run(cargo().args(["build", "-p", "rd3d12-capi", "-p", "rd3d12-dxcore"])),
+    );
     // Where cargo puts its output: CARGO_TARGET_DIR when set, else the workspace's target/.
     let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let libdir = target.join("debug");
     step("libd3d12.so exports", check_exports(&libdir.join("libd3d12.so")));
+    step("libdxcore.so exports", check_dxcore_exports(&libdir.join("libdxcore.so")));
 
     let out = target.join("abi");
     let _ = std::fs::create_dir_all(&out);
@@ -161,7 +188,7 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     // Every C file is one client, built with gcc in C mode and also run under valgrind.
     for src in sources.iter().filter(|p| ext(p, "c")) {
         let exe = out.join(format!("{}_c", stem(src)));
-        let built = build_client("gcc", "c11", src, &exe, &libdir, &["-DCINTERFACE", "-DCOBJMACROS", "-pthread"]);
+        let built = build_client("gcc", "c11", src, &exe, &libdir, &["-DCINTERFACE", "-DCOBJMACROS", "-pthread"], &[]);
         let ok = built.is_ok();
         step(&format!("build {} (gcc)", stem(src)), built);
         if ok {
@@ -183,7 +210,9 @@ pub fn run_all(quick: bool) -> Result<(), String> {
                 continue;
             }
             let exe = out.join(format!("{}_cpp_{}", stem(src), cxx.trim_end_matches("++")));
-            let built = build_client(cxx, "c++17", src, &exe, &libdir, &["-pthread"]);
+            // A client of DXCore links libdxcore.so as well.
+            let libs: &[&str] = if stem(src).starts_with("dxcore") { &["-ldxcore"] } else { &[] };
+            let built = build_client(cxx, "c++17", src, &exe, &libdir, &["-pthread"], libs);
             let ok = built.is_ok();
             step(&format!("build {} ({cxx})", stem(src)), built);
             if ok {
@@ -195,6 +224,7 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     for src in sources.iter().filter(|p| ext(p, "py")) {
         step(&format!("{}.py", stem(src)), run(Command::new("python3").arg(src).arg(libdir.join("libd3d12.so"))));
     }
+    crate::mesa::run_all(&mut step, &root, &target, &libdir);
     step("rd3d12 info (the main job)", run(cargo().args(["run", "--quiet", "-p", "rd3d12-cli", "--", "info"])));
 
     let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();

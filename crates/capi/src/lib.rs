@@ -8,7 +8,10 @@ use rd3d12_sys::*;
 use std::ffi::c_void;
 
 /// D3D12CreateDevice. A NULL adapter means the default adapter, the CPU adapter. A non-NULL
-/// adapter is accepted as that same adapter: it is the only one this runtime drives.
+/// adapter must be an IDXCoreAdapter (from our libdxcore.so or any other DXCore) whose LUID is
+/// the CPU adapter's: adapters are told apart by LUID, not by pointer (D3D12CreateDevice
+/// remarks). A DXCore adapter with another LUID is one this runtime does not drive
+/// (DXGI_ERROR_UNSUPPORTED); an object that is no adapter at all is E_INVALIDARG.
 /// `ppDevice == NULL` asks whether creation would succeed: S_FALSE.
 ///
 /// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12createdevice>
@@ -17,7 +20,7 @@ use std::ffi::c_void;
 /// `riid` must be null or point at a GUID; `pp_device` null or writable.
 #[no_mangle]
 pub unsafe extern "C" fn D3D12CreateDevice(
-    _adapter: *mut IUnknown,
+    adapter: *mut IUnknown,
     minimum_feature_level: D3D_FEATURE_LEVEL,
     riid: *const IID,
     pp_device: *mut *mut c_void,
@@ -28,6 +31,15 @@ pub unsafe extern "C" fn D3D12CreateDevice(
             unsafe { *pp_device = std::ptr::null_mut() };
             if riid.is_null() {
                 return Err(Error::INVALID_ARG);
+            }
+        }
+        if !adapter.is_null() {
+            // SAFETY: a non-null adapter is a live COM object (the caller's contract).
+            let ours = rd3d12::adapter::luid();
+            match unsafe { rd3d12::dxcore::dxcore_adapter_luid(adapter) } {
+                Some(l) if l.LowPart == ours.LowPart && l.HighPart == ours.HighPart => {}
+                Some(_) => return Err(Error::hr(DXGI_ERROR_UNSUPPORTED)),
+                None => return Err(Error::INVALID_ARG),
             }
         }
         let dev = rd3d12::create_device(minimum_feature_level)?;

@@ -1,6 +1,7 @@
 //! rd3d12: the Direct3D 12 runtime objects. The exported C entry points live in the capi crate;
 //! this crate holds the COM layer, one file per D3D12 interface, and the backends.
 
+pub mod adapter;
 pub mod backend;
 pub mod blob;
 pub mod com;
@@ -14,6 +15,7 @@ pub mod debug_device;
 pub mod debug_objects;
 pub mod descriptor_heap;
 pub mod device;
+pub mod dxcore;
 pub mod error;
 pub mod event;
 pub mod features;

@@ -274,3 +274,53 @@ macro_rules! child_vtbl {
 
 #[cfg(test)]
 mod tests;
+
+/// A weak reference to at most one live object of class `T`: the process-wide singletons
+/// (DXCore's factory, a factory's adapter) are handed out again while someone holds them and
+/// made anew once the last reference is gone. The object's `Drop` calls [`WeakSlot::clear`].
+pub struct WeakSlot<T: Class> {
+    addr: std::sync::Mutex<usize>,
+    _t: PhantomData<T>,
+}
+
+impl<T: Class> Default for WeakSlot<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Class> WeakSlot<T> {
+    pub const fn new() -> Self {
+        WeakSlot { addr: std::sync::Mutex::new(0), _t: PhantomData }
+    }
+
+    /// The live object, or a new one made by `make` (which must not touch this slot).
+    pub fn get_or_make(&self, make: impl FnOnce() -> Ptr<T>) -> Ptr<T> {
+        let mut a = self.addr.lock().unwrap_or_else(|e| e.into_inner());
+        if *a != 0 {
+            // SAFETY: the entry is cleared by the object's Drop under this lock, before its memory
+            // is freed, so a non-zero entry points at allocated memory; try_add_ref refuses an
+            // object whose count already reached zero.
+            let obj = unsafe { &*(*a as *const Object<T>) };
+            if obj.try_add_ref() {
+                // SAFETY: try_add_ref just took the reference the Ptr adopts.
+                return unsafe { Ptr::from_raw(*a as *mut Object<T>) };
+            }
+        }
+        let p = make();
+        *a = p.as_ptr() as usize;
+        p
+    }
+
+    /// Forgets the object whose state is `inner`, if it is the one recorded (called from its Drop).
+    pub fn clear(&self, inner: *const T) {
+        let mut a = self.addr.lock().unwrap_or_else(|e| e.into_inner());
+        if *a != 0 {
+            // SAFETY: only the address of the recorded object's `inner` field is computed.
+            let rec = unsafe { std::ptr::addr_of!((*(*a as *const Object<T>)).inner) };
+            if std::ptr::eq(rec, inner) {
+                *a = 0;
+            }
+        }
+    }
+}

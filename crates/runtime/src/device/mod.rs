@@ -94,15 +94,10 @@ unsafe impl Class for Device {
     }
 }
 
-/// The LUID of the CPU adapter: non-zero, and stable for the life of the process.
+/// The LUID of the CPU adapter: non-zero, the same in every process of one boot
+/// ([`crate::adapter::luid`]).
 pub fn adapter_luid() -> LUID {
-    static LUID_: OnceLock<LUID> = OnceLock::new();
-    *LUID_.get_or_init(|| {
-        // Unique per process run, like a Windows adapter LUID across boots.
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let mix = (t as u64) ^ ((std::process::id() as u64) << 32) ^ 0x9e37_79b9_7f4a_7c15;
-        LUID { LowPart: (mix as u32) | 1, HighPart: (mix >> 32) as i32 & 0x7fff_ffff }
-    })
+    crate::adapter::luid()
 }
 
 /// The live device, if any: D3D12CreateDevice returns it again instead of making a second one.
