@@ -3,6 +3,7 @@
 
 mod gen;
 mod gen_dxcore;
+mod mesa;
 mod test;
 
 use std::process::ExitCode;

@@ -81,12 +81,14 @@ fn enable_layer() {
 
 // ---- rd3d12's own diagnostics ------------------------------------------------------------------
 
-/// Levels of `RD3D12_LOG`: off, error (the default: internal errors only), warn, info.
+/// Levels of `RD3D12_LOG`: off, error (the default: internal errors only), warn, info (also
+/// every failing call with its HRESULT), trace (also every guarded call by name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     Error = 1,
     Warn = 2,
     Info = 3,
+    Trace = 4,
 }
 
 /// Whether rd3d12's own diagnostics of `level` are printed (`RD3D12_LOG`, default `error`).
@@ -97,7 +99,8 @@ pub fn log_enabled(level: Level) -> bool {
         l = match std::env::var("RD3D12_LOG").map(|v| v.trim().to_ascii_lowercase()) {
             Ok(v) if v == "off" || v == "0" || v == "none" => 0,
             Ok(v) if v == "warn" || v == "warning" => 2,
-            Ok(v) if v == "info" || v == "debug" || v == "trace" => 3,
+            Ok(v) if v == "info" || v == "debug" => 3,
+            Ok(v) if v == "trace" => 4,
             _ => 1,
         };
         LEVEL.store(l, Ordering::Relaxed);

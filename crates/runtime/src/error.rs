@@ -57,6 +57,9 @@ pub fn to_hresult(r: Result<HRESULT>) -> HRESULT {
 /// Runs the body of an exported call so that a Rust panic never unwinds into C: the panic is
 /// reported on stderr and the call returns `on_panic` (E_FAIL for HRESULT methods).
 pub fn guard<R>(name: &str, on_panic: R, f: impl FnOnce() -> R) -> R {
+    if crate::debug::log_enabled(crate::debug::Level::Trace) {
+        eprintln!("rd3d12: {name}");
+    }
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
@@ -82,6 +85,9 @@ pub fn guard_hr(name: &str, f: impl FnOnce() -> Result<HRESULT>) -> HRESULT {
         Err(e) => {
             if let Some(m) = &e.message {
                 crate::debug::report(name, m);
+            }
+            if crate::debug::log_enabled(crate::debug::Level::Info) {
+                eprintln!("rd3d12: {name} returns {:#010x}", e.hr as u32);
             }
             e.hr
         }

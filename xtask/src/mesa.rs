@@ -1,0 +1,173 @@
+//! Mesa's OpenGL on rd3d12: Debian's Gallium d3d12 driver (the driver behind WSLg) loads
+//! `libd3d12.so` and `libdxcore.so` by name; with `GALLIUM_DRIVER=d3d12` and
+//! `LD_LIBRARY_PATH` naming a folder that holds only our two libraries, GL runs on rd3d12.
+//! Every test runs once more with llvmpipe as the control, so a failure of the machine's Mesa
+//! setup shows up as a failing control rather than as a failure of ours.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The renderer string Mesa builds from our DXCore adapter's DriverDescription.
+const RENDERER: &str = "D3D12 (rd3d12 CPU adapter)";
+
+fn output(cmd: &mut Command) -> Result<(String, String), String> {
+    let shown = format!("{cmd:?}");
+    let out = cmd.output().map_err(|e| format!("{shown}: {e}"))?;
+    let (so, se) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    if out.status.success() {
+        Ok((so, se))
+    } else {
+        Err(format!("{shown} failed ({}):\n{so}{se}", out.status))
+    }
+}
+
+/// A command with Mesa on the d3d12 driver over our libraries, or on llvmpipe.
+fn gl(program: &Path, libs: Option<&Path>) -> Command {
+    let mut c = Command::new(program);
+    c.env_remove("LD_LIBRARY_PATH").env_remove("RD3D12_LOG").env_remove("RD3D12_DEBUG");
+    match libs {
+        Some(dir) => c.env("GALLIUM_DRIVER", "d3d12").env("LD_LIBRARY_PATH", dir),
+        None => c.env("GALLIUM_DRIVER", "llvmpipe"),
+    };
+    c
+}
+
+/// A folder holding only our two libraries (symlinks to the build), as users install them.
+fn private_libs(target: &Path, libdir: &Path) -> Result<PathBuf, String> {
+    let dir = target.join("mesa-libs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for lib in ["libd3d12.so", "libdxcore.so"] {
+        std::os::unix::fs::symlink(libdir.join(lib), dir.join(lib)).map_err(|e| format!("{lib}: {e}"))?;
+    }
+    Ok(dir)
+}
+
+/// (a) EGL surfaceless GLES context, GL_RENDERER, a cleared FBO.
+fn egl_clear(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
+    let mut c = gl(exe, libs);
+    match libs {
+        // Readback on the d3d12 driver is a blit drawn with a shader (see egl_clear.c).
+        Some(_) => c.args([RENDERER, "--no-readback"]),
+        None => c.arg("llvmpipe"),
+    };
+    let (out, _) = output(&mut c)?;
+    eprint!("{out}");
+    Ok(())
+}
+
+/// (b) eglinfo: the surfaceless platform and the device platform come up on the driver, with
+/// configurations, and (for d3d12) our library created the device they run on.
+fn eglinfo(libs: Option<&Path>) -> Result<(), String> {
+    let mut c = gl(Path::new("eglinfo"), libs);
+    if libs.is_some() {
+        c.env("RD3D12_LOG", "trace");
+    }
+    // eglinfo exits non-zero when any platform fails (no Wayland or X server here): what
+    // counts is what it lists.
+    c.stdin(Stdio::null());
+    let o = c.output().map_err(|e| format!("eglinfo: {e}"))?;
+    let (out, err) = (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned());
+    let section = |name: &str| -> Option<&str> {
+        let start = out.find(name)?;
+        let rest = &out[start + name.len()..];
+        Some(rest.find("platform:").map_or(rest, |e| &rest[..e]))
+    };
+    for platform in ["Surfaceless platform:", "Device platform:"] {
+        let s = section(platform).ok_or_else(|| format!("eglinfo lists no {platform}\n{out}"))?;
+        if !s.contains("EGL driver name: swrast") || !s.contains("Configurations:") || !s.contains(" 8  8  8  8 ") {
+            return Err(format!("eglinfo: {platform} has no RGBA8 configurations on the driver:\n{s}"));
+        }
+    }
+    if libs.is_some()
+        && !(err.contains("rd3d12: DXCoreCreateAdapterFactory") && err.contains("rd3d12: D3D12CreateDevice"))
+    {
+        return Err(format!("eglinfo did not create its device through rd3d12:\n{err}"));
+    }
+    Ok(())
+}
+
+/// An Xvfb server, started without our libraries on its path, stopped on drop.
+struct Xvfb {
+    child: std::process::Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Result<Xvfb, String> {
+        let n = 90 + std::process::id() % 400;
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb")
+            .args([display.as_str(), "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+            .env_remove("LD_LIBRARY_PATH")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("Xvfb: {e}"))?;
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        let mut x = Xvfb { child, display };
+        for _ in 0..100 {
+            if socket.exists() {
+                return Ok(x);
+            }
+            if let Ok(Some(st)) = x.child.try_wait() {
+                return Err(format!("Xvfb {} exited ({st})", x.display));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err(format!("Xvfb {} did not come up in 10 s", x.display))
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// (c) glxinfo -B under Xvfb names the renderer.
+fn glxinfo(x: &Xvfb, libs: Option<&Path>) -> Result<(), String> {
+    let mut c = gl(Path::new("glxinfo"), libs);
+    c.arg("-B").env("DISPLAY", &x.display);
+    let (out, _) = output(&mut c)?;
+    let want = match libs {
+        Some(_) => format!("OpenGL renderer string: {RENDERER}"),
+        None => "OpenGL renderer string: llvmpipe".to_string(),
+    };
+    match out.lines().find(|l| l.starts_with("OpenGL renderer string:")) {
+        Some(l) if l.starts_with(&want) => {
+            eprintln!("xtask: glxinfo -B: {l}");
+            Ok(())
+        }
+        other => Err(format!("glxinfo -B: expected {want:?}, got {other:?}\n{out}")),
+    }
+}
+
+pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, target: &Path, libdir: &Path) {
+    let libs = match private_libs(target, libdir) {
+        Ok(d) => d,
+        Err(e) => return step("mesa: private library folder", Err(e)),
+    };
+    let exe = target.join("abi").join("egl_clear");
+    let mut cc = Command::new("gcc");
+    cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join("tests/mesa/egl_clear.c")).arg("-o").arg(&exe);
+    cc.args(["-lEGL", "-lGLESv2"]);
+    let built = output(&mut cc).map(|_| ());
+    let ok = built.is_ok();
+    step("mesa: build egl_clear", built);
+    if ok {
+        step("mesa: egl_clear on llvmpipe (control)", egl_clear(&exe, None));
+        step("mesa: egl_clear on d3d12 over rd3d12", egl_clear(&exe, Some(&libs)));
+    }
+    step("mesa: eglinfo on llvmpipe (control)", eglinfo(None));
+    step("mesa: eglinfo on d3d12 over rd3d12", eglinfo(Some(&libs)));
+    match Xvfb::start() {
+        Ok(x) => {
+            step("mesa: glxinfo -B under Xvfb on llvmpipe (control)", glxinfo(&x, None));
+            step("mesa: glxinfo -B under Xvfb on d3d12 over rd3d12", glxinfo(&x, Some(&libs)));
+        }
+        Err(e) => step("mesa: start Xvfb", Err(e)),
+    }
+}
