@@ -188,7 +188,8 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     // Every C file is one client, built with gcc in C mode and also run under valgrind.
     for src in sources.iter().filter(|p| ext(p, "c")) {
         let exe = out.join(format!("{}_c", stem(src)));
-        let built = build_client("gcc", "c11", src, &exe, &libdir, &["-DCINTERFACE", "-DCOBJMACROS", "-pthread"], &[]);
+        let libs: &[&str] = if stem(src).starts_with("dxcore") { &["-ldxcore"] } else { &[] };
+        let built = build_client("gcc", "c11", src, &exe, &libdir, &["-DCINTERFACE", "-DCOBJMACROS", "-pthread"], libs);
         let ok = built.is_ok();
         step(&format!("build {} (gcc)", stem(src)), built);
         if ok {
