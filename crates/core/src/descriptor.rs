@@ -178,7 +178,7 @@ pub mod rules {
     /// Unknown filter, address mode, comparison function, LOD or anisotropy values.
     pub const SAMPLER: Rule = error(
         D3D12_MESSAGE_ID_CREATE_SAMPLER_INVALID,
-        "invalid sampler: known Filter and address modes, MaxAnisotropy 1..=16 for anisotropic filters, MipLODBias \
+        "invalid sampler: known Filter and address modes, MaxAnisotropy 0..=16 for anisotropic filters, MipLODBias \
          in [-16, 15.99], a ComparisonFunc for comparison filters, MinLOD <= MaxLOD (no NaN), known Flags",
     );
     /// A comparison function given to a filter that does not compare.
@@ -1089,7 +1089,10 @@ pub fn sampler(s: &SamplerDesc) -> Result<Descriptor, Rule> {
     if !s.address.iter().all(|&m| address_ok(m)) {
         return bad;
     }
-    if anisotropic && !(1..=sys::D3D12_MAX_MAXANISOTROPY).contains(&s.max_anisotropy) {
+    // 0 is accepted as well, as for root-signature static samplers: Microsoft's own OpenGL-on-12
+    // driver (Mesa d3d12) creates its null sampler as ANISOTROPIC with MaxAnisotropy 0 and runs
+    // under the debug layer; a sampler then filters as with 1.
+    if anisotropic && s.max_anisotropy > sys::D3D12_MAX_MAXANISOTROPY {
         return bad;
     }
     let (lo, hi) = (sys::D3D12_MIP_LOD_BIAS_MIN as f32, sys::D3D12_MIP_LOD_BIAS_MAX as f32);

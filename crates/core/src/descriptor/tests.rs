@@ -583,7 +583,8 @@ fn sampler_rules() {
     assert!(sampler(&SamplerDesc { address: [1, 1, 6], ..linear() }).is_err());
     let aniso = SamplerDesc { filter: D3D12_FILTER_ANISOTROPIC.0, ..linear() };
     assert!(sampler(&SamplerDesc { max_anisotropy: 16, ..aniso }).is_ok());
-    assert!(sampler(&SamplerDesc { max_anisotropy: 0, ..aniso }).is_err());
+    // 0 is accepted (filters as 1), as for static samplers; Mesa's null sampler uses it.
+    assert!(sampler(&SamplerDesc { max_anisotropy: 0, ..aniso }).is_ok());
     assert!(sampler(&SamplerDesc { max_anisotropy: 17, ..aniso }).is_err());
     assert!(sampler(&SamplerDesc { max_anisotropy: 0, ..linear() }).is_ok(), "ignored without anisotropy");
     assert!(sampler(&SamplerDesc { mip_lod_bias: -16.0, ..linear() }).is_ok());
