@@ -7,9 +7,14 @@
  * GL error and (unless --no-readback) every pixel reads back as 64 128 191 255
  * (0.25*255 = 63.75 -> 64, 0.5*255 = 127.5 -> 128, 0.75*255 = 191.25 -> 191).
  *
- * --no-readback: Mesa's d3d12 driver reads pixels back through a blit it draws with a shader,
- * and rd3d12 does not execute shaders yet (it reports shader model 5.1, so Mesa's DXIL compile
- * of the blit shader fails). */
+ * --no-readback: for the d3d12 driver over rd3d12 today. glReadPixels first brings Mesa's state
+ * up to date, which compiles the fixed-function fragment shader; Mesa 22.3's d3d12 compiler
+ * emits shader model 6.1 or later only ("cannot support emitting shader models lower than
+ * 6.1"), and rd3d12 reports shader model 5.1 because it executes no shaders yet, so the compile
+ * fails and Mesa (release build) dereferences the missing variant. The read itself needs no
+ * shader (a CopyTextureRegion into a readback buffer, then Map): with the report raised to 6.1
+ * as an experiment, every pixel read back as 64 128 191 255. */
+
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
