@@ -102,21 +102,22 @@ fn interfaces(text: &str) -> Result<Vec<(String, String, Vec<Method>)>, String> 
     Ok(out)
 }
 
+/// The D3D12 bindings' include paths, in C++ mode (the DXCore header has no C section).
+fn cxx_args(inc: &Path) -> Vec<String> {
+    let mut a = crate::gen::clang_args(inc);
+    let lang = a.iter().position(|x| x == "c").expect("clang_args names the language");
+    a[lang] = "c++".into();
+    a.push("-std=c++14".into());
+    a
+}
+
 fn types_rs(inc: &Path) -> Result<String, String> {
     let b = bindgen::Builder::default()
         .header_contents(
             "rd3d12_dxcore.hpp",
             "#include <stddef.h>\n#include <wsl/winadapter.h>\n#include <directx/dxcore.h>\n",
         )
-        .clang_args([
-            "-x".to_string(),
-            "c++".to_string(),
-            "-std=c++14".to_string(),
-            format!("-I{}", inc.display()),
-            format!("-I{}/wsl/stubs", inc.display()),
-            format!("-I{}/wsl", inc.display()),
-            format!("-I{}/directx", inc.display()),
-        ])
+        .clang_args(cxx_args(inc))
         .allowlist_type("DXCore.*|PFN_DXCORE.*")
         .blocklist_type("IUnknown|_GUID|GUID|IID|_LUID|LUID|ULONG|LONG|HRESULT")
         .default_enum_style(bindgen::EnumVariation::NewType { is_bitfield: false, is_global: true })
