@@ -91,6 +91,27 @@ pub enum Level {
     Trace = 4,
 }
 
+/// `log_enabled(Level::Trace)` for every call into the runtime: one relaxed load once the level
+/// is known, the environment read on first use.
+#[inline(always)]
+pub fn tracing() -> bool {
+    match TRACING.load(Ordering::Relaxed) {
+        0 => false,
+        1 => true,
+        _ => init_tracing(),
+    }
+}
+
+/// 0 no, 1 yes, 2 not read yet.
+static TRACING: AtomicU8 = AtomicU8::new(2);
+
+#[cold]
+fn init_tracing() -> bool {
+    let t = log_enabled(Level::Trace);
+    TRACING.store(u8::from(t), Ordering::Relaxed);
+    t
+}
+
 /// Whether rd3d12's own diagnostics of `level` are printed (`RD3D12_LOG`, default `error`).
 pub fn log_enabled(level: Level) -> bool {
     static LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);

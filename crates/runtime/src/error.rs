@@ -56,9 +56,10 @@ pub fn to_hresult(r: Result<HRESULT>) -> HRESULT {
 
 /// Runs the body of an exported call so that a Rust panic never unwinds into C: the panic is
 /// reported on stderr and the call returns `on_panic` (E_FAIL for HRESULT methods).
+#[inline(always)]
 pub fn guard<R>(name: &str, on_panic: R, f: impl FnOnce() -> R) -> R {
-    if crate::debug::log_enabled(crate::debug::Level::Trace) {
-        eprintln!("rd3d12: {name}");
+    if crate::debug::tracing() {
+        trace_call(name);
     }
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
@@ -74,6 +75,12 @@ pub fn guard<R>(name: &str, on_panic: R, f: impl FnOnce() -> R) -> R {
             on_panic
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn trace_call(name: &str) {
+    eprintln!("rd3d12: {name}");
 }
 
 /// `guard` for HRESULT-returning calls whose body returns `Result<HRESULT>`.

@@ -290,6 +290,9 @@ impl FenceCore {
             while !*done {
                 done = b.1.wait(done).unwrap_or_else(|e| e.into_inner());
             }
+        } else if self.completed() >= value {
+            // Already reached: the caller's descriptor is still open during this call.
+            crate::event::signal(event);
         } else if let Some(e) = crate::event::Event::dup(event) {
             self.register(value, Waiter::Event(e));
         }
