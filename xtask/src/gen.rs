@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-const HEADERS: &[&str] = &["d3dcommon.h", "dxgiformat.h", "d3d12.h", "d3d12sdklayers.h"];
+pub(crate) const HEADERS: &[&str] = &["d3dcommon.h", "dxgiformat.h", "d3d12.h", "d3d12sdklayers.h"];
 
 fn include_root() -> PathBuf {
     PathBuf::from(std::env::var("DXHEADERS_INCLUDE").unwrap_or_else(|_| "/usr/include".into()))
@@ -178,7 +178,7 @@ fn bindings_rs(inc: &Path, guids: &[Guid]) -> Result<String, String> {
     Ok(out)
 }
 
-const RUST_KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl"];
+pub(crate) const RUST_KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl"];
 
 /// A struct or union of the bindings and the fields whose offsets gcc can name.
 struct Record {
@@ -293,6 +293,7 @@ pub fn run(check: bool) -> Result<(), String> {
         ("crates/sys/src/names.rs", names_rs(&bindings)),
         ("crates/sys/tests/layout/table.rs", layout_table_rs(&records)),
         ("crates/sys/tests/layout/layout.c", layout_c(&records)),
+        ("crates/decl/src/meta.txt", crate::meta::generate(&inc, &bindings)?),
     ];
     let mut stale = BTreeSet::new();
     for (path, text) in &outputs {

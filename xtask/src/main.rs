@@ -2,6 +2,7 @@
 //! directx-headers-dev; `cargo xtask test` installs what the tests need and runs every test.
 
 mod gen;
+mod meta;
 mod test;
 
 use std::process::ExitCode;
