@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! typedef NAME TYPE                       a C typedef (records' aliases included)
-//! struct NAME | union NAME                a record; its members follow, each line `\tNAME\tTYPE[\tBITS]`
+//! struct NAME [anon] | union NAME [anon]  a record (`anon`: declared inline in its parent); its members follow, each line `\tNAME\tTYPE[\tBITS]`
 //!                                         (an empty NAME is an anonymous member)
 //! enum NAME PRIM                          an enum; its values follow as `\tNAME\tVALUE`
 //! interface NAME BASE IID                 BASE is `-` for IUnknown; its own methods follow (slot
@@ -193,6 +193,14 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
                 let _ = writeln!(body, "typedef\t{}\t{}", t.ident, ty(&t.ty)?);
             }
             Item::Struct(st) if matches!(st.fields, Fields::Unnamed(_)) => {}
+            // `pub use self::_D3D_CBUFFER_TYPE as D3D_CBUFFER_TYPE;`: bindgen's enum typedefs.
+            Item::Use(u) => {
+                if let syn::UseTree::Path(p) = &u.tree {
+                    if let syn::UseTree::Rename(r) = &*p.tree {
+                        let _ = writeln!(body, "typedef\t{}\t{}", r.rename, rename(&r.ident.to_string()));
+                    }
+                }
+            }
             Item::Struct(st) if st.ident.to_string().ends_with("Vtbl") => {
                 let mut methods = Vec::new();
                 for f in &st.fields {
@@ -219,7 +227,8 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
                 let name = st.ident.to_string();
                 let is_iface = st.fields.len() == 1 && st.fields.iter().any(|f| matches!(&f.ident, Some(i) if i == "lpVtbl"));
                 let opaque = st.fields.iter().any(|f| matches!(&f.ident, Some(i) if i == "_unused"));
-                if is_iface || opaque {
+                // bindgen's own helpers (`__BindgenBitfieldUnit<Storage>`) are no C types.
+                if is_iface || opaque || !st.generics.params.is_empty() || name.starts_with("__") {
                     continue;
                 }
                 let mut members = Vec::new();
@@ -243,7 +252,7 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
                     let mname = if fname.starts_with("__bindgen_anon_") { String::new() } else { c_field_name(&fname) };
                     members.push(Member { name: mname, ty: ty(&f.ty)?, bits: None });
                 }
-                write_record(&mut body, "struct", &rename(&name), &members);
+                write_record(&mut body, "struct", &name, &members);
             }
             Item::Union(u) => {
                 let name = u.ident.to_string();
@@ -253,7 +262,7 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
                     let mname = if fname.starts_with("__bindgen_anon_") { String::new() } else { c_field_name(&fname) };
                     members.push(Member { name: mname, ty: ty(&f.ty)?, bits: None });
                 }
-                write_record(&mut body, "union", &rename(&name), &members);
+                write_record(&mut body, "union", &name, &members);
             }
             Item::Const(c) => {
                 // `pub const X: E = E(v);` where E is a newtype enum.
@@ -327,7 +336,8 @@ fn int_of(e: &syn::Expr) -> Option<i64> {
 }
 
 fn write_record(s: &mut String, kind: &str, name: &str, members: &[Member]) {
-    let _ = writeln!(s, "{kind}\t{name}");
+    let anon = if name.contains("__bindgen_ty_") { "\tanon" } else { "" };
+    let _ = writeln!(s, "{kind}\t{}{anon}", rename(name));
     for m in members {
         match m.bits {
             Some(b) => writeln!(s, "\t{}\t{}\t{b}", m.name, m.ty),

@@ -1,0 +1,189 @@
+//! C# and VB.NET: sequential structs (explicit layout for unions), `[MarshalAs(UnmanagedType.Bool)]`
+//! for BOOL, fixed-size arrays as `ByValArray`; interfaces as `[ComImport]` with methods in slot
+//! order, and for C# also `[GeneratedComInterface]` (the source-generated COM of .NET 8).
+
+use std::fmt::Write as _;
+
+use super::{abi_sig, fields, size_note, spell, Cx, Emitter, Spell};
+use crate::layout::{self, Kind};
+use crate::model::{Enum, Interface, Record, Ty};
+
+pub(crate) struct CSharp {
+    pub vb: bool,
+}
+
+impl Spell for CSharp {
+    fn prim(&self, cx: &Cx, p: &str) -> String {
+        let (cs, vb) = match p {
+            "void" => ("void", "Void"),
+            "char" | "i8" => ("sbyte", "SByte"),
+            "u8" => ("byte", "Byte"),
+            "i16" => ("short", "Short"),
+            "u16" => ("ushort", "UShort"),
+            "i32" => ("int", "Integer"),
+            "u32" => ("uint", "UInteger"),
+            "i64" => ("long", "Long"),
+            "u64" => ("ulong", "ULong"),
+            "f32" => ("float", "Single"),
+            "f64" => ("double", "Double"),
+            "usize" => ("UIntPtr", "UIntPtr"),
+            "isize" => ("IntPtr", "IntPtr"),
+            "long" if cx.abi.windows() => ("int", "Integer"),
+            "ulong" if cx.abi.windows() => ("uint", "UInteger"),
+            "long" => ("long", "Long"),
+            "ulong" => ("ulong", "ULong"),
+            "bool" => ("byte", "Byte"),
+            "wchar" if cx.abi.windows() => ("char", "Char"),
+            _ => ("int", "Integer"),
+        };
+        (if self.vb { vb } else { cs }).to_string()
+    }
+    fn ptr(&self, _cx: &Cx, _pointee: &Ty, _konst: bool) -> Result<String, String> {
+        Ok("IntPtr".into())
+    }
+    fn array(&self, elem: String, _n: u64) -> String {
+        if self.vb {
+            format!("{elem}()")
+        } else {
+            format!("{elem}[]")
+        }
+    }
+}
+
+/// Total element count and element type of a (nested) array.
+fn flat_array(t: &Ty) -> Option<(u64, &Ty)> {
+    match t {
+        Ty::Array(e, n) => Some(match flat_array(e) {
+            Some((m, x)) => (n * m, x),
+            None => (*n, e),
+        }),
+        _ => None,
+    }
+}
+
+impl CSharp {
+    fn is_bool(t: &Ty) -> bool {
+        matches!(t, Ty::Name(n) if n == "BOOL")
+    }
+
+    fn member(&self, cx: &Cx, union: bool, name: &str, t: &Ty, offset: u64, c: &str) -> Result<String, String> {
+        let mut attrs = Vec::new();
+        if union {
+            attrs.push(format!("FieldOffset({offset})"));
+        }
+        let ty = if let Some((n, e)) = flat_array(t) {
+            attrs.push(format!("MarshalAs(UnmanagedType.ByValArray, SizeConst = {n})"));
+            let et = spell(cx, self, e)?;
+            self.array(et, n)
+        } else {
+            if Self::is_bool(t) {
+                attrs.push("MarshalAs(UnmanagedType.Bool)".into());
+            }
+            if Self::is_bool(t) {
+                if self.vb { "Boolean" } else { "bool" }.to_string()
+            } else {
+                spell(cx, self, t)?
+            }
+        };
+        Ok(if self.vb {
+            let a = if attrs.is_empty() { String::new() } else { format!("<{}> ", attrs.join(", ")) };
+            format!("    {a}Public {name} As {ty} ' {offset}: {c}\n")
+        } else {
+            let a = if attrs.is_empty() { String::new() } else { format!("[{}] ", attrs.join(", ")) };
+            format!("    {a}public {ty} {name}; // {offset}: {c}\n")
+        })
+    }
+
+    fn ret_and_args(&self, cx: &Cx, ret: &Ty, params: &[(String, Ty)]) -> Result<(String, Vec<String>), String> {
+        let mut args = Vec::new();
+        for (n, t) in params {
+            let ty = spell(cx, self, t)?;
+            let n = if KEYWORDS.contains(&n.as_str()) { format!("@{n}") } else { n.clone() };
+            args.push(if self.vb { format!("{} As {ty}", n.trim_start_matches('@')) } else { format!("{ty} {n}") });
+        }
+        let r = match layout::resolve(cx.meta, cx.abi, ret)? {
+            Kind::Prim("void") => "void".to_string(),
+            _ => spell(cx, self, ret)?,
+        };
+        Ok((r, args))
+    }
+}
+
+const KEYWORDS: &[&str] = &["object", "string", "event", "params", "base", "ref", "out", "in", "fixed", "checked", "lock", "operator"];
+
+impl Emitter for CSharp {
+    fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
+        if self.vb {
+            format!("' D3D12 declarations for VB.NET ({}), written by `rd3d12 decl`.\nImports System\nImports System.Runtime.InteropServices\n\n", cx.abi.name())
+        } else {
+            format!("// D3D12 declarations for C# ({}), written by `rd3d12 decl`.\nusing System;\nusing System.Runtime.InteropServices;\n\n", cx.abi.name())
+        }
+    }
+
+    fn record(&self, cx: &Cx, r: &Record) -> Result<String, String> {
+        let kind = if r.union { "Explicit" } else { "Sequential" };
+        let name = cx.meta.display(&r.name);
+        let mut s = String::new();
+        if self.vb {
+            let _ = writeln!(s, "' {}\n<StructLayout(LayoutKind.{kind}, CharSet:=CharSet.Unicode)>\nPublic Structure {name}", size_note(cx, r)?);
+        } else {
+            let _ = writeln!(s, "// {}\n[StructLayout(LayoutKind.{kind}, CharSet = CharSet.Unicode)]\npublic struct {name}\n{{", size_note(cx, r)?);
+        }
+        for f in fields(cx, r)? {
+            let c = if f.bits.is_empty() {
+                f.c.clone()
+            } else {
+                f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
+            };
+            s.push_str(&self.member(cx, r.union, &f.name, &f.ty, f.offset, &c)?);
+        }
+        s.push_str(if self.vb { "End Structure\n" } else { "}\n" });
+        Ok(s)
+    }
+
+    fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
+        let p = self.prim(cx, &e.prim);
+        let mut s = if self.vb { format!("Public Enum {} As {p}\n", e.name) } else { format!("public enum {} : {p}\n{{\n", e.name) };
+        for (n, v) in &e.values {
+            let v = if e.prim == "u32" { (*v as u32).to_string() } else { (*v as i32).to_string() };
+            if self.vb {
+                let _ = writeln!(s, "    {n} = {v}");
+            } else {
+                let _ = writeln!(s, "    {n} = {v},");
+            }
+        }
+        s.push_str(if self.vb { "End Enum\n" } else { "}\n" });
+        Ok(s)
+    }
+
+    fn interface(&self, cx: &Cx, i: &Interface) -> Result<String, String> {
+        let mut s = String::new();
+        let iid = i.iid.clone().unwrap_or_default();
+        // Windows COM interop of .NET declares IUnknown's methods itself: list the rest, by slot.
+        let slots: Vec<_> = cx.meta.slots(i).into_iter().filter(|(k, _, _)| *k >= 3).collect();
+        if self.vb {
+            let _ = writeln!(s, "<ComImport, Guid(\"{iid}\"), InterfaceType(ComInterfaceType.InterfaceIsIUnknown)>\nPublic Interface {}", i.name);
+        } else {
+            let _ = writeln!(
+                s,
+                "// [GeneratedComInterface] (.NET 8) takes the same body with `partial interface`.\n[ComImport, Guid(\"{iid}\"), InterfaceType(ComInterfaceType.InterfaceIsIUnknown)]\npublic interface {}\n{{",
+                i.name
+            );
+        }
+        for (slot, _, m) in slots {
+            // [PreserveSig] methods are raw vtable calls: on Windows a struct return is the
+            // hidden RetVal pointer of d3d12.h's C declaration.
+            let (ret, params) = abi_sig(cx, &m.ret, &m.params)?;
+            let (r, args) = self.ret_and_args(cx, &ret, &params)?;
+            if self.vb {
+                let kw = if r == "void" { "Sub" } else { "Function" };
+                let tail = if r == "void" { String::new() } else { format!(" As {r}") };
+                let _ = writeln!(s, "    <PreserveSig> {kw} {}({}){tail} ' slot {slot}", m.name, args.join(", "));
+            } else {
+                let _ = writeln!(s, "    [PreserveSig] {r} {}({}); // slot {slot}", m.name, args.join(", "));
+            }
+        }
+        s.push_str(if self.vb { "End Interface\n" } else { "}\n" });
+        Ok(s)
+    }
+}
