@@ -289,3 +289,62 @@ mod tests {
         }
     }
 }
+
+/// A record's layout on one ABI, for tests that compare it with compilers.
+#[derive(Clone, Debug)]
+pub struct RecordFacts {
+    /// The C name (`GUID` for `_GUID`).
+    pub name: String,
+    /// How Microsoft's headers name it: a typedef of it where there is one, else `struct TAG`.
+    pub c_ref: String,
+    pub size: u64,
+    pub align: u64,
+    /// Every member C can name with offsetof (anonymous members' members by their own name;
+    /// bitfields left out): `(name, offset)`.
+    pub c_members: Vec<(String, u64)>,
+    /// The top-level fields as the non-C emitters name them (`Anonymous`, `Bitfield0`).
+    pub fields: Vec<(String, u64)>,
+    /// Bitfield members: `(name, storage unit offset)`.
+    pub bitfields: Vec<(String, u64)>,
+    pub union: bool,
+}
+
+/// Facts for every named struct and union on `abi`.
+pub fn record_facts(abi: Abi) -> Result<Vec<RecordFacts>, String> {
+    let m = meta();
+    let cx = emit::Cx { meta: m, abi };
+    let mut out = Vec::new();
+    for r in m.records.values().filter(|r| !r.anon) {
+        let l = layout::record(m, abi, r)?.layout;
+        let flat = layout::flat_members(m, abi, r)?;
+        let fields = emit::fields(&cx, r)?;
+        let alias = m.typedefs.iter().find(|(_, t)| matches!(t, model::Ty::Name(n) if *n == r.name));
+        let c_ref = match alias {
+            Some((a, _)) => a.clone(),
+            None => format!("{} {}", if r.union { "union" } else { "struct" }, r.name),
+        };
+        out.push(RecordFacts {
+            c_ref,
+            name: m.display(&r.name).to_string(),
+            size: l.size,
+            align: l.align,
+            c_members: flat.iter().filter(|(_, p)| p.bit.is_none()).map(|(n, p)| (n.clone(), p.offset)).collect(),
+            fields: fields.iter().map(|f| (f.name.clone(), f.offset)).collect(),
+            bitfields: fields.iter().flat_map(|f| f.bits.iter().map(|b| (b.0.clone(), f.offset))).collect(),
+            union: r.union,
+        });
+    }
+    Ok(out)
+}
+
+/// `(slot, method)` for every vtable slot of an interface, IUnknown's included.
+pub fn slots(interface: &str) -> Result<Vec<(usize, String)>, String> {
+    let m = meta();
+    let i = m.interfaces.get(interface).ok_or_else(|| format!("no interface {interface}"))?;
+    Ok(m.slots(i).into_iter().map(|(k, _, x)| (k, x.name.clone())).collect())
+}
+
+/// Every interface name.
+pub fn interface_names() -> Vec<&'static str> {
+    meta().interfaces.keys().map(String::as_str).collect()
+}

@@ -70,7 +70,7 @@ impl Emitter for C {
         if !deps {
             return s;
         }
-        s.push_str(if self.cpp { "#include <cstddef>\n#include <cstdint>\n" } else { "#include <stddef.h>\n#include <stdint.h>\n" });
+        s.push_str("#include <stddef.h>\n#include <stdint.h>\n");
         let call = if cx.abi == crate::Abi::WindowsX86 { "__stdcall" } else { "" };
         let _ = writeln!(s, "#ifndef STDMETHODCALLTYPE\n#define STDMETHODCALLTYPE {call}\n#endif");
         // Forward declarations, so that pointers may name any record or interface.

@@ -19,7 +19,7 @@ use crate::layout::{self, Kind};
 use crate::model::{Enum, Interface, Meta, Record, Ty};
 use crate::{Abi, Found, Lang};
 
-pub(crate) struct Cx<'a> {
+pub struct Cx<'a> {
     pub meta: &'a Meta,
     pub abi: Abi,
 }
@@ -169,19 +169,16 @@ fn visit<'a>(
     seen: &mut BTreeSet<String>,
     out: &mut Vec<Item<'a>>,
 ) -> Result<(), String> {
-    if let Item::Typedef(_, _) = it {
-        if !e.inline_anon() {
-            return Ok(()); // only C and C++ keep typedef names
-        }
-    }
-    if let Item::Record(r) = it {
-        if r.anon && e.inline_anon() {
-            return Ok(());
-        }
-    }
     if !seen.insert(it.key()) {
         return Ok(());
     }
+    // C and C++ write anonymous records inside their parent, and only they keep typedef names:
+    // such items are not written, but what they use is.
+    let inline = match it {
+        Item::Record(r) => r.anon && e.inline_anon(),
+        Item::Typedef(..) => !e.inline_anon(),
+        _ => false,
+    };
     let mut used = Vec::new();
     match it {
         Item::Typedef(_, t) => uses(t, &mut used),
@@ -210,7 +207,9 @@ fn visit<'a>(
             visit(cx, dep, deps, e, seen, out)?;
         }
     }
-    out.push(it);
+    if !inline {
+        out.push(it);
+    }
     Ok(())
 }
 
@@ -279,7 +278,7 @@ pub(crate) fn abi_sig(cx: &Cx, ret: &Ty, params: &[(String, Ty)]) -> Result<(Ty,
 }
 
 /// One field of a record as non-C languages declare it.
-pub(crate) struct Field {
+pub struct Field {
     /// The member's name; `Anonymous`/`AnonymousN` for anonymous members, `BitfieldN` for a
     /// storage unit of bitfields.
     pub name: String,
@@ -292,7 +291,7 @@ pub(crate) struct Field {
     pub bits: Vec<(String, u32, u32)>,
 }
 
-pub(crate) fn fields(cx: &Cx, r: &Record) -> Result<Vec<Field>, String> {
+pub fn fields(cx: &Cx, r: &Record) -> Result<Vec<Field>, String> {
     let rl = layout::record(cx.meta, cx.abi, r)?;
     let n_anon = r.members.iter().filter(|m| m.name.is_empty()).count();
     let mut out: Vec<Field> = Vec::new();

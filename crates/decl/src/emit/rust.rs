@@ -9,6 +9,16 @@ use crate::model::{Enum, Interface, Record, Ty};
 
 pub(crate) struct Rust;
 
+/// A Rust identifier for a C name (`type` → `r#type`).
+fn ident(n: &str) -> String {
+    const KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl", "in", "loop", "use", "where", "trait", "crate", "super", "dyn", "async", "await", "macro", "priv", "final", "override", "virtual", "yield", "try", "abstract", "become", "do", "typeof", "unsized"];
+    if KEYWORDS.contains(&n) {
+        format!("r#{n}")
+    } else {
+        n.to_string()
+    }
+}
+
 impl Spell for Rust {
     fn prim(&self, cx: &Cx, p: &str) -> String {
         match p {
@@ -61,7 +71,7 @@ impl Emitter for Rust {
         for f in fields(cx, r)? {
             let bits: Vec<String> = f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect();
             let what = if bits.is_empty() { f.c.clone() } else { bits.join(", ") };
-            let _ = writeln!(s, "    pub {}: {}, // {}: {what}", f.name, spell(cx, self, &f.ty)?, f.offset);
+            let _ = writeln!(s, "    pub {}: {}, // {}: {what}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset);
         }
         s.push_str("}\n");
         Ok(s)
@@ -95,7 +105,7 @@ impl Emitter for Rust {
             let (ret, params) = abi_sig(cx, &m.ret, &m.params)?;
             let mut args = vec![format!("This: *mut {}", i.name)];
             for (n, t) in &params {
-                args.push(format!("{n}: {}", spell(cx, self, t)?));
+                args.push(format!("{}: {}", ident(n), spell(cx, self, t)?));
             }
             let ret = match ret {
                 Ty::Name(ref v) if v == "void" => String::new(),
