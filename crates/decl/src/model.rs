@@ -102,7 +102,7 @@ pub struct Meta {
     pub records: BTreeMap<String, Record>,
     pub enums: BTreeMap<String, Enum>,
     pub interfaces: BTreeMap<String, Interface>,
-    /// Record name → the name C code uses for it (`_GUID` → `GUID`).
+    /// Record or enum name → the name C code uses for it (`_GUID` → `GUID`).
     pub display: BTreeMap<String, String>,
 }
 
@@ -180,11 +180,25 @@ impl Meta {
         // `typedef struct _GUID {..} GUID;`: C code says GUID. The first alias wins.
         for (alias, t) in &m.typedefs {
             if let Ty::Name(n) = t {
-                if m.records.contains_key(n) && !m.display.contains_key(n) && (n.starts_with('_') || n.starts_with("tag")) {
+                let known = m.records.contains_key(n) || m.enums.contains_key(n);
+                if known && !m.display.contains_key(n) && (n.starts_with('_') || n.starts_with("tag")) {
                     m.display.insert(n.clone(), alias.clone());
                 }
             }
         }
+        // Anonymous records follow their parent: `_LARGE_INTEGER_0` → `LARGE_INTEGER_0`.
+        let renamed: Vec<(String, String)> = m
+            .records
+            .values()
+            .filter(|r| r.anon)
+            .filter_map(|r| {
+                m.display.iter().find_map(|(tag, d)| {
+                    let rest = r.name.strip_prefix(tag.as_str())?.strip_prefix('_')?;
+                    Some((r.name.clone(), format!("{d}_{rest}")))
+                })
+            })
+            .collect();
+        m.display.extend(renamed);
         Ok(m)
     }
 
@@ -203,7 +217,7 @@ impl Meta {
         }
     }
 
-    /// The name C code uses for a record.
+    /// The name C code uses for a record or enum.
     pub fn display<'a>(&'a self, record: &'a str) -> &'a str {
         self.display.get(record).map(String::as_str).unwrap_or(record)
     }

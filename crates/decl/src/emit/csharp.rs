@@ -143,7 +143,7 @@ impl Emitter for CSharp {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = if self.vb { format!("Public Enum {} As {p}\n", e.name) } else { format!("public enum {} : {p}\n{{\n", e.name) };
+        let mut s = if self.vb { format!("Public Enum {} As {p}\n", cx.meta.display(&e.name)) } else { format!("public enum {} : {p}\n{{\n", cx.meta.display(&e.name)) };
         for (n, v) in &e.values {
             let v = if e.prim == "u32" { (*v as u32).to_string() } else { (*v as i32).to_string() };
             if self.vb {
@@ -157,8 +157,11 @@ impl Emitter for CSharp {
     }
 
     fn interface(&self, cx: &Cx, i: &Interface) -> Result<String, String> {
+        let Some(iid) = i.iid.clone() else {
+            let c = if self.vb { "'" } else { "//" };
+            return Ok(format!("{c} {} has no IID: not a COM interface (see the C declaration).\n", i.name));
+        };
         let mut s = String::new();
-        let iid = i.iid.clone().unwrap_or_default();
         // Windows COM interop of .NET declares IUnknown's methods itself: list the rest, by slot.
         let slots: Vec<_> = cx.meta.slots(i).into_iter().filter(|(k, _, _)| *k >= 3).collect();
         if self.vb {

@@ -52,6 +52,9 @@ impl Spell for Go {
 }
 
 impl Emitter for Go {
+    fn ident(&self, n: &str) -> String {
+        ident(n)
+    }
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
         format!("// D3D12 declarations for Go ({}), written by `rd3d12 decl`.\n\n", cx.abi.name())
     }
@@ -101,10 +104,10 @@ impl Emitter for Go {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = format!("type {} {p}\n\nconst (\n", e.name);
+        let mut s = format!("type {} {p}\n\nconst (\n", cx.meta.display(&e.name));
         for (n, v) in &e.values {
             let v = if p == "int32" { (*v as i32).to_string() } else { (*v as u32).to_string() };
-            let _ = writeln!(s, "\t{n} {} = {v}", e.name);
+            let _ = writeln!(s, "\t{n} {} = {v}", cx.meta.display(&e.name));
         }
         s.push_str(")\n");
         Ok(s)

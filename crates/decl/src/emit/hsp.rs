@@ -115,7 +115,31 @@ fn kinds(cx: &Cx, t: &Ty) -> Result<Vec<&'static str>, String> {
     })
 }
 
+impl Hsp {
+    /// IronHSP's `#field` type of a member.
+    fn iron_ty(cx: &Cx, t: &Ty) -> Result<String, String> {
+        Ok(match layout::resolve(cx.meta, cx.abi, t)? {
+            Kind::Record(r) => cx.meta.display(&r).to_string(),
+            Kind::Array(e, n) => format!("{}[{n}]", Self::iron_ty(cx, &e)?),
+            Kind::Prim("f32") => "float".into(),
+            Kind::Prim("f64") => "double".into(),
+            _ => match layout::layout_of(cx.meta, cx.abi, t)?.size {
+                1 => "byte",
+                2 => "short",
+                8 => "int64",
+                _ => "int",
+            }
+            .into(),
+        })
+    }
+}
+
 impl Emitter for Hsp {
+    /// HSP flattens nested records into one list of offsets; IronHSP declares them apart.
+    fn inline_anon(&self) -> bool {
+        !self.iron
+    }
+
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
         let which = if self.iron { "IronHSP" } else { "HSP 3.x" };
         format!("; D3D12 declarations for {which} ({}), written by `rd3d12 decl`.\n\n", cx.abi.name())
@@ -130,16 +154,13 @@ impl Emitter for Hsp {
         if self.iron {
             let _ = writeln!(s, "#defstruct {name}");
             for f in super::fields(cx, r)? {
-                let t = match f.size {
-                    _ if !f.bits.is_empty() => "int",
-                    1 => "byte",
-                    2 => "short",
-                    4 => "int",
-                    8 => "int64",
-                    _ => "",
+                let t = if f.bits.is_empty() { Self::iron_ty(cx, &f.ty)? } else { "int".into() };
+                let what = if f.bits.is_empty() {
+                    f.c.clone()
+                } else {
+                    f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
                 };
-                let t = if t.is_empty() { format!("byte[{}]", f.size) } else { t.to_string() };
-                let _ = writeln!(s, "#field {t} {}  ; {}: {}", f.name, f.offset, f.c);
+                let _ = writeln!(s, "#field {t} {}  ; {}: {what}", f.name, f.offset);
             }
             s.push_str("#endstruct\n");
             return Ok(s);
@@ -148,13 +169,13 @@ impl Emitter for Hsp {
         for f in &ls {
             let c = f.name.replace(['.', '[', ']'], "_").replace("__", "_");
             let c = c.trim_end_matches('_');
-            let _ = writeln!(s, "#const {name}_{c} {}  ; {}: {}", f.offset, f.c, access(f));
+            let _ = writeln!(s, "#const {name}_{c} {}  ; {}: {}, {}", f.offset, f.name, f.c, access(f));
         }
         Ok(s)
     }
 
-    fn enumeration(&self, _cx: &Cx, e: &Enum) -> Result<String, String> {
-        let mut s = format!("; enum {}\n", e.name);
+    fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
+        let mut s = format!("; enum {}\n", cx.meta.display(&e.name));
         for (n, v) in &e.values {
             let v = if e.prim == "u32" { (*v as u32 as i32).to_string() } else { (*v as i32).to_string() };
             let _ = writeln!(s, "#const {n} {v}");

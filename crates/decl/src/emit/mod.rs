@@ -67,6 +67,15 @@ pub(crate) trait Emitter {
     fn typed_pointers(&self) -> bool {
         false
     }
+    /// A C member name as this language must write it (keywords escaped).
+    fn ident(&self, n: &str) -> String {
+        n.to_string()
+    }
+}
+
+/// A C member name as `lang` writes it (`type` → `r#type` in Rust, `&Type` in Pascal).
+pub fn ident(lang: Lang, n: &str) -> String {
+    emitter(lang).ident(n)
 }
 
 fn emitter(lang: Lang) -> Box<dyn Emitter> {

@@ -56,6 +56,9 @@ impl Spell for Nim {
 }
 
 impl Emitter for Nim {
+    fn ident(&self, n: &str) -> String {
+        ident(n)
+    }
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
         format!("# D3D12 declarations for Nim ({}), written by `rd3d12 decl`.\n\n", cx.abi.name())
     }
@@ -76,10 +79,10 @@ impl Emitter for Nim {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = format!("type {}* = {p}\nconst\n", e.name);
+        let mut s = format!("type {}* = {p}\nconst\n", cx.meta.display(&e.name));
         for (n, v) in &e.values {
             let v = if p == "int32" { (*v as i32).to_string() } else { (*v as u32).to_string() };
-            let _ = writeln!(s, "  {n}* = {}({v})", e.name);
+            let _ = writeln!(s, "  {n}* = {}({v})", cx.meta.display(&e.name));
         }
         Ok(s)
     }

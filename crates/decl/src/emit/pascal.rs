@@ -73,6 +73,9 @@ impl Pascal {
 }
 
 impl Emitter for Pascal {
+    fn ident(&self, n: &str) -> String {
+        ident(n)
+    }
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
         format!(
             "{{ D3D12 declarations for Delphi / Free Pascal ({}), written by `rd3d12 decl`. }}\n{{$IFDEF FPC}}{{$MODE DELPHI}}{{$PACKRECORDS C}}{{$ELSE}}{{$ALIGN 8}}{{$ENDIF}}\n{{$MINENUMSIZE 4}}\n\n",
@@ -105,10 +108,10 @@ impl Emitter for Pascal {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = format!("type\n  {} = {p};\nconst\n", e.name);
+        let mut s = format!("type\n  {} = {p};\nconst\n", cx.meta.display(&e.name));
         for (n, v) in &e.values {
             let v = if p == "Int32" { (*v as i32).to_string() } else { (*v as u32).to_string() };
-            let _ = writeln!(s, "  {n} = {}({v});", e.name);
+            let _ = writeln!(s, "  {n} = {}({v});", cx.meta.display(&e.name));
         }
         Ok(s)
     }

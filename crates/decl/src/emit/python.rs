@@ -100,7 +100,7 @@ impl Emitter for Python {
     }
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
-        let mut s = format!("{} = {}\n", e.name, self.prim(cx, &e.prim));
+        let mut s = format!("{} = {}\n", cx.meta.display(&e.name), self.prim(cx, &e.prim));
         for (n, v) in &e.values {
             let _ = writeln!(s, "{n} = {v}");
         }

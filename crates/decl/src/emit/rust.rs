@@ -44,8 +44,8 @@ impl Spell for Rust {
     fn array(&self, elem: String, n: u64) -> String {
         format!("[{elem}; {n}]")
     }
-    fn enum_ty(&self, _cx: &Cx, name: &str, _prim: &str) -> String {
-        name.to_string()
+    fn enum_ty(&self, cx: &Cx, name: &str, _prim: &str) -> String {
+        cx.meta.display(name).to_string()
     }
     fn fnptr(&self, _cx: &Cx) -> Result<String, String> {
         Ok("Option<unsafe extern \"system\" fn()>".into())
@@ -53,6 +53,9 @@ impl Spell for Rust {
 }
 
 impl Emitter for Rust {
+    fn ident(&self, n: &str) -> String {
+        ident(n)
+    }
     fn typed_pointers(&self) -> bool {
         true
     }
@@ -79,10 +82,10 @@ impl Emitter for Rust {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = format!("#[repr(transparent)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct {}(pub {p});\n", e.name);
+        let mut s = format!("#[repr(transparent)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct {}(pub {p});\n", cx.meta.display(&e.name));
         for (n, v) in &e.values {
             let v = if p == "i32" { (*v as i32).to_string() } else { (*v as u32).to_string() };
-            let _ = writeln!(s, "pub const {n}: {0} = {0}({v});", e.name);
+            let _ = writeln!(s, "pub const {n}: {0} = {0}({v});", cx.meta.display(&e.name));
         }
         Ok(s)
     }

@@ -19,7 +19,7 @@ impl Simple {
     pub fn d() -> Simple {
         Simple { zig: false }
     }
-    fn ident(&self, n: &str) -> String {
+    fn escape(&self, n: &str) -> String {
         const ZIG: &[&str] = &["type", "fn", "const", "var", "error", "struct", "union", "enum", "align", "and", "or", "test", "export", "extern", "inline", "opaque", "packed", "pub", "resume", "return", "suspend", "switch", "try", "while", "async", "await", "break", "catch", "comptime", "continue", "defer", "else", "if", "for", "orelse", "unreachable", "usingnamespace", "volatile"];
         const D: &[&str] = &["ref", "in", "out", "body", "function", "delegate", "version", "module", "alias", "align", "debug", "default", "final", "import", "interface", "invariant", "lazy", "mixin", "override", "package", "pragma", "scope", "shared", "static", "super", "this", "typeof", "unittest", "with"];
         if self.zig && ZIG.contains(&n) {
@@ -86,6 +86,9 @@ impl Spell for Simple {
 }
 
 impl Emitter for Simple {
+    fn ident(&self, n: &str) -> String {
+        self.escape(n)
+    }
     fn typed_pointers(&self) -> bool {
         true
     }
@@ -115,9 +118,9 @@ impl Emitter for Simple {
             };
             let t = spell(cx, self, &f.ty)?;
             if self.zig {
-                let _ = writeln!(s, "    {}: {t}, {c} {}: {what}", self.ident(&f.name), f.offset);
+                let _ = writeln!(s, "    {}: {t}, {c} {}: {what}", self.escape(&f.name), f.offset);
             } else {
-                let _ = writeln!(s, "    {t} {}; {c} {}: {what}", self.ident(&f.name), f.offset);
+                let _ = writeln!(s, "    {t} {}; {c} {}: {what}", self.escape(&f.name), f.offset);
             }
         }
         s.push_str(if self.zig { "};\n" } else { "}\n" });
@@ -127,13 +130,13 @@ impl Emitter for Simple {
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
         let signed = e.prim == "i32";
-        let mut s = if self.zig { format!("pub const {} = {p};\n", e.name) } else { format!("alias {} = {p};\n", e.name) };
+        let mut s = if self.zig { format!("pub const {} = {p};\n", cx.meta.display(&e.name)) } else { format!("alias {} = {p};\n", cx.meta.display(&e.name)) };
         for (n, v) in &e.values {
             let v = if signed { (*v as i32).to_string() } else { (*v as u32).to_string() };
             if self.zig {
-                let _ = writeln!(s, "pub const {n}: {} = {v};", e.name);
+                let _ = writeln!(s, "pub const {n}: {} = {v};", cx.meta.display(&e.name));
             } else {
-                let _ = writeln!(s, "enum {} {n} = {v};", e.name);
+                let _ = writeln!(s, "enum {} {n} = {v};", cx.meta.display(&e.name));
             }
         }
         Ok(s)
@@ -167,9 +170,9 @@ impl Emitter for Simple {
                 _ => spell(cx, self, &ret)?,
             };
             if self.zig {
-                let _ = writeln!(s, "    {}: *const fn ({}) {conv}{r}, {c} slot {slot}", self.ident(&m.name), args.join(", "));
+                let _ = writeln!(s, "    {}: *const fn ({}) {conv}{r}, {c} slot {slot}", self.escape(&m.name), args.join(", "));
             } else {
-                let _ = writeln!(s, "    {conv}{r} function({}) {}; {c} slot {slot}", args.join(", "), self.ident(&m.name));
+                let _ = writeln!(s, "    {conv}{r} function({}) {}; {c} slot {slot}", args.join(", "), self.escape(&m.name));
             }
         }
         s.push_str(if self.zig { "};\n" } else { "}\n" });
