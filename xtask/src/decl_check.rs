@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use rd3d12_decl::{Abi, Lang, RecordFacts};
+use rd3d12_decl::{Abi, Lang};
 
 type Step<'a> = &'a mut dyn FnMut(&str, Result<(), String>);
 
@@ -108,7 +108,11 @@ fn check_c(abi: Abi, cpp: bool) -> Result<String, String> {
         run(&mut c)?;
         names.push(c.get_program().to_string_lossy().into_owned());
     }
-    Ok(format!("{n} sizes/alignments/offsets{} checked by {}", if cpp { "" } else { " and vtable slots" }, names.join(", ")))
+    Ok(format!(
+        "{n} sizes/alignments/offsets{} checked by {}",
+        if cpp { "" } else { " and vtable slots" },
+        names.join(", ")
+    ))
 }
 
 /// The engine's linux-x64 numbers against gcc compiling Microsoft's own headers.
@@ -130,7 +134,8 @@ fn check_rust() -> Result<String, String> {
     s.push_str("\nuse core::mem::{align_of, offset_of, size_of};\n");
     for r in rd3d12_decl::record_facts(abi)? {
         let t = &r.name;
-        let _ = writeln!(s, "const _: () = assert!(size_of::<{t}>() == {} && align_of::<{t}>() == {});", r.size, r.align);
+        let _ =
+            writeln!(s, "const _: () = assert!(size_of::<{t}>() == {} && align_of::<{t}>() == {});", r.size, r.align);
         n += 2;
         for (f, off) in &r.fields {
             let f = rd3d12_decl::emit::ident(Lang::Rust, f);
@@ -160,7 +165,9 @@ fn check_python() -> Result<String, String> {
             let _ = writeln!(s, "check('{t}.{f}', {t}.{f}.offset, {off})");
         }
     }
-    s.push_str("for b in bad:\n    print(b)\nprint(f\"{n} checked, {len(bad)} wrong\")\nraise SystemExit(1 if bad else 0)\n");
+    s.push_str(
+        "for b in bad:\n    print(b)\nprint(f\"{n} checked, {len(bad)} wrong\")\nraise SystemExit(1 if bad else 0)\n",
+    );
     let file = write("all_linux-x64.py", &s)?;
     let out = run(Command::new("python3").arg(&file))?;
     Ok(format!("{} by ctypes", out.trim()))
@@ -191,7 +198,10 @@ fn check_slots() -> Result<String, String> {
             let in_py = py.lines().any(|l| l.trim_start().starts_with(&format!("{} = ({want}, ", &c[2])));
             n += 1;
             if got != Some(want) || !in_hsp || !in_py {
-                bad.push(format!("{i}::{}: decl {got:?} (HSP printed: {in_hsp}, Python: {in_py}), contract {want}", &c[2]));
+                bad.push(format!(
+                    "{i}::{}: decl {got:?} (HSP printed: {in_hsp}, Python: {in_py}), contract {want}",
+                    &c[2]
+                ));
             }
         }
     }
@@ -253,7 +263,8 @@ fn check_hsp_goldens() -> Result<String, String> {
                 if line.contains(" bits ") {
                     continue; // offsetof cannot name bitfields: tests/golden/README.md works them by hand
                 }
-                let _ = writeln!(asserts, "_Static_assert(offsetof({t}, {}) == {}, \"{stem} {}\");", &c[2], &c[1], &c[2]);
+                let _ =
+                    writeln!(asserts, "_Static_assert(offsetof({t}, {}) == {}, \"{stem} {}\");", &c[2], &c[1], &c[2]);
                 n += 1;
             }
         }
@@ -289,7 +300,9 @@ fn check_hsp_goldens() -> Result<String, String> {
 fn check_go() -> Result<String, String> {
     let mut done = Vec::new();
     let mut n = 0;
-    for (abi, goos, goarch) in [(Abi::LinuxX64, "linux", "amd64"), (Abi::WindowsX64, "windows", "amd64"), (Abi::WindowsX86, "windows", "386")] {
+    for (abi, goos, goarch) in
+        [(Abi::LinuxX64, "linux", "amd64"), (Abi::WindowsX64, "windows", "amd64"), (Abi::WindowsX86, "windows", "386")]
+    {
         let mut s = format!("package d3d12\n\nimport \"unsafe\"\n\n{}", everything(Lang::Go, abi)?);
         for r in rd3d12_decl::record_facts(abi)? {
             let t = &r.name;
@@ -347,7 +360,11 @@ fn check_pascal() -> Result<String, String> {
         let t = &r.name;
         let _ = writeln!(s, "  check('sizeof {t}', SizeOf({t}), {});", r.size);
         for (f, off) in &r.fields {
-            let _ = writeln!(s, "  check('{t}.{f}', PtrUInt(@{t}(nil^).{}), {off});", rd3d12_decl::emit::ident(Lang::Pascal, f));
+            let _ = writeln!(
+                s,
+                "  check('{t}.{f}', PtrUInt(@{t}(nil^).{}), {off});",
+                rd3d12_decl::emit::ident(Lang::Pascal, f)
+            );
         }
     }
     s.push_str("  WriteLn(n, ' checked, ', bad, ' wrong');\n  if bad > 0 then Halt(1);\nend.\n");
@@ -378,7 +395,10 @@ fn check_csharp() -> Result<String, String> {
         s.push_str("        System.Console.WriteLine(n + \" checked, \" + bad + \" wrong\");\n        return bad == 0 ? 0 : 1;\n    }\n}\n}\n");
         let file = write(&format!("d3d12_{}.cs", abi.name()), &s)?;
         let exe = out_dir().join(format!("d3d12_{}.exe", abi.name()));
-        run(Command::new("mcs").args(["-nologo", "-warn:0", "-unsafe"]).arg(format!("-out:{}", exe.display())).arg(&file))?;
+        run(Command::new("mcs")
+            .args(["-nologo", "-warn:0", "-unsafe"])
+            .arg(format!("-out:{}", exe.display()))
+            .arg(&file))?;
         let out = run(Command::new("mono").arg(&exe))?;
         msgs.push(format!("{} ({})", out.trim(), abi.name()));
     }
@@ -396,7 +416,11 @@ fn check_nim() -> Result<String, String> {
         let _ = writeln!(s, "  doAssert sizeof({t}) == {} and alignof({t}) == {}, \"{t}\"", r.size, r.align);
         n += 2;
         for (f, off) in &r.fields {
-            let _ = writeln!(s, "  doAssert offsetOf({t}, {}) == {off}, \"{t}.{f}\"", rd3d12_decl::emit::ident(Lang::Nim, f));
+            let _ = writeln!(
+                s,
+                "  doAssert offsetOf({t}, {}) == {off}, \"{t}.{f}\"",
+                rd3d12_decl::emit::ident(Lang::Nim, f)
+            );
             n += 1;
         }
     }
@@ -426,7 +450,8 @@ pub fn steps(step: Step) {
     show("decl: Python ctypes output (linux-x64)", check_python());
     show("decl: vtable slots equal tests/abi/client.c", check_slots());
     show("decl: HSP golden files", check_hsp_goldens());
-    let optional: [(&str, &str, fn() -> Result<String, String>); 5] = [
+    type Check = fn() -> Result<String, String>;
+    let optional: [(&str, &str, Check); 5] = [
         ("Go", "go", check_go),
         ("Free Pascal", "fpc", check_pascal),
         ("D", "gdc", check_d),

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub(crate) const HEADERS: &[&str] = &["d3dcommon.h", "dxgiformat.h", "d3d12.h", "d3d12sdklayers.h"];
+const HEADERS: &[&str] = &["d3dcommon.h", "dxgiformat.h", "d3d12.h", "d3d12sdklayers.h"];
 
 fn include_root() -> PathBuf {
     PathBuf::from(std::env::var("DXHEADERS_INCLUDE").unwrap_or_else(|_| "/usr/include".into()))
@@ -178,7 +178,7 @@ fn bindings_rs(inc: &Path, guids: &[Guid]) -> Result<String, String> {
     Ok(out)
 }
 
-pub(crate) const RUST_KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl"];
+const RUST_KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl"];
 
 /// A struct or union of the bindings and the fields whose offsets gcc can name.
 struct Record {

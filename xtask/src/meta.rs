@@ -98,12 +98,17 @@ fn quote_of<T: quote::ToTokens>(t: &T) -> String {
     t.to_token_stream().to_string()
 }
 
+/// bindgen appends `_` to C names that are Rust keywords (`type_`): the C name is the stem
+/// when the stem cannot be a Rust identifier.
 fn c_field_name(f: &str) -> String {
     match f.strip_suffix('_') {
-        Some(k) if crate::gen::RUST_KEYWORDS.contains(&k) => k.to_string(),
+        Some(k) if syn::parse_str::<syn::Ident>(k).is_err() => k.to_string(),
         _ => f.to_string(),
     }
 }
+
+/// A flattened vtable slot: (method, return type, parameters).
+type VtblSlot = (String, String, Vec<(String, String)>);
 
 struct Member {
     name: String,
@@ -119,7 +124,10 @@ struct Interface {
 /// `MIDL_INTERFACE("uuid") IName : public IBase` of every header: IIDs and base interfaces.
 fn interfaces_of_headers(inc: &Path) -> Result<BTreeMap<String, Interface>, String> {
     let re = regex::Regex::new(r#"MIDL_INTERFACE\("([0-9a-fA-F-]{36})"\)\s*(\w+)\s*(?::\s*public\s+(\w+))?"#).unwrap();
-    let mut files: Vec<_> = crate::gen::HEADERS.iter().map(|h| inc.join("directx").join(h)).collect();
+    // The headers gen.rs parses are the `#include <...>` lines of its wrapper.
+    let include = regex::Regex::new(r"#include <((?:directx|dxcore)/[^>]+)>").unwrap();
+    let wrapper = crate::gen::wrapper_source();
+    let mut files: Vec<_> = include.captures_iter(&wrapper).map(|c| inc.join(&c[1])).collect();
     files.push(inc.join("wsl/stubs/unknwnbase.h"));
     let mut out = BTreeMap::new();
     for f in files {
@@ -176,7 +184,7 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
     let mut enums: BTreeMap<String, (String, Vec<(String, i64)>)> = BTreeMap::new();
     let mut enum_order = Vec::new();
     // Vtables, flattened by C: name → [(method, return, params)].
-    let mut vtbls: BTreeMap<String, Vec<(String, String, Vec<(String, String)>)>> = BTreeMap::new();
+    let mut vtbls: BTreeMap<String, Vec<VtblSlot>> = BTreeMap::new();
     // bindgen writes an enum's constants before its newtype: collect the newtypes first.
     for item in &file.items {
         if let Item::Struct(st) = item {
@@ -225,7 +233,8 @@ pub fn generate(inc: &Path, bindings: &str) -> Result<String, String> {
             }
             Item::Struct(st) => {
                 let name = st.ident.to_string();
-                let is_iface = st.fields.len() == 1 && st.fields.iter().any(|f| matches!(&f.ident, Some(i) if i == "lpVtbl"));
+                let is_iface =
+                    st.fields.len() == 1 && st.fields.iter().any(|f| matches!(&f.ident, Some(i) if i == "lpVtbl"));
                 let opaque = st.fields.iter().any(|f| matches!(&f.ident, Some(i) if i == "_unused"));
                 // bindgen's own helpers (`__BindgenBitfieldUnit<Storage>`) are no C types.
                 if is_iface || opaque || !st.generics.params.is_empty() || name.starts_with("__") {

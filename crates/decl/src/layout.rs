@@ -21,17 +21,14 @@ pub enum Kind {
     Fn,
 }
 
-const PRIMS: &[&str] =
-    &["void", "char", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "usize", "isize", "long", "ulong", "bool", "wchar"];
+const PRIMS: &[&str] = &[
+    "void", "char", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "usize", "isize", "long",
+    "ulong", "bool", "wchar",
+];
 
 /// Typedefs whose Windows definition is not winadapter's: pointer-sized integers and handles.
-const WINDOWS_TYPEDEFS: &[(&str, &str)] = &[
-    ("ULONG_PTR", "usize"),
-    ("UINT_PTR", "usize"),
-    ("LONG_PTR", "isize"),
-    ("INT_PTR", "isize"),
-    ("SIZE_T", "usize"),
-];
+const WINDOWS_TYPEDEFS: &[(&str, &str)] =
+    &[("ULONG_PTR", "usize"), ("UINT_PTR", "usize"), ("LONG_PTR", "isize"), ("INT_PTR", "isize"), ("SIZE_T", "usize")];
 
 /// Size and alignment in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

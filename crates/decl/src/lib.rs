@@ -45,9 +45,7 @@ impl Abi {
     }
 
     pub fn parse(s: &str) -> Result<Abi, String> {
-        Abi::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
-            unknown("ABI", s, Abi::ALL.iter().map(|a| a.name()))
-        })
+        Abi::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| unknown("ABI", s, Abi::ALL.iter().map(|a| a.name())))
     }
 }
 
@@ -137,9 +135,9 @@ impl Lang {
             "hsp3" => Some(Lang::Hsp),
             _ => None,
         };
-        alias.or_else(|| Lang::ALL.into_iter().find(|x| x.name() == l)).ok_or_else(|| {
-            unknown("language", s, Lang::ALL.iter().map(|x| x.name()).chain(["all"]))
-        })
+        alias
+            .or_else(|| Lang::ALL.into_iter().find(|x| x.name() == l))
+            .ok_or_else(|| unknown("language", s, Lang::ALL.iter().map(|x| x.name()).chain(["all"])))
     }
 
     /// The comment leader for headings in `--lang all`.
@@ -221,7 +219,11 @@ pub fn find<'a>(meta: &'a Meta, name: &str) -> Result<Found<'a>, String> {
         }
         match meta.typedefs.get(&n) {
             Some(model::Ty::Name(next)) => n = next.clone(),
-            Some(_) => return Err(format!("{name} is a typedef of a primitive or pointer type, not a struct, enum or interface")),
+            Some(_) => {
+                return Err(format!(
+                    "{name} is a typedef of a primitive or pointer type, not a struct, enum or interface"
+                ))
+            }
             None => break,
         }
     }

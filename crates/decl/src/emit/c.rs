@@ -48,7 +48,10 @@ impl C {
         } else {
             let mut all = vec![format!("{} *This", i.name)];
             all.extend(args);
-            format!("    {} /* slot {slot} */;\n", c_decl(ret, &format!("(STDMETHODCALLTYPE *{name})({})", all.join(", "))))
+            format!(
+                "    {} /* slot {slot} */;\n",
+                c_decl(ret, &format!("(STDMETHODCALLTYPE *{name})({})", all.join(", ")))
+            )
         }
     }
 }
@@ -124,7 +127,12 @@ impl Emitter for C {
             let (a, b, c, d) = super::guid_parts(iid);
             let d: Vec<String> = d.iter().map(|x| format!("0x{x:02x}")).collect();
             let _ = writeln!(s, "/* {} */", super::guid_braced(iid));
-            let _ = writeln!(s, "static const GUID IID_{} = {{0x{a:08x}, 0x{b:04x}, 0x{c:04x}, {{{}}}}};", i.name, d.join(", "));
+            let _ = writeln!(
+                s,
+                "static const GUID IID_{} = {{0x{a:08x}, 0x{b:04x}, 0x{c:04x}, {{{}}}}};",
+                i.name,
+                d.join(", ")
+            );
         }
         if self.cpp {
             let base = i.base.as_ref().map(|b| format!(" : public {b}")).unwrap_or_default();

@@ -109,7 +109,8 @@ impl CSharp {
     }
 }
 
-const KEYWORDS: &[&str] = &["object", "string", "event", "params", "base", "ref", "out", "in", "fixed", "checked", "lock", "operator"];
+const KEYWORDS: &[&str] =
+    &["object", "string", "event", "params", "base", "ref", "out", "in", "fixed", "checked", "lock", "operator"];
 
 impl Emitter for CSharp {
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
@@ -125,9 +126,17 @@ impl Emitter for CSharp {
         let name = cx.meta.display(&r.name);
         let mut s = String::new();
         if self.vb {
-            let _ = writeln!(s, "' {}\n<StructLayout(LayoutKind.{kind}, CharSet:=CharSet.Unicode)>\nPublic Structure {name}", size_note(cx, r)?);
+            let _ = writeln!(
+                s,
+                "' {}\n<StructLayout(LayoutKind.{kind}, CharSet:=CharSet.Unicode)>\nPublic Structure {name}",
+                size_note(cx, r)?
+            );
         } else {
-            let _ = writeln!(s, "// {}\n[StructLayout(LayoutKind.{kind}, CharSet = CharSet.Unicode)]\npublic struct {name}\n{{", size_note(cx, r)?);
+            let _ = writeln!(
+                s,
+                "// {}\n[StructLayout(LayoutKind.{kind}, CharSet = CharSet.Unicode)]\npublic struct {name}\n{{",
+                size_note(cx, r)?
+            );
         }
         for f in fields(cx, r)? {
             let c = if f.bits.is_empty() {
@@ -143,7 +152,11 @@ impl Emitter for CSharp {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = if self.vb { format!("Public Enum {} As {p}\n", cx.meta.display(&e.name)) } else { format!("public enum {} : {p}\n{{\n", cx.meta.display(&e.name)) };
+        let mut s = if self.vb {
+            format!("Public Enum {} As {p}\n", cx.meta.display(&e.name))
+        } else {
+            format!("public enum {} : {p}\n{{\n", cx.meta.display(&e.name))
+        };
         for (n, v) in &e.values {
             let v = if e.prim == "u32" { (*v as u32).to_string() } else { (*v as i32).to_string() };
             if self.vb {

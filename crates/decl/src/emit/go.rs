@@ -10,7 +10,33 @@ use crate::model::{Enum, Interface, Record, Ty};
 
 pub(crate) struct Go;
 
-const KEYWORDS: &[&str] = &["type", "func", "range", "map", "chan", "select", "go", "default", "var", "const", "interface", "struct", "package", "import", "break", "case", "continue", "defer", "else", "fallthrough", "for", "goto", "if", "return", "switch"];
+const KEYWORDS: &[&str] = &[
+    "type",
+    "func",
+    "range",
+    "map",
+    "chan",
+    "select",
+    "go",
+    "default",
+    "var",
+    "const",
+    "interface",
+    "struct",
+    "package",
+    "import",
+    "break",
+    "case",
+    "continue",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "goto",
+    "if",
+    "return",
+    "switch",
+];
 
 fn ident(n: &str) -> String {
     if KEYWORDS.contains(&n) {
@@ -88,7 +114,11 @@ impl Emitter for Go {
                 let what = if f.bits.is_empty() {
                     f.c.clone()
                 } else {
-                    f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
+                    f.bits
+                        .iter()
+                        .map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 let _ = writeln!(s, "\t{} {} // {}: {what}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset);
                 at += f.size;
@@ -121,8 +151,10 @@ impl Emitter for Go {
         s.push_str("const (\n");
         for (slot, _, m) in cx.meta.slots(i) {
             let (ret, params) = abi_sig(cx, &m.ret, &m.params)?;
-            let args: Vec<String> =
-                params.iter().map(|(n, t)| Ok(format!("{n} {}", spell(cx, self, t)?))).collect::<Result<_, String>>()?;
+            let args: Vec<String> = params
+                .iter()
+                .map(|(n, t)| Ok(format!("{n} {}", spell(cx, self, t)?)))
+                .collect::<Result<_, String>>()?;
             let ret = if matches!(&ret, Ty::Name(v) if v == "void") { String::new() } else { spell(cx, self, &ret)? };
             let _ = writeln!(s, "\t{}_{} = {slot} // ({}) {ret}", i.name, m.name, args.join(", "));
         }

@@ -45,9 +45,17 @@ fn leaf(cx: &Cx, t: &Ty, name: &str, at: u64, bits: Option<(u32, u32)>, out: &mu
         Kind::Array(e, n) => {
             let step = layout::layout_of(cx.meta, cx.abi, &e)?.size;
             // Long character and byte arrays stay one entry: a string buffer.
-            let flat = matches!(layout::resolve(cx.meta, cx.abi, &e)?, Kind::Prim("wchar" | "char" | "u8" | "i8")) && n > 4;
+            let flat =
+                matches!(layout::resolve(cx.meta, cx.abi, &e)?, Kind::Prim("wchar" | "char" | "u8" | "i8")) && n > 4;
             if flat {
-                out.push(Leaf { name: name.into(), offset: at, size: step * n, c: super::c_decl(t, ""), bits: None, float: None });
+                out.push(Leaf {
+                    name: name.into(),
+                    offset: at,
+                    size: step * n,
+                    c: super::c_decl(t, ""),
+                    bits: None,
+                    float: None,
+                });
                 return Ok(());
             }
             for i in 0..n {
@@ -71,7 +79,7 @@ fn leaf(cx: &Cx, t: &Ty, name: &str, at: u64, bits: Option<(u32, u32)>, out: &mu
 /// How HSP reads and writes a leaf of `dim st, N`.
 fn access(l: &Leaf) -> String {
     let i = l.offset / 4;
-    let aligned = l.offset % 4 == 0;
+    let aligned = l.offset.is_multiple_of(4);
     let what = match (l.size, aligned) {
         _ if l.bits.is_some() => {
             let (b, w) = l.bits.unwrap_or_default();
@@ -158,7 +166,11 @@ impl Emitter for Hsp {
                 let what = if f.bits.is_empty() {
                     f.c.clone()
                 } else {
-                    f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
+                    f.bits
+                        .iter()
+                        .map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 let _ = writeln!(s, "#field {t} {}  ; {}: {what}", f.name, f.offset);
             }
@@ -184,7 +196,10 @@ impl Emitter for Hsp {
     }
 
     fn interface(&self, cx: &Cx, i: &Interface) -> Result<String, String> {
-        let mut s = format!("; {}: newcom obj, \"{}\", -2, pointer  (wraps a pointer from D3D12CreateDevice etc.)\n", i.name, i.name);
+        let mut s = format!(
+            "; {}: newcom obj, \"{}\", -2, pointer  (wraps a pointer from D3D12CreateDevice etc.)\n",
+            i.name, i.name
+        );
         if let Some(iid) = &i.iid {
             let _ = writeln!(s, "#usecom {} \"{}\"", i.name, super::guid_braced(iid));
         }

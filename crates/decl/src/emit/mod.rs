@@ -210,7 +210,8 @@ fn visit<'a>(
     for (name, by_value) in used {
         let Some(dep) = item_of(cx, &name) else { continue };
         let anon = matches!(dep, Item::Record(r) if r.anon);
-        let wanted = anon || (deps && (by_value || e.typed_pointers() || matches!(dep, Item::Enum(_))))
+        let wanted = anon
+            || (deps && (by_value || e.typed_pointers() || matches!(dep, Item::Enum(_))))
             || (deps && matches!(dep, Item::Typedef(..)));
         if wanted {
             visit(cx, dep, deps, e, seen, out)?;

@@ -9,11 +9,72 @@ use crate::model::{Enum, Interface, Record, Ty};
 pub(crate) struct Nim;
 
 const KEYWORDS: &[&str] = &[
-    "addr", "and", "as", "asm", "bind", "block", "break", "case", "cast", "concept", "const", "continue", "converter",
-    "defer", "discard", "distinct", "div", "do", "elif", "else", "end", "enum", "except", "export", "finally", "for",
-    "from", "func", "if", "import", "in", "include", "interface", "is", "isnot", "iterator", "let", "macro", "method",
-    "mixin", "mod", "nil", "not", "notin", "object", "of", "or", "out", "proc", "ptr", "raise", "ref", "return", "shl",
-    "shr", "static", "template", "try", "tuple", "type", "using", "var", "when", "while", "xor", "yield",
+    "addr",
+    "and",
+    "as",
+    "asm",
+    "bind",
+    "block",
+    "break",
+    "case",
+    "cast",
+    "concept",
+    "const",
+    "continue",
+    "converter",
+    "defer",
+    "discard",
+    "distinct",
+    "div",
+    "do",
+    "elif",
+    "else",
+    "end",
+    "enum",
+    "except",
+    "export",
+    "finally",
+    "for",
+    "from",
+    "func",
+    "if",
+    "import",
+    "in",
+    "include",
+    "interface",
+    "is",
+    "isnot",
+    "iterator",
+    "let",
+    "macro",
+    "method",
+    "mixin",
+    "mod",
+    "nil",
+    "not",
+    "notin",
+    "object",
+    "of",
+    "or",
+    "out",
+    "proc",
+    "ptr",
+    "raise",
+    "ref",
+    "return",
+    "shl",
+    "shr",
+    "static",
+    "template",
+    "try",
+    "tuple",
+    "type",
+    "using",
+    "var",
+    "when",
+    "while",
+    "xor",
+    "yield",
 ];
 
 fn ident(n: &str) -> String {
@@ -94,8 +155,10 @@ impl Emitter for Nim {
         }
         for (slot, _, m) in cx.meta.slots(i) {
             let (ret, params) = abi_sig(cx, &m.ret, &m.params)?;
-            let args: Vec<String> =
-                params.iter().map(|(n, t)| Ok(format!("{n}: {}", spell(cx, self, t)?))).collect::<Result<_, String>>()?;
+            let args: Vec<String> = params
+                .iter()
+                .map(|(n, t)| Ok(format!("{n}: {}", spell(cx, self, t)?)))
+                .collect::<Result<_, String>>()?;
             let ret = spell(cx, self, &ret).unwrap_or_else(|_| "void".into());
             let _ = writeln!(s, "  {}_{}* = {slot}  ## ({}): {ret}", i.name, m.name, args.join(", "));
         }

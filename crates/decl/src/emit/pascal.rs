@@ -11,12 +11,74 @@ use crate::model::{Enum, Interface, Record, Ty};
 pub(crate) struct Pascal;
 
 const RESERVED: &[&str] = &[
-    "and", "array", "as", "asm", "begin", "case", "class", "const", "constructor", "destructor", "div", "do", "downto",
-    "else", "end", "except", "exports", "file", "finalization", "finally", "for", "function", "goto", "if",
-    "implementation", "in", "inherited", "initialization", "inline", "interface", "is", "label", "library", "mod",
-    "nil", "not", "object", "of", "on", "operator", "or", "out", "packed", "procedure", "program", "property",
-    "raise", "record", "repeat", "resourcestring", "set", "shl", "shr", "string", "then", "threadvar", "to", "try",
-    "type", "unit", "until", "uses", "var", "while", "with", "xor", "self", "result",
+    "and",
+    "array",
+    "as",
+    "asm",
+    "begin",
+    "case",
+    "class",
+    "const",
+    "constructor",
+    "destructor",
+    "div",
+    "do",
+    "downto",
+    "else",
+    "end",
+    "except",
+    "exports",
+    "file",
+    "finalization",
+    "finally",
+    "for",
+    "function",
+    "goto",
+    "if",
+    "implementation",
+    "in",
+    "inherited",
+    "initialization",
+    "inline",
+    "interface",
+    "is",
+    "label",
+    "library",
+    "mod",
+    "nil",
+    "not",
+    "object",
+    "of",
+    "on",
+    "operator",
+    "or",
+    "out",
+    "packed",
+    "procedure",
+    "program",
+    "property",
+    "raise",
+    "record",
+    "repeat",
+    "resourcestring",
+    "set",
+    "shl",
+    "shr",
+    "string",
+    "then",
+    "threadvar",
+    "to",
+    "try",
+    "type",
+    "unit",
+    "until",
+    "uses",
+    "var",
+    "while",
+    "with",
+    "xor",
+    "self",
+    "result",
 ];
 
 fn ident(n: &str) -> String {
@@ -66,8 +128,10 @@ impl Pascal {
         spell(cx, self, t)
     }
     fn args(&self, cx: &Cx, params: &[(String, Ty)]) -> Result<String, String> {
-        let a: Vec<String> =
-            params.iter().map(|(n, t)| Ok(format!("{}: {}", ident(n), spell(cx, self, t)?))).collect::<Result<_, String>>()?;
+        let a: Vec<String> = params
+            .iter()
+            .map(|(n, t)| Ok(format!("{}: {}", ident(n), spell(cx, self, t)?)))
+            .collect::<Result<_, String>>()?;
         Ok(if a.is_empty() { String::new() } else { format!("({})", a.join("; ")) })
     }
 }
@@ -135,7 +199,12 @@ impl Emitter for Pascal {
             if void {
                 let _ = writeln!(s, "    procedure {}{args}; {conv}; {{ slot {slot} }}", ident(&m.name));
             } else {
-                let _ = writeln!(s, "    function {}{args}: {}; {conv}; {{ slot {slot} }}", ident(&m.name), spell(cx, self, &ret)?);
+                let _ = writeln!(
+                    s,
+                    "    function {}{args}: {}; {conv}; {{ slot {slot} }}",
+                    ident(&m.name),
+                    spell(cx, self, &ret)?
+                );
             }
         }
         s.push_str("  end;\n");

@@ -9,8 +9,10 @@ use crate::model::{Enum, Interface, Record, Ty};
 pub(crate) struct Python;
 
 /// Names `ctypes.wintypes` defines with the Windows meaning.
-const WINTYPES: &[&str] =
-    &["BOOL", "BYTE", "WORD", "DWORD", "UINT", "INT", "LONG", "ULONG", "FLOAT", "DOUBLE", "WCHAR", "HANDLE", "LPCWSTR", "LPCSTR", "LPVOID", "BOOLEAN", "CHAR", "USHORT", "SHORT"];
+const WINTYPES: &[&str] = &[
+    "BOOL", "BYTE", "WORD", "DWORD", "UINT", "INT", "LONG", "ULONG", "FLOAT", "DOUBLE", "WCHAR", "HANDLE", "LPCWSTR",
+    "LPCSTR", "LPVOID", "BOOLEAN", "CHAR", "USHORT", "SHORT",
+];
 
 impl Python {
     /// A field's type: wintypes' name where the C type is one (Windows only), else ctypes'.
@@ -64,7 +66,10 @@ impl Spell for Python {
 
 impl Emitter for Python {
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
-        let mut s = format!("# D3D12 declarations for Python ctypes ({}), written by `rd3d12 decl`.\nimport ctypes\n", cx.abi.name());
+        let mut s = format!(
+            "# D3D12 declarations for Python ctypes ({}), written by `rd3d12 decl`.\nimport ctypes\n",
+            cx.abi.name()
+        );
         if cx.abi.windows() {
             s.push_str("from ctypes import wintypes\n");
         }
@@ -81,7 +86,8 @@ impl Emitter for Python {
         let name = cx.meta.display(&r.name);
         let mut s = format!("class {name}(ctypes.{base}):\n    \"\"\"{}\"\"\"\n", size_note(cx, r)?);
         let fs = fields(cx, r)?;
-        let anon: Vec<String> = fs.iter().filter(|f| f.name.starts_with("Anonymous")).map(|f| format!("{:?}, ", f.name)).collect();
+        let anon: Vec<String> =
+            fs.iter().filter(|f| f.name.starts_with("Anonymous")).map(|f| format!("{:?}, ", f.name)).collect();
         if !anon.is_empty() {
             let _ = writeln!(s, "    _anonymous_ = ({})", anon.concat().trim_end());
         }
@@ -91,7 +97,13 @@ impl Emitter for Python {
                 let _ = writeln!(s, "        ({:?}, {}),  # {}: {}", f.name, self.field_ty(cx, &f.ty)?, f.offset, f.c);
             } else {
                 for (n, b, w) in &f.bits {
-                    let _ = writeln!(s, "        ({n:?}, {}, {w}),  # {}: bits {b}..{}", self.field_ty(cx, &f.ty)?, f.offset, b + w - 1);
+                    let _ = writeln!(
+                        s,
+                        "        ({n:?}, {}, {w}),  # {}: bits {b}..{}",
+                        self.field_ty(cx, &f.ty)?,
+                        f.offset,
+                        b + w - 1
+                    );
                 }
             }
         }
@@ -125,7 +137,13 @@ impl Emitter for Python {
             }
             let ret = self.field_ty(cx, &ret)?;
             let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
-            let _ = writeln!(s, "    {} = ({slot}, FUNCTYPE({ret}, {}))  # This, {}", m.name, args.join(", "), names.join(", "));
+            let _ = writeln!(
+                s,
+                "    {} = ({slot}, FUNCTYPE({ret}, {}))  # This, {}",
+                m.name,
+                args.join(", "),
+                names.join(", ")
+            );
         }
         if i.methods.is_empty() && cx.meta.slots(i).is_empty() {
             s.push_str("    pass\n");

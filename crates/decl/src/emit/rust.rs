@@ -11,7 +11,11 @@ pub(crate) struct Rust;
 
 /// A Rust identifier for a C name (`type` → `r#type`).
 fn ident(n: &str) -> String {
-    const KEYWORDS: &[&str] = &["type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl", "in", "loop", "use", "where", "trait", "crate", "super", "dyn", "async", "await", "macro", "priv", "final", "override", "virtual", "yield", "try", "abstract", "become", "do", "typeof", "unsized"];
+    const KEYWORDS: &[&str] = &[
+        "type", "ref", "fn", "mod", "self", "struct", "enum", "match", "move", "box", "impl", "in", "loop", "use",
+        "where", "trait", "crate", "super", "dyn", "async", "await", "macro", "priv", "final", "override", "virtual",
+        "yield", "try", "abstract", "become", "do", "typeof", "unsized",
+    ];
     if KEYWORDS.contains(&n) {
         format!("r#{n}")
     } else {
@@ -82,7 +86,10 @@ impl Emitter for Rust {
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
-        let mut s = format!("#[repr(transparent)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct {}(pub {p});\n", cx.meta.display(&e.name));
+        let mut s = format!(
+            "#[repr(transparent)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct {}(pub {p});\n",
+            cx.meta.display(&e.name)
+        );
         for (n, v) in &e.values {
             let v = if p == "i32" { (*v as i32).to_string() } else { (*v as u32).to_string() };
             let _ = writeln!(s, "pub const {n}: {0} = {0}({v});", cx.meta.display(&e.name));
@@ -114,7 +121,12 @@ impl Emitter for Rust {
                 Ty::Name(ref v) if v == "void" => String::new(),
                 _ => format!(" -> {}", spell(cx, self, &ret)?),
             };
-            let _ = writeln!(s, "    pub {}: unsafe extern \"system\" fn({}){ret}, // slot {slot}", m.name, args.join(", "));
+            let _ = writeln!(
+                s,
+                "    pub {}: unsafe extern \"system\" fn({}){ret}, // slot {slot}",
+                m.name,
+                args.join(", ")
+            );
         }
         s.push_str("}\n");
         Ok(s)

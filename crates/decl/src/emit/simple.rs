@@ -20,8 +20,77 @@ impl Simple {
         Simple { zig: false }
     }
     fn escape(&self, n: &str) -> String {
-        const ZIG: &[&str] = &["type", "fn", "const", "var", "error", "struct", "union", "enum", "align", "and", "or", "test", "export", "extern", "inline", "opaque", "packed", "pub", "resume", "return", "suspend", "switch", "try", "while", "async", "await", "break", "catch", "comptime", "continue", "defer", "else", "if", "for", "orelse", "unreachable", "usingnamespace", "volatile"];
-        const D: &[&str] = &["ref", "in", "out", "body", "function", "delegate", "version", "module", "alias", "align", "debug", "default", "final", "import", "interface", "invariant", "lazy", "mixin", "override", "package", "pragma", "scope", "shared", "static", "super", "this", "typeof", "unittest", "with"];
+        const ZIG: &[&str] = &[
+            "type",
+            "fn",
+            "const",
+            "var",
+            "error",
+            "struct",
+            "union",
+            "enum",
+            "align",
+            "and",
+            "or",
+            "test",
+            "export",
+            "extern",
+            "inline",
+            "opaque",
+            "packed",
+            "pub",
+            "resume",
+            "return",
+            "suspend",
+            "switch",
+            "try",
+            "while",
+            "async",
+            "await",
+            "break",
+            "catch",
+            "comptime",
+            "continue",
+            "defer",
+            "else",
+            "if",
+            "for",
+            "orelse",
+            "unreachable",
+            "usingnamespace",
+            "volatile",
+        ];
+        const D: &[&str] = &[
+            "ref",
+            "in",
+            "out",
+            "body",
+            "function",
+            "delegate",
+            "version",
+            "module",
+            "alias",
+            "align",
+            "debug",
+            "default",
+            "final",
+            "import",
+            "interface",
+            "invariant",
+            "lazy",
+            "mixin",
+            "override",
+            "package",
+            "pragma",
+            "scope",
+            "shared",
+            "static",
+            "super",
+            "this",
+            "typeof",
+            "unittest",
+            "with",
+        ];
         if self.zig && ZIG.contains(&n) {
             format!("@\"{n}\"")
         } else if !self.zig && D.contains(&n) {
@@ -95,9 +164,15 @@ impl Emitter for Simple {
 
     fn prelude(&self, cx: &Cx, _items: &[super::Item], _deps: bool) -> String {
         if self.zig {
-            format!("// D3D12 declarations for Zig ({}), written by `rd3d12 decl`.\nconst std = @import(\"std\");\n\n", cx.abi.name())
+            format!(
+                "// D3D12 declarations for Zig ({}), written by `rd3d12 decl`.\nconst std = @import(\"std\");\n\n",
+                cx.abi.name()
+            )
         } else {
-            format!("// D3D12 declarations for D ({}), written by `rd3d12 decl`.\nimport core.stdc.stddef;\n\n", cx.abi.name())
+            format!(
+                "// D3D12 declarations for D ({}), written by `rd3d12 decl`.\nimport core.stdc.stddef;\n\n",
+                cx.abi.name()
+            )
         }
     }
 
@@ -130,7 +205,11 @@ impl Emitter for Simple {
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
         let p = self.prim(cx, &e.prim);
         let signed = e.prim == "i32";
-        let mut s = if self.zig { format!("pub const {} = {p};\n", cx.meta.display(&e.name)) } else { format!("alias {} = {p};\n", cx.meta.display(&e.name)) };
+        let mut s = if self.zig {
+            format!("pub const {} = {p};\n", cx.meta.display(&e.name))
+        } else {
+            format!("alias {} = {p};\n", cx.meta.display(&e.name))
+        };
         for (n, v) in &e.values {
             let v = if signed { (*v as i32).to_string() } else { (*v as u32).to_string() };
             if self.zig {
@@ -155,9 +234,14 @@ impl Emitter for Simple {
             (false, false) => "extern(C) ",
         };
         if self.zig {
-            let _ = writeln!(s, "pub const {0} = extern struct {{ lpVtbl: *const {0}Vtbl }};\npub const {0}Vtbl = extern struct {{", i.name);
+            let _ = writeln!(
+                s,
+                "pub const {0} = extern struct {{ lpVtbl: *const {0}Vtbl }};\npub const {0}Vtbl = extern struct {{",
+                i.name
+            );
         } else {
-            let _ = writeln!(s, "extern(C) struct {0} {{ const({0}Vtbl)* lpVtbl; }}\nextern(C) struct {0}Vtbl {{", i.name);
+            let _ =
+                writeln!(s, "extern(C) struct {0} {{ const({0}Vtbl)* lpVtbl; }}\nextern(C) struct {0}Vtbl {{", i.name);
         }
         for (slot, _, m) in cx.meta.slots(i) {
             let (ret, params) = abi_sig(cx, &m.ret, &m.params)?;
@@ -170,9 +254,19 @@ impl Emitter for Simple {
                 _ => spell(cx, self, &ret)?,
             };
             if self.zig {
-                let _ = writeln!(s, "    {}: *const fn ({}) {conv}{r}, {c} slot {slot}", self.escape(&m.name), args.join(", "));
+                let _ = writeln!(
+                    s,
+                    "    {}: *const fn ({}) {conv}{r}, {c} slot {slot}",
+                    self.escape(&m.name),
+                    args.join(", ")
+                );
             } else {
-                let _ = writeln!(s, "    {conv}{r} function({}) {}; {c} slot {slot}", args.join(", "), self.escape(&m.name));
+                let _ = writeln!(
+                    s,
+                    "    {conv}{r} function({}) {}; {c} slot {slot}",
+                    args.join(", "),
+                    self.escape(&m.name)
+                );
             }
         }
         s.push_str(if self.zig { "};\n" } else { "}\n" });
