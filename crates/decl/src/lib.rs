@@ -206,36 +206,38 @@ pub enum Found<'a> {
 /// Looks a struct, union, enum or interface up by its C name (typedef aliases such as `GUID`,
 /// `D3D12_RECT` or `IID` included); unknown names get the closest known ones.
 pub fn find<'a>(meta: &'a Meta, name: &str) -> Result<Found<'a>, String> {
-    let mut n = name.to_string();
-    for _ in 0..16 {
-        if let Some(r) = meta.records.get(&n) {
-            return Ok(Found::Record(r));
-        }
-        if let Some(e) = meta.enums.get(&n) {
-            return Ok(Found::Enum(e));
-        }
-        if let Some(i) = meta.interfaces.get(&n) {
-            return Ok(Found::Interface(i));
-        }
-        match meta.typedefs.get(&n) {
-            Some(model::Ty::Name(next)) => n = next.clone(),
-            Some(_) => {
-                return Err(format!(
-                    "{name} is a typedef of a primitive or pointer type, not a struct, enum or interface"
-                ))
-            }
-            None => break,
+    match lookup(meta, name) {
+        Some(f) => Ok(f),
+        None if meta.typedefs.contains_key(name) => Err(format!(
+            "{name} is a typedef of {}, not a struct, union, enum or interface",
+            emit::c_decl(&meta.typedefs[name], "")
+        )),
+        None => {
+            let typedefs = meta.typedefs.keys().filter(|t| lookup(meta, t).is_some()).map(String::as_str);
+            Err(unknown("struct, union, enum or interface", name, all_names().into_iter().chain(typedefs)))
         }
     }
-    let names = meta
-        .records
-        .values()
-        .filter(|r| !r.anon)
-        .map(|r| r.name.as_str())
-        .chain(meta.enums.keys().map(String::as_str))
-        .chain(meta.interfaces.keys().map(String::as_str))
-        .chain(meta.typedefs.keys().map(String::as_str));
-    Err(unknown("struct, union, enum or interface", name, names))
+}
+
+/// A name, typedefs looked through, if it ends at a record, enum or interface.
+fn lookup<'a>(meta: &'a Meta, name: &str) -> Option<Found<'a>> {
+    let mut n = name;
+    for _ in 0..16 {
+        if let Some(r) = meta.records.get(n) {
+            return Some(Found::Record(r));
+        }
+        if let Some(e) = meta.enums.get(n) {
+            return Some(Found::Enum(e));
+        }
+        if let Some(i) = meta.interfaces.get(n) {
+            return Some(Found::Interface(i));
+        }
+        match meta.typedefs.get(n) {
+            Some(model::Ty::Name(next)) => n = next,
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Declarations of `names` in `lang` for `abi`; with `deps`, preceded by every type they use,
@@ -273,9 +275,30 @@ mod tests {
     }
 
     #[test]
+    fn odd_names_are_errors_not_panics() {
+        for n in [
+            "",
+            " ",
+            "*",
+            "D3D12_",
+            "ID3D12",
+            "\u{e9}t\u{e9}",
+            &"X".repeat(500),
+            "wchar_t",
+            "u32",
+            "HANDLE",
+            "PFN_D3D12_CREATE_DEVICE",
+        ] {
+            assert!(render(&[n], Lang::C, Abi::LinuxX64, false).is_err(), "{n:?}");
+        }
+    }
+
+    #[test]
     fn typedef_aliases_find_their_record() {
         assert!(matches!(find(meta(), "GUID"), Ok(Found::Record(r)) if r.name == "_GUID"));
         assert!(matches!(find(meta(), "D3D12_RECT"), Ok(Found::Record(r)) if r.name == "_RECT"));
+        let e = find(meta(), "UINT").unwrap_err();
+        assert!(e.contains("typedef of uint32_t"), "{e}");
     }
 
     #[test]

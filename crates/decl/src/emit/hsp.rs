@@ -196,10 +196,9 @@ impl Emitter for Hsp {
     }
 
     fn interface(&self, cx: &Cx, i: &Interface) -> Result<String, String> {
-        let mut s = format!(
-            "; {}: newcom obj, \"{}\", -2, pointer  (wraps a pointer from D3D12CreateDevice etc.)\n",
-            i.name, i.name
-        );
+        // newcom mode -1 makes a COM object variable of a pointer the program already holds.
+        let mut s =
+            format!("; {0}: newcom obj, {0}, -1, pointer  (wraps a pointer from D3D12CreateDevice etc.)\n", i.name);
         if let Some(iid) = &i.iid {
             let _ = writeln!(s, "#usecom {} \"{}\"", i.name, super::guid_braced(iid));
         }

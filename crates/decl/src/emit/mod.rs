@@ -224,7 +224,7 @@ fn visit<'a>(
 }
 
 /// C's spelling of a declaration of `name` with type `t` (`FLOAT Transform[3][4]`).
-pub(crate) fn c_decl(t: &Ty, name: &str) -> String {
+pub fn c_decl(t: &Ty, name: &str) -> String {
     fn go(t: &Ty, inner: String) -> String {
         match t {
             Ty::Name(n) => {

@@ -159,7 +159,10 @@ impl Emitter for Nim {
                 .iter()
                 .map(|(n, t)| Ok(format!("{n}: {}", spell(cx, self, t)?)))
                 .collect::<Result<_, String>>()?;
-            let ret = spell(cx, self, &ret).unwrap_or_else(|_| "void".into());
+            let ret = match ret {
+                Ty::Name(ref v) if v == "void" => "void".to_string(),
+                _ => spell(cx, self, &ret)?,
+            };
             let _ = writeln!(s, "  {}_{}* = {slot}  ## ({}): {ret}", i.name, m.name, args.join(", "));
         }
         Ok(s)

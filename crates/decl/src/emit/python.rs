@@ -136,14 +136,9 @@ impl Emitter for Python {
                 args.push(self.field_ty(cx, t)?);
             }
             let ret = self.field_ty(cx, &ret)?;
-            let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
-            let _ = writeln!(
-                s,
-                "    {} = ({slot}, FUNCTYPE({ret}, {}))  # This, {}",
-                m.name,
-                args.join(", "),
-                names.join(", ")
-            );
+            let names: Vec<&str> = ["This"].into_iter().chain(params.iter().map(|(n, _)| n.as_str())).collect();
+            let _ =
+                writeln!(s, "    {} = ({slot}, FUNCTYPE({ret}, {}))  # {}", m.name, args.join(", "), names.join(", "));
         }
         if i.methods.is_empty() && cx.meta.slots(i).is_empty() {
             s.push_str("    pass\n");

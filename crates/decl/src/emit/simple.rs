@@ -130,7 +130,7 @@ impl Spell for Simple {
     fn ptr(&self, cx: &Cx, pointee: &Ty, konst: bool) -> Result<String, String> {
         let inner = match layout::resolve(cx.meta, cx.abi, pointee)? {
             Kind::Interface(i) => i,
-            Kind::Prim("void") | Kind::Ptr(..) if self.zig => "anyopaque".into(),
+            Kind::Prim("void") if self.zig => "anyopaque".into(),
             Kind::Prim("void") => "void".into(),
             _ => spell(cx, self, pointee)?,
         };
