@@ -53,12 +53,14 @@ fn everything(lang: Lang, abi: Abi) -> Result<String, String> {
 }
 
 /// Static assertions of every record's size, alignment and member offsets, and of every
-/// interface's vtable slots (C only); returns the text and the number of assertions.
-fn c_asserts(abi: Abi, cpp: bool, with_slots: bool, headers: bool) -> Result<(String, usize), String> {
+/// interface's vtable slots (C only); returns the text and what they cover.
+fn c_asserts(abi: Abi, cpp: bool, with_slots: bool, headers: bool) -> Result<(String, String), String> {
     let (sa, alignof) = if cpp { ("static_assert", "alignof") } else { ("_Static_assert", "_Alignof") };
     let mut s = String::new();
-    let mut n = 0;
-    for r in rd3d12_decl::record_facts(abi)? {
+    let (mut n, mut records, mut slots) = (0, 0, 0);
+    let facts = rd3d12_decl::record_facts(abi)?;
+    for r in facts {
+        records += 1;
         let t = if headers { &r.c_ref } else { &r.name };
         let _ = writeln!(s, "{sa}(sizeof({t}) == {}, \"sizeof {t}\");", r.size);
         let _ = writeln!(s, "{sa}({alignof}({t}) == {}, \"alignof {t}\");", r.align);
@@ -72,11 +74,20 @@ fn c_asserts(abi: Abi, cpp: bool, with_slots: bool, headers: bool) -> Result<(St
         for i in rd3d12_decl::interface_names() {
             for (slot, m) in rd3d12_decl::slots(i)? {
                 let _ = writeln!(s, "{sa}(offsetof({i}Vtbl, {m}) / sizeof(void *) == {slot}, \"slot {i}::{m}\");");
-                n += 1;
+                slots += 1;
             }
         }
     }
-    Ok((s, n))
+    let ifaces = rd3d12_decl::interface_names().len();
+    let what = if with_slots {
+        format!(
+            "{records} records' sizes and alignments, {} member offsets, {slots} vtable slots of {ifaces} interfaces",
+            n - 2 * records
+        )
+    } else {
+        format!("{records} records' sizes and alignments, {} member offsets", n - 2 * records)
+    };
+    Ok((s, what))
 }
 
 fn check_c(abi: Abi, cpp: bool) -> Result<String, String> {
@@ -103,16 +114,17 @@ fn check_c(abi: Abi, cpp: bool) -> Result<String, String> {
             compilers.push(c);
         }
     }
+    // `--deps` of the sample alone must compile as well.
+    let sample = write(&format!("sample_{}.{ext}", abi.name()), &rd3d12_decl::render(&SAMPLE, lang, abi, true)?)?;
     let mut names = Vec::new();
     for mut c in compilers {
         run(&mut c)?;
+        let mut again = Command::new(c.get_program());
+        again.args(c.get_args().take(c.get_args().count() - 1)).arg(&sample);
+        run(&mut again)?;
         names.push(c.get_program().to_string_lossy().into_owned());
     }
-    Ok(format!(
-        "{n} sizes/alignments/offsets{} checked by {}",
-        if cpp { "" } else { " and vtable slots" },
-        names.join(", ")
-    ))
+    Ok(format!("{n} checked by {}; `--deps {}` compiles alone", names.join(", "), SAMPLE.join(" ")))
 }
 
 /// The engine's linux-x64 numbers against gcc compiling Microsoft's own headers.
@@ -124,7 +136,7 @@ fn check_c_headers() -> Result<String, String> {
     let mut g = Command::new("gcc");
     g.args(["-std=c11", "-fsyntax-only"]).args(crate::gen::clang_args(Path::new(&inc)).iter().skip(2)).arg(&file);
     run(&mut g)?;
-    Ok(format!("{n} sizes/alignments/offsets and vtable slots equal gcc's with Microsoft's headers"))
+    Ok(format!("{n} equal gcc's with Microsoft's headers"))
 }
 
 fn check_rust() -> Result<String, String> {
@@ -143,14 +155,16 @@ fn check_rust() -> Result<String, String> {
             n += 1;
         }
     }
-    let file = write("all_linux-x64.rs", &s)?;
     let out = out_dir().join("rust-out");
     let _ = std::fs::create_dir_all(&out);
-    run(Command::new("rustc")
-        .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "--out-dir"])
-        .arg(&out)
-        .arg(&file))?;
-    Ok(format!("{n} sizes/alignments/offsets checked by rustc"))
+    let sample = rd3d12_decl::render(&SAMPLE, Lang::Rust, abi, true)?;
+    for (name, text) in [("all_linux-x64.rs", &s), ("sample_linux-x64.rs", &sample)] {
+        run(Command::new("rustc")
+            .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "--out-dir"])
+            .arg(&out)
+            .arg(write(name, text)?))?;
+    }
+    Ok(format!("{n} sizes/alignments/offsets checked by rustc; `--deps {}` compiles alone", SAMPLE.join(" ")))
 }
 
 fn check_python() -> Result<String, String> {
@@ -170,8 +184,15 @@ fn check_python() -> Result<String, String> {
     );
     let file = write("all_linux-x64.py", &s)?;
     let out = run(Command::new("python3").arg(&file))?;
-    Ok(format!("{} by ctypes", out.trim()))
+    // `--deps` alone must be complete: classes used by value (LUID, D3D12_RESOURCE_DESC) first.
+    let single = rd3d12_decl::render(&SAMPLE, Lang::Python, abi, true)?;
+    run(Command::new("python3").arg(write("sample_linux-x64.py", &single)?))?;
+    Ok(format!("{} by ctypes; `--deps {}` runs on its own", out.trim(), SAMPLE.join(" ")))
 }
+
+/// The interfaces and structs the issue names, rendered alone with `--deps`: that output must
+/// compile by itself too.
+const SAMPLE: [&str; 4] = ["ID3D12Device", "ID3D12Resource", "ID3D12Fence", "D3D12_FEATURE_DATA_ARCHITECTURE1"];
 
 /// The foundation contract: `SLOT(vtbl, method, index)` in tests/abi/client.c, where
 /// `DEVICE_SLOTS(V)` applies to ID3D12DeviceVtbl and ID3D12Device11Vtbl.

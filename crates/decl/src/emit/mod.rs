@@ -201,8 +201,8 @@ fn visit<'a>(
                 uses(&m.ret, &mut used);
                 m.params.iter().for_each(|(_, t)| uses(t, &mut used));
             }
-            // Interfaces only point to others: their declarations can come in any order.
-            used.iter_mut().skip(usize::from(i.base.is_some())).for_each(|u| u.1 = false);
+            // Records passed or returned by value (LUID, D3D12_RESOURCE_DESC) must be declared
+            // first for Python and Pascal; C forward-declares everything anyway.
         }
     }
     // By-value uses first (they must precede), then pointees (in the closure only).
