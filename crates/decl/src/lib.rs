@@ -6,6 +6,8 @@
 //! and offsets per [`Abi`] from the primitives up; one module per language under [`emit`] spells
 //! them out.
 
+#![forbid(unsafe_code)]
+
 pub mod emit;
 pub mod layout;
 pub mod model;
