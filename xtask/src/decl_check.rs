@@ -405,12 +405,13 @@ fn check_csharp() -> Result<String, String> {
         let body = everything(Lang::CSharp, abi)?;
         let (usings, decls) = body.split_once("using System.Runtime.InteropServices;\n").ok_or("no prelude")?;
         let mut s = format!("{usings}using System.Runtime.InteropServices;\nnamespace D3D12 {{\n{decls}\n");
-        s.push_str("static class Check {\n    static int bad, n;\n    static void Eq(string what, long got, long want) { n++; if (got != want) { bad++; System.Console.WriteLine(what + \": mono \" + got + \", decl \" + want); } }\n    static int Main() {\n");
+        // An array of structs or pointers is one field per element, `Name_0` first.
+        s.push_str("static class Check {\n    static int bad, n;\n    static void Eq(string what, long got, long want) { n++; if (got != want) { bad++; System.Console.WriteLine(what + \": mono \" + got + \", decl \" + want); } }\n    static long Off(System.Type t, string f) { return (long)Marshal.OffsetOf(t, t.GetField(f) != null ? f : f + \"_0\"); }\n    static int Main() {\n");
         for r in rd3d12_decl::record_facts(abi)? {
             let t = &r.name;
             let _ = writeln!(s, "        Eq(\"sizeof {t}\", Marshal.SizeOf(typeof({t})), {});", r.size);
             for (f, off) in &r.fields {
-                let _ = writeln!(s, "        Eq(\"{t}.{f}\", (long)Marshal.OffsetOf(typeof({t}), \"{f}\"), {off});");
+                let _ = writeln!(s, "        Eq(\"{t}.{f}\", Off(typeof({t}), \"{f}\"), {off});");
             }
         }
         s.push_str("        System.Console.WriteLine(n + \" checked, \" + bad + \" wrong\");\n        return bad == 0 ? 0 : 1;\n    }\n}\n}\n");

@@ -66,32 +66,57 @@ impl CSharp {
         matches!(t, Ty::Name(n) if n == "BOOL")
     }
 
+    /// C#'s element type for a `fixed` buffer, if the array's elements allow one (integers and
+    /// floats; enums and BOOL by their integer).
+    fn fixed_elem(&self, cx: &Cx, e: &Ty) -> Result<Option<String>, String> {
+        Ok(match layout::resolve(cx.meta, cx.abi, e)? {
+            Kind::Prim("usize" | "isize" | "void") => None,
+            Kind::Prim(p) | Kind::Enum(_, p) => Some(self.prim(cx, p)),
+            _ => None,
+        })
+    }
+
+    /// One field; arrays become `fixed` buffers (C#, primitive elements: blittable, and legal
+    /// where a union overlaps them), `ByValArray` (VB.NET outside unions), or one field per
+    /// element `Name_0`.. (arrays of structs or pointers, and VB.NET inside unions: .NET refuses
+    /// an array reference overlapping other fields).
     fn member(&self, cx: &Cx, union: bool, name: &str, t: &Ty, offset: u64, c: &str) -> Result<String, String> {
         let mut attrs = Vec::new();
         if union {
             attrs.push(format!("FieldOffset({offset})"));
         }
-        let ty = if let Some((n, e)) = flat_array(t) {
-            attrs.push(format!("MarshalAs(UnmanagedType.ByValArray, SizeConst = {n})"));
-            let et = spell(cx, self, e)?;
-            self.array(et, n)
-        } else {
-            if Self::is_bool(t) {
-                attrs.push("MarshalAs(UnmanagedType.Bool)".into());
-            }
-            if Self::is_bool(t) {
-                if self.vb { "Boolean" } else { "bool" }.to_string()
+        let line = |attrs: &[String], ty: &str, decl: &str| {
+            if self.vb {
+                let a = if attrs.is_empty() { String::new() } else { format!("<{}> ", attrs.join(", ")) };
+                format!("    {a}Public {decl} As {ty} ' {offset}: {c}\n")
             } else {
-                spell(cx, self, t)?
+                let a = if attrs.is_empty() { String::new() } else { format!("[{}] ", attrs.join(", ")) };
+                format!("    {a}public {ty} {decl}; // {offset}: {c}\n")
             }
         };
-        Ok(if self.vb {
-            let a = if attrs.is_empty() { String::new() } else { format!("<{}> ", attrs.join(", ")) };
-            format!("    {a}Public {name} As {ty} ' {offset}: {c}\n")
+        if let Some((n, e)) = flat_array(t) {
+            if let (false, Some(et)) = (self.vb, self.fixed_elem(cx, e)?) {
+                return Ok(line(&attrs, &format!("fixed {et}"), &format!("{name}[{n}]")));
+            }
+            if !self.vb || union {
+                let step = layout::layout_of(cx.meta, cx.abi, e)?.size;
+                let mut out = String::new();
+                for k in 0..n {
+                    let at = offset + k * step;
+                    out.push_str(&self.member(cx, union, &format!("{name}_{k}"), e, at, c)?);
+                }
+                return Ok(out);
+            }
+            attrs.push(format!("MarshalAs(UnmanagedType.ByValArray, SizeConst = {n})"));
+            return Ok(line(&attrs, &self.array(spell(cx, self, e)?, n), name));
+        }
+        let ty = if Self::is_bool(t) {
+            attrs.push("MarshalAs(UnmanagedType.Bool)".into());
+            if self.vb { "Boolean" } else { "bool" }.to_string()
         } else {
-            let a = if attrs.is_empty() { String::new() } else { format!("[{}] ", attrs.join(", ")) };
-            format!("    {a}public {ty} {name}; // {offset}: {c}\n")
-        })
+            spell(cx, self, t)?
+        };
+        Ok(line(&attrs, &ty, name))
     }
 
     fn ret_and_args(&self, cx: &Cx, ret: &Ty, params: &[(String, Ty)]) -> Result<(String, Vec<String>), String> {
@@ -124,30 +149,23 @@ impl Emitter for CSharp {
     fn record(&self, cx: &Cx, r: &Record) -> Result<String, String> {
         let kind = if r.union { "Explicit" } else { "Sequential" };
         let name = cx.meta.display(&r.name);
-        let mut s = String::new();
-        if self.vb {
-            let _ = writeln!(
-                s,
-                "' {}\n<StructLayout(LayoutKind.{kind}, CharSet:=CharSet.Unicode)>\nPublic Structure {name}",
-                size_note(cx, r)?
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                "// {}\n[StructLayout(LayoutKind.{kind}, CharSet = CharSet.Unicode)]\npublic struct {name}\n{{",
-                size_note(cx, r)?
-            );
-        }
+        let mut body = String::new();
         for f in fields(cx, r)? {
             let c = if f.bits.is_empty() {
                 f.c.clone()
             } else {
                 f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
             };
-            s.push_str(&self.member(cx, r.union, &f.name, &f.ty, f.offset, &c)?);
+            body.push_str(&self.member(cx, r.union, &f.name, &f.ty, f.offset, &c)?);
         }
-        s.push_str(if self.vb { "End Structure\n" } else { "}\n" });
-        Ok(s)
+        let note = size_note(cx, r)?;
+        Ok(if self.vb {
+            format!("' {note}\n<StructLayout(LayoutKind.{kind}, CharSet:=CharSet.Unicode)>\nPublic Structure {name}\n{body}End Structure\n")
+        } else {
+            // `fixed` buffers need an unsafe struct (and AllowUnsafeBlocks / mcs -unsafe).
+            let unsafe_ = if body.contains("public fixed ") { "unsafe " } else { "" };
+            format!("// {note}\n[StructLayout(LayoutKind.{kind}, CharSet = CharSet.Unicode)]\npublic {unsafe_}struct {name}\n{{\n{body}}}\n")
+        })
     }
 
     fn enumeration(&self, cx: &Cx, e: &Enum) -> Result<String, String> {
