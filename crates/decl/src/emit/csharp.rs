@@ -151,11 +151,7 @@ impl Emitter for CSharp {
         let name = cx.meta.display(&r.name);
         let mut body = String::new();
         for f in fields(cx, r)? {
-            let c = if f.bits.is_empty() {
-                f.c.clone()
-            } else {
-                f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
-            };
+            let c = f.what();
             body.push_str(&self.member(cx, r.union, &f.name, &f.ty, f.offset, &c)?);
         }
         let note = size_note(cx, r)?;

@@ -111,15 +111,7 @@ impl Emitter for Go {
                     let _ = writeln!(s, "\t_ [{}]byte", f.offset - at);
                     at = f.offset;
                 }
-                let what = if f.bits.is_empty() {
-                    f.c.clone()
-                } else {
-                    f.bits
-                        .iter()
-                        .map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
+                let what = f.what();
                 let _ = writeln!(s, "\t{} {} // {}: {what}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset);
                 at += f.size;
                 let _ = i;

@@ -163,15 +163,7 @@ impl Emitter for Hsp {
             let _ = writeln!(s, "#defstruct {name}");
             for f in super::fields(cx, r)? {
                 let t = if f.bits.is_empty() { Self::iron_ty(cx, &f.ty)? } else { "int".into() };
-                let what = if f.bits.is_empty() {
-                    f.c.clone()
-                } else {
-                    f.bits
-                        .iter()
-                        .map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
+                let what = f.what();
                 let _ = writeln!(s, "#field {t} {}  ; {}: {what}", f.name, f.offset);
             }
             s.push_str("#endstruct\n");

@@ -301,6 +301,18 @@ pub struct Field {
     pub bits: Vec<(String, u32, u32)>,
 }
 
+impl Field {
+    /// What a comment says about the field: its C declaration, or for a bitfield unit the bits
+    /// of each member (`InstanceID: bits 0..23, InstanceMask: bits 24..31`).
+    pub fn what(&self) -> String {
+        if self.bits.is_empty() {
+            return self.c.clone();
+        }
+        let bits: Vec<String> = self.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect();
+        bits.join(", ")
+    }
+}
+
 pub fn fields(cx: &Cx, r: &Record) -> Result<Vec<Field>, String> {
     let rl = layout::record(cx.meta, cx.abi, r)?;
     let n_anon = r.members.iter().filter(|m| m.name.is_empty()).count();

@@ -128,11 +128,7 @@ impl Emitter for Nim {
         let pragma = if r.union { "{.union, bycopy.}" } else { "{.bycopy.}" };
         let mut s = format!("type {}* {pragma} = object  ## {}\n", cx.meta.display(&r.name), size_note(cx, r)?);
         for f in fields(cx, r)? {
-            let what = if f.bits.is_empty() {
-                f.c.clone()
-            } else {
-                f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
-            };
+            let what = f.what();
             let _ = writeln!(s, "  {}*: {}  ## {}: {what}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset);
         }
         Ok(s)

@@ -154,11 +154,7 @@ impl Emitter for Pascal {
             s.push_str("    case Integer of\n");
         }
         for (k, f) in fields(cx, r)?.into_iter().enumerate() {
-            let what = if f.bits.is_empty() {
-                f.c.replace(['{', '}'], "")
-            } else {
-                f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
-            };
+            let what = f.what().replace(['{', '}'], "");
             let decl = format!("{}: {}", ident(&f.name), self.field_ty(cx, &f.ty)?);
             if r.union {
                 let _ = writeln!(s, "      {k}: ({decl}); {{ {}: {what} }}", f.offset);

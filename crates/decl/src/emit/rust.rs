@@ -76,9 +76,8 @@ impl Emitter for Rust {
         let mut s = format!("/// {}\n#[repr(C)]\n#[derive(Clone, Copy)]\n", size_note(cx, r)?);
         let _ = writeln!(s, "pub {} {} {{", if r.union { "union" } else { "struct" }, cx.meta.display(&r.name));
         for f in fields(cx, r)? {
-            let bits: Vec<String> = f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect();
-            let what = if bits.is_empty() { f.c.clone() } else { bits.join(", ") };
-            let _ = writeln!(s, "    pub {}: {}, // {}: {what}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset);
+            let _ =
+                writeln!(s, "    pub {}: {}, // {}: {}", ident(&f.name), spell(cx, self, &f.ty)?, f.offset, f.what());
         }
         s.push_str("}\n");
         Ok(s)

@@ -186,11 +186,7 @@ impl Emitter for Simple {
             let _ = writeln!(s, "extern(C) {} {name} {{", if r.union { "union" } else { "struct" });
         }
         for f in fields(cx, r)? {
-            let what = if f.bits.is_empty() {
-                f.c.clone()
-            } else {
-                f.bits.iter().map(|(n, b, w)| format!("{n}: bits {b}..{}", b + w - 1)).collect::<Vec<_>>().join(", ")
-            };
+            let what = f.what();
             let t = spell(cx, self, &f.ty)?;
             if self.zig {
                 let _ = writeln!(s, "    {}: {t}, {c} {}: {what}", self.escape(&f.name), f.offset);
