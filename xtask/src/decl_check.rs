@@ -127,6 +127,68 @@ fn check_c(abi: Abi, cpp: bool) -> Result<String, String> {
     Ok(format!("{n} checked by {}; `--deps {}` compiles alone", names.join(", "), SAMPLE.join(" ")))
 }
 
+/// C++ vtable slots: clang lays the emitted classes out (`-fdump-vtable-layouts`, Itanium on
+/// linux-x64, Microsoft's C++ ABI on the Windows targets) and every method's index must equal
+/// decl's slot. A pointer to one method of each interface makes clang compute its indices.
+fn check_cpp_slots(abi: Abi) -> Result<String, String> {
+    let mut src = everything(Lang::Cpp, abi)?;
+    src.push_str("\nvoid rd3d12_touch() {\n");
+    let mut want = std::collections::BTreeMap::new();
+    // Bases first: clang dumps a class's indices when it first computes them, and computing a
+    // derived class computes its bases' silently.
+    let mut ifaces = rd3d12_decl::interface_names();
+    ifaces.sort_by_key(|i| rd3d12_decl::slots(i).map(|s| s.len()).unwrap_or(0));
+    for i in ifaces {
+        let own = rd3d12_decl::own_methods(i)?;
+        if let Some(first) = own.first() {
+            let _ = writeln!(src, "    (void)&{i}::{first};");
+        }
+        let slots = rd3d12_decl::slots(i)?;
+        for m in own {
+            let slot = slots.iter().find(|(_, n)| *n == m).map(|(k, _)| *k).ok_or("slot")?;
+            want.insert((i.to_string(), m), slot);
+        }
+    }
+    src.push_str("}\n");
+    let file = write(&format!("slots_{}.cpp", abi.name()), &src)?;
+    let mut c = Command::new("clang++");
+    if abi != Abi::LinuxX64 {
+        let target = if abi == Abi::WindowsX64 { "x86_64-pc-windows-msvc" } else { "i686-pc-windows-msvc" };
+        c.arg(format!("--target={target}")).arg("-ffreestanding");
+    }
+    c.args(["-std=c++17", "-c", "-o", "/dev/null", "-Xclang", "-fdump-vtable-layouts"]).arg(&file);
+    let dump = run(&mut c)?;
+    let head = regex::Regex::new(r"^V[Ff]?[Tt]able indices for '(\w+)'").unwrap();
+    let entry = regex::Regex::new(r"^\s+(\d+) \| .*?(\w+)::(\w+)\(").unwrap();
+    let mut got = std::collections::BTreeMap::new();
+    let mut in_indices = false;
+    for line in dump.lines() {
+        if head.is_match(line) {
+            in_indices = true;
+        } else if line.trim().is_empty() {
+            in_indices = false;
+        } else if let (true, Some(e)) = (in_indices, entry.captures(line)) {
+            got.insert((e[2].to_string(), e[3].to_string()), e[1].parse::<usize>().unwrap_or(usize::MAX));
+        }
+    }
+    let mut bad = Vec::new();
+    for ((i, m), slot) in &want {
+        match got.get(&(i.clone(), m.clone())) {
+            Some(g) if g == slot => {}
+            g => bad.push(format!("{i}::{m}: clang {g:?}, decl {slot}")),
+        }
+    }
+    if bad.is_empty() {
+        Ok(format!(
+            "{} methods of {} interfaces at decl's slots in clang's vtables",
+            want.len(),
+            rd3d12_decl::interface_names().len()
+        ))
+    } else {
+        Err(bad.join("\n"))
+    }
+}
+
 /// The engine's linux-x64 numbers against gcc compiling Microsoft's own headers.
 fn check_c_headers() -> Result<String, String> {
     let (asserts, n) = c_asserts(Abi::LinuxX64, false, true, true)?;
@@ -467,6 +529,7 @@ pub fn steps(step: Step) {
     for abi in Abi::ALL {
         show(&format!("decl: C output ({})", abi.name()), check_c(abi, false));
         show(&format!("decl: C++ output ({})", abi.name()), check_c(abi, true));
+        show(&format!("decl: C++ vtable slots ({})", abi.name()), check_cpp_slots(abi));
     }
     show("decl: Rust output (linux-x64)", check_rust());
     show("decl: Python ctypes output (linux-x64)", check_python());

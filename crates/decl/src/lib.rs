@@ -371,6 +371,12 @@ pub fn slots(interface: &str) -> Result<Vec<(usize, String)>, String> {
     Ok(m.slots(i).into_iter().map(|(k, _, x)| (k, x.name.clone())).collect())
 }
 
+/// The methods an interface declares itself (its base's left out), in slot order.
+pub fn own_methods(interface: &str) -> Result<Vec<String>, String> {
+    let i = meta().interfaces.get(interface).ok_or_else(|| format!("no interface {interface}"))?;
+    Ok(i.methods.iter().map(|m| m.name.clone()).collect())
+}
+
 /// Every interface name.
 pub fn interface_names() -> Vec<&'static str> {
     meta().interfaces.keys().map(String::as_str).collect()
