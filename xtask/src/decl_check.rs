@@ -249,7 +249,10 @@ fn check_python() -> Result<String, String> {
     // `--deps` alone must be complete: classes used by value (LUID, D3D12_RESOURCE_DESC) first.
     let single = rd3d12_decl::render(&SAMPLE, Lang::Python, abi, true)?;
     run(Command::new("python3").arg(write("sample_linux-x64.py", &single)?))?;
-    Ok(format!("{} by ctypes; `--deps {}` runs on its own", out.trim(), SAMPLE.join(" ")))
+    // The windows-x64 output uses ctypes.wintypes: it must at least run (every name resolves);
+    // its sizes are not comparable here, as Linux's wintypes.BOOL is a C long of 8 bytes.
+    run(Command::new("python3").arg(write("all_windows-x64.py", &everything(Lang::Python, Abi::WindowsX64)?)?))?;
+    Ok(format!("{} by ctypes; `--deps {}` runs on its own; the windows-x64 output runs", out.trim(), SAMPLE.join(" ")))
 }
 
 /// The interfaces and structs the issue names, rendered alone with `--deps`: that output must
