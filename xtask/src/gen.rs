@@ -295,6 +295,7 @@ pub fn run(check: bool) -> Result<(), String> {
         ("crates/sys/src/dxcore.rs", crate::gen_dxcore::dxcore_rs(&inc)?),
         ("crates/sys/tests/layout/table.rs", layout_table_rs(&records)),
         ("crates/sys/tests/layout/layout.c", layout_c(&records)),
+        ("crates/decl/src/meta.txt", crate::meta::generate(&inc, &bindings)?),
     ];
     let mut stale = BTreeSet::new();
     for (path, text) in &outputs {

@@ -1,9 +1,11 @@
 //! Repository commands: `cargo xtask gen [--check]` regenerates the raw ABI crate from Debian's
 //! directx-headers-dev; `cargo xtask test` installs what the tests need and runs every test.
 
+mod decl_check;
 mod gen;
 mod gen_dxcore;
 mod mesa;
+mod meta;
 mod test;
 
 use std::process::ExitCode;
@@ -13,7 +15,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen::run(args.iter().any(|a| a == "--check")),
         Some("test") => test::run_cmd(&args[1..]),
-        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick]".to_string()),
+        Some("decl-check") => decl_check::run_cmd(),
+        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick] | cargo xtask decl-check".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -226,6 +226,7 @@ pub fn run_all(quick: bool) -> Result<(), String> {
         step(&format!("{}.py", stem(src)), run(Command::new("python3").arg(src).arg(libdir.join("libd3d12.so"))));
     }
     crate::mesa::run_all(&mut step, &root, &target, &libdir);
+    crate::decl_check::steps(&mut step);
     step("rd3d12 info (the main job)", run(cargo().args(["run", "--quiet", "-p", "rd3d12-cli", "--", "info"])));
 
     let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();
