@@ -2,7 +2,7 @@
  * or prints one line naming file:line, the context set by set_ctx, what was checked, and got vs
  * expected. Each test prints "<name>: N passed, M failed" itself and exits 0 only when M is 0.
  * Also the creation-check macros, SENTINEL, refcount() and under_valgrind(). Include it after
- * the D3D12 headers (COBJMACROS). One translation unit per test program: the definitions are static. */
+ * the D3D12 headers (COBJMACROS in C; C++ tests include it too). One translation unit per test program: the definitions are static. */
 #ifndef RD3D12_TESTS_ABI_CHECK_H
 #define RD3D12_TESTS_ABI_CHECK_H
 
@@ -120,8 +120,13 @@ static inline void check_ptr(const char *file, int line, const char *what, const
 static inline ULONG refcount(void *obj)
 {
     IUnknown *u = (IUnknown *)obj;
+#ifdef __cplusplus
+    u->AddRef();
+    return u->Release();
+#else
     IUnknown_AddRef(u);
     return IUnknown_Release(u);
+#endif
 }
 
 /* RD3D12_UNDER_VALGRIND set (and not "0"): loops run fewer iterations. */

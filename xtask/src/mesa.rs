@@ -80,9 +80,10 @@ fn eglinfo(libs: Option<&Path>) -> Result<(), String> {
             return Err(format!("eglinfo: {platform} has no RGBA8 configurations on the driver:\n{s}"));
         }
     }
-    if libs.is_some()
-        && !(err.contains("rd3d12: DXCoreCreateAdapterFactory") && err.contains("rd3d12: D3D12CreateDevice"))
-    {
+    // Mesa creates its device through an ID3D12DeviceFactory when D3D12GetInterface offers one.
+    let created =
+        err.contains("rd3d12: ID3D12DeviceFactory::CreateDevice") || err.contains("rd3d12: D3D12CreateDevice");
+    if libs.is_some() && !(err.contains("rd3d12: DXCoreCreateAdapterFactory") && created) {
         return Err(format!("eglinfo did not create its device through rd3d12:\n{err}"));
     }
     Ok(())

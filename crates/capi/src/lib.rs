@@ -33,15 +33,8 @@ pub unsafe extern "C" fn D3D12CreateDevice(
                 return Err(Error::INVALID_ARG);
             }
         }
-        if !adapter.is_null() {
-            // SAFETY: a non-null adapter is a live COM object (the caller's contract).
-            let ours = rd3d12::adapter::luid();
-            match unsafe { rd3d12::dxcore::dxcore_adapter_luid(adapter) } {
-                Some(l) if l.LowPart == ours.LowPart && l.HighPart == ours.HighPart => {}
-                Some(_) => return Err(Error::hr(DXGI_ERROR_UNSUPPORTED)),
-                None => return Err(Error::INVALID_ARG),
-            }
-        }
+        // SAFETY: a non-null adapter is a live COM object (the caller's contract).
+        unsafe { rd3d12::device::check_adapter(adapter)? };
         let dev = rd3d12::create_device(minimum_feature_level)?;
         // SAFETY: pointers as documented above.
         Ok(unsafe { rd3d12::device::hand_out_device(dev, riid, pp_device) })
@@ -76,9 +69,10 @@ pub unsafe extern "C" fn D3D12EnableExperimentalFeatures(
     })
 }
 
-/// D3D12GetInterface: CLSID_D3D12Debug gives the debug interfaces (as D3D12GetDebugInterface);
-/// the other classes (tools, DRED settings, SDK configuration, device factory) are not offered
-/// yet, so they give E_NOINTERFACE with `*ppv = NULL`.
+/// D3D12GetInterface: CLSID_D3D12Debug gives the debug interfaces (as D3D12GetDebugInterface),
+/// CLSID_D3D12DeviceFactory a new ID3D12DeviceFactory; the other classes (tools, DRED settings,
+/// SDK configuration: there are no D3D12Core redistributables to select) are not offered, so
+/// they give E_NOINTERFACE with `*ppv = NULL`.
 ///
 /// <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-d3d12getinterface>
 ///
@@ -99,6 +93,10 @@ pub unsafe extern "C" fn D3D12GetInterface(rclsid: *const GUID, riid: *const IID
         if *clsid == CLSID_D3D12Debug {
             // SAFETY: `riid` is a GUID and `ppv` writable.
             return Ok(unsafe { rd3d12::debug::get_debug_interface(riid, ppv) });
+        }
+        if *clsid == CLSID_D3D12DeviceFactory {
+            // SAFETY: `riid` is a GUID and `ppv` writable.
+            return Ok(unsafe { rd3d12::com::hand_out(rd3d12::device_factory::DeviceFactory::new(), riid, ppv) });
         }
         Err(Error::NO_INTERFACE)
     })

@@ -39,22 +39,53 @@ fn env_on(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "on" | "yes"))
 }
 
-/// The debug settings as ID3D12Debug* set them (GPU-based validation, synchronized command
-/// queue validation, GBV flags, auto-naming, legacy barrier validation). The CPU backend has no
-/// GPU to validate: the settings are kept and reported, and change nothing else.
-pub fn settings() -> (bool, bool, u32, bool, bool) {
-    (
-        GPU_BASED_VALIDATION.load(Ordering::Relaxed),
-        SYNCHRONIZED_QUEUE_VALIDATION.load(Ordering::Relaxed),
-        GBV_FLAGS.load(Ordering::Relaxed),
-        AUTO_NAME.load(Ordering::Relaxed),
-        LEGACY_BARRIER_VALIDATION.load(Ordering::Relaxed),
-    )
+/// The settings of the ID3D12Debug* interfaces: the layer itself, GPU-based validation,
+/// synchronized command queue validation, GBV flags, auto-naming, legacy barrier validation.
+/// The CPU backend has no GPU to validate: the GPU settings are kept and reported, and change
+/// nothing else.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DebugSettings {
+    pub layer: bool,
+    pub gbv: bool,
+    pub sync_queue: bool,
+    pub gbv_flags: u32,
+    pub auto_name: bool,
+    pub legacy_barrier: bool,
 }
 
-/// The INFO message a debug device starts with: the settings of the ID3D12Debug interfaces.
-pub(crate) fn report_startup_options() {
-    let (gbv, sync, flags, auto_name, legacy) = settings();
+/// The process-wide settings, which D3D12CreateDevice uses.
+pub fn global_settings() -> DebugSettings {
+    DebugSettings {
+        layer: layer_requested(),
+        gbv: GPU_BASED_VALIDATION.load(Ordering::Relaxed),
+        sync_queue: SYNCHRONIZED_QUEUE_VALIDATION.load(Ordering::Relaxed),
+        gbv_flags: GBV_FLAGS.load(Ordering::Relaxed),
+        auto_name: AUTO_NAME.load(Ordering::Relaxed),
+        legacy_barrier: LEGACY_BARRIER_VALIDATION.load(Ordering::Relaxed),
+    }
+}
+
+/// Replaces the process-wide settings (a device factory's ApplyToGlobalState, or its state
+/// copied when it installs the process's device). Turning the layer on removes a live device
+/// created without it, as EnableDebugLayer does, unless `remove_live` is false (no live device).
+pub(crate) fn set_global_settings(s: DebugSettings, remove_live: bool) {
+    GPU_BASED_VALIDATION.store(s.gbv, Ordering::Relaxed);
+    SYNCHRONIZED_QUEUE_VALIDATION.store(s.sync_queue, Ordering::Relaxed);
+    GBV_FLAGS.store(s.gbv_flags, Ordering::Relaxed);
+    AUTO_NAME.store(s.auto_name, Ordering::Relaxed);
+    LEGACY_BARRIER_VALIDATION.store(s.legacy_barrier, Ordering::Relaxed);
+    if !s.layer {
+        REQUESTED.store(false, Ordering::Release);
+    } else if remove_live {
+        enable_layer();
+    } else {
+        REQUESTED.store(true, Ordering::Release);
+    }
+}
+
+/// The INFO message a debug device starts with: the settings it was created with.
+pub(crate) fn report_startup_options(s: &DebugSettings) {
+    let (gbv, sync, flags, auto_name, legacy) = (s.gbv, s.sync_queue, s.gbv_flags, s.auto_name, s.legacy_barrier);
     let on = |b: bool| if b { "enabled" } else { "disabled" };
     deliver(
         "ID3D12Device::CreateDevice",
@@ -326,12 +357,70 @@ pub fn unregister_callback(cookie: u32) -> bool {
 
 // ---- ID3D12Debug, ID3D12Debug1, ID3D12Debug2 ---------------------------------------------------
 
+/// Where a debug object's settings go: the process-wide switches (D3D12GetDebugInterface,
+/// D3D12GetInterface), or one device factory's own copy (its GetConfigurationInterface).
+#[derive(Clone)]
+pub enum Scope {
+    Global,
+    Factory(Arc<Mutex<DebugSettings>>),
+}
+
+impl Scope {
+    fn update(&self, f: impl FnOnce(&mut DebugSettings)) {
+        match self {
+            Scope::Global => {
+                // The layer switch is the API's own (RD3D12_DEBUG is not part of it).
+                let mut s = DebugSettings { layer: REQUESTED.load(Ordering::Acquire), ..global_settings() };
+                let before = s.layer;
+                f(&mut s);
+                GPU_BASED_VALIDATION.store(s.gbv, Ordering::Relaxed);
+                SYNCHRONIZED_QUEUE_VALIDATION.store(s.sync_queue, Ordering::Relaxed);
+                GBV_FLAGS.store(s.gbv_flags, Ordering::Relaxed);
+                AUTO_NAME.store(s.auto_name, Ordering::Relaxed);
+                LEGACY_BARRIER_VALIDATION.store(s.legacy_barrier, Ordering::Relaxed);
+                match (before, s.layer) {
+                    (false, true) => enable_layer(),
+                    (true, false) => REQUESTED.store(false, Ordering::Release),
+                    _ => {}
+                }
+            }
+            Scope::Factory(m) => f(&mut m.lock().unwrap_or_else(|e| e.into_inner())),
+        }
+    }
+}
+
 /// ID3D12Debug … ID3D12Debug6 (one chain of vtables).
-pub struct Debug;
+pub struct Debug {
+    scope: Scope,
+}
 /// ID3D12Debug1 (its own IUnknown-derived interface).
-pub struct Debug1;
+pub struct Debug1 {
+    scope: Scope,
+}
 /// ID3D12Debug2 (its own IUnknown-derived interface).
-pub struct Debug2;
+pub struct Debug2 {
+    scope: Scope,
+}
+
+/// The debug classes: where their settings go.
+trait Scoped: Class {
+    fn scope(&self) -> &Scope;
+}
+impl Scoped for Debug {
+    fn scope(&self) -> &Scope {
+        &self.scope
+    }
+}
+impl Scoped for Debug1 {
+    fn scope(&self) -> &Scope {
+        &self.scope
+    }
+}
+impl Scoped for Debug2 {
+    fn scope(&self) -> &Scope {
+        &self.scope
+    }
+}
 
 // SAFETY: DEBUG_VTBL's slots all take an Object<Debug>.
 unsafe impl Class for Debug {
@@ -339,8 +428,8 @@ unsafe impl Class for Debug {
     const VTBL: &'static ID3D12Debug6Vtbl = &DEBUG_VTBL;
     const IIDS: &'static [GUID] =
         &[IID_IUnknown, IID_ID3D12Debug, IID_ID3D12Debug3, IID_ID3D12Debug4, IID_ID3D12Debug5, IID_ID3D12Debug6];
-    fn query_extra(_obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
-        debug_interface(riid)
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
+        debug_interface_in(riid, obj.inner.scope.clone())
     }
 }
 // SAFETY: DEBUG1_VTBL's slots all take an Object<Debug1>.
@@ -348,8 +437,8 @@ unsafe impl Class for Debug1 {
     type Vtbl = ID3D12Debug1Vtbl;
     const VTBL: &'static ID3D12Debug1Vtbl = &DEBUG1_VTBL;
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_ID3D12Debug1];
-    fn query_extra(_obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
-        debug_interface(riid)
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
+        debug_interface_in(riid, obj.inner.scope.clone())
     }
 }
 // SAFETY: DEBUG2_VTBL's slots all take an Object<Debug2>.
@@ -357,20 +446,25 @@ unsafe impl Class for Debug2 {
     type Vtbl = ID3D12Debug2Vtbl;
     const VTBL: &'static ID3D12Debug2Vtbl = &DEBUG2_VTBL;
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_ID3D12Debug2];
-    fn query_extra(_obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
-        debug_interface(riid)
+    fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut c_void> {
+        debug_interface_in(riid, obj.inner.scope.clone())
     }
 }
 
 /// A new reference to a debug object answering `riid`, if it is one of the debug interfaces:
 /// what D3D12GetDebugInterface and QueryInterface between the debug objects hand out.
 pub fn debug_interface(riid: &GUID) -> Option<*mut c_void> {
+    debug_interface_in(riid, Scope::Global)
+}
+
+/// [`debug_interface`] for objects whose settings go to `scope`.
+pub fn debug_interface_in(riid: &GUID, scope: Scope) -> Option<*mut c_void> {
     if Debug::IIDS[1..].contains(riid) {
-        Some(Ptr::new(Debug).into_raw() as *mut c_void)
+        Some(Ptr::new(Debug { scope }).into_raw() as *mut c_void)
     } else if Debug1::IIDS[1..].contains(riid) {
-        Some(Ptr::new(Debug1).into_raw() as *mut c_void)
+        Some(Ptr::new(Debug1 { scope }).into_raw() as *mut c_void)
     } else if Debug2::IIDS[1..].contains(riid) {
-        Some(Ptr::new(Debug2).into_raw() as *mut c_void)
+        Some(Ptr::new(Debug2 { scope }).into_raw() as *mut c_void)
     } else {
         None
     }
@@ -406,36 +500,46 @@ pub unsafe fn get_debug_interface(riid: *const IID, ppv: *mut *mut c_void) -> HR
     })
 }
 
-unsafe extern "C" fn enable_debug_layer<I>(_this: *mut I) {
-    guard("ID3D12Debug::EnableDebugLayer", (), enable_layer)
+/// Applies `f` to the settings of the debug object behind `this`.
+fn update<T: Scoped, I>(name: &str, this: *mut I, f: impl FnOnce(&mut DebugSettings)) {
+    guard(name, (), || {
+        // SAFETY: COM This pointer of a debug object.
+        if let Some(o) = unsafe { Object::<T>::from_this(this) } {
+            o.inner.scope().update(f);
+        }
+    })
 }
-unsafe extern "C" fn set_gbv<I>(_this: *mut I, on: BOOL) {
-    GPU_BASED_VALIDATION.store(on != 0, Ordering::Relaxed);
+
+unsafe extern "C" fn enable_debug_layer<T: Scoped, I>(this: *mut I) {
+    update::<T, I>("ID3D12Debug::EnableDebugLayer", this, |s| s.layer = true)
 }
-unsafe extern "C" fn set_sync_queue<I>(_this: *mut I, on: BOOL) {
-    SYNCHRONIZED_QUEUE_VALIDATION.store(on != 0, Ordering::Relaxed);
+unsafe extern "C" fn set_gbv<T: Scoped, I>(this: *mut I, on: BOOL) {
+    update::<T, I>("ID3D12Debug::SetEnableGPUBasedValidation", this, |s| s.gbv = on != 0)
 }
-unsafe extern "C" fn set_gbv_flags<I>(_this: *mut I, flags: D3D12_GPU_BASED_VALIDATION_FLAGS) {
-    GBV_FLAGS.store(flags.0, Ordering::Relaxed);
+unsafe extern "C" fn set_sync_queue<T: Scoped, I>(this: *mut I, on: BOOL) {
+    update::<T, I>("ID3D12Debug::SetEnableSynchronizedCommandQueueValidation", this, |s| s.sync_queue = on != 0)
 }
-unsafe extern "C" fn disable_debug_layer(_this: *mut ID3D12Debug6) {
-    REQUESTED.store(false, Ordering::Release);
+unsafe extern "C" fn set_gbv_flags<T: Scoped, I>(this: *mut I, flags: D3D12_GPU_BASED_VALIDATION_FLAGS) {
+    update::<T, I>("ID3D12Debug::SetGPUBasedValidationFlags", this, |s| s.gbv_flags = flags.0)
 }
-unsafe extern "C" fn set_auto_name(_this: *mut ID3D12Debug6, on: BOOL) {
-    AUTO_NAME.store(on != 0, Ordering::Relaxed);
+unsafe extern "C" fn disable_debug_layer(this: *mut ID3D12Debug6) {
+    update::<Debug, _>("ID3D12Debug4::DisableDebugLayer", this, |s| s.layer = false)
 }
-unsafe extern "C" fn set_legacy_barrier(_this: *mut ID3D12Debug6, on: BOOL) {
-    LEGACY_BARRIER_VALIDATION.store(on != 0, Ordering::Relaxed);
+unsafe extern "C" fn set_auto_name(this: *mut ID3D12Debug6, on: BOOL) {
+    update::<Debug, _>("ID3D12Debug5::SetEnableAutoName", this, |s| s.auto_name = on != 0)
+}
+unsafe extern "C" fn set_legacy_barrier(this: *mut ID3D12Debug6, on: BOOL) {
+    update::<Debug, _>("ID3D12Debug6::SetForceLegacyBarrierValidation", this, |s| s.legacy_barrier = on != 0)
 }
 
 static DEBUG_VTBL: ID3D12Debug6Vtbl = ID3D12Debug6Vtbl {
     QueryInterface: Some(crate::com::thunks::query_interface::<Debug, ID3D12Debug6>),
     AddRef: Some(crate::com::thunks::add_ref::<Debug, ID3D12Debug6>),
     Release: Some(crate::com::thunks::release::<Debug, ID3D12Debug6>),
-    EnableDebugLayer: Some(enable_debug_layer::<ID3D12Debug6>),
-    SetEnableGPUBasedValidation: Some(set_gbv::<ID3D12Debug6>),
-    SetEnableSynchronizedCommandQueueValidation: Some(set_sync_queue::<ID3D12Debug6>),
-    SetGPUBasedValidationFlags: Some(set_gbv_flags::<ID3D12Debug6>),
+    EnableDebugLayer: Some(enable_debug_layer::<Debug, ID3D12Debug6>),
+    SetEnableGPUBasedValidation: Some(set_gbv::<Debug, ID3D12Debug6>),
+    SetEnableSynchronizedCommandQueueValidation: Some(set_sync_queue::<Debug, ID3D12Debug6>),
+    SetGPUBasedValidationFlags: Some(set_gbv_flags::<Debug, ID3D12Debug6>),
     DisableDebugLayer: Some(disable_debug_layer),
     SetEnableAutoName: Some(set_auto_name),
     SetForceLegacyBarrierValidation: Some(set_legacy_barrier),
@@ -445,14 +549,14 @@ static DEBUG1_VTBL: ID3D12Debug1Vtbl = ID3D12Debug1Vtbl {
     QueryInterface: Some(crate::com::thunks::query_interface::<Debug1, ID3D12Debug1>),
     AddRef: Some(crate::com::thunks::add_ref::<Debug1, ID3D12Debug1>),
     Release: Some(crate::com::thunks::release::<Debug1, ID3D12Debug1>),
-    EnableDebugLayer: Some(enable_debug_layer::<ID3D12Debug1>),
-    SetEnableGPUBasedValidation: Some(set_gbv::<ID3D12Debug1>),
-    SetEnableSynchronizedCommandQueueValidation: Some(set_sync_queue::<ID3D12Debug1>),
+    EnableDebugLayer: Some(enable_debug_layer::<Debug1, ID3D12Debug1>),
+    SetEnableGPUBasedValidation: Some(set_gbv::<Debug1, ID3D12Debug1>),
+    SetEnableSynchronizedCommandQueueValidation: Some(set_sync_queue::<Debug1, ID3D12Debug1>),
 };
 
 static DEBUG2_VTBL: ID3D12Debug2Vtbl = ID3D12Debug2Vtbl {
     QueryInterface: Some(crate::com::thunks::query_interface::<Debug2, ID3D12Debug2>),
     AddRef: Some(crate::com::thunks::add_ref::<Debug2, ID3D12Debug2>),
     Release: Some(crate::com::thunks::release::<Debug2, ID3D12Debug2>),
-    SetGPUBasedValidationFlags: Some(set_gbv_flags::<ID3D12Debug2>),
+    SetGPUBasedValidationFlags: Some(set_gbv_flags::<Debug2, ID3D12Debug2>),
 };

@@ -15,6 +15,7 @@ pub mod debug_device;
 pub mod debug_objects;
 pub mod descriptor_heap;
 pub mod device;
+pub mod device_factory;
 pub mod dxcore;
 pub mod error;
 pub mod event;

@@ -77,12 +77,6 @@ fn feature<T: Default>(device: &Device, f: D3D12_FEATURE) -> T {
     v
 }
 
-/// Whether D3D12EnableExperimentalFeatures turned on experimental shader models, which lets
-/// unsigned DXIL through (as on Windows).
-fn unsigned_dxil_allowed() -> bool {
-    crate::device::experimental_shader_models()
-}
-
 /// The device's answers that pipeline validation depends on.
 pub fn limits(device: &Device) -> Limits {
     let o: D3D12_FEATURE_DATA_D3D12_OPTIONS = feature(device, D3D12_FEATURE_D3D12_OPTIONS);
@@ -91,7 +85,8 @@ pub fn limits(device: &Device) -> Limits {
     let o7: D3D12_FEATURE_DATA_D3D12_OPTIONS7 = feature(device, D3D12_FEATURE_D3D12_OPTIONS7);
     let o14: D3D12_FEATURE_DATA_D3D12_OPTIONS14 = feature(device, D3D12_FEATURE_D3D12_OPTIONS14);
     let mut l = Limits::new(*device.caps(), ShaderModel::from_d3d_value(features::MAX_SHADER_MODEL.0));
-    l.allow_unsigned_dxil = unsigned_dxil_allowed();
+    // Experimental shader models (enabled for the device) let unsigned DXIL through, as on Windows.
+    l.allow_unsigned_dxil = device.config().experimental_shader_models();
     l.logic_op = o.OutputMergerLogicOp != 0;
     l.conservative_raster_tier = o.ConservativeRasterizationTier.0;
     l.depth_bounds = o2.DepthBoundsTestSupported != 0;

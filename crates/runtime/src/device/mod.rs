@@ -46,6 +46,10 @@ pub struct Device {
     debug_device: OnceLock<Ptr<crate::debug_device::DebugDevice>>,
     /// Its ID3D12DebugDevice1 face (another vtable order, forwarding to the former).
     debug_device1: OnceLock<Ptr<crate::debug_device::DebugDevice1>>,
+    /// What the device was created with (ID3D12DeviceConfiguration).
+    config: DeviceConfig,
+    /// The ID3D12DeviceConfiguration face (made on first QueryInterface).
+    configuration: OnceLock<Ptr<crate::device_factory::Configuration<Device>>>,
     /// Address ranges of the live descriptor heaps.
     pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
     /// Resources that views were created for, by resource id.
@@ -83,8 +87,12 @@ unsafe impl Class for Device {
     fn query_extra(obj: &Object<Self>, riid: &GUID) -> Option<*mut std::ffi::c_void> {
         use crate::com::facet::hand_out;
         use crate::debug_device::{DebugDevice, DebugDevice1};
-        let sink = obj.inner.debug.as_ref()?;
         let d = &obj.inner;
+        let config = hand_out(obj, true, &d.configuration, riid, || crate::device_factory::Configuration::new(obj));
+        if config.is_some() {
+            return config;
+        }
+        let sink = obj.inner.debug.as_ref()?;
         let main = || Ptr::new(DebugDevice::new(obj));
         hand_out(obj, true, &d.info_queue, riid, || crate::info_queue::InfoQueue::new(obj, sink.clone()))
             .or_else(|| hand_out(obj, true, &d.debug_device, riid, || DebugDevice::new(obj)))
@@ -103,28 +111,53 @@ pub fn adapter_luid() -> LUID {
 /// The live device, if any: D3D12CreateDevice returns it again instead of making a second one.
 static LIVE_DEVICE: Mutex<usize> = Mutex::new(0);
 
-/// D3D12CreateDevice: validates the minimum feature level and returns the process's device for
-/// the CPU adapter, creating it if none is alive.
-pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
-    if !features::accepts_minimum_feature_level(min_level) {
-        return Err(Error::INVALID_ARG);
-    }
-    let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
-    if *live != 0 {
-        // SAFETY: the registry entry is cleared by the device's Drop under this same lock, so a
-        // non-zero entry points at an allocated object; try_add_ref refuses one already dying.
-        let obj = unsafe { &*(*live as *const Object<Device>) };
-        if obj.try_add_ref() {
-            // SAFETY: try_add_ref just took the reference this Ptr adopts.
-            let dev = unsafe { Ptr::from_raw(*live as *mut Object<Device>) };
-            // A removed device is not handed out again: creation fails instead (D3D12CreateDevice
-            // remarks).
-            return match dev.inner.removed_reason() {
-                S_OK => Ok(dev),
-                _ => Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED)),
-            };
+/// What a device is created with, and reports through ID3D12DeviceConfiguration: the debug
+/// settings and the experimental features. D3D12CreateDevice takes the process-wide ones; a
+/// device factory its own.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeviceConfig {
+    pub debug: crate::debug::DebugSettings,
+    pub experimental: Vec<GUID>,
+}
+
+impl DeviceConfig {
+    /// The process-wide configuration (ID3D12Debug switches, D3D12EnableExperimentalFeatures).
+    pub fn global() -> Self {
+        DeviceConfig {
+            debug: crate::debug::global_settings(),
+            experimental: EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
+
+    /// Whether a device created with `self` may stand in for one asked with `want` (the
+    /// Independent Devices spec's "device compatibility"): the same debug layer state, GPU-based
+    /// validation included, and every experimental feature `want` enables.
+    pub fn satisfies(&self, want: &DeviceConfig) -> bool {
+        let (a, b) = (&self.debug, &want.debug);
+        let debug_same = a.layer == b.layer && (!a.layer || (a.gbv == b.gbv && a.gbv_flags == b.gbv_flags));
+        debug_same && want.experimental.iter().all(|g| self.experimental.contains(g))
+    }
+
+    pub fn experimental_shader_models(&self) -> bool {
+        self.experimental.contains(&D3D12ExperimentalShaderModels)
+    }
+}
+
+/// The live device for `live`, with a reference taken, if one is registered and not dying.
+fn live_device(live: &usize) -> Option<Ptr<Device>> {
+    if *live == 0 {
+        return None;
+    }
+    // SAFETY: the registry entry is cleared by the device's Drop under the registry lock (held by
+    // the caller), so a non-zero entry points at an allocated object; try_add_ref refuses one
+    // already dying.
+    let obj = unsafe { &*(*live as *const Object<Device>) };
+    // SAFETY: try_add_ref just took the reference the Ptr adopts.
+    obj.try_add_ref().then(|| unsafe { Ptr::from_raw(*live as *mut Object<Device>) })
+}
+
+/// A new device with `config`, registered as the process's device.
+fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
     let dev = Ptr::new(Device {
         backend: Box::new(CpuBackend),
         caps: Caps::today(),
@@ -137,16 +170,124 @@ pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
         warned_shader_work: Default::default(),
         descriptor_heaps: Default::default(),
         resources: Default::default(),
-        debug: crate::debug::layer_requested().then(crate::debug::attach),
+        debug: config.debug.layer.then(crate::debug::attach),
         info_queue: OnceLock::new(),
         debug_device: OnceLock::new(),
         debug_device1: OnceLock::new(),
+        configuration: OnceLock::new(),
+        config,
     });
     *live = dev.as_ptr() as usize;
     if dev.inner.debug.is_some() {
-        crate::debug::report_startup_options();
+        crate::debug::report_startup_options(&dev.inner.config.debug);
     }
-    Ok(dev)
+    dev
+}
+
+/// A removed device is not handed out again: creation fails instead (D3D12CreateDevice remarks).
+fn unless_removed(dev: Ptr<Device>) -> Result<Ptr<Device>> {
+    match dev.inner.removed_reason() {
+        S_OK => Ok(dev),
+        _ => Err(Error::hr(DXGI_ERROR_DEVICE_REMOVED)),
+    }
+}
+
+/// D3D12CreateDevice: validates the minimum feature level and returns the process's device for
+/// the CPU adapter, creating it if none is alive.
+pub fn create_device(min_level: D3D_FEATURE_LEVEL) -> Result<Ptr<Device>> {
+    if !features::accepts_minimum_feature_level(min_level) {
+        return Err(Error::INVALID_ARG);
+    }
+    let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(dev) = live_device(&live) {
+        return unless_removed(dev);
+    }
+    Ok(new_device(&mut live, DeviceConfig::global()))
+}
+
+/// The adapter argument of D3D12CreateDevice and ID3D12DeviceFactory::CreateDevice: NULL (the
+/// default adapter, the CPU adapter) or an IDXCoreAdapter whose LUID is the CPU adapter's, asked
+/// through QueryInterface and GetProperty (adapters are told apart by LUID, not by pointer). A
+/// DXCore adapter with another LUID is one this runtime does not drive (DXGI_ERROR_UNSUPPORTED);
+/// an object that is no adapter is E_INVALIDARG.
+///
+/// # Safety
+/// `adapter` must be null or a live COM object.
+pub unsafe fn check_adapter(adapter: *mut IUnknown) -> Result<()> {
+    if adapter.is_null() {
+        return Ok(());
+    }
+    let ours = adapter_luid();
+    // SAFETY: a live COM object per the contract.
+    match unsafe { crate::dxcore::dxcore_adapter_luid(adapter) } {
+        Some(l) if l.LowPart == ours.LowPart && l.HighPart == ours.HighPart => Ok(()),
+        Some(_) => Err(Error::hr(DXGI_ERROR_UNSUPPORTED)),
+        None => Err(Error::INVALID_ARG),
+    }
+}
+
+pub const DXGI_ERROR_ALREADY_EXISTS: HRESULT = 0x887A_0036_u32 as HRESULT;
+
+/// ID3D12DeviceFactory::CreateDevice. The CPU adapter keeps one device per process (it is a
+/// "driver without independent devices" in the Independent Devices spec), so the factory's
+/// flags decide: an existing device is returned only with ALLOW_RETURNING_EXISTING_DEVICE and
+/// a compatible configuration (any configuration with ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE),
+/// else DXGI_ERROR_ALREADY_EXISTS; a new device becomes the process's device, and the factory's
+/// configuration the process-wide one, unless DISALLOW_STORING_NEW_DEVICE_AS_SINGLETON
+/// (DXGI_ERROR_UNSUPPORTED).
+pub fn create_device_from_factory(
+    min_level: D3D_FEATURE_LEVEL,
+    config: &DeviceConfig,
+    flags: D3D12_DEVICE_FACTORY_FLAGS,
+) -> Result<Ptr<Device>> {
+    if !features::accepts_minimum_feature_level(min_level) {
+        return Err(Error::INVALID_ARG);
+    }
+    let has = |f: D3D12_DEVICE_FACTORY_FLAGS| flags.0 & f.0 != 0;
+    let mut live = LIVE_DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(dev) = live_device(&live) {
+        let dev = unless_removed(dev)?;
+        let compatible = dev.inner.config.satisfies(config);
+        if has(D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_EXISTING_DEVICE)
+            && (compatible || has(D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE))
+        {
+            return Ok(dev);
+        }
+        return Err(Error::hr(DXGI_ERROR_ALREADY_EXISTS));
+    }
+    if has(D3D12_DEVICE_FACTORY_FLAG_DISALLOW_STORING_NEW_DEVICE_AS_SINGLETON) {
+        return Err(Error::hr(DXGI_ERROR_UNSUPPORTED));
+    }
+    // The new device is the process's device: its configuration becomes the global one (spec).
+    crate::debug::set_global_settings(config.debug, false);
+    *EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner()) = config.experimental.clone();
+    Ok(new_device(&mut live, config.clone()))
+}
+
+/// Checks a D3D12_DEVICE_FACTORY_FLAGS value: known bits only, and
+/// ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE only with ALLOW_RETURNING_EXISTING_DEVICE.
+pub fn valid_factory_flags(flags: D3D12_DEVICE_FACTORY_FLAGS) -> bool {
+    let known = D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_EXISTING_DEVICE.0
+        | D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE.0
+        | D3D12_DEVICE_FACTORY_FLAG_DISALLOW_STORING_NEW_DEVICE_AS_SINGLETON.0;
+    let incompatible = flags.0 & D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_INCOMPATIBLE_EXISTING_DEVICE.0 != 0;
+    let existing = flags.0 & D3D12_DEVICE_FACTORY_FLAG_ALLOW_RETURNING_EXISTING_DEVICE.0 != 0;
+    flags.0 & !known == 0 && (!incompatible || existing)
+}
+
+/// Checks experimental feature IIDs as D3D12EnableExperimentalFeatures does: an unknown one is
+/// E_NOINTERFACE. Returns the set without repeats.
+pub fn known_experimental_features(features: &[GUID]) -> Result<Vec<GUID>> {
+    if features.iter().any(|f| !KNOWN_EXPERIMENTAL.contains(f)) {
+        return Err(Error::NO_INTERFACE);
+    }
+    let mut new: Vec<GUID> = Vec::new();
+    for f in features {
+        if !new.contains(f) {
+            new.push(*f);
+        }
+    }
+    Ok(new)
 }
 
 /// The experimental features enabled by D3D12EnableExperimentalFeatures.
@@ -159,15 +300,7 @@ const KNOWN_EXPERIMENTAL: &[GUID] = &[D3D12ExperimentalShaderModels];
 /// D3D12EnableExperimentalFeatures: an unknown feature is E_NOINTERFACE; a change to the set of
 /// enabled features puts the live device in the DEVICE_REMOVED state (d3d12.h).
 pub fn enable_experimental_features(features: &[GUID]) -> Result<()> {
-    if let Some(_unknown) = features.iter().find(|f| !KNOWN_EXPERIMENTAL.contains(f)) {
-        return Err(Error::NO_INTERFACE);
-    }
-    let mut new: Vec<GUID> = Vec::new();
-    for f in features {
-        if !new.contains(f) {
-            new.push(*f);
-        }
-    }
+    let new = known_experimental_features(features)?;
     let mut cur = EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner());
     let same = cur.len() == new.len() && new.iter().all(|f| cur.contains(f));
     if !same {
@@ -181,12 +314,6 @@ pub fn enable_experimental_features(features: &[GUID]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether D3D12EnableExperimentalFeatures enabled D3D12ExperimentalShaderModels (which lets
-/// unsigned DXIL through pipeline creation).
-pub fn experimental_shader_models() -> bool {
-    EXPERIMENTAL.lock().unwrap_or_else(|e| e.into_inner()).contains(&D3D12ExperimentalShaderModels)
 }
 
 /// EnableDebugLayer with a live device created without the layer: the device is removed (the
@@ -219,6 +346,11 @@ impl Drop for Device {
 }
 
 impl Device {
+    /// What the device was created with.
+    pub fn config(&self) -> &DeviceConfig {
+        &self.config
+    }
+
     pub fn backend(&self) -> &dyn Backend {
         &*self.backend
     }
