@@ -38,6 +38,7 @@ pub mod indirect;
 pub mod info_queue;
 pub mod pack;
 pub mod pipeline;
+pub mod raster;
 pub mod root_signature;
 pub mod shader;
 pub mod states;

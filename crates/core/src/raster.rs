@@ -1,0 +1,582 @@
+//! Triangle rasterization as Direct3D defines it, for the CPU backend's draws: clipping in clip
+//! space, the viewport transform, vertex snapping to 16.8 fixed point, culling, coverage of pixel
+//! centers with the top-left rule, and the interpolation weights (perspective-correct and
+//! screen-linear) and depth of every covered pixel.
+//!
+//! The rules (D3D11.3 functional spec, "Rasterization Rules", which D3D12 keeps):
+//! - viewport: `x = (x_ndc + 1) * W/2 + TopLeftX`, `y = (1 - y_ndc) * H/2 + TopLeftY`,
+//!   `z = MinDepth + z_ndc * (MaxDepth - MinDepth)`; y grows downward;
+//! - positions are snapped to 8 fractional bits (D3D12_SUBPIXEL_FRACTIONAL_BIT_COUNT);
+//! - a pixel is covered when its center (x + 0.5, y + 0.5) is inside the triangle; a center
+//!   exactly on an edge is covered only for a top edge (horizontal, the triangle below it) or a
+//!   left edge (the triangle to its right), so triangles sharing an edge cover each pixel once;
+//! - with FrontCounterClockwise FALSE a triangle whose vertices run clockwise on the render target
+//!   is front-facing;
+//! - clipping against `0 <= z <= w` when DepthClipEnable (else depth is clamped to the
+//!   viewport's range), and against `w > 0`; x and y are not clipped (a guard band): only what
+//!   falls in the viewport and scissor is produced;
+//! - attributes are interpolated perspective-correctly (or linearly in screen space for
+//!   `noperspective`), depth linearly in screen space.
+//!
+//! Everything here is pure arithmetic on `f32`/`f64`/`i64`; there is no unsafe code.
+
+/// D3D12_VIEWPORT.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    /// TopLeftX.
+    pub x: f32,
+    /// TopLeftY.
+    pub y: f32,
+    /// Width.
+    pub width: f32,
+    /// Height.
+    pub height: f32,
+    /// MinDepth.
+    pub min_depth: f32,
+    /// MaxDepth.
+    pub max_depth: f32,
+}
+
+/// A pixel rectangle, `left..right` by `top..bottom` (D3D12_RECT: right and bottom exclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// First column.
+    pub left: i32,
+    /// First row.
+    pub top: i32,
+    /// One past the last column.
+    pub right: i32,
+    /// One past the last row.
+    pub bottom: i32,
+}
+
+impl Rect {
+    /// The pixels in both rectangles.
+    pub fn intersect(&self, o: &Rect) -> Rect {
+        Rect {
+            left: self.left.max(o.left),
+            top: self.top.max(o.top),
+            right: self.right.min(o.right),
+            bottom: self.bottom.min(o.bottom),
+        }
+    }
+
+    /// Whether no pixel is inside.
+    pub fn is_empty(&self) -> bool {
+        self.left >= self.right || self.top >= self.bottom
+    }
+}
+
+/// D3D12_CULL_MODE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cull {
+    /// D3D12_CULL_MODE_NONE.
+    None,
+    /// D3D12_CULL_MODE_FRONT.
+    Front,
+    /// D3D12_CULL_MODE_BACK.
+    Back,
+}
+
+impl Cull {
+    /// From D3D12_CULL_MODE (1 NONE, 2 FRONT, 3 BACK).
+    pub fn from_d3d(v: u32) -> Option<Cull> {
+        match v {
+            1 => Some(Cull::None),
+            2 => Some(Cull::Front),
+            3 => Some(Cull::Back),
+            _ => None,
+        }
+    }
+}
+
+/// The rasterizer settings a triangle needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TriangleState {
+    /// CullMode.
+    pub cull: Cull,
+    /// FrontCounterClockwise.
+    pub front_ccw: bool,
+    /// DepthClipEnable.
+    pub depth_clip: bool,
+    /// The viewport the triangle is drawn through.
+    pub viewport: Viewport,
+    /// Viewport ∩ scissor ∩ render target, in pixels: only pixels inside are produced.
+    pub bounds: Rect,
+}
+
+/// One covered pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fragment {
+    /// Pixel column.
+    pub x: i32,
+    /// Pixel row.
+    pub y: i32,
+    /// Interpolated depth (before bias), clamped to the viewport's depth range.
+    pub depth: f32,
+    /// Perspective-correct weights of the triangle's three vertices (sum 1).
+    pub persp: [f32; 3],
+    /// Screen-linear weights (`noperspective` attributes; sum 1).
+    pub linear: [f32; 3],
+    /// SV_IsFrontFace.
+    pub front_facing: bool,
+}
+
+/// Fractional bits of snapped positions (D3D12_SUBPIXEL_FRACTIONAL_BIT_COUNT).
+pub const SUBPIXEL_BITS: u32 = 8;
+const ONE: i64 = 1 << SUBPIXEL_BITS;
+/// x and y beyond ±GUARD·w are clipped (so that fixed-point products stay within i64); pixels
+/// there are outside any render target anyway.
+const GUARD: f64 = 64.0;
+
+/// A vertex in clip space with its weights relative to the original triangle.
+#[derive(Debug, Clone, Copy)]
+struct ClipVertex {
+    pos: [f64; 4],
+    weights: [f64; 3],
+}
+
+fn lerp(a: &ClipVertex, b: &ClipVertex, t: f64) -> ClipVertex {
+    let mut pos = [0.0; 4];
+    let mut weights = [0.0; 3];
+    for i in 0..4 {
+        pos[i] = a.pos[i] + (b.pos[i] - a.pos[i]) * t;
+    }
+    for i in 0..3 {
+        weights[i] = a.weights[i] + (b.weights[i] - a.weights[i]) * t;
+    }
+    ClipVertex { pos, weights }
+}
+
+/// Sutherland–Hodgman against one plane `d(v) >= 0`.
+fn clip_plane(poly: &[ClipVertex], d: impl Fn(&[f64; 4]) -> f64) -> Vec<ClipVertex> {
+    let mut out = Vec::with_capacity(poly.len() + 2);
+    for i in 0..poly.len() {
+        let (a, b) = (&poly[i], &poly[(i + 1) % poly.len()]);
+        let (da, db) = (d(&a.pos), d(&b.pos));
+        if da >= 0.0 {
+            out.push(*a);
+        }
+        if (da >= 0.0) != (db >= 0.0) {
+            out.push(lerp(a, b, da / (da - db)));
+        }
+    }
+    out
+}
+
+/// Clips a clip-space triangle; the polygon's vertices carry weights of the original three.
+fn clip(tri: &[[f32; 4]; 3], depth_clip: bool) -> Vec<ClipVertex> {
+    let mut poly: Vec<ClipVertex> = (0..3)
+        .map(|i| {
+            let mut weights = [0.0; 3];
+            weights[i] = 1.0;
+            ClipVertex { pos: tri[i].map(f64::from), weights }
+        })
+        .collect();
+    // w > 0: a tiny epsilon keeps 1/w finite.
+    poly = clip_plane(&poly, |p| p[3] - 1e-9);
+    if depth_clip {
+        poly = clip_plane(&poly, |p| p[2]);
+        poly = clip_plane(&poly, |p| p[3] - p[2]);
+    }
+    for (axis, sign) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)] {
+        if poly.len() < 3 {
+            break;
+        }
+        poly = clip_plane(&poly, |p| GUARD * p[3] - sign * p[axis]);
+    }
+    poly
+}
+
+/// A vertex on the render target: fixed-point position, depth, 1/w, weights of the original
+/// triangle's vertices.
+#[derive(Debug, Clone, Copy)]
+struct ScreenVertex {
+    x: i64,
+    y: i64,
+    z: f64,
+    inv_w: f64,
+    weights: [f64; 3],
+}
+
+fn to_screen(v: &ClipVertex, vp: &Viewport) -> ScreenVertex {
+    let inv_w = 1.0 / v.pos[3];
+    let (xn, yn, zn) = (v.pos[0] * inv_w, v.pos[1] * inv_w, v.pos[2] * inv_w);
+    let x = (xn + 1.0) * f64::from(vp.width) * 0.5 + f64::from(vp.x);
+    let y = (1.0 - yn) * f64::from(vp.height) * 0.5 + f64::from(vp.y);
+    let z = f64::from(vp.min_depth) + zn * f64::from(vp.max_depth - vp.min_depth);
+    let snap = |c: f64| (c * ONE as f64).round() as i64;
+    ScreenVertex { x: snap(x), y: snap(y), z, inv_w, weights: v.weights }
+}
+
+/// Twice the signed area; positive when the vertices run clockwise on the render target
+/// (y down).
+fn area2(a: &ScreenVertex, b: &ScreenVertex, c: &ScreenVertex) -> i64 {
+    (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)
+}
+
+/// Rasterizes one triangle given in clip space, calling `emit` for every covered pixel in
+/// `state.bounds`, row by row, left to right. Degenerate and culled triangles emit nothing.
+pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
+    if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
+        return;
+    }
+    let poly = clip(tri, state.depth_clip);
+    if poly.len() < 3 {
+        return;
+    }
+    let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
+    // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
+    let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
+    if orientation == 0 {
+        return;
+    }
+    let clockwise = orientation > 0;
+    let front_facing = clockwise != state.front_ccw;
+    match state.cull {
+        Cull::Front if front_facing => return,
+        Cull::Back if !front_facing => return,
+        _ => {}
+    }
+    // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
+    // keeps every pixel single.
+    for i in 1..screen.len() - 1 {
+        raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
+    }
+}
+
+/// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
+fn top_left(a: &ScreenVertex, b: &ScreenVertex) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    (dy == 0 && dx > 0) || dy < 0
+}
+
+fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleState, emit: &mut impl FnMut(&Fragment)) {
+    let mut area = area2(&v[0], &v[1], &v[2]);
+    if area == 0 {
+        return;
+    }
+    if area < 0 {
+        v.swap(1, 2);
+        area = -area;
+    }
+    // Edge i is opposite vertex i: (v1→v2), (v2→v0), (v0→v1).
+    let edges = [(1usize, 2usize), (2, 0), (0, 1)];
+    let bias: [i64; 3] = edges.map(|(a, b)| if top_left(&v[a], &v[b]) { 0 } else { -1 });
+    let min_x = v.iter().map(|p| p.x).min().unwrap_or(0);
+    let max_x = v.iter().map(|p| p.x).max().unwrap_or(0);
+    let min_y = v.iter().map(|p| p.y).min().unwrap_or(0);
+    let max_y = v.iter().map(|p| p.y).max().unwrap_or(0);
+    // Pixels whose centers can fall inside: center = x·ONE + ONE/2.
+    let first = |lo: i64| ((lo - ONE / 2) + ONE - 1).div_euclid(ONE);
+    let last = |hi: i64| (hi - ONE / 2).div_euclid(ONE);
+    let b = &state.bounds;
+    let (x0, x1) = (first(min_x).max(i64::from(b.left)), last(max_x).min(i64::from(b.right) - 1));
+    let (y0, y1) = (first(min_y).max(i64::from(b.top)), last(max_y).min(i64::from(b.bottom) - 1));
+    let vp = &state.viewport;
+    let (zlo, zhi) = (f64::from(vp.min_depth.min(vp.max_depth)), f64::from(vp.min_depth.max(vp.max_depth)));
+    for py in y0..=y1 {
+        let cy = py * ONE + ONE / 2;
+        for px in x0..=x1 {
+            let cx = px * ONE + ONE / 2;
+            let mut e = [0i64; 3];
+            let mut inside = true;
+            for (k, &(a, bb)) in edges.iter().enumerate() {
+                let (pa, pb) = (&v[a], &v[bb]);
+                e[k] = (pb.x - pa.x) * (cy - pa.y) - (pb.y - pa.y) * (cx - pa.x);
+                if e[k] + bias[k] < 0 {
+                    inside = false;
+                    break;
+                }
+            }
+            if !inside {
+                continue;
+            }
+            let l = e.map(|x| x as f64 / area as f64);
+            let depth = (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi);
+            let pw = [l[0] * v[0].inv_w, l[1] * v[1].inv_w, l[2] * v[2].inv_w];
+            let psum = pw[0] + pw[1] + pw[2];
+            let mut persp = [0.0f64; 3];
+            let mut linear = [0.0f64; 3];
+            for (k, vert) in v.iter().enumerate() {
+                for j in 0..3 {
+                    persp[j] += pw[k] / psum * vert.weights[j];
+                    linear[j] += l[k] * vert.weights[j];
+                }
+            }
+            emit(&Fragment {
+                x: px as i32,
+                y: py as i32,
+                depth: depth as f32,
+                persp: persp.map(|x| x as f32),
+                linear: linear.map(|x| x as f32),
+                front_facing,
+            });
+        }
+    }
+}
+
+/// The depth bias D3D adds to a triangle's depth (D3D11.3 spec, "Depth Bias"): for a UNORM depth
+/// buffer of `unorm_bits` bits, `DepthBias · 2^-bits + SlopeScaledDepthBias · MaxDepthSlope`;
+/// for a float buffer (`unorm_bits` None), `DepthBias · 2^(exponent(max |z|) - 23)` plus the
+/// same slope term. The result is clamped to `clamp` when it is non-zero (the sign of `clamp`
+/// says which side), and NaN-free.
+pub fn depth_bias(
+    depth_bias: i32,
+    slope_scaled: f32,
+    clamp: f32,
+    max_depth_slope: f32,
+    unorm_bits: Option<u32>,
+    max_abs_z: f32,
+) -> f32 {
+    let r = match unorm_bits {
+        Some(bits) => (2.0f64).powi(-(bits as i32)),
+        None => {
+            let e = if max_abs_z > 0.0 { max_abs_z.log2().floor() as i32 } else { -126 };
+            (2.0f64).powi(e - 23)
+        }
+    };
+    let mut b = f64::from(depth_bias) * r + f64::from(slope_scaled) * f64::from(max_depth_slope);
+    if !b.is_finite() {
+        b = 0.0;
+    }
+    let c = f64::from(clamp);
+    if c > 0.0 {
+        b = b.min(c);
+    } else if c < 0.0 {
+        b = b.max(c);
+    }
+    b as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(w: i32, h: i32) -> TriangleState {
+        TriangleState {
+            cull: Cull::None,
+            front_ccw: false,
+            depth_clip: true,
+            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
+            bounds: Rect { left: 0, top: 0, right: w, bottom: h },
+        }
+    }
+
+    /// Clip-space position of render-target pixel coordinates (x, y) on a w×h viewport.
+    fn at(x: f32, y: f32, w: f32, h: f32, z: f32) -> [f32; 4] {
+        [x / w * 2.0 - 1.0, 1.0 - y / h * 2.0, z, 1.0]
+    }
+
+    fn covered(tri: &[[f32; 4]; 3], st: &TriangleState) -> Vec<(i32, i32)> {
+        let mut v = Vec::new();
+        rasterize_triangle(tri, st, |f| v.push((f.x, f.y)));
+        v
+    }
+
+    #[test]
+    fn right_triangle_covers_the_centers_strictly_inside_its_hypotenuse() {
+        // (0,0), (4,0), (0,4) on a 4x4 target: centers (x+.5, y+.5) with x + y + 1 < 4 are inside;
+        // those with x + y = 3 lie on the hypotenuse, a right edge, so they are not covered.
+        let st = state(4, 4);
+        let tri = [at(0.0, 0.0, 4.0, 4.0, 0.5), at(4.0, 0.0, 4.0, 4.0, 0.5), at(0.0, 4.0, 4.0, 4.0, 0.5)];
+        let mut got = covered(&tri, &st);
+        got.sort();
+        assert_eq!(got, vec![(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0)]);
+    }
+
+    #[test]
+    fn two_triangles_of_a_quad_cover_every_pixel_exactly_once() {
+        for (w, h) in [(4, 4), (7, 5), (16, 9)] {
+            let st = state(w, h);
+            let (wf, hf) = (w as f32, h as f32);
+            let a = at(0.0, 0.0, wf, hf, 0.0);
+            let b = at(wf, 0.0, wf, hf, 0.0);
+            let c = at(0.0, hf, wf, hf, 0.0);
+            let d = at(wf, hf, wf, hf, 0.0);
+            let mut count = vec![0u32; (w * h) as usize];
+            for tri in [[a, b, c], [c, b, d]] {
+                rasterize_triangle(&tri, &st, |f| count[(f.y * w + f.x) as usize] += 1);
+            }
+            assert!(count.iter().all(|&n| n == 1), "{w}x{h}: {count:?}");
+        }
+    }
+
+    #[test]
+    fn a_fan_around_a_center_pixel_corner_covers_it_once() {
+        // Eight triangles meeting at (2,2), an exact pixel corner, plus arbitrary slanted edges
+        // through pixel centers: every pixel of the octagon's inside exactly once.
+        let st = state(4, 4);
+        let c = at(2.0, 2.0, 4.0, 4.0, 0.0);
+        let ring = [(0.0, 0.0), (2.0, 0.0), (4.0, 0.0), (4.0, 2.0), (4.0, 4.0), (2.0, 4.0), (0.0, 4.0), (0.0, 2.0)];
+        let mut count = [0u32; 16];
+        for i in 0..8 {
+            let (p, q) = (ring[i], ring[(i + 1) % 8]);
+            let tri = [c, at(p.0, p.1, 4.0, 4.0, 0.0), at(q.0, q.1, 4.0, 4.0, 0.0)];
+            rasterize_triangle(&tri, &st, |f| count[(f.y * 4 + f.x) as usize] += 1);
+        }
+        assert_eq!(count, [1; 16]);
+    }
+
+    #[test]
+    fn a_jittered_mesh_covers_every_pixel_exactly_once() {
+        // A 6x6 grid of points over a 23x17 target, the inner ones moved by sub-pixel amounts
+        // (some onto pixel centers), each cell split into two triangles: whatever the slopes, the
+        // top-left rule gives every pixel to exactly one triangle.
+        let (w, h) = (23, 17);
+        let st = state(w, h);
+        let n = 6;
+        let mut seed = 0x2545_f491_u32;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % 1000) as f32 / 1000.0
+        };
+        let mut pts = vec![[0.0f32; 2]; n * n];
+        for j in 0..n {
+            for i in 0..n {
+                let mut x = i as f32 * w as f32 / (n - 1) as f32;
+                let mut y = j as f32 * h as f32 / (n - 1) as f32;
+                if i > 0 && i < n - 1 && j > 0 && j < n - 1 {
+                    x = (x + rnd() * 1.5 - 0.75).floor() + if rnd() < 0.3 { 0.5 } else { rnd() };
+                    y = (y + rnd() * 1.5 - 0.75).floor() + if rnd() < 0.3 { 0.5 } else { rnd() };
+                }
+                pts[j * n + i] = [x, y];
+            }
+        }
+        let p = |i: usize, j: usize| {
+            let [x, y] = pts[j * n + i];
+            at(x, y, w as f32, h as f32, 0.0)
+        };
+        let mut count = vec![0u32; (w * h) as usize];
+        for j in 0..n - 1 {
+            for i in 0..n - 1 {
+                let quad = [p(i, j), p(i + 1, j), p(i, j + 1), p(i + 1, j + 1)];
+                for tri in [[quad[0], quad[1], quad[2]], [quad[2], quad[1], quad[3]]] {
+                    rasterize_triangle(&tri, &st, |f| count[(f.y * w + f.x) as usize] += 1);
+                }
+            }
+        }
+        assert!(count.iter().all(|&c| c == 1), "{count:?}");
+    }
+
+    #[test]
+    fn clockwise_is_front_unless_front_counter_clockwise() {
+        let tri_cw = [at(0.0, 0.0, 4.0, 4.0, 0.0), at(4.0, 0.0, 4.0, 4.0, 0.0), at(0.0, 4.0, 4.0, 4.0, 0.0)];
+        let tri_ccw = [tri_cw[0], tri_cw[2], tri_cw[1]];
+        let mut st = state(4, 4);
+        let mut faces = Vec::new();
+        rasterize_triangle(&tri_cw, &st, |f| faces.push(f.front_facing));
+        assert!(faces.iter().all(|&f| f));
+        st.cull = Cull::Back;
+        assert_eq!(covered(&tri_ccw, &st).len(), 0, "counter-clockwise is back-facing and culled");
+        assert_eq!(covered(&tri_cw, &st).len(), 6);
+        st.front_ccw = true;
+        assert_eq!(covered(&tri_cw, &st).len(), 0);
+        st.cull = Cull::Front;
+        assert_eq!(covered(&tri_cw, &st).len(), 6);
+    }
+
+    #[test]
+    fn weights_interpolate_linearly_without_perspective() {
+        // A triangle with w = 1 everywhere: perspective and linear weights agree, and at the center
+        // of pixel (0,0) of (0,0),(4,0),(0,4) they are (1 - 0.125 - 0.125, 0.125, 0.125).
+        let st = state(4, 4);
+        let tri = [at(0.0, 0.0, 4.0, 4.0, 0.0), at(4.0, 0.0, 4.0, 4.0, 0.5), at(0.0, 4.0, 4.0, 4.0, 1.0)];
+        let mut first = None;
+        rasterize_triangle(&tri, &st, |f| {
+            if f.x == 0 && f.y == 0 {
+                first = Some(*f);
+            }
+        });
+        let f = first.expect("pixel (0,0) is covered");
+        for (a, b) in f.persp.iter().zip([0.75, 0.125, 0.125]) {
+            assert!((a - b).abs() < 1e-6, "{:?}", f.persp);
+        }
+        assert_eq!(f.persp, f.linear);
+        // depth = 0.75·0 + 0.125·0.5 + 0.125·1
+        assert!((f.depth - 0.1875).abs() < 1e-6);
+    }
+
+    #[test]
+    fn perspective_weights_follow_one_over_w() {
+        // The same screen triangle with vertex 1 at w = 2: at a pixel whose linear weights are
+        // (l0, l1, l2), the perspective weights are (l0, l1/2, l2) normalised.
+        let st = state(4, 4);
+        let mut tri = [at(0.0, 0.0, 4.0, 4.0, 0.0), at(4.0, 0.0, 4.0, 4.0, 0.0), at(0.0, 4.0, 4.0, 4.0, 0.0)];
+        tri[1] = tri[1].map(|c| c * 2.0);
+        rasterize_triangle(&tri, &st, |f| {
+            let l = f.linear;
+            let s = l[0] + l[1] / 2.0 + l[2];
+            let want = [l[0] / s, l[1] / 2.0 / s, l[2] / s];
+            for (a, b) in f.persp.iter().zip(want) {
+                assert!((a - b).abs() < 1e-5, "{f:?}");
+            }
+        });
+    }
+
+    #[test]
+    fn scissor_and_viewport_bound_the_pixels() {
+        let mut st = state(8, 8);
+        st.bounds = st.bounds.intersect(&Rect { left: 2, top: 1, right: 5, bottom: 3 });
+        let tri = [at(-4.0, -4.0, 8.0, 8.0, 0.0), at(20.0, -4.0, 8.0, 8.0, 0.0), at(-4.0, 20.0, 8.0, 8.0, 0.0)];
+        let mut got = covered(&tri, &st);
+        got.sort();
+        assert_eq!(got, vec![(2, 1), (2, 2), (3, 1), (3, 2), (4, 1), (4, 2)]);
+    }
+
+    #[test]
+    fn triangles_behind_the_eye_or_beyond_far_are_clipped() {
+        let st = state(4, 4);
+        // Entirely at z > w: beyond the far plane.
+        let far = [[-1.0, 1.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1.0], [-1.0, -1.0, 2.0, 1.0]];
+        assert!(covered(&far, &st).is_empty());
+        let mut no_clip = st;
+        no_clip.depth_clip = false;
+        let mut depths = Vec::new();
+        rasterize_triangle(&far, &no_clip, |f| depths.push(f.depth));
+        assert!(!depths.is_empty() && depths.iter().all(|&d| d == 1.0), "clamped to MaxDepth without depth clip");
+        // All w < 0: behind the eye.
+        let behind = [[-1.0, 1.0, 0.5, -1.0], [1.0, 1.0, 0.5, -1.0], [-1.0, -1.0, 0.5, -1.0]];
+        assert!(covered(&behind, &no_clip).is_empty());
+    }
+
+    #[test]
+    fn a_triangle_crossing_the_near_plane_keeps_the_visible_part() {
+        // The right-angle triangle with its top-right vertex pushed behind the near plane
+        // (z < 0): clipping keeps pixels where the interpolated z >= 0.
+        let st = state(4, 4);
+        let tri = [[-1.0, 1.0, 0.5, 1.0], [1.0, 1.0, -0.5, 1.0], [-1.0, -1.0, 0.5, 1.0]];
+        let got = covered(&tri, &st);
+        assert!(!got.is_empty());
+        rasterize_triangle(&tri, &st, |f| assert!(f.depth >= 0.0));
+        assert!(got.len() < 6, "part of the triangle is clipped away: {got:?}");
+        for w in [0.0f32, f32::NAN] {
+            let bad = [[0.0, 0.0, 0.0, w], [1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]];
+            rasterize_triangle(&bad, &st, |_| {});
+        }
+    }
+
+    #[test]
+    fn degenerate_triangles_cover_nothing() {
+        let st = state(4, 4);
+        let p = at(1.0, 1.0, 4.0, 4.0, 0.0);
+        assert!(covered(&[p, p, p], &st).is_empty());
+        let line = [at(0.0, 0.0, 4.0, 4.0, 0.0), at(2.0, 2.0, 4.0, 4.0, 0.0), at(4.0, 4.0, 4.0, 4.0, 0.0)];
+        assert!(covered(&line, &st).is_empty());
+    }
+
+    #[test]
+    fn depth_bias_follows_the_format() {
+        // UNORM24: 1 unit = 2^-24.
+        assert_eq!(depth_bias(1, 0.0, 0.0, 0.0, Some(24), 0.5), (2.0f32).powi(-24));
+        // FLOAT32 with max |z| 0.5 (exponent -1): 1 unit = 2^(-1-23).
+        assert_eq!(depth_bias(1, 0.0, 0.0, 0.0, None, 0.5), (2.0f32).powi(-24));
+        assert_eq!(depth_bias(4, 0.0, 0.0, 0.0, None, 0.75), 4.0 * (2.0f32).powi(-24));
+        // Slope term and clamp.
+        assert_eq!(depth_bias(0, 2.0, 0.0, 0.25, Some(16), 0.0), 0.5);
+        assert_eq!(depth_bias(0, 2.0, 0.1, 0.25, Some(16), 0.0), 0.1);
+        assert_eq!(depth_bias(0, -2.0, -0.1, 0.25, Some(16), 0.0), -0.1);
+    }
+}
