@@ -36,6 +36,7 @@ pub mod format;
 pub mod heap;
 pub mod indirect;
 pub mod info_queue;
+pub mod output_merger;
 pub mod pack;
 pub mod pipeline;
 pub mod raster;

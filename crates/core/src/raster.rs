@@ -137,14 +137,8 @@ struct ClipVertex {
 }
 
 fn lerp(a: &ClipVertex, b: &ClipVertex, t: f64) -> ClipVertex {
-    let mut pos = [0.0; 4];
-    let mut weights = [0.0; 3];
-    for i in 0..4 {
-        pos[i] = a.pos[i] + (b.pos[i] - a.pos[i]) * t;
-    }
-    for i in 0..3 {
-        weights[i] = a.weights[i] + (b.weights[i] - a.weights[i]) * t;
-    }
+    let pos = std::array::from_fn(|i| a.pos[i] + (b.pos[i] - a.pos[i]) * t);
+    let weights = std::array::from_fn(|i| a.weights[i] + (b.weights[i] - a.weights[i]) * t);
     ClipVertex { pos, weights }
 }
 
