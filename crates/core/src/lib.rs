@@ -36,6 +36,7 @@ pub mod format;
 pub mod heap;
 pub mod indirect;
 pub mod info_queue;
+pub mod input_assembler;
 pub mod output_merger;
 pub mod pack;
 pub mod pipeline;

@@ -480,6 +480,29 @@ pub fn decode_color(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[f32; 4]> {
     }
 }
 
+/// One element of `format` as a shader register holds it: four 32-bit lanes, the bits of an f32
+/// for UNORM / SNORM / SRGB / FLOAT formats and the integer itself (sign-extended for SINT) for
+/// UINT / SINT ones. Missing components default to (0, 0, 0, 1), the 1 being integer 1 in
+/// integer formats and 1.0 otherwise (vertex fetch and typed loads). `None` as [`decode_color`].
+pub fn decode_lanes(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[u32; 4]> {
+    if let Some(Layout::Channels { bytes: size, num: num @ (Num::Uint | Num::Sint), chans }) = layout(format) {
+        let size = size as usize;
+        let mut buf = [0u8; 16];
+        buf[..size].copy_from_slice(bytes.get(..size)?);
+        let v = u128::from_le_bytes(buf);
+        let mut out = [0, 0, 0, 1];
+        for c in chans {
+            let raw = (v >> c.shift) & mask(c.bits);
+            out[c.comp as usize] = match num {
+                Num::Sint => ((raw << (128 - c.bits)) as i128 >> (128 - c.bits)) as i32 as u32,
+                _ => raw as u32,
+            };
+        }
+        return Some(out);
+    }
+    decode_color(format, bytes).map(|c| c.map(f32::to_bits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,6 +522,19 @@ mod tests {
     }
     fn h(x: f32) -> u128 {
         color(DXGI_FORMAT_R16_FLOAT, [x, 0.0, 0.0, 0.0], 2)
+    }
+
+    #[test]
+    fn lanes_keep_integers_exact_and_floats_as_bits() {
+        let u = 0xFFFF_FFFEu32.to_le_bytes();
+        assert_eq!(decode_lanes(DXGI_FORMAT_R32_UINT, &u), Some([0xFFFF_FFFE, 0, 0, 1]));
+        assert_eq!(decode_lanes(DXGI_FORMAT_R8G8_SINT, &[0x80, 0x7F]), Some([(-128i32) as u32, 127, 0, 1]));
+        assert_eq!(
+            decode_lanes(DXGI_FORMAT_R8G8B8A8_UNORM, &[255, 0, 0, 255]),
+            Some([1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()])
+        );
+        assert_eq!(decode_lanes(DXGI_FORMAT_R32G32_FLOAT, &[0; 8]), Some([0, 0, 0, 1.0f32.to_bits()]));
+        assert_eq!(decode_lanes(DXGI_FORMAT_R32_UINT, &[1, 2]), None, "too few bytes");
     }
 
     #[test]
