@@ -445,6 +445,16 @@ pub fn parse(data: &[u8]) -> Result<Vec<Block>, BitError> {
     Ok(blocks)
 }
 
+/// Reads `count` VBR6 values from the start of `bytes`, as `METADATA_STRINGS` stores its
+/// string lengths. Guarantees the same error-not-panic behaviour as [`parse`].
+pub fn read_vbr6_list(bytes: &[u8], count: usize) -> Result<Vec<u64>, BitError> {
+    let mut c = Cursor { data: bytes, pos: 0 };
+    if count as u64 > c.bits_left() {
+        return Err(c.err("count larger than the rest of the stream"));
+    }
+    (0..count).map(|_| c.vbr(6)).collect()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

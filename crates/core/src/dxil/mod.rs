@@ -1,15 +1,72 @@
 //! DXIL: the LLVM 3.7 bitcode inside a shader model 6.x container's `DXIL` part.
 //!
 //! * [`bitstream`] — the LLVM bitstream container: blocks, records, abbreviations.
+//! * [`types`] — the type table.
+//! * [`module`] — the module: global values, constants, functions, value numbering.
+//! * [`inst`] — instructions and function bodies.
+//! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
+//! * [`ops`] — `dx.op` calls and their opcodes.
+//! * [`print`] — LLVM-like text of a module, for eyes and tests.
 //!
-//! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) → the
-//! module reader (typed IR with absolute value ids) → the `dx.op` helpers an interpreter
-//! dispatches on. Each layer reports malformed input as an error value and never panics.
+//! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
+//! [`Module::parse`] (typed IR with absolute value ids) → [`Module::dx_metadata`] and
+//! [`Module::dx_op`], what an interpreter dispatches on. Each layer reports malformed input
+//! as an error value and never panics.
 
 pub mod bitstream;
+pub mod inst;
+pub mod metadata;
+pub mod module;
+pub mod ops;
+pub mod print;
+pub mod types;
+
+use core::fmt;
+
+pub use inst::{Inst, InstKind, Operand};
+pub use metadata::{DxMetadata, EntryPoint, SignatureElement};
+pub use module::{BasicBlock, Const, Function, Module, ValueDef, ValueId, ValueKind};
+pub use ops::DxOp;
+pub use types::{Type, TypeId, Types};
 
 use crate::dxbc::Container;
 use crate::shader::ShaderError;
+
+/// Why DXIL could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DxilError {
+    /// The container or its program header is malformed.
+    Container(ShaderError),
+    /// The bitstream is malformed.
+    Bitstream(bitstream::BitError),
+    /// A record or block has the wrong shape: (where, what).
+    Malformed(&'static str, &'static str),
+    /// A construct the reader does not implement: (what, its code).
+    Unsupported(&'static str, u64),
+}
+
+impl fmt::Display for DxilError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DxilError::Container(e) => write!(f, "{e}"),
+            DxilError::Bitstream(e) => write!(f, "{e}"),
+            DxilError::Malformed(at, what) => write!(f, "malformed DXIL {at}: {what}"),
+            DxilError::Unsupported(what, code) => write!(f, "unsupported DXIL {what} {code}"),
+        }
+    }
+}
+
+impl From<ShaderError> for DxilError {
+    fn from(e: ShaderError) -> Self {
+        DxilError::Container(e)
+    }
+}
+
+impl From<bitstream::BitError> for DxilError {
+    fn from(e: bitstream::BitError) -> Self {
+        DxilError::Bitstream(e)
+    }
+}
 
 /// The LLVM bitcode of a container's `DXIL` part (from its "BC" 0xC0DE magic to the size
 /// the bitcode header gives).
@@ -22,47 +79,12 @@ pub fn bitcode(container: &[u8]) -> Result<&[u8], ShaderError> {
     crate::shader::dxil_bitcode(part)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
-        ("textured.vs", include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")),
-        ("textured.ps", include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")),
-        ("loop.vs", include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")),
-        ("loop.ps", include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")),
-    ];
-
-    #[test]
-    fn fixtures_bitstreams_hold_one_module_block() {
-        for (name, bytes) in FIXTURES {
-            let bc = bitcode(bytes).unwrap();
-            let blocks = bitstream::parse(bc).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(blocks.iter().map(|b| b.id).collect::<Vec<_>>(), vec![8], "{name}");
-            // One function body each: `main`.
-            assert_eq!(blocks[0].blocks().filter(|b| b.id == 12).count(), 1, "{name}");
-        }
-    }
-
-    /// Truncations and bit flips of real bitcode give errors or (rarely) other trees, never
-    /// a panic.
-    #[test]
-    fn damaged_fixtures_never_panic() {
-        for (_, bytes) in FIXTURES {
-            let bc = bitcode(bytes).unwrap();
-            for len in (0..bc.len()).step_by(7) {
-                let _ = bitstream::parse(&bc[..len]);
-            }
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-            for _ in 0..300 {
-                let mut d = bc.to_vec();
-                for _ in 0..1 + (seed % 3) {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let bit = (seed >> 33) as usize % (d.len() * 8);
-                    d[bit / 8] ^= 1 << (bit % 8);
-                }
-                let _ = bitstream::parse(&d);
-            }
-        }
-    }
+/// Reads the module of a DXIL shader container.
+///
+/// Guarantees: see [`Module::parse`]; any malformation is an error, never a panic.
+pub fn parse(container: &[u8]) -> Result<Module, DxilError> {
+    Module::parse(&bitstream::parse(bitcode(container)?)?)
 }
+
+#[cfg(test)]
+mod tests;
