@@ -13,6 +13,7 @@
 //! * [`clear`] — which bytes Clear{RenderTarget,DepthStencil,UnorderedAccess}View write.
 //! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
 //! * [`dxbc`] — the DXBC container (shaders, root signatures) and its checksum.
+//! * [`dxil`] — DXIL programs: the LLVM bitstream, the module's typed IR, `dx.op` calls.
 //! * [`shader`] — compiled shader containers (DXBC / DXIL): stage, model, signatures.
 //! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
 //! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
@@ -30,6 +31,7 @@ pub mod copy;
 pub mod desc;
 pub mod descriptor;
 pub mod dxbc;
+pub mod dxil;
 pub mod error;
 pub mod footprint;
 pub mod format;

@@ -375,8 +375,10 @@ fn parse_dxbc_program(data: &[u8], fourcc: FourCC) -> Result<(Stage, ShaderModel
     Ok((stage, model))
 }
 
-fn parse_dxil_program(data: &[u8]) -> Result<(Stage, ShaderModel), ShaderError> {
-    let version = read_u32(data, 0).ok_or(ShaderError::BadProgram("shorter than the program header"))?;
+/// The LLVM bitcode of a `DXIL` part, after checking the program and bitcode headers.
+///
+/// Guarantees: the slice lies inside the program and starts with "BC" 0xC0DE.
+pub(crate) fn dxil_bitcode(data: &[u8]) -> Result<&[u8], ShaderError> {
     let size = read_u32(data, 4).ok_or(ShaderError::BadProgram("shorter than the program header"))? as u64 * 4;
     if size < 24 || size > data.len() as u64 {
         return Err(ShaderError::BadProgram("program size does not fit the part"));
@@ -390,10 +392,16 @@ fn parse_dxil_program(data: &[u8]) -> Result<(Stage, ShaderModel), ShaderError> 
     if bc_off < 16 || bc_size < 4 || 8 + bc_off + bc_size > size {
         return Err(ShaderError::BadProgram("bitcode lies outside the program"));
     }
-    let bc = 8 + bc_off as usize;
-    if data[bc..bc + 4] != [b'B', b'C', 0xC0, 0xDE] {
+    let bc = &data[8 + bc_off as usize..(8 + bc_off + bc_size) as usize];
+    if bc[..4] != [b'B', b'C', 0xC0, 0xDE] {
         return Err(ShaderError::BadProgram("bitcode does not start with BC 0xC0DE"));
     }
+    Ok(bc)
+}
+
+fn parse_dxil_program(data: &[u8]) -> Result<(Stage, ShaderModel), ShaderError> {
+    let version = read_u32(data, 0).ok_or(ShaderError::BadProgram("shorter than the program header"))?;
+    dxil_bitcode(data)?;
     let kind = version >> 16;
     let stage = Stage::from_dxil_kind(kind).ok_or(ShaderError::UnknownStage(kind))?;
     let model = ShaderModel::new(((version >> 4) & 0xF) as u8, (version & 0xF) as u8);

@@ -1,0 +1,967 @@
+//! Instructions and function bodies (`FUNCTION_BLOCK`), with LLVM 3.7's relative operand
+//! encoding resolved to absolute [`ValueId`]s and each result's type computed.
+
+use super::bitstream::{Block, Item, Record};
+use super::module::{decode_signed, op, parse_constants, Module, ValueDef, ValueId, ValueKind};
+use super::types::{Type, TypeId};
+use super::DxilError;
+
+/// A binary operator; the float forms are told apart by the operand type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    FAdd,
+    Sub,
+    FSub,
+    Mul,
+    FMul,
+    UDiv,
+    SDiv,
+    FDiv,
+    URem,
+    SRem,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+}
+
+impl BinOp {
+    /// Decodes a bitcode binary opcode for integer or floating point operands.
+    pub fn decode(code: u64, float: bool) -> Option<BinOp> {
+        use BinOp::*;
+        Some(match (code, float) {
+            (0, false) => Add,
+            (0, true) => FAdd,
+            (1, false) => Sub,
+            (1, true) => FSub,
+            (2, false) => Mul,
+            (2, true) => FMul,
+            (3, false) => UDiv,
+            (4, false) => SDiv,
+            (4, true) => FDiv,
+            (5, false) => URem,
+            (6, false) => SRem,
+            (6, true) => FRem,
+            (7, false) => Shl,
+            (8, false) => LShr,
+            (9, false) => AShr,
+            (10, false) => And,
+            (11, false) => Or,
+            (12, false) => Xor,
+            _ => return None,
+        })
+    }
+
+    /// The LLVM mnemonic.
+    pub fn name(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "add",
+            FAdd => "fadd",
+            Sub => "sub",
+            FSub => "fsub",
+            Mul => "mul",
+            FMul => "fmul",
+            UDiv => "udiv",
+            SDiv => "sdiv",
+            FDiv => "fdiv",
+            URem => "urem",
+            SRem => "srem",
+            FRem => "frem",
+            Shl => "shl",
+            LShr => "lshr",
+            AShr => "ashr",
+            And => "and",
+            Or => "or",
+            Xor => "xor",
+        }
+    }
+
+    /// Whether the operator works on floating point values.
+    pub fn is_float(self) -> bool {
+        matches!(self, BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv | BinOp::FRem)
+    }
+}
+
+/// A cast operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    FPToUI,
+    FPToSI,
+    UIToFP,
+    SIToFP,
+    FPTrunc,
+    FPExt,
+    PtrToInt,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+}
+
+impl CastOp {
+    const ALL: [CastOp; 13] = [
+        CastOp::Trunc,
+        CastOp::ZExt,
+        CastOp::SExt,
+        CastOp::FPToUI,
+        CastOp::FPToSI,
+        CastOp::UIToFP,
+        CastOp::SIToFP,
+        CastOp::FPTrunc,
+        CastOp::FPExt,
+        CastOp::PtrToInt,
+        CastOp::IntToPtr,
+        CastOp::BitCast,
+        CastOp::AddrSpaceCast,
+    ];
+
+    /// Decodes a bitcode cast opcode.
+    pub fn decode(code: u64) -> Option<CastOp> {
+        Self::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+
+    /// The LLVM mnemonic.
+    pub fn name(self) -> &'static str {
+        [
+            "trunc",
+            "zext",
+            "sext",
+            "fptoui",
+            "fptosi",
+            "uitofp",
+            "sitofp",
+            "fptrunc",
+            "fpext",
+            "ptrtoint",
+            "inttoptr",
+            "bitcast",
+            "addrspacecast",
+        ][self as usize]
+    }
+}
+
+/// The LLVM name of a comparison predicate (0–15 `fcmp`, 32–41 `icmp`).
+pub fn predicate_name(pred: u32) -> Option<&'static str> {
+    const F: [&str; 16] = [
+        "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une",
+        "true",
+    ];
+    const I: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
+    match pred {
+        0..=15 => Some(F[pred as usize]),
+        32..=41 => Some(I[pred as usize - 32]),
+        _ => None,
+    }
+}
+
+/// The LLVM name of an `atomicrmw` operation.
+pub fn atomic_rmw_name(op: u32) -> Option<&'static str> {
+    ["xchg", "add", "sub", "and", "nand", "or", "xor", "max", "min", "umax", "umin"].get(op as usize).copied()
+}
+
+/// An operand of a call: a value, or, for parameters of type `metadata`, a metadata id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// A value.
+    Value(ValueId),
+    /// A metadata node or string (index into the module's metadata).
+    Metadata(u32),
+}
+
+/// What an instruction does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstKind {
+    /// `lhs op rhs`. `flags`: nuw (bit 0) / nsw (bit 1) for integer add, sub, mul, shl;
+    /// exact (bit 0) for divisions and right shifts; fast-math flags for float operations.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: ValueId,
+        /// Right operand.
+        rhs: ValueId,
+        /// Operator flags as stored.
+        flags: u64,
+    },
+    /// A cast to the instruction's type.
+    Cast {
+        /// The cast.
+        op: CastOp,
+        /// The operand.
+        value: ValueId,
+    },
+    /// `icmp` / `fcmp`.
+    Cmp {
+        /// Predicate (see [`predicate_name`]).
+        pred: u32,
+        /// Left operand.
+        lhs: ValueId,
+        /// Right operand.
+        rhs: ValueId,
+    },
+    /// `select`.
+    Select {
+        /// Condition (i1 or a vector of i1).
+        cond: ValueId,
+        /// Value if true.
+        then: ValueId,
+        /// Value if false.
+        otherwise: ValueId,
+    },
+    /// `extractvalue`.
+    ExtractValue {
+        /// The aggregate.
+        agg: ValueId,
+        /// Indices.
+        indices: Vec<u32>,
+    },
+    /// `insertvalue`.
+    InsertValue {
+        /// The aggregate.
+        agg: ValueId,
+        /// The value inserted.
+        value: ValueId,
+        /// Indices.
+        indices: Vec<u32>,
+    },
+    /// `extractelement`.
+    ExtractElement {
+        /// The vector.
+        vector: ValueId,
+        /// The index.
+        index: ValueId,
+    },
+    /// `insertelement`.
+    InsertElement {
+        /// The vector.
+        vector: ValueId,
+        /// The element.
+        value: ValueId,
+        /// The index.
+        index: ValueId,
+    },
+    /// `shufflevector`.
+    ShuffleVector {
+        /// First vector.
+        a: ValueId,
+        /// Second vector.
+        b: ValueId,
+        /// The constant mask.
+        mask: ValueId,
+    },
+    /// `getelementptr`.
+    Gep {
+        /// `inbounds`.
+        inbounds: bool,
+        /// The type the base pointer points to.
+        source_ty: TypeId,
+        /// The base pointer.
+        base: ValueId,
+        /// The indices.
+        indices: Vec<ValueId>,
+    },
+    /// `alloca`.
+    Alloca {
+        /// The type allocated.
+        allocated: TypeId,
+        /// Element count.
+        count: ValueId,
+        /// Alignment in bytes (0 = unspecified).
+        align: u64,
+    },
+    /// `load`.
+    Load {
+        /// The address.
+        ptr: ValueId,
+        /// Alignment in bytes (0 = unspecified).
+        align: u64,
+        /// `volatile`.
+        volatile: bool,
+    },
+    /// `store`.
+    Store {
+        /// The address.
+        ptr: ValueId,
+        /// The value stored.
+        value: ValueId,
+        /// Alignment in bytes (0 = unspecified).
+        align: u64,
+        /// `volatile`.
+        volatile: bool,
+    },
+    /// `atomicrmw`.
+    AtomicRmw {
+        /// Operation (see [`atomic_rmw_name`]).
+        op: u32,
+        /// The address.
+        ptr: ValueId,
+        /// The operand.
+        value: ValueId,
+        /// `volatile`.
+        volatile: bool,
+        /// Memory ordering code.
+        ordering: u64,
+    },
+    /// `cmpxchg`; the result is `{ T, i1 }`.
+    CmpXchg {
+        /// The address.
+        ptr: ValueId,
+        /// The expected value.
+        cmp: ValueId,
+        /// The new value.
+        new: ValueId,
+        /// `volatile`.
+        volatile: bool,
+        /// Success ordering code.
+        ordering: u64,
+    },
+    /// `call`.
+    Call {
+        /// The callee (a function value).
+        callee: ValueId,
+        /// The callee's function type.
+        fn_ty: TypeId,
+        /// The arguments.
+        args: Vec<Operand>,
+        /// Fast-math flags (0 = none).
+        flags: u64,
+    },
+    /// `phi`.
+    Phi {
+        /// (value, predecessor block) pairs.
+        incoming: Vec<(ValueId, u32)>,
+    },
+    /// `ret`.
+    Ret {
+        /// The returned value.
+        value: Option<ValueId>,
+    },
+    /// An unconditional `br`.
+    Br {
+        /// Target block.
+        target: u32,
+    },
+    /// A conditional `br`.
+    CondBr {
+        /// The i1 condition.
+        cond: ValueId,
+        /// Target if true.
+        then: u32,
+        /// Target if false.
+        otherwise: u32,
+    },
+    /// `switch`.
+    Switch {
+        /// The value switched on.
+        cond: ValueId,
+        /// Target when no case matches.
+        default: u32,
+        /// (constant case value, target) pairs.
+        cases: Vec<(ValueId, u32)>,
+    },
+    /// `unreachable`.
+    Unreachable,
+    /// `fence`.
+    Fence {
+        /// Ordering code.
+        ordering: u64,
+        /// Synchronisation scope code.
+        scope: u64,
+    },
+}
+
+impl InstKind {
+    /// The value operands, in order (phi values, call arguments that are values, ...).
+    pub fn operands(&self) -> Vec<ValueId> {
+        use InstKind::*;
+        match self {
+            Binary { lhs, rhs, .. } | Cmp { lhs, rhs, .. } => vec![*lhs, *rhs],
+            Cast { value, .. } => vec![*value],
+            Select { cond, then, otherwise } => vec![*cond, *then, *otherwise],
+            ExtractValue { agg, .. } => vec![*agg],
+            InsertValue { agg, value, .. } => vec![*agg, *value],
+            ExtractElement { vector, index } => vec![*vector, *index],
+            InsertElement { vector, value, index } => vec![*vector, *value, *index],
+            ShuffleVector { a, b, mask } => vec![*a, *b, *mask],
+            Gep { base, indices, .. } => core::iter::once(*base).chain(indices.iter().copied()).collect(),
+            Alloca { count, .. } => vec![*count],
+            Load { ptr, .. } => vec![*ptr],
+            Store { ptr, value, .. } | AtomicRmw { ptr, value, .. } => vec![*ptr, *value],
+            CmpXchg { ptr, cmp, new, .. } => vec![*ptr, *cmp, *new],
+            Call { callee, args, .. } => core::iter::once(*callee)
+                .chain(args.iter().filter_map(|a| match a {
+                    Operand::Value(v) => Some(*v),
+                    Operand::Metadata(_) => None,
+                }))
+                .collect(),
+            Phi { incoming } => incoming.iter().map(|(v, _)| *v).collect(),
+            Ret { value } => value.iter().copied().collect(),
+            CondBr { cond, .. } => vec![*cond],
+            Switch { cond, cases, .. } => core::iter::once(*cond).chain(cases.iter().map(|(v, _)| *v)).collect(),
+            Br { .. } | Unreachable | Fence { .. } => vec![],
+        }
+    }
+
+    /// The blocks this instruction may branch to (empty for non-terminators and `ret`).
+    pub fn successors(&self) -> Vec<u32> {
+        match self {
+            InstKind::Br { target } => vec![*target],
+            InstKind::CondBr { then, otherwise, .. } => vec![*then, *otherwise],
+            InstKind::Switch { default, cases, .. } => {
+                core::iter::once(*default).chain(cases.iter().map(|(_, b)| *b)).collect()
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Whether the instruction ends a basic block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Ret { .. }
+                | InstKind::Br { .. }
+                | InstKind::CondBr { .. }
+                | InstKind::Switch { .. }
+                | InstKind::Unreachable
+        )
+    }
+}
+
+/// An instruction: what it does, its result type (`void` for none) and result value id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inst {
+    /// What it does.
+    pub kind: InstKind,
+    /// Result type (the module's `void` for instructions without a result).
+    pub ty: TypeId,
+    /// The result's value id, for instructions with a non-void result.
+    pub result: Option<ValueId>,
+}
+
+// FUNC_CODE_* of LLVM 3.7.
+const DECLAREBLOCKS: u32 = 1;
+const INST_BINOP: u32 = 2;
+const INST_CAST: u32 = 3;
+const INST_SELECT: u32 = 5;
+const INST_EXTRACTELT: u32 = 6;
+const INST_INSERTELT: u32 = 7;
+const INST_SHUFFLEVEC: u32 = 8;
+const INST_CMP: u32 = 9;
+const INST_RET: u32 = 10;
+const INST_BR: u32 = 11;
+const INST_SWITCH: u32 = 12;
+const INST_UNREACHABLE: u32 = 15;
+const INST_PHI: u32 = 16;
+const INST_ALLOCA: u32 = 19;
+const INST_LOAD: u32 = 20;
+const INST_EXTRACTVAL: u32 = 26;
+const INST_INSERTVAL: u32 = 27;
+const INST_CMP2: u32 = 28;
+const INST_VSELECT: u32 = 29;
+const DEBUG_LOC_AGAIN: u32 = 33;
+const INST_CALL: u32 = 34;
+const DEBUG_LOC: u32 = 35;
+const INST_FENCE: u32 = 36;
+const INST_ATOMICRMW: u32 = 38;
+const INST_GEP: u32 = 43;
+const INST_STORE: u32 = 44;
+const INST_CMPXCHG: u32 = 46;
+
+/// The call record's flag bits in its calling-convention operand.
+const CALL_EXPLICIT_TYPE: u64 = 1 << 15;
+const CALL_FMF: u64 = 1 << 17;
+
+/// Reading state for one function body.
+struct Body<'m> {
+    m: &'m mut Module,
+    /// Values of the function, from `first_local`.
+    values: Vec<ValueDef>,
+    first_local: u32,
+    void: TypeId,
+}
+
+/// A cursor over one instruction record's operands.
+struct Ops<'r> {
+    r: &'r Record,
+    at: usize,
+}
+
+const W: &str = "function body";
+
+fn bad(what: &'static str) -> DxilError {
+    DxilError::Malformed(W, what)
+}
+
+impl Ops<'_> {
+    fn next(&mut self) -> Result<u64, DxilError> {
+        let v = op(self.r, self.at, W)?;
+        self.at += 1;
+        Ok(v)
+    }
+    fn left(&self) -> usize {
+        self.r.ops.len().saturating_sub(self.at)
+    }
+    fn u32(&mut self) -> Result<u32, DxilError> {
+        u32::try_from(self.next()?).map_err(|_| bad("operand over 32 bits"))
+    }
+}
+
+fn align(code: u64) -> u64 {
+    let log = code & 31;
+    if log == 0 {
+        0
+    } else {
+        1u64 << (log - 1).min(62)
+    }
+}
+
+impl Body<'_> {
+    /// The id the next value will get: the base of relative operand ids.
+    fn next_id(&self) -> u32 {
+        self.first_local + self.values.len() as u32
+    }
+
+    fn ty_of(&self, id: ValueId) -> Option<TypeId> {
+        if id.0 >= self.first_local {
+            self.values.get((id.0 - self.first_local) as usize).map(|v| v.ty)
+        } else {
+            self.m.values.get(id.0 as usize).map(|v| v.ty)
+        }
+    }
+
+    /// A relative operand whose type the instruction implies.
+    fn value(&self, o: &mut Ops) -> Result<ValueId, DxilError> {
+        // LLVM 3.7 writes `InstNum - ValueId` in 32-bit arithmetic, so forward references wrap.
+        Ok(ValueId(self.next_id().wrapping_sub(o.next()? as u32)))
+    }
+
+    /// A relative operand followed, when it is a forward reference, by its type.
+    fn value_ty(&mut self, o: &mut Ops) -> Result<(ValueId, TypeId), DxilError> {
+        let v = self.value(o)?;
+        if v.0 < self.next_id() {
+            Ok((v, self.ty_of(v).ok_or(bad("operand id out of range"))?))
+        } else {
+            Ok((v, self.m.types.check(o.next()?)?))
+        }
+    }
+
+    fn ty(&self, o: &mut Ops) -> Result<TypeId, DxilError> {
+        self.m.types.check(o.next()?)
+    }
+
+    fn i1_like(&mut self, operand: TypeId) -> TypeId {
+        let i1 = self.m.types.intern(Type::Int(1));
+        match self.m.types.at(operand) {
+            Type::Vector { len, .. } => {
+                let len = *len;
+                self.m.types.intern(Type::Vector { len, elem: i1 })
+            }
+            _ => i1,
+        }
+    }
+
+    /// Decodes one instruction record into its kind and result type.
+    fn inst(&mut self, r: &Record) -> Result<(InstKind, TypeId), DxilError> {
+        let mut o = Ops { r, at: 0 };
+        let o = &mut o;
+        let void = self.void;
+        Ok(match r.code {
+            INST_BINOP => {
+                let (lhs, ty) = self.value_ty(o)?;
+                let rhs = self.value(o)?;
+                let code = o.next()?;
+                let op = BinOp::decode(code, self.m.types.is_float(ty)).ok_or(bad("unknown binary opcode"))?;
+                let flags = if o.left() > 0 { o.next()? } else { 0 };
+                (InstKind::Binary { op, lhs, rhs, flags }, ty)
+            }
+            INST_CAST => {
+                let (value, _) = self.value_ty(o)?;
+                let ty = self.ty(o)?;
+                let op = CastOp::decode(o.next()?).ok_or(bad("unknown cast opcode"))?;
+                (InstKind::Cast { op, value }, ty)
+            }
+            INST_CMP | INST_CMP2 => {
+                let (lhs, ty) = self.value_ty(o)?;
+                let rhs = self.value(o)?;
+                let pred = o.u32()?;
+                predicate_name(pred).ok_or(bad("unknown comparison predicate"))?;
+                (InstKind::Cmp { pred, lhs, rhs }, self.i1_like(ty))
+            }
+            INST_SELECT | INST_VSELECT => {
+                let (then, ty) = self.value_ty(o)?;
+                let otherwise = self.value(o)?;
+                let cond = if r.code == INST_VSELECT { self.value_ty(o)?.0 } else { self.value(o)? };
+                (InstKind::Select { cond, then, otherwise }, ty)
+            }
+            INST_EXTRACTVAL | INST_INSERTVAL => {
+                let (agg, agg_ty) = self.value_ty(o)?;
+                let value = if r.code == INST_INSERTVAL { Some(self.value_ty(o)?.0) } else { None };
+                let mut indices = Vec::new();
+                let mut ty = agg_ty;
+                while o.left() > 0 {
+                    let i = o.u32()?;
+                    ty = match self.m.types.at(ty) {
+                        Type::Struct { .. } | Type::Array { .. } => {
+                            self.m.types.element(ty, i as u64).ok_or(bad("aggregate index out of range"))?
+                        }
+                        _ => return Err(bad("aggregate index into a non-aggregate")),
+                    };
+                    indices.push(i);
+                }
+                if indices.is_empty() {
+                    return Err(bad("aggregate access without indices"));
+                }
+                match value {
+                    Some(value) => (InstKind::InsertValue { agg, value, indices }, agg_ty),
+                    None => (InstKind::ExtractValue { agg, indices }, ty),
+                }
+            }
+            INST_EXTRACTELT => {
+                let (vector, ty) = self.value_ty(o)?;
+                let (index, _) = self.value_ty(o)?;
+                let elem = match self.m.types.at(ty) {
+                    Type::Vector { elem, .. } => *elem,
+                    _ => return Err(bad("extractelement from a non-vector")),
+                };
+                (InstKind::ExtractElement { vector, index }, elem)
+            }
+            INST_INSERTELT => {
+                let (vector, ty) = self.value_ty(o)?;
+                let value = self.value(o)?;
+                let (index, _) = self.value_ty(o)?;
+                (InstKind::InsertElement { vector, value, index }, ty)
+            }
+            INST_SHUFFLEVEC => {
+                let (a, ty) = self.value_ty(o)?;
+                let b = self.value(o)?;
+                let (mask, mask_ty) = self.value_ty(o)?;
+                let (Type::Vector { elem, .. }, Type::Vector { len, .. }) =
+                    (self.m.types.at(ty).clone(), self.m.types.at(mask_ty).clone())
+                else {
+                    return Err(bad("shufflevector of non-vectors"));
+                };
+                (InstKind::ShuffleVector { a, b, mask }, self.m.types.intern(Type::Vector { len, elem }))
+            }
+            INST_GEP => {
+                let inbounds = o.next()? != 0;
+                let source_ty = self.ty(o)?;
+                let (base, base_ty) = self.value_ty(o)?;
+                let mut indices = Vec::new();
+                while o.left() > 0 {
+                    indices.push(self.value_ty(o)?.0);
+                }
+                let (_, space) = self.m.types.pointee(base_ty).ok_or(bad("GEP base is not a pointer"))?;
+                // The first index steps over whole objects; the rest walk into the type.
+                let mut ty = source_ty;
+                for &i in indices.iter().skip(1) {
+                    let index = match self.m.types.at(ty) {
+                        Type::Struct { .. } => self.const_index(i).ok_or(bad("struct GEP index is not a constant"))?,
+                        _ => 0,
+                    };
+                    ty = self.m.types.element(ty, index).ok_or(bad("GEP index into a non-aggregate"))?;
+                }
+                let ptr = self.m.types.intern(Type::Pointer { pointee: ty, addr_space: space });
+                (InstKind::Gep { inbounds, source_ty, base, indices }, ptr)
+            }
+            INST_ALLOCA => {
+                // [allocated type, count type, count (absolute id), align | inalloca << 5 |
+                //  explicit type << 6]
+                let ty = self.ty(o)?;
+                let _count_ty = self.ty(o)?;
+                let count = ValueId(o.u32()?);
+                let a = o.next()?;
+                let allocated = if a & (1 << 6) != 0 {
+                    ty
+                } else {
+                    self.m.types.pointee(ty).ok_or(bad("alloca type is not a pointer"))?.0
+                };
+                let ptr = self.m.types.intern(Type::Pointer { pointee: allocated, addr_space: 0 });
+                (InstKind::Alloca { allocated, count, align: align(a) }, ptr)
+            }
+            INST_LOAD => {
+                let (ptr, ptr_ty) = self.value_ty(o)?;
+                let ty = if o.left() == 3 {
+                    self.ty(o)?
+                } else {
+                    self.m.types.pointee(ptr_ty).ok_or(bad("load from a non-pointer"))?.0
+                };
+                let a = o.next()?;
+                let volatile = o.next()? != 0;
+                (InstKind::Load { ptr, align: align(a), volatile }, ty)
+            }
+            INST_STORE => {
+                let (ptr, _) = self.value_ty(o)?;
+                let (value, _) = self.value_ty(o)?;
+                let a = o.next()?;
+                let volatile = o.next()? != 0;
+                (InstKind::Store { ptr, value, align: align(a), volatile }, void)
+            }
+            INST_ATOMICRMW => {
+                let (ptr, ptr_ty) = self.value_ty(o)?;
+                let ty = self.m.types.pointee(ptr_ty).ok_or(bad("atomicrmw on a non-pointer"))?.0;
+                let value = self.value(o)?;
+                let op = o.u32()?;
+                atomic_rmw_name(op).ok_or(bad("unknown atomicrmw operation"))?;
+                let volatile = o.next()? != 0;
+                let ordering = o.next()?;
+                (InstKind::AtomicRmw { op, ptr, value, volatile, ordering }, ty)
+            }
+            INST_CMPXCHG => {
+                let (ptr, _) = self.value_ty(o)?;
+                let (cmp, ty) = self.value_ty(o)?;
+                let new = self.value(o)?;
+                let volatile = o.next()? != 0;
+                let ordering = o.next()?;
+                let i1 = self.m.types.intern(Type::Int(1));
+                let pair =
+                    self.m.types.intern(Type::Struct { name: None, packed: false, elems: vec![ty, i1], opaque: false });
+                (InstKind::CmpXchg { ptr, cmp, new, volatile, ordering }, pair)
+            }
+            INST_CALL => {
+                let _paramattr = o.next()?;
+                let cc = o.next()?;
+                let flags = if cc & CALL_FMF != 0 { o.next()? } else { 0 };
+                let explicit = if cc & CALL_EXPLICIT_TYPE != 0 { Some(self.ty(o)?) } else { None };
+                let (callee, callee_ty) = self.value_ty(o)?;
+                let fn_ty = match explicit {
+                    Some(t) => t,
+                    None => self.m.types.pointee(callee_ty).ok_or(bad("callee is not a pointer"))?.0,
+                };
+                let Type::Function { vararg, ret, params } = self.m.types.at(fn_ty).clone() else {
+                    return Err(bad("call through a non-function type"));
+                };
+                let mut args = Vec::with_capacity(params.len());
+                for p in params {
+                    args.push(match self.m.types.at(p) {
+                        // Metadata arguments name metadata ids, relative like values.
+                        Type::Metadata => Operand::Metadata(self.value(o)?.0),
+                        Type::Label => return Err(DxilError::Unsupported("label call argument", 0)),
+                        _ => Operand::Value(self.value(o)?),
+                    });
+                }
+                if vararg {
+                    while o.left() > 0 {
+                        args.push(Operand::Value(self.value_ty(o)?.0));
+                    }
+                }
+                (InstKind::Call { callee, fn_ty, args, flags }, ret)
+            }
+            INST_PHI => {
+                let ty = self.ty(o)?;
+                if !o.left().is_multiple_of(2) {
+                    return Err(bad("phi with an odd operand count"));
+                }
+                let mut incoming = Vec::with_capacity(o.left() / 2);
+                while o.left() > 0 {
+                    // Phi operands are signed: they may point forward without a type.
+                    let rel = decode_signed(o.next()?);
+                    let v = (self.next_id() as i64).checked_sub(rel).ok_or(bad("phi operand id out of range"))?;
+                    let v = u32::try_from(v).map_err(|_| bad("phi operand id out of range"))?;
+                    incoming.push((ValueId(v), o.u32()?));
+                }
+                (InstKind::Phi { incoming }, ty)
+            }
+            INST_RET => {
+                if o.left() == 0 {
+                    (InstKind::Ret { value: None }, void)
+                } else {
+                    let (v, _) = self.value_ty(o)?;
+                    (InstKind::Ret { value: Some(v) }, void)
+                }
+            }
+            INST_BR => {
+                let target = o.u32()?;
+                if o.left() == 0 {
+                    (InstKind::Br { target }, void)
+                } else {
+                    let otherwise = o.u32()?;
+                    let cond = self.value(o)?;
+                    (InstKind::CondBr { cond, then: target, otherwise }, void)
+                }
+            }
+            INST_SWITCH => {
+                let raw = o.next()?;
+                if raw >> 16 == 0x4B5 {
+                    // LLVM 3.3's case-range form, which DXIL writers never use.
+                    return Err(DxilError::Unsupported("switch record form", raw));
+                }
+                let ty = self.m.types.check(raw)?;
+                if !matches!(self.m.types.at(ty), Type::Int(_)) {
+                    return Err(bad("switch on a non-integer"));
+                }
+                let cond = self.value(o)?;
+                let default = o.u32()?;
+                let mut cases = Vec::new();
+                while o.left() >= 2 {
+                    cases.push((ValueId(o.u32()?), o.u32()?));
+                }
+                (InstKind::Switch { cond, default, cases }, void)
+            }
+            INST_UNREACHABLE => (InstKind::Unreachable, void),
+            INST_FENCE => (InstKind::Fence { ordering: o.next()?, scope: o.next()? }, void),
+            code => return Err(DxilError::Unsupported("instruction code", code as u64)),
+        })
+    }
+
+    fn const_index(&self, id: ValueId) -> Option<u64> {
+        let def = if id.0 >= self.first_local {
+            self.values.get((id.0 - self.first_local) as usize)?
+        } else {
+            self.m.values.get(id.0 as usize)?
+        };
+        match def.kind {
+            ValueKind::Const(super::module::Const::Int(v)) => u64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the body of function `index` from its `FUNCTION_BLOCK`.
+///
+/// Guarantees: every block ends in exactly one terminator; every value operand and branch
+/// target is in range (forward references are checked once the body is read); every
+/// non-void instruction has a result id, in order.
+pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), DxilError> {
+    let void = m.types.intern(Type::Void);
+    let first_local = m.values.len() as u32;
+    let fn_ty = m.functions[index].ty;
+    let Type::Function { params, .. } = m.types.at(fn_ty).clone() else {
+        return Err(bad("function type is not a function type"));
+    };
+    let mut body = Body { m, values: Vec::new(), first_local, void };
+    for (i, p) in params.iter().enumerate() {
+        body.values.push(ValueDef { ty: *p, kind: ValueKind::Arg(i as u32), name: None });
+    }
+    let mut blocks: Vec<super::module::BasicBlock> = Vec::new();
+    let mut current = 0usize;
+    let mut symtab = None;
+    for item in &b.items {
+        let r = match item {
+            Item::Block(sub) => {
+                match sub.id {
+                    super::module::CONSTANTS_BLOCK => parse_constants(sub, &mut body.m.types, &mut body.values)?,
+                    super::module::VALUE_SYMTAB_BLOCK => symtab = Some(sub),
+                    // Function-local metadata, attachments (!dx.precise, ...) and use lists
+                    // carry nothing an interpreter needs.
+                    super::module::METADATA_BLOCK
+                    | super::module::METADATA_ATTACHMENT_BLOCK
+                    | super::module::USELIST_BLOCK => {}
+                    id => return Err(DxilError::Unsupported("function-level block", id as u64)),
+                }
+                continue;
+            }
+            Item::Record(r) => r,
+        };
+        match r.code {
+            DECLAREBLOCKS => {
+                let n = op(r, 0, W)?;
+                if !blocks.is_empty() || n == 0 || n > b.items.len() as u64 {
+                    return Err(bad("DECLAREBLOCKS repeated, zero or larger than the body"));
+                }
+                blocks = vec![super::module::BasicBlock::default(); n as usize];
+                continue;
+            }
+            DEBUG_LOC | DEBUG_LOC_AGAIN => continue,
+            _ => {}
+        }
+        if current >= blocks.len() {
+            return Err(bad("instruction after the last declared block"));
+        }
+        let (kind, ty) = body.inst(r)?;
+        let result = if ty != void {
+            let id = ValueId(body.next_id());
+            let at = ValueKind::Inst { block: current as u32, index: blocks[current].insts.len() as u32 };
+            body.values.push(ValueDef { ty, kind: at, name: None });
+            Some(id)
+        } else {
+            None
+        };
+        let ends = kind.is_terminator();
+        blocks[current].insts.push(Inst { kind, ty, result });
+        if ends {
+            current += 1;
+        }
+    }
+    if current != blocks.len() {
+        return Err(bad("a block does not end in a terminator"));
+    }
+    let total = body.next_id();
+    for inst in blocks.iter().flat_map(|b| &b.insts) {
+        if inst.kind.operands().iter().any(|v| v.0 >= total) {
+            return Err(bad("operand id out of range"));
+        }
+        let targets = match &inst.kind {
+            InstKind::Phi { incoming } => incoming.iter().map(|(_, b)| *b).collect(),
+            k => k.successors(),
+        };
+        if targets.iter().any(|&t| t as usize >= blocks.len()) {
+            return Err(bad("branch target out of range"));
+        }
+    }
+    for v in &body.values {
+        if let ValueKind::Const(c) = &v.kind {
+            if super::module::const_operands(c).any(|v| v.0 >= total) {
+                return Err(bad("constant operand id out of range"));
+            }
+        }
+    }
+    if let Some(st) = symtab {
+        for r in st.records() {
+            let id = op(r, 0, W)? as usize;
+            let name = r.string(1).ok_or(bad("symbol name is not text"))?;
+            match r.code {
+                // VST_ENTRY [value id, name]
+                1 => {
+                    let local = id.checked_sub(first_local as usize).and_then(|i| body.values.get_mut(i));
+                    local.ok_or(bad("symbol for a value out of range"))?.name = Some(name);
+                }
+                // VST_BBENTRY [block, name]
+                2 => blocks.get_mut(id).ok_or(bad("symbol for a block out of range"))?.name = Some(name),
+                _ => {}
+            }
+        }
+    }
+    let values = body.values;
+    let f = &mut m.functions[index];
+    f.first_local = first_local;
+    f.values = values;
+    f.blocks = blocks;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_tables_match_llvm_numbering() {
+        assert_eq!(BinOp::decode(2, true), Some(BinOp::FMul));
+        assert_eq!(BinOp::decode(5, false), Some(BinOp::URem));
+        assert_eq!(BinOp::decode(5, true), None);
+        assert!(BinOp::FRem.is_float());
+        assert_eq!(CastOp::decode(11).map(CastOp::name), Some("bitcast"));
+        assert_eq!(CastOp::decode(4).map(CastOp::name), Some("fptosi"));
+        assert_eq!(CastOp::decode(13), None);
+        assert_eq!(predicate_name(39), Some("sge"));
+        assert_eq!(predicate_name(4), Some("olt"));
+        assert_eq!(predicate_name(20), None);
+        assert_eq!(atomic_rmw_name(10), Some("umin"));
+    }
+
+    #[test]
+    fn alignment_codes_are_log2_plus_one() {
+        assert_eq!(align(0), 0);
+        assert_eq!(align(1), 1);
+        assert_eq!(align(3), 4);
+        assert_eq!(align(3 | 1 << 6), 4);
+    }
+}

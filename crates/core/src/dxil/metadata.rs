@@ -1,0 +1,366 @@
+//! Metadata (`METADATA_BLOCK`) and the DXIL facts stored in it: `dx.version`,
+//! `dx.shaderModel`, `dx.resources` and `dx.entryPoints` with their signatures (DXIL.rst,
+//! "Metadata").
+//!
+//! Metadata has its own id space: each string, value or node record takes the next id, in
+//! stream order; `NAME` + `NAMED_NODE` pairs and kinds take none. Node operands are stored as
+//! id + 1 (0 = null), named-node operands as plain ids.
+
+use super::bitstream::{read_vbr6_list, Block};
+use super::module::{op, Module, ValueId, ValueKind};
+use super::types::TypeId;
+use super::DxilError;
+use crate::shader::Stage;
+
+/// One metadata item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Md {
+    /// A string (`!"main"`).
+    String(String),
+    /// A value (`i32 4`, `void ()* @main`).
+    Value {
+        /// The value's type.
+        ty: TypeId,
+        /// The module-level value.
+        value: ValueId,
+    },
+    /// A node (`!{...}`): operand ids, `None` for `null`.
+    Node {
+        /// `distinct`.
+        distinct: bool,
+        /// Operands.
+        ops: Vec<Option<u32>>,
+    },
+    /// A record the reader does not interpret (debug info); kept so ids stay in step.
+    Other(u32),
+}
+
+/// The module's metadata.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Metadata {
+    /// Items by id.
+    pub items: Vec<Md>,
+    /// Named metadata (`!dx.entryPoints = !{!16}`): name and node ids.
+    pub named: Vec<(String, Vec<u32>)>,
+}
+
+const W: &str = "metadata";
+
+impl Metadata {
+    /// Reads a module-level `METADATA_BLOCK`, appending to the items already read.
+    ///
+    /// Guarantees: every node operand and named-node operand indexes [`Metadata::items`].
+    pub fn parse_block(&mut self, b: &Block) -> Result<(), DxilError> {
+        const STRING_OLD: u32 = 1;
+        const VALUE: u32 = 2;
+        const NODE: u32 = 3;
+        const NAME: u32 = 4;
+        const DISTINCT_NODE: u32 = 5;
+        const KIND: u32 = 6;
+        const NAMED_NODE: u32 = 10;
+        const ATTACHMENT: u32 = 11;
+        const STRINGS: u32 = 35;
+        const GLOBAL_DECL_ATTACHMENT: u32 = 36;
+        const INDEX_OFFSET: u32 = 38;
+        const INDEX: u32 = 39;
+        let bad = |w| DxilError::Malformed(W, w);
+        let mut name: Option<String> = None;
+        for r in b.records() {
+            let md = match r.code {
+                STRING_OLD => Md::String(r.string(0).ok_or(bad("string is not text"))?),
+                VALUE => Md::Value {
+                    ty: TypeId(u32::try_from(op(r, 0, W)?).map_err(|_| bad("type id over 32 bits"))?),
+                    value: ValueId(u32::try_from(op(r, 1, W)?).map_err(|_| bad("value id over 32 bits"))?),
+                },
+                NODE | DISTINCT_NODE => Md::Node {
+                    distinct: r.code == DISTINCT_NODE,
+                    ops: r
+                        .ops
+                        .iter()
+                        .map(|&o| if o == 0 { Ok(None) } else { u32::try_from(o - 1).map(Some) })
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| bad("node operand over 32 bits"))?,
+                },
+                NAME => {
+                    name = Some(r.string(0).ok_or(bad("name is not text"))?);
+                    continue;
+                }
+                NAMED_NODE => {
+                    let n = name.take().ok_or(bad("named node without a name"))?;
+                    let ops = r.ops.iter().map(|&o| u32::try_from(o)).collect::<Result<_, _>>();
+                    self.named.push((n, ops.map_err(|_| bad("named node operand over 32 bits"))?));
+                    continue;
+                }
+                STRINGS => {
+                    // [count, offset to the characters, blob: VBR6 lengths, then characters]
+                    let count = op(r, 0, W)? as usize;
+                    let offset = op(r, 1, W)? as usize;
+                    let blob = r.blob.as_deref().ok_or(bad("METADATA_STRINGS without a blob"))?;
+                    let chars = blob.get(offset..).ok_or(bad("string offset past the blob"))?;
+                    let lens = read_vbr6_list(blob.get(..offset).unwrap_or(&[]), count)
+                        .map_err(|_| bad("string lengths unreadable"))?;
+                    let mut at = 0usize;
+                    for len in lens {
+                        let end = at.checked_add(len as usize).filter(|&e| e <= chars.len());
+                        let end = end.ok_or(bad("string past the blob"))?;
+                        self.items.push(Md::String(String::from_utf8_lossy(&chars[at..end]).into_owned()));
+                        at = end;
+                    }
+                    continue;
+                }
+                KIND | ATTACHMENT | GLOBAL_DECL_ATTACHMENT | INDEX_OFFSET | INDEX => continue,
+                7..=9 | 12..=34 | 37 | 40 => Md::Other(r.code),
+                code => return Err(DxilError::Unsupported("metadata code", code as u64)),
+            };
+            self.items.push(md);
+        }
+        let n = self.items.len() as u32;
+        let node_ok = self.items.iter().all(|m| match m {
+            Md::Node { ops, .. } => ops.iter().flatten().all(|&o| o < n),
+            _ => true,
+        });
+        if !node_ok || !self.named.iter().all(|(_, ops)| ops.iter().all(|&o| o < n)) {
+            return Err(bad("operand id out of range"));
+        }
+        Ok(())
+    }
+
+    /// The node ids of named metadata `name`.
+    pub fn named(&self, name: &str) -> Option<&[u32]> {
+        self.named.iter().find(|(n, _)| n == name).map(|(_, ops)| ops.as_slice())
+    }
+
+    /// The operands of node `id`.
+    pub fn node(&self, id: u32) -> Option<&[Option<u32>]> {
+        match self.items.get(id as usize)? {
+            Md::Node { ops, .. } => Some(ops),
+            _ => None,
+        }
+    }
+
+    /// The string `id` holds.
+    pub fn string(&self, id: u32) -> Option<&str> {
+        match self.items.get(id as usize)? {
+            Md::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// One element of a signature as `dx.entryPoints` describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatureElement {
+    /// The element id that `loadInput` / `storeOutput` take as their first operand.
+    pub id: u32,
+    /// Semantic name.
+    pub name: String,
+    /// DXIL component type (9 = F32, 4 = I32, 5 = U32, ...).
+    pub component_type: u32,
+    /// DXIL semantic kind (0 = arbitrary, 3 = Position, 16 = Target, ...).
+    pub semantic_kind: u32,
+    /// Semantic indices, one per row.
+    pub semantic_indices: Vec<u32>,
+    /// Interpolation mode.
+    pub interpolation: u32,
+    /// Rows.
+    pub rows: u32,
+    /// Columns (components).
+    pub cols: u32,
+    /// First row in the packed signature (-1 when unallocated).
+    pub start_row: i32,
+    /// First column.
+    pub start_col: i32,
+}
+
+/// Resource classes, in the order `dx.resources` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResourceClass {
+    /// Shader resource views.
+    Srv,
+    /// Unordered access views.
+    Uav,
+    /// Constant buffers.
+    Cbv,
+    /// Samplers.
+    Sampler,
+}
+
+/// One resource range of `dx.resources`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// The class.
+    pub class: ResourceClass,
+    /// The range id that `createHandle` takes (its third operand) with the class (second).
+    pub id: u32,
+    /// The type of the resource variable (a pointer to the HLSL type).
+    pub ty: TypeId,
+    /// Name.
+    pub name: String,
+    /// Register space.
+    pub space: u32,
+    /// First register.
+    pub lower_bound: u32,
+    /// Register count (u32::MAX for unbounded).
+    pub range_size: u32,
+    /// Field 6: the shape for SRVs and UAVs (2 = Texture2D, ...), the size in bytes for
+    /// constant buffers, the sampler kind for samplers.
+    pub shape_or_size: u32,
+}
+
+/// An entry point of `dx.entryPoints`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryPoint {
+    /// Index into [`Module::functions`].
+    pub function: usize,
+    /// Its name.
+    pub name: String,
+    /// Input signature.
+    pub inputs: Vec<SignatureElement>,
+    /// Output signature.
+    pub outputs: Vec<SignatureElement>,
+    /// Patch constant signature.
+    pub patch_constants: Vec<SignatureElement>,
+}
+
+/// The DXIL facts of the metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DxMetadata {
+    /// `dx.version` (major, minor).
+    pub dxil_version: (u32, u32),
+    /// `dx.shaderModel`: stage and (major, minor).
+    pub stage: Stage,
+    /// Shader model (major, minor).
+    pub model: (u32, u32),
+    /// Entry points (one for a non-library shader).
+    pub entry_points: Vec<EntryPoint>,
+    /// Resource ranges of all classes.
+    pub resources: Vec<Resource>,
+}
+
+impl Module {
+    /// The integer a `Md::Value` metadata item holds.
+    pub fn md_int(&self, id: Option<u32>) -> Option<i64> {
+        match self.metadata.items.get(id? as usize)? {
+            Md::Value { value, .. } => self.const_int(None, *value),
+            _ => None,
+        }
+    }
+
+    fn md_u32(&self, id: Option<u32>) -> Result<u32, DxilError> {
+        self.md_int(id).and_then(|v| u32::try_from(v).ok()).ok_or(DxilError::Malformed(W, "expected an integer"))
+    }
+
+    fn md_list(&self, id: Option<u32>) -> Result<Vec<Option<u32>>, DxilError> {
+        match id {
+            None => Ok(vec![]),
+            Some(i) => self.metadata.node(i).map(<[_]>::to_vec).ok_or(DxilError::Malformed(W, "expected a node")),
+        }
+    }
+
+    fn md_str(&self, id: Option<u32>) -> Result<String, DxilError> {
+        id.and_then(|i| self.metadata.string(i)).map(str::to_owned).ok_or(DxilError::Malformed(W, "expected a string"))
+    }
+
+    fn signature(&self, id: Option<u32>) -> Result<Vec<SignatureElement>, DxilError> {
+        let mut out = Vec::new();
+        for e in self.md_list(id)? {
+            let f = self.md_list(e)?;
+            let field = |i: usize| f.get(i).copied().flatten();
+            let int = |i: usize| self.md_int(field(i)).ok_or(DxilError::Malformed(W, "signature field not an integer"));
+            let indices =
+                self.md_list(field(4))?.into_iter().map(|i| self.md_u32(i)).collect::<Result<Vec<u32>, _>>()?;
+            out.push(SignatureElement {
+                id: self.md_u32(field(0))?,
+                name: self.md_str(field(1))?,
+                component_type: self.md_u32(field(2))?,
+                semantic_kind: self.md_u32(field(3))?,
+                semantic_indices: indices,
+                interpolation: self.md_u32(field(5))?,
+                rows: self.md_u32(field(6))?,
+                cols: self.md_u32(field(7))?,
+                start_row: int(8)? as i32,
+                start_col: int(9)? as i32,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Reads `dx.version`, `dx.shaderModel`, `dx.entryPoints` and `dx.resources`.
+    ///
+    /// Guarantees: each entry point names a function of the module; errors when a DXIL
+    /// named node is missing or has the wrong shape.
+    pub fn dx_metadata(&self) -> Result<DxMetadata, DxilError> {
+        let bad = |w| DxilError::Malformed(W, w);
+        let first = |name: &'static str| -> Result<Vec<Option<u32>>, DxilError> {
+            let ops = self.metadata.named(name).ok_or(DxilError::Malformed(W, name))?;
+            self.md_list(ops.first().copied())
+        };
+        let v = first("dx.version")?;
+        let dxil_version = (self.md_u32(v.first().copied().flatten())?, self.md_u32(v.get(1).copied().flatten())?);
+        let sm = first("dx.shaderModel")?;
+        let profile = self.md_str(sm.first().copied().flatten())?;
+        let stage = [
+            Stage::Pixel,
+            Stage::Vertex,
+            Stage::Geometry,
+            Stage::Hull,
+            Stage::Domain,
+            Stage::Compute,
+            Stage::Library,
+            Stage::Mesh,
+            Stage::Amplification,
+        ]
+        .into_iter()
+        .find(|s| s.profile() == profile)
+        .ok_or(bad("unknown shader model profile"))?;
+        let model = (self.md_u32(sm.get(1).copied().flatten())?, self.md_u32(sm.get(2).copied().flatten())?);
+
+        let mut resources = Vec::new();
+        if let Some(&[res]) = self.metadata.named("dx.resources") {
+            let classes = [ResourceClass::Srv, ResourceClass::Uav, ResourceClass::Cbv, ResourceClass::Sampler];
+            for (class, list) in classes.into_iter().zip(self.md_list(Some(res))?) {
+                for r in self.md_list(list)? {
+                    let f = self.md_list(r)?;
+                    let field = |i: usize| f.get(i).copied().flatten();
+                    let ty = match field(1).and_then(|i| self.metadata.items.get(i as usize)) {
+                        Some(Md::Value { ty, .. }) => *ty,
+                        _ => return Err(bad("resource variable is not a value")),
+                    };
+                    resources.push(Resource {
+                        class,
+                        id: self.md_u32(field(0))?,
+                        ty,
+                        name: self.md_str(field(2))?,
+                        space: self.md_u32(field(3))?,
+                        lower_bound: self.md_u32(field(4))?,
+                        range_size: self.md_int(field(5)).ok_or(bad("resource range size"))? as u32,
+                        shape_or_size: self.md_u32(field(6))?,
+                    });
+                }
+            }
+        }
+
+        let mut entry_points = Vec::new();
+        for &ep in self.metadata.named("dx.entryPoints").ok_or(bad("dx.entryPoints"))? {
+            let f = self.md_list(Some(ep))?;
+            let field = |i: usize| f.get(i).copied().flatten();
+            let function = match field(0).and_then(|i| self.metadata.items.get(i as usize)) {
+                Some(Md::Value { value, .. }) => match self.values.get(value.0 as usize).map(|v| &v.kind) {
+                    Some(ValueKind::Function(i)) => *i,
+                    _ => return Err(bad("entry point is not a function")),
+                },
+                _ => return Err(bad("entry point is not a value")),
+            };
+            let sigs = self.md_list(field(2))?;
+            let sig = |i: usize| self.signature(sigs.get(i).copied().flatten());
+            entry_points.push(EntryPoint {
+                function,
+                name: self.md_str(field(1))?,
+                inputs: sig(0)?,
+                outputs: sig(1)?,
+                patch_constants: sig(2)?,
+            });
+        }
+        Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })
+    }
+}

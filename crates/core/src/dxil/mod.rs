@@ -1,0 +1,90 @@
+//! DXIL: the LLVM 3.7 bitcode inside a shader model 6.x container's `DXIL` part.
+//!
+//! * [`bitstream`] — the LLVM bitstream container: blocks, records, abbreviations.
+//! * [`types`] — the type table.
+//! * [`module`] — the module: global values, constants, functions, value numbering.
+//! * [`inst`] — instructions and function bodies.
+//! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
+//! * [`ops`] — `dx.op` calls and their opcodes.
+//! * [`print`] — LLVM-like text of a module, for eyes and tests.
+//!
+//! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
+//! [`Module::parse`] (typed IR with absolute value ids) → [`Module::dx_metadata`] and
+//! [`Module::dx_op`], what an interpreter dispatches on. Each layer reports malformed input
+//! as an error value and never panics.
+
+pub mod bitstream;
+pub mod inst;
+pub mod metadata;
+pub mod module;
+pub mod ops;
+pub mod print;
+pub mod types;
+
+use core::fmt;
+
+pub use inst::{Inst, InstKind, Operand};
+pub use metadata::{DxMetadata, EntryPoint, SignatureElement};
+pub use module::{BasicBlock, Const, Function, Module, ValueDef, ValueId, ValueKind};
+pub use ops::DxOp;
+pub use types::{Type, TypeId, Types};
+
+use crate::dxbc::Container;
+use crate::shader::ShaderError;
+
+/// Why DXIL could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DxilError {
+    /// The container or its program header is malformed.
+    Container(ShaderError),
+    /// The bitstream is malformed.
+    Bitstream(bitstream::BitError),
+    /// A record or block has the wrong shape: (where, what).
+    Malformed(&'static str, &'static str),
+    /// A construct the reader does not implement: (what, its code).
+    Unsupported(&'static str, u64),
+}
+
+impl fmt::Display for DxilError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DxilError::Container(e) => write!(f, "{e}"),
+            DxilError::Bitstream(e) => write!(f, "{e}"),
+            DxilError::Malformed(at, what) => write!(f, "malformed DXIL {at}: {what}"),
+            DxilError::Unsupported(what, code) => write!(f, "unsupported DXIL {what} {code}"),
+        }
+    }
+}
+
+impl From<ShaderError> for DxilError {
+    fn from(e: ShaderError) -> Self {
+        DxilError::Container(e)
+    }
+}
+
+impl From<bitstream::BitError> for DxilError {
+    fn from(e: bitstream::BitError) -> Self {
+        DxilError::Bitstream(e)
+    }
+}
+
+/// The LLVM bitcode of a container's `DXIL` part (from its "BC" 0xC0DE magic to the size
+/// the bitcode header gives).
+///
+/// Guarantees: the slice lies inside the part and starts with the bitcode magic; a container
+/// without a `DXIL` part or with a malformed program header is an error.
+pub fn bitcode(container: &[u8]) -> Result<&[u8], ShaderError> {
+    let c = Container::parse_unverified(container)?;
+    let part = c.part(*b"DXIL").ok_or(ShaderError::NoProgram)?;
+    crate::shader::dxil_bitcode(part)
+}
+
+/// Reads the module of a DXIL shader container.
+///
+/// Guarantees: see [`Module::parse`]; any malformation is an error, never a panic.
+pub fn parse(container: &[u8]) -> Result<Module, DxilError> {
+    Module::parse(&bitstream::parse(bitcode(container)?)?)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,392 @@
+//! End-to-end tests on the four real DXIL containers in tests/fixtures/dxil (see its
+//! README for the GLSL they were compiled from).
+
+use super::*;
+use crate::dxil::ops::opcode;
+use crate::shader;
+
+pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
+    ("textured.vs", include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")),
+    ("textured.ps", include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")),
+    ("loop.vs", include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")),
+    ("loop.ps", include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")),
+];
+
+fn fixture(name: &str) -> &'static [u8] {
+    FIXTURES.iter().find(|(n, _)| *n == name).unwrap().1
+}
+
+fn module(name: &str) -> Module {
+    parse(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn fixtures_bitstreams_hold_one_module_block() {
+    for (name, bytes) in FIXTURES {
+        let bc = bitcode(bytes).unwrap();
+        let blocks = bitstream::parse(bc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(blocks.iter().map(|b| b.id).collect::<Vec<_>>(), vec![8], "{name}");
+        // One function body each: `main`.
+        assert_eq!(blocks[0].blocks().filter(|b| b.id == 12).count(), 1, "{name}");
+    }
+}
+
+/// Truncations and bit flips of real bitcode give errors or (rarely) other modules, never
+/// a panic, at every layer.
+#[test]
+fn damaged_fixtures_never_panic() {
+    for (_, bytes) in FIXTURES {
+        let bc = bitcode(bytes).unwrap();
+        let read = |d: &[u8]| {
+            if let Ok(blocks) = bitstream::parse(d) {
+                if let Ok(m) = Module::parse(&blocks) {
+                    let _ = m.dx_metadata();
+                    let _ = m.to_string();
+                }
+            }
+        };
+        for len in (0..bc.len()).step_by(5) {
+            read(&bc[..len]);
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..400 {
+            let mut d = bc.to_vec();
+            for _ in 0..1 + (seed % 3) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let bit = (seed >> 33) as usize % (d.len() * 8);
+                d[bit / 8] ^= 1 << (bit % 8);
+            }
+            read(&d);
+        }
+    }
+}
+
+#[test]
+fn fixtures_parse_to_one_defined_main() {
+    for (name, _) in FIXTURES {
+        let m = module(name);
+        assert_eq!(m.triple, "dxil-ms-dx", "{name}");
+        let defined: Vec<&str> = m.functions.iter().filter(|f| !f.declaration).map(|f| f.name.as_str()).collect();
+        assert_eq!(defined, ["main"], "{name}");
+        assert!(m.functions.iter().filter(|f| f.declaration).all(|f| f.name.starts_with("dx.op.")), "{name}");
+    }
+}
+
+fn main_fn(m: &Module) -> &Function {
+    m.function("main").expect("main is defined")
+}
+
+/// The `dx.op` calls of `main`, in order, with their instructions.
+fn dx_calls(m: &Module) -> Vec<(DxOp<'_>, &Inst)> {
+    let f = main_fn(m);
+    f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| m.dx_op(f, &i.kind).map(|op| (op, i))).collect()
+}
+
+fn arg_int(m: &Module, v: &Operand) -> i64 {
+    match v {
+        Operand::Value(v) => m.const_int(Some(main_fn(m)), *v).expect("constant integer operand"),
+        Operand::Metadata(_) => panic!("metadata operand"),
+    }
+}
+
+fn arg_ty(m: &Module, v: &Operand) -> TypeId {
+    match v {
+        Operand::Value(v) => m.value(Some(main_fn(m)), *v).unwrap().ty,
+        Operand::Metadata(_) => panic!("metadata operand"),
+    }
+}
+
+#[test]
+fn entry_point_and_stage_agree_with_the_container() {
+    for (name, bytes) in FIXTURES {
+        let sh = shader::parse(bytes).unwrap();
+        let m = module(name);
+        let dx = m.dx_metadata().unwrap();
+        assert_eq!(dx.stage, sh.stage, "{name}");
+        assert_eq!(dx.stage.profile(), &name[name.len() - 2..], "{name}");
+        assert_eq!((dx.model.0 as u8, dx.model.1 as u8), (sh.model.major, sh.model.minor), "{name}");
+        assert_eq!(dx.model, (6, 1), "{name}");
+        assert_eq!(dx.dxil_version, (1, 1), "{name}");
+        assert_eq!(dx.entry_points.len(), 1, "{name}");
+        let ep = &dx.entry_points[0];
+        assert_eq!(ep.name, "main");
+        assert_eq!(m.functions[ep.function].name, "main");
+        // The metadata signatures describe the same elements as the ISG1 / OSG1 parts.
+        let key = |n: &str, i: u32| (n.to_ascii_uppercase(), i);
+        for (md, part) in [(&ep.inputs, &sh.inputs), (&ep.outputs, &sh.outputs)] {
+            let mut a: Vec<_> = md.iter().flat_map(|e| e.semantic_indices.iter().map(|&i| key(&e.name, i))).collect();
+            let mut b: Vec<_> = part.iter().map(|e| key(&e.semantic_name, e.semantic_index)).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{name}");
+        }
+        assert!(ep.patch_constants.is_empty());
+    }
+}
+
+#[test]
+fn instruction_and_block_counts_match_llvm_dis() {
+    // Counted in `llvm-dis` output of the same bitcode.
+    for (name, insts, blocks) in
+        [("textured.vs", 89, 1), ("textured.ps", 28, 1), ("loop.vs", 20, 1), ("loop.ps", 53, 6)]
+    {
+        let m = module(name);
+        let f = main_fn(&m);
+        assert_eq!(f.blocks.len(), blocks, "{name}");
+        assert_eq!(f.blocks.iter().map(|b| b.insts.len()).sum::<usize>(), insts, "{name}");
+        assert!(f.blocks.iter().all(|b| b.insts.last().unwrap().kind.is_terminator()), "{name}");
+        assert!(matches!(f.blocks.last().unwrap().insts.last().unwrap().kind, InstKind::Ret { value: None }));
+    }
+}
+
+#[test]
+fn every_dx_op_call_has_a_known_opcode_of_its_function_class() {
+    let class_of = |op: u32| match op {
+        opcode::LOAD_INPUT => "loadInput",
+        opcode::STORE_OUTPUT => "storeOutput",
+        opcode::COS | opcode::SIN => "unary",
+        opcode::CREATE_HANDLE => "createHandle",
+        opcode::CBUFFER_LOAD_LEGACY => "cbufferLoadLegacy",
+        opcode::SAMPLE => "sample",
+        opcode::DISCARD => "discard",
+        _ => panic!("opcode {op} not expected in the fixtures"),
+    };
+    // (createHandle, loadInput, cbufferLoadLegacy, storeOutput, sample, discard, unary)
+    let expected = [
+        ("textured.vs", [2, 6, 5, 6, 0, 0, 0]),
+        ("textured.ps", [3, 2, 1, 4, 1, 0, 0]),
+        ("loop.vs", [1, 4, 1, 4, 0, 0, 0]),
+        ("loop.ps", [1, 1, 1, 4, 0, 1, 2]),
+    ];
+    for (name, counts) in expected {
+        let m = module(name);
+        let calls = dx_calls(&m);
+        let f = main_fn(&m);
+        let all_calls = f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Call { .. }));
+        assert_eq!(all_calls.count(), calls.len(), "{name}: every call is a dx.op call");
+        for (op, _) in &calls {
+            assert!(op.name.is_some(), "{name}: opcode {}", op.opcode);
+            assert!(op.function.starts_with(&format!("dx.op.{}", class_of(op.opcode))), "{name}: {}", op.function);
+        }
+        let n = |o: u32| calls.iter().filter(|(op, _)| op.opcode == o).count();
+        let got = [
+            n(opcode::CREATE_HANDLE),
+            n(opcode::LOAD_INPUT),
+            n(opcode::CBUFFER_LOAD_LEGACY),
+            n(opcode::STORE_OUTPUT),
+            n(opcode::SAMPLE),
+            n(opcode::DISCARD),
+            n(opcode::COS) + n(opcode::SIN),
+        ];
+        assert_eq!(got, counts, "{name}");
+    }
+}
+
+#[test]
+fn load_input_and_store_output_match_the_signatures() {
+    // Components written per output semantic, worked out from the GLSL: gl_Position is a
+    // vec4, v_uv a vec2, the fragment colour a vec4.
+    let stores = [
+        ("textured.vs", vec![("SV_Position", 4), ("TEXCOORD", 2)]),
+        ("textured.ps", vec![("SV_Target", 4)]),
+        ("loop.vs", vec![("SV_Position", 4)]),
+        ("loop.ps", vec![("SV_Target", 4)]),
+    ];
+    for (name, expected) in stores {
+        let m = module(name);
+        let ep = m.dx_metadata().unwrap().entry_points.remove(0);
+        let mut written: Vec<(String, u32, i64)> = Vec::new();
+        for (op, inst) in dx_calls(&m) {
+            let (sig, value_ty) = match op.opcode {
+                opcode::LOAD_INPUT => (&ep.inputs, inst.ty),
+                opcode::STORE_OUTPUT => (&ep.outputs, arg_ty(&m, &op.args[3])),
+                _ => continue,
+            };
+            let id = arg_int(&m, &op.args[0]) as u32;
+            let e = sig.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{name}: no element {id}"));
+            let row = arg_int(&m, &op.args[1]);
+            let col = arg_int(&m, &op.args[2]);
+            assert!(row < e.rows as i64 && col < e.cols as i64, "{name}: {} row {row} col {col}", e.name);
+            // Component type 9 is F32 (DXIL.rst, "Signature element").
+            assert_eq!(e.component_type, 9, "{name}");
+            assert_eq!(m.types.get(value_ty), Some(&Type::Float), "{name}");
+            if op.opcode == opcode::STORE_OUTPUT {
+                written.push((e.name.clone(), e.semantic_indices[0], col));
+            }
+        }
+        written.sort();
+        written.dedup();
+        let mut per: Vec<(&str, usize)> = Vec::new();
+        for (n, _, _) in &written {
+            match per.iter_mut().find(|(p, _)| p == n) {
+                Some(p) => p.1 += 1,
+                None => per.push((n.as_str(), 1)),
+            }
+        }
+        per.sort();
+        let mut expected = expected.clone();
+        expected.sort();
+        assert_eq!(per, expected, "{name}");
+    }
+}
+
+#[test]
+fn textured_vs_reads_the_four_mvp_columns_of_its_uniform_buffer() {
+    let m = module("textured.vs");
+    let dx = m.dx_metadata().unwrap();
+    let cbvs: Vec<&str> = dx.resources.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(cbvs, ["__ubo_uniforms", "__ubo_state_vars"]);
+    assert!(dx.resources.iter().all(|r| r.class == metadata::ResourceClass::Cbv && r.shape_or_size == 65536));
+    let calls = dx_calls(&m);
+    // The handle of the `__ubo_uniforms` range (class 2 = CBV, range id 0).
+    let (_, h) = calls
+        .iter()
+        .find(|(op, _)| {
+            op.opcode == opcode::CREATE_HANDLE && arg_int(&m, &op.args[0]) == 2 && arg_int(&m, &op.args[1]) == 0
+        })
+        .unwrap();
+    let mut rows: Vec<i64> = calls
+        .iter()
+        .filter(|(op, _)| op.opcode == opcode::CBUFFER_LOAD_LEGACY && op.args[0] == Operand::Value(h.result.unwrap()))
+        .map(|(op, _)| arg_int(&m, &op.args[1]))
+        .collect();
+    rows.sort();
+    assert_eq!(rows, [0, 1, 2, 3]);
+}
+
+#[test]
+fn textured_ps_samples_one_texture_and_reads_a_cbuffer() {
+    let m = module("textured.ps");
+    let f = main_fn(&m);
+    let dx = m.dx_metadata().unwrap();
+    use metadata::ResourceClass::*;
+    let res: Vec<_> = dx.resources.iter().map(|r| (r.class, r.name.as_str(), r.shape_or_size)).collect();
+    // Shape 2 is Texture2D; the CBV's size is in bytes.
+    assert_eq!(res, [(Srv, "tex", 2), (Cbv, "__ubo_uniforms", 65536), (Sampler, "tex", 0)]);
+    let calls = dx_calls(&m);
+    let handle_class = |v: &Operand| {
+        let Operand::Value(v) = v else { panic!() };
+        let ValueKind::Inst { block, index } = m.value(Some(f), *v).unwrap().kind else { panic!() };
+        let op = m.dx_op(f, &f.blocks[block as usize].insts[index as usize].kind).unwrap();
+        assert_eq!(op.opcode, opcode::CREATE_HANDLE);
+        arg_int(&m, &op.args[0])
+    };
+    let samples: Vec<_> = calls.iter().filter(|(op, _)| op.opcode == opcode::SAMPLE).collect();
+    assert_eq!(samples.len(), 1);
+    let (sample, inst) = samples[0];
+    assert_eq!((handle_class(&sample.args[0]), handle_class(&sample.args[1])), (0, 3));
+    assert_eq!(m.types.name(inst.ty), "%dx.types.ResRet.f32");
+    let cb: Vec<_> = calls.iter().filter(|(op, _)| op.opcode == opcode::CBUFFER_LOAD_LEGACY).collect();
+    assert_eq!(cb.len(), 1);
+    assert_eq!(handle_class(&cb[0].0.args[0]), 2);
+    // texture(...) * tint: four float multiplies.
+    let fmuls =
+        f.blocks[0].insts.iter().filter(|i| matches!(i.kind, InstKind::Binary { op: inst::BinOp::FMul, .. })).count();
+    assert_eq!(fmuls, 4);
+}
+
+#[test]
+fn loop_ps_has_a_loop_with_phis_and_a_discard() {
+    let m = module("loop.ps");
+    let f = main_fn(&m);
+    // int(x) % 7
+    assert!(f.blocks[0].insts.iter().any(|i| matches!(i.kind,
+        InstKind::Binary { op: inst::BinOp::URem, rhs, .. } if m.const_int(Some(f), rhs) == Some(7))));
+    // The loop header: c.xyzw and k as five phis, from the entry and from the latch.
+    let header = &f.blocks[1];
+    let phis: Vec<_> = header
+        .insts
+        .iter()
+        .filter_map(|i| match &i.kind {
+            InstKind::Phi { incoming } => Some(incoming),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(phis.len(), 5);
+    assert!(phis.iter().all(|inc| inc.iter().map(|(_, b)| *b).collect::<Vec<_>>() == [0, 4]));
+    // The first incoming values are the constant 0 (vec4(0.0) and k = 0, as i32 bits).
+    assert!(phis.iter().all(|inc| m.const_int(Some(f), inc[0].0) == Some(0)));
+    // The latch branches back to the header.
+    assert_eq!(f.blocks[4].insts.last().unwrap().kind.successors(), [1]);
+    // discard(c.x > 0.5), written as 0.5 < c.x.
+    let discard = dx_calls(&m).into_iter().find(|(op, _)| op.opcode == opcode::DISCARD).unwrap().0;
+    let Operand::Value(cond) = discard.args[0] else { panic!() };
+    let ValueKind::Inst { block, index } = m.value(Some(f), cond).unwrap().kind else { panic!() };
+    assert!(matches!(f.blocks[block as usize].insts[index as usize].kind, InstKind::Cmp { pred: 4, .. }));
+}
+
+/// The relative value numbering is decoded right if every operand has the type its
+/// instruction needs.
+#[test]
+fn operand_types_agree_with_instruction_types() {
+    for (name, _) in FIXTURES {
+        let m = module(name);
+        let f = main_fn(&m);
+        let ty = |v: ValueId| m.value(Some(f), v).unwrap().ty;
+        let mut checked = 0;
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            match &inst.kind {
+                InstKind::Binary { lhs, rhs, .. } => {
+                    assert_eq!((ty(*lhs), ty(*rhs)), (inst.ty, inst.ty), "{name}");
+                }
+                InstKind::Cmp { lhs, rhs, .. } => {
+                    assert_eq!(ty(*lhs), ty(*rhs), "{name}");
+                    assert_eq!(m.types.get(inst.ty), Some(&Type::Int(1)));
+                }
+                InstKind::Phi { incoming } => assert!(incoming.iter().all(|(v, _)| ty(*v) == inst.ty), "{name}"),
+                InstKind::Call { callee, fn_ty, args, .. } => {
+                    let Some(Type::Function { params, ret, .. }) = m.types.get(*fn_ty) else { panic!() };
+                    assert_eq!(*ret, inst.ty);
+                    assert_eq!(m.types.pointee(ty(*callee)).unwrap().0, *fn_ty, "{name}");
+                    let arg_tys: Vec<TypeId> = args.iter().map(|a| arg_ty(&m, a)).collect();
+                    assert_eq!(&arg_tys, params, "{name}");
+                }
+                InstKind::ExtractValue { agg, indices } => {
+                    assert_eq!(m.types.element(ty(*agg), indices[0] as u64), Some(inst.ty), "{name}");
+                }
+                InstKind::CondBr { cond, .. } => assert_eq!(m.types.get(ty(*cond)), Some(&Type::Int(1))),
+                _ => continue,
+            }
+            checked += 1;
+        }
+        assert!(checked > 10, "{name}");
+    }
+}
+
+#[test]
+fn printer_renders_lines_as_llvm_dis_does() {
+    // Lines copied from `llvm-dis` output of the same bitcode.
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "textured.ps",
+            &[
+                "  %6 = call %dx.types.ResRet.f32 @dx.op.sample.f32(i32 60, %dx.types.Handle %3, %dx.types.Handle %2, \
+                 float %4, float %5, float undef, float undef, i32 undef, i32 undef, i32 undef, float undef)",
+                "  call void @dx.op.storeOutput.f32(i32 5, i32 0, i32 0, i8 0, float %17)",
+                "  %17 = fmul fast float %7, %16",
+                "%\"class.Texture2D<vector<float, 4> >\" = type { <4 x float> }",
+                "declare float @dx.op.loadInput.f32(i32, i32, i32, i8, i32)",
+            ],
+        ),
+        (
+            "loop.ps",
+            &[
+                "  %4 = urem i32 %3, 7",
+                "  %6 = phi i32 [ 0, %0 ], [ %27, %14 ]",
+                "  br i1 %11, label %12, label %13",
+                "  %23 = call float @dx.op.unary.f32(i32 13, float %22)",
+                "  %32 = bitcast i32 1056964608 to float",
+                "  %43 = fcmp olt float %41, %42",
+                "  call void @dx.op.discard(i32 82, i1 %43)",
+                "40:",
+            ],
+        ),
+        ("textured.vs", &["  %2 = call %dx.types.Handle @dx.op.createHandle(i32 57, i8 2, i32 1, i32 1, i1 false)"]),
+    ];
+    for (name, lines) in cases {
+        let text = module(name).to_string();
+        for l in lines {
+            assert!(text.lines().any(|t| t == *l), "{name}: missing line {l:?} in\n{text}");
+        }
+    }
+}
