@@ -14,6 +14,7 @@
 //! as an error value and never panics.
 
 pub mod bitstream;
+pub mod exec;
 pub mod inst;
 pub mod metadata;
 pub mod module;

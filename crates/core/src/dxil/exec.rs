@@ -1,0 +1,1002 @@
+//! An interpreter for DXIL function bodies: one shader invocation runs the entry function of a
+//! [`Module`] instruction by instruction over [`Val`]s, with the LLVM instructions DXIL allows
+//! and the `dx.op` operations that compute (math, bit operations) done here, and the ones that
+//! touch the pipeline (inputs, outputs, resources, discard) handed to an [`Env`] the caller
+//! implements: the CPU backend's draws and dispatches, or a test.
+//!
+//! Semantics follow DXIL.rst: integers wrap at their width; `fdiv` by zero and the like follow
+//! IEEE-754 in f32; `fptosi`/`fptoui` saturate as D3D's ftoi/ftou do (NaN gives 0); the `Exp`
+//! and `Log` operations are base 2; `Round_ne` rounds half to even. Memory (`alloca`, global
+//! arrays) is per invocation, scalar by scalar. Unknown operations and malformed IR give an
+//! [`ExecError`], never a panic, and a step budget stops endless loops.
+
+use super::inst::{BinOp, CastOp, InstKind, Operand};
+use super::module::{Const, Function, Module, ValueId, ValueKind};
+use super::ops::opcode_name;
+use super::types::{Type, TypeId};
+
+/// A runtime value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    /// An integer of its type's width, in the low bits, zero-extended.
+    Int(u64),
+    /// A `half` or `float` (halves are computed in f32, as minimum precision allows).
+    F32(f32),
+    /// A `double`.
+    F64(f64),
+    /// A struct, array or vector.
+    Agg(Vec<Val>),
+    /// A `%dx.types.Handle`: the number the [`Env`] gave it.
+    Handle(u32),
+    /// A pointer into invocation memory: allocation number and scalar index.
+    Ptr(usize, usize),
+    /// `undef`.
+    Undef,
+}
+
+impl Val {
+    fn int(&self) -> u64 {
+        match self {
+            Val::Int(v) => *v,
+            Val::F32(f) => u64::from(f.to_bits()),
+            Val::F64(f) => f.to_bits(),
+            _ => 0,
+        }
+    }
+    fn f32(&self) -> f32 {
+        match self {
+            Val::F32(f) => *f,
+            Val::F64(f) => *f as f32,
+            Val::Int(i) => f32::from_bits(*i as u32),
+            _ => 0.0,
+        }
+    }
+    fn f64(&self) -> f64 {
+        match self {
+            Val::F64(f) => *f,
+            Val::F32(f) => f64::from(*f),
+            _ => 0.0,
+        }
+    }
+}
+
+/// Why an invocation stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExecError {
+    /// An instruction or operation the interpreter does not implement.
+    Unsupported(String),
+    /// IR that cannot be executed (a missing value, a type mismatch).
+    Malformed(String),
+    /// More steps than the budget allows.
+    StepBudget,
+}
+
+impl core::fmt::Display for ExecError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ExecError::Unsupported(s) => write!(f, "unsupported: {s}"),
+            ExecError::Malformed(s) => write!(f, "malformed: {s}"),
+            ExecError::StepBudget => f.write_str("step budget exhausted"),
+        }
+    }
+}
+
+type R<T> = Result<T, ExecError>;
+
+fn bad<T>(what: impl Into<String>) -> R<T> {
+    Err(ExecError::Malformed(what.into()))
+}
+
+/// How a `sample*` operation picks its mip level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SampleMode {
+    /// `Sample`: from the derivatives (implicit), with a LOD clamp.
+    Implicit {
+        /// The clamp (`undef`: none, 0.0).
+        clamp: f32,
+    },
+    /// `SampleBias`.
+    Bias {
+        /// The bias.
+        bias: f32,
+        /// The clamp.
+        clamp: f32,
+    },
+    /// `SampleLevel`.
+    Level(f32),
+}
+
+/// What a shader invocation reaches outside itself.
+pub trait Env {
+    /// `LoadInput`: component `col` of row `row` of input signature element `sig`, for vertex
+    /// `vertex` of the primitive (geometry and hull shaders; `None` otherwise).
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> R<Val>;
+    /// `StoreOutput`.
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()>;
+    /// `CreateHandle`: resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler), range id, index.
+    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> R<u32>;
+    /// `CBufferLoadLegacy`: the four 32-bit words of 16-byte row `row`.
+    fn cbuffer_row(&mut self, handle: u32, row: u32) -> R<[u32; 4]>;
+    /// `Sample` / `SampleBias` / `SampleLevel`: the texel and the status word.
+    fn sample(
+        &mut self,
+        texture: u32,
+        sampler: u32,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        mode: SampleMode,
+    ) -> R<[f32; 4]>;
+    /// `Discard` with a true condition.
+    fn discard(&mut self) -> R<()>;
+}
+
+/// Steps one invocation may take before [`ExecError::StepBudget`].
+pub const STEP_BUDGET: u64 = 50_000_000;
+
+/// Runs `func` (the entry point: no arguments, `void`) of `module` once.
+pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
+    if func.declaration || func.blocks.is_empty() {
+        return bad(format!("{} has no body", func.name));
+    }
+    let mut st =
+        State { m: module, f: func, locals: vec![None; func.values.len()], memory: Vec::new(), globals: Vec::new() };
+    st.run(env)
+}
+
+struct State<'m> {
+    m: &'m Module,
+    f: &'m Function,
+    locals: Vec<Option<Val>>,
+    /// Invocation memory: one scalar array per `alloca` and per global variable used.
+    memory: Vec<Vec<Val>>,
+    /// Global variable index → its allocation.
+    globals: Vec<(usize, usize)>,
+}
+
+impl<'m> State<'m> {
+    fn ty(&self, id: TypeId) -> R<&'m Type> {
+        self.m.types.get(id).map_or_else(|| bad(format!("type {}", id.0)), Ok)
+    }
+
+    /// The number of scalars a type occupies in invocation memory.
+    fn scalars(&self, id: TypeId) -> R<usize> {
+        Ok(match self.ty(id)? {
+            Type::Struct { elems, .. } => {
+                let mut n = 0;
+                for e in elems {
+                    n += self.scalars(*e)?;
+                }
+                n
+            }
+            Type::Array { len, elem } => (*len as usize).saturating_mul(self.scalars(*elem)?),
+            Type::Vector { len, elem } => (*len as usize).saturating_mul(self.scalars(*elem)?),
+            _ => 1,
+        })
+    }
+
+    fn int_bits(&self, id: TypeId) -> u32 {
+        match self.m.types.get(id) {
+            Some(Type::Int(w)) => *w,
+            _ => 64,
+        }
+    }
+
+    fn value(&mut self, id: ValueId) -> R<Val> {
+        let def = self.m.value(Some(self.f), id).ok_or_else(|| ExecError::Malformed(format!("value {}", id.0)))?;
+        match &def.kind {
+            ValueKind::Inst { .. } | ValueKind::Arg(_) => {
+                let i = (id.0 - self.f.first_local) as usize;
+                self.locals
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .map_or_else(|| bad(format!("%{} read before it is set", id.0)), Ok)
+            }
+            ValueKind::Const(c) => self.constant(c, def.ty),
+            ValueKind::Global(g) => {
+                let g = *g;
+                Ok(Val::Ptr(self.global(g)?, 0))
+            }
+            ValueKind::Function(_) => Ok(Val::Undef),
+        }
+    }
+
+    fn constant(&mut self, c: &Const, ty: TypeId) -> R<Val> {
+        let t = self.ty(ty)?;
+        Ok(match c {
+            Const::Undef => Val::Undef,
+            Const::Null => self.zero(ty)?,
+            Const::Int(i) => Val::Int(mask(*i as u64, self.int_bits(ty))),
+            Const::Float(bits) => match t {
+                Type::Double => Val::F64(f64::from_bits(*bits)),
+                Type::Half => Val::F32(half_to_f32(*bits as u16)),
+                _ => Val::F32(f32::from_bits(*bits as u32)),
+            },
+            Const::Aggregate(ids) => {
+                let mut v = Vec::with_capacity(ids.len());
+                for id in ids {
+                    v.push(self.value(*id)?);
+                }
+                Val::Agg(v)
+            }
+            Const::Data(words) => {
+                let elem = self.m.types.element(ty, 0).ok_or_else(|| ExecError::Malformed("data constant".into()))?;
+                let v = words
+                    .iter()
+                    .map(|w| match self.m.types.get(elem) {
+                        Some(Type::Float) => Val::F32(f32::from_bits(*w as u32)),
+                        Some(Type::Double) => Val::F64(f64::from_bits(*w)),
+                        Some(Type::Half) => Val::F32(half_to_f32(*w as u16)),
+                        _ => Val::Int(*w),
+                    })
+                    .collect();
+                Val::Agg(v)
+            }
+            Const::String(b) => Val::Agg(b.iter().map(|c| Val::Int(u64::from(*c))).collect()),
+            Const::Cast { op, value } => {
+                let v = self.value(*value)?;
+                let from = self.m.value(Some(self.f), *value).map(|d| d.ty).unwrap_or(ty);
+                self.cast(*op, &v, from, ty)?
+            }
+            Const::Binary { op, lhs, rhs } => {
+                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
+                self.binary(*op, &a, &b, ty)?
+            }
+            other => return Err(ExecError::Unsupported(format!("constant expression {other:?}"))),
+        })
+    }
+
+    fn zero(&self, ty: TypeId) -> R<Val> {
+        Ok(match self.ty(ty)? {
+            Type::Float | Type::Half => Val::F32(0.0),
+            Type::Double => Val::F64(0.0),
+            Type::Struct { elems, .. } => Val::Agg(elems.iter().map(|e| self.zero(*e)).collect::<R<_>>()?),
+            Type::Array { len, elem } => Val::Agg(vec![self.zero(*elem)?; *len as usize]),
+            Type::Vector { len, elem } => Val::Agg(vec![self.zero(*elem)?; *len as usize]),
+            _ => Val::Int(0),
+        })
+    }
+
+    /// The allocation of global variable `g`, made (and initialised) on first use.
+    fn global(&mut self, g: usize) -> R<usize> {
+        if let Some((_, a)) = self.globals.iter().find(|(i, _)| *i == g) {
+            return Ok(*a);
+        }
+        let gl = self.m.globals.get(g).ok_or_else(|| ExecError::Malformed("global".into()))?.clone();
+        let n = self.scalars(gl.value_ty)?;
+        let mut cells = vec![Val::Undef; n];
+        if let Some(init) = gl.init {
+            let v = self.value(init)?;
+            let mut flat = Vec::new();
+            flatten(&v, &mut flat);
+            for (c, v) in cells.iter_mut().zip(flat) {
+                *c = v;
+            }
+        }
+        self.memory.push(cells);
+        let a = self.memory.len() - 1;
+        self.globals.push((g, a));
+        Ok(a)
+    }
+
+    fn set(&mut self, id: Option<ValueId>, v: Val) -> R<()> {
+        if let Some(id) = id {
+            let i =
+                id.0.checked_sub(self.f.first_local).ok_or_else(|| ExecError::Malformed("result id".into()))? as usize;
+            *self.locals.get_mut(i).ok_or_else(|| ExecError::Malformed("result id".into()))? = Some(v);
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, env: &mut dyn Env) -> R<()> {
+        let mut block = 0usize;
+        let mut prev: Option<usize> = None;
+        let mut steps = 0u64;
+        loop {
+            let b = self.f.blocks.get(block).ok_or_else(|| ExecError::Malformed(format!("block {block}")))?;
+            // Phis read their incoming values together, before any of them is written.
+            let mut phis = Vec::new();
+            let mut first = 0;
+            for (i, inst) in b.insts.iter().enumerate() {
+                let InstKind::Phi { incoming } = &inst.kind else {
+                    first = i;
+                    break;
+                };
+                let p = prev.ok_or_else(|| ExecError::Malformed("phi in the entry block".into()))?;
+                let (v, _) = incoming
+                    .iter()
+                    .find(|(_, from)| *from as usize == p)
+                    .ok_or_else(|| ExecError::Malformed("phi without the predecessor".into()))?;
+                phis.push((inst.result, self.value(*v)?));
+                first = i + 1;
+            }
+            for (id, v) in phis {
+                self.set(id, v)?;
+            }
+            let mut next = None;
+            for inst in &b.insts[first..] {
+                steps += 1;
+                if steps > STEP_BUDGET {
+                    return Err(ExecError::StepBudget);
+                }
+                match &inst.kind {
+                    InstKind::Ret { .. } => return Ok(()),
+                    InstKind::Br { target } => next = Some(*target as usize),
+                    InstKind::CondBr { cond, then, otherwise } => {
+                        next = Some(if self.value(*cond)?.int() & 1 != 0 { *then } else { *otherwise } as usize)
+                    }
+                    InstKind::Switch { cond, default, cases } => {
+                        let c = self.value(*cond)?.int();
+                        let mut to = *default;
+                        for (v, target) in cases {
+                            if self.value(*v)?.int() == c {
+                                to = *target;
+                                break;
+                            }
+                        }
+                        next = Some(to as usize);
+                    }
+                    InstKind::Unreachable => return bad("reached `unreachable`"),
+                    kind => {
+                        let v = self.exec(kind, inst.ty, env)?;
+                        if let Some(v) = v {
+                            self.set(inst.result, v)?;
+                        }
+                    }
+                }
+                if next.is_some() {
+                    break;
+                }
+            }
+            let Some(n) = next else { return bad("block without a terminator") };
+            prev = Some(block);
+            block = n;
+        }
+    }
+
+    fn exec(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
+        Ok(Some(match kind {
+            InstKind::Binary { op, lhs, rhs, .. } => {
+                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
+                self.binary(*op, &a, &b, ty)?
+            }
+            InstKind::Cast { op, value } => {
+                let v = self.value(*value)?;
+                let from = self.m.value(Some(self.f), *value).map(|d| d.ty).unwrap_or(ty);
+                self.cast(*op, &v, from, ty)?
+            }
+            InstKind::Cmp { pred, lhs, rhs } => {
+                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
+                let from = self.m.value(Some(self.f), *lhs).map(|d| d.ty).unwrap_or(ty);
+                Val::Int(u64::from(compare(*pred, &a, &b, self.int_bits(from))?))
+            }
+            InstKind::Select { cond, then, otherwise } => {
+                if self.value(*cond)?.int() & 1 != 0 {
+                    self.value(*then)?
+                } else {
+                    self.value(*otherwise)?
+                }
+            }
+            InstKind::ExtractValue { agg, indices } => {
+                let mut v = self.value(*agg)?;
+                for i in indices {
+                    v = match v {
+                        Val::Agg(mut e) if (*i as usize) < e.len() => e.swap_remove(*i as usize),
+                        _ => return bad("extractvalue out of range"),
+                    };
+                }
+                v
+            }
+            InstKind::InsertValue { agg, value, indices } => {
+                let mut a = self.value(*agg)?;
+                let v = self.value(*value)?;
+                let mut slot = &mut a;
+                for i in indices {
+                    slot = match slot {
+                        Val::Agg(e) if (*i as usize) < e.len() => &mut e[*i as usize],
+                        _ => return bad("insertvalue out of range"),
+                    };
+                }
+                *slot = v;
+                a
+            }
+            InstKind::ExtractElement { vector, index } => {
+                let (v, i) = (self.value(*vector)?, self.value(*index)?.int() as usize);
+                match v {
+                    Val::Agg(e) => e.get(i).cloned().unwrap_or(Val::Undef),
+                    _ => return bad("extractelement on a scalar"),
+                }
+            }
+            InstKind::InsertElement { vector, value, index } => {
+                let (mut v, x, i) = (self.value(*vector)?, self.value(*value)?, self.value(*index)?.int() as usize);
+                if let Val::Agg(e) = &mut v {
+                    if let Some(s) = e.get_mut(i) {
+                        *s = x;
+                    }
+                }
+                v
+            }
+            InstKind::Alloca { allocated, count, .. } => {
+                let n = self.scalars(*allocated)?.saturating_mul(self.value(*count)?.int().max(1) as usize);
+                if n > 1 << 24 {
+                    return Err(ExecError::Unsupported("alloca above 16M scalars".into()));
+                }
+                self.memory.push(vec![Val::Undef; n]);
+                Val::Ptr(self.memory.len() - 1, 0)
+            }
+            InstKind::Gep { source_ty, base, indices, .. } => {
+                let Val::Ptr(a, mut at) = self.value(*base)? else { return bad("getelementptr on a non-pointer") };
+                let mut t = *source_ty;
+                for (k, idx) in indices.iter().enumerate() {
+                    let i = self.value(*idx)?.int() as i64;
+                    if k == 0 {
+                        at = offset(at, i, self.scalars(t)?)?;
+                        continue;
+                    }
+                    match self.ty(t)? {
+                        Type::Struct { elems, .. } => {
+                            for e in elems.iter().take(i as usize) {
+                                at += self.scalars(*e)?;
+                            }
+                            t = *elems.get(i as usize).ok_or_else(|| ExecError::Malformed("struct index".into()))?;
+                        }
+                        Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                            let elem = *elem;
+                            at = offset(at, i, self.scalars(elem)?)?;
+                            t = elem;
+                        }
+                        _ => return bad("getelementptr into a scalar"),
+                    }
+                }
+                Val::Ptr(a, at)
+            }
+            InstKind::Load { ptr, .. } => {
+                let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("load from a non-pointer") };
+                let n = self.scalars(ty)?;
+                let cells = self
+                    .memory
+                    .get(a)
+                    .and_then(|m| m.get(at..at + n))
+                    .ok_or_else(|| ExecError::Malformed("load out of bounds".into()))?;
+                if n == 1 {
+                    cells[0].clone()
+                } else {
+                    Val::Agg(cells.to_vec())
+                }
+            }
+            InstKind::Store { ptr, value, .. } => {
+                let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("store to a non-pointer") };
+                let v = self.value(*value)?;
+                let mut flat = Vec::new();
+                flatten(&v, &mut flat);
+                let cells = self
+                    .memory
+                    .get_mut(a)
+                    .and_then(|m| m.get_mut(at..at + flat.len()))
+                    .ok_or_else(|| ExecError::Malformed("store out of bounds".into()))?;
+                cells.clone_from_slice(&flat);
+                return Ok(None);
+            }
+            InstKind::Call { .. } => return self.call(kind, ty, env),
+            InstKind::Fence { .. } => return Ok(None),
+            other => return Err(ExecError::Unsupported(format!("{other:?}"))),
+        }))
+    }
+
+    fn binary(&self, op: BinOp, a: &Val, b: &Val, ty: TypeId) -> R<Val> {
+        if op.is_float() {
+            if matches!(self.ty(ty)?, Type::Double) {
+                let (x, y) = (a.f64(), b.f64());
+                return Ok(Val::F64(match op {
+                    BinOp::FAdd => x + y,
+                    BinOp::FSub => x - y,
+                    BinOp::FMul => x * y,
+                    BinOp::FDiv => x / y,
+                    _ => x % y,
+                }));
+            }
+            let (x, y) = (a.f32(), b.f32());
+            return Ok(Val::F32(match op {
+                BinOp::FAdd => x + y,
+                BinOp::FSub => x - y,
+                BinOp::FMul => x * y,
+                BinOp::FDiv => x / y,
+                _ => x % y,
+            }));
+        }
+        let w = self.int_bits(ty);
+        let (x, y) = (a.int(), b.int());
+        let (sx, sy) = (sext(x, w), sext(y, w));
+        let sh = (y % u64::from(w.max(1))) as u32;
+        let r = match op {
+            BinOp::Add => x.wrapping_add(y),
+            BinOp::Sub => x.wrapping_sub(y),
+            BinOp::Mul => x.wrapping_mul(y),
+            // D3D: integer division by zero gives all bits set (udiv) or -1 (sdiv) without a trap.
+            BinOp::UDiv => x.checked_div(y).unwrap_or(u64::MAX),
+            BinOp::SDiv => sx.checked_div(sy).unwrap_or(-1) as u64,
+            BinOp::URem => x.checked_rem(y).unwrap_or(u64::MAX),
+            BinOp::SRem => sx.checked_rem(sy).unwrap_or(-1) as u64,
+            BinOp::Shl => x << sh,
+            BinOp::LShr => x >> sh,
+            BinOp::AShr => (sx >> sh) as u64,
+            BinOp::And => x & y,
+            BinOp::Or => x | y,
+            BinOp::Xor => x ^ y,
+            _ => return bad("float operator on integers"),
+        };
+        Ok(Val::Int(mask(r, w)))
+    }
+
+    fn cast(&self, op: CastOp, v: &Val, from: TypeId, to: TypeId) -> R<Val> {
+        let (fw, tw) = (self.int_bits(from), self.int_bits(to));
+        let to_float = |x: f64| -> R<Val> {
+            Ok(match self.ty(to)? {
+                Type::Double => Val::F64(x),
+                _ => Val::F32(x as f32),
+            })
+        };
+        Ok(match op {
+            CastOp::Trunc | CastOp::ZExt => Val::Int(mask(v.int(), tw)),
+            CastOp::SExt => Val::Int(mask(sext(v.int(), fw) as u64, tw)),
+            // ftou / ftoi: saturating to the result's range, NaN to 0.
+            CastOp::FPToUI => {
+                let max = if tw >= 64 { u64::MAX as f64 } else { ((1u64 << tw) - 1) as f64 };
+                let x = v.f64();
+                Val::Int(if x.is_nan() { 0 } else { x.clamp(0.0, max) as u64 })
+            }
+            CastOp::FPToSI => {
+                let (lo, hi) =
+                    if tw >= 64 { (i64::MIN, i64::MAX) } else { (-(1i64 << (tw - 1)), (1i64 << (tw - 1)) - 1) };
+                let x = v.f64();
+                let i = if x.is_nan() { 0 } else { (x as i64).clamp(lo, hi) };
+                Val::Int(mask(i as u64, tw))
+            }
+            CastOp::UIToFP => to_float(v.int() as f64)?,
+            CastOp::SIToFP => to_float(sext(v.int(), fw) as f64)?,
+            CastOp::FPTrunc | CastOp::FPExt => to_float(v.f64())?,
+            CastOp::BitCast => match (self.ty(from)?, self.ty(to)?) {
+                (Type::Int(32), Type::Float) => Val::F32(f32::from_bits(v.int() as u32)),
+                (Type::Float, Type::Int(32)) => Val::Int(u64::from(v.f32().to_bits())),
+                (Type::Int(64), Type::Double) => Val::F64(f64::from_bits(v.int())),
+                (Type::Double, Type::Int(64)) => Val::Int(v.f64().to_bits()),
+                (Type::Int(16), Type::Half) => Val::F32(half_to_f32(v.int() as u16)),
+                (Type::Half, Type::Int(16)) => Val::Int(u64::from(f32_to_half(v.f32()))),
+                _ => v.clone(),
+            },
+            CastOp::AddrSpaceCast => v.clone(),
+            other => return Err(ExecError::Unsupported(format!("cast {}", other.name()))),
+        })
+    }
+
+    fn call(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
+        let op =
+            self.m.dx_op(self.f, kind).ok_or_else(|| ExecError::Unsupported("a call that is not a dx.op".into()))?;
+        let mut args = Vec::with_capacity(op.args.len());
+        for a in op.args {
+            args.push(match a {
+                Operand::Value(v) => self.value(*v)?,
+                Operand::Metadata(_) => Val::Undef,
+            });
+        }
+        let f = |i: usize| args.get(i).map_or(0.0, Val::f32);
+        let u = |i: usize| args.get(i).map_or(0, Val::int);
+        let is_double = matches!(self.ty(ty)?, Type::Double);
+        let float1 = |g: fn(f64) -> f64| -> Val {
+            if is_double {
+                Val::F64(g(args.first().map_or(0.0, Val::f64)))
+            } else {
+                Val::F32(g(f64::from(f(0))) as f32)
+            }
+        };
+        let w = self.int_bits(ty);
+        Ok(Some(match op.opcode {
+            4 => {
+                let vertex = match args.get(3) {
+                    Some(Val::Int(v)) => Some(*v as u32),
+                    _ => None,
+                };
+                env.load_input(u(0) as u32, u(1) as u32, u(2) as u8, vertex)?
+            }
+            5 => {
+                env.store_output(u(0) as u32, u(1) as u32, u(2) as u8, args.get(3).unwrap_or(&Val::Undef))?;
+                return Ok(None);
+            }
+            6 => float1(f64::abs),
+            7 => float1(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }),
+            8..=11 => {
+                let x = f(0);
+                Val::Int(u64::from(match op.opcode {
+                    8 => x.is_nan(),
+                    9 => x.is_infinite(),
+                    10 => x.is_finite(),
+                    _ => x.is_normal(),
+                }))
+            }
+            12 => float1(f64::cos),
+            13 => float1(f64::sin),
+            14 => float1(f64::tan),
+            15 => float1(f64::acos),
+            16 => float1(f64::asin),
+            17 => float1(f64::atan),
+            18 => float1(f64::cosh),
+            19 => float1(f64::sinh),
+            20 => float1(f64::tanh),
+            21 => float1(f64::exp2),
+            22 => float1(|x| x - x.floor()),
+            23 => float1(f64::log2),
+            24 => float1(f64::sqrt),
+            25 => float1(|x| 1.0 / x.sqrt()),
+            26 => float1(round_half_even),
+            27 => float1(f64::floor),
+            28 => float1(f64::ceil),
+            29 => float1(f64::trunc),
+            30 => Val::Int(mask(u(0).reverse_bits() >> (64 - w), w)),
+            31 => Val::Int(u64::from(u(0).count_ones())),
+            32 => Val::Int(if u(0) == 0 { u64::from(u32::MAX) } else { u64::from(u(0).trailing_zeros()) }),
+            33 => Val::Int(first_bit_hi(u(0), w)),
+            34 => {
+                let x = sext(u(0), w);
+                Val::Int(first_bit_hi(if x < 0 { !x as u64 } else { x as u64 }, w))
+            }
+            35 | 36 => {
+                let (a, b) = (f(0), f(1));
+                // D3D min/max: a NaN operand gives the other one.
+                Val::F32(if op.opcode == 35 { a.max(b) } else { a.min(b) })
+            }
+            37 => Val::Int(mask(sext(u(0), w).max(sext(u(1), w)) as u64, w)),
+            38 => Val::Int(mask(sext(u(0), w).min(sext(u(1), w)) as u64, w)),
+            39 => Val::Int(u(0).max(u(1))),
+            40 => Val::Int(u(0).min(u(1))),
+            46 => Val::F32(f(0) * f(1) + f(2)),
+            47 => {
+                let d = |i: usize| args.get(i).map_or(0.0, Val::f64);
+                Val::F64(d(0).mul_add(d(1), d(2)))
+            }
+            48 | 49 => Val::Int(mask(u(0).wrapping_mul(u(1)).wrapping_add(u(2)), w)),
+            54 => Val::F32(f(0) * f(2) + f(1) * f(3)),
+            55 => Val::F32(f(0) * f(3) + f(1) * f(4) + f(2) * f(5)),
+            56 => Val::F32(f(0) * f(4) + f(1) * f(5) + f(2) * f(6) + f(3) * f(7)),
+            57 => Val::Handle(env.create_handle(u(0) as u8, u(1) as u32, u(2) as u32)?),
+            59 => {
+                let Some(Val::Handle(h)) = args.first() else { return bad("cbufferLoadLegacy without a handle") };
+                let row = env.cbuffer_row(*h, u(1) as u32)?;
+                let lanes: Vec<Val> = if self.m.types.is_float(self.m.types.element(ty, 0).unwrap_or(ty)) {
+                    row.iter().map(|w| Val::F32(f32::from_bits(*w))).collect()
+                } else {
+                    row.iter().map(|w| Val::Int(u64::from(*w))).collect()
+                };
+                Val::Agg(lanes)
+            }
+            60..=62 => {
+                let (Some(Val::Handle(t)), Some(Val::Handle(s))) = (args.first(), args.get(1)) else {
+                    return bad("sample without handles");
+                };
+                let coords = [f(2), f(3), f(4), f(5)];
+                let off = |i: usize| match args.get(i) {
+                    Some(Val::Int(v)) => *v as u32 as i32,
+                    _ => 0,
+                };
+                let offset = [off(6), off(7), off(8)];
+                let mode = match op.opcode {
+                    60 => SampleMode::Implicit { clamp: f(9) },
+                    61 => SampleMode::Bias { bias: f(9), clamp: f(10) },
+                    _ => SampleMode::Level(f(9)),
+                };
+                let c = env.sample(*t, *s, coords, offset, mode)?;
+                let mut v: Vec<Val> = c.iter().map(|x| Val::F32(*x)).collect();
+                // The status word: every texel mapped (CheckAccessFullyMapped is true).
+                v.push(Val::Int(1));
+                Val::Agg(v)
+            }
+            82 => {
+                if u(0) & 1 != 0 {
+                    env.discard()?;
+                }
+                return Ok(None);
+            }
+            n => return Err(ExecError::Unsupported(format!("dx.op {n} ({})", opcode_name(n).unwrap_or("unknown")))),
+        }))
+    }
+}
+
+fn mask(v: u64, w: u32) -> u64 {
+    if w >= 64 {
+        v
+    } else {
+        v & ((1u64 << w) - 1)
+    }
+}
+
+fn sext(v: u64, w: u32) -> i64 {
+    if w == 0 || w >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
+    }
+}
+
+fn offset(at: usize, i: i64, size: usize) -> R<usize> {
+    let o = (at as i64).checked_add(i.checked_mul(size as i64).ok_or(ExecError::Malformed("index".into()))?);
+    o.filter(|o| *o >= 0).map(|o| o as usize).ok_or_else(|| ExecError::Malformed("negative address".into()))
+}
+
+fn flatten(v: &Val, out: &mut Vec<Val>) {
+    match v {
+        Val::Agg(e) => e.iter().for_each(|x| flatten(x, out)),
+        other => out.push(other.clone()),
+    }
+}
+
+fn first_bit_hi(x: u64, w: u32) -> u64 {
+    let x = mask(x, w);
+    if x == 0 {
+        u64::from(u32::MAX)
+    } else {
+        // Counted from the most significant bit, as DXIL's FirstbitHi is.
+        u64::from(w - 1 - (63 - x.leading_zeros()))
+    }
+}
+
+fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
+        r - x.signum()
+    } else {
+        r
+    }
+}
+
+/// LLVM's float comparison predicates (0–15) and integer ones (32–41).
+fn compare(pred: u32, a: &Val, b: &Val, w: u32) -> R<bool> {
+    if pred <= 15 {
+        let (x, y) = (a.f64(), b.f64());
+        let unordered = x.is_nan() || y.is_nan();
+        let ord = |r: bool| !unordered && r;
+        let unord = |r: bool| unordered || r;
+        return Ok(match pred {
+            0 => false,
+            1 => ord(x == y),
+            2 => ord(x > y),
+            3 => ord(x >= y),
+            4 => ord(x < y),
+            5 => ord(x <= y),
+            6 => ord(x != y),
+            7 => !unordered,
+            8 => unordered,
+            9 => unord(x == y),
+            10 => unord(x > y),
+            11 => unord(x >= y),
+            12 => unord(x < y),
+            13 => unord(x <= y),
+            14 => unord(x != y),
+            _ => true,
+        });
+    }
+    let (x, y) = (mask(a.int(), w), mask(b.int(), w));
+    let (sx, sy) = (sext(x, w), sext(y, w));
+    Ok(match pred {
+        32 => x == y,
+        33 => x != y,
+        34 => x > y,
+        35 => x >= y,
+        36 => x < y,
+        37 => x <= y,
+        38 => sx > sy,
+        39 => sx >= sy,
+        40 => sx < sy,
+        41 => sx <= sy,
+        _ => return bad(format!("predicate {pred}")),
+    })
+}
+
+/// IEEE half bits to f32.
+pub fn half_to_f32(h: u16) -> f32 {
+    let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
+    let bits = match (e, m) {
+        (0, 0) => s << 31,
+        (0, _) => {
+            // Subnormal: normalise.
+            let mut e = 127 - 15 + 1;
+            let mut m = m;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            (s << 31) | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+        (0x1f, _) => (s << 31) | (0xff << 23) | (m << 13),
+        _ => (s << 31) | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// f32 to IEEE half bits, rounding to nearest even.
+pub fn f32_to_half(f: f32) -> u16 {
+    let b = f.to_bits();
+    let s = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32;
+    let m = b & 0x7f_ffff;
+    if e == 0xff {
+        return s | 0x7c00 | if m != 0 { 0x200 } else { 0 };
+    }
+    let e16 = e - 127 + 15;
+    if e16 >= 0x1f {
+        return s | 0x7c00;
+    }
+    if e16 <= 0 {
+        if e16 < -10 {
+            return s;
+        }
+        let m = m | 0x80_0000;
+        let shift = (14 - e16) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let r = if rem > mid || (rem == mid && half & 1 == 1) { half + 1 } else { half };
+        return s | r as u16;
+    }
+    let half = ((e16 as u32) << 10) | (m >> 13);
+    let rem = m & 0x1fff;
+    let r = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) { half + 1 } else { half };
+    s | r as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pixel or vertex of a test: inputs by (signature, component), outputs likewise.
+    #[derive(Default)]
+    struct Mock {
+        inputs: Vec<((u32, u8), Val)>,
+        outputs: Vec<((u32, u8), Val)>,
+        cbuffers: Vec<(u32, Vec<[f32; 4]>)>,
+        discarded: bool,
+        samples: u32,
+    }
+
+    impl Env for Mock {
+        fn load_input(&mut self, sig: u32, _row: u32, col: u8, _v: Option<u32>) -> R<Val> {
+            Ok(self.inputs.iter().find(|(k, _)| *k == (sig, col)).map_or(Val::Undef, |(_, v)| v.clone()))
+        }
+        fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> R<()> {
+            self.outputs.push(((sig, col), value.clone()));
+            Ok(())
+        }
+        fn create_handle(&mut self, class: u8, range: u32, _index: u32) -> R<u32> {
+            Ok(u32::from(class) * 100 + range)
+        }
+        fn cbuffer_row(&mut self, handle: u32, row: u32) -> R<[u32; 4]> {
+            let rows = self.cbuffers.iter().find(|(h, _)| *h == handle).map(|(_, r)| r);
+            Ok(rows.and_then(|r| r.get(row as usize)).map_or([0; 4], |r| r.map(f32::to_bits)))
+        }
+        fn sample(&mut self, t: u32, s: u32, c: [f32; 4], _o: [i32; 3], mode: SampleMode) -> R<[f32; 4]> {
+            assert_eq!((t, s), (0, 300), "the SRV and the sampler of range 0");
+            assert!(matches!(mode, SampleMode::Implicit { .. }));
+            self.samples += 1;
+            Ok([c[0], c[1], c[0] + c[1], 1.0])
+        }
+        fn discard(&mut self) -> R<()> {
+            self.discarded = true;
+            Ok(())
+        }
+    }
+
+    impl Mock {
+        fn out(&self, sig: u32, col: u8) -> f32 {
+            self.outputs.iter().rev().find(|(k, _)| *k == (sig, col)).map_or(f32::NAN, |(_, v)| v.f32())
+        }
+    }
+
+    fn module(name: &str) -> Module {
+        let bytes = match name {
+            "textured.ps" => &include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")[..],
+            "textured.vs" => &include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")[..],
+            "loop.ps" => &include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")[..],
+            _ => &include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")[..],
+        };
+        crate::dxil::parse(bytes).expect("fixture parses")
+    }
+
+    fn run_main(m: &Module, env: &mut Mock) {
+        let f = m.function("main").expect("main");
+        run(m, f, env).expect("runs");
+    }
+
+    #[test]
+    fn textured_pixel_shader_samples_and_multiplies_by_the_tint() {
+        // o = texture(tex, v_uv) * tint, with the mock texture returning (u, v, u + v, 1).
+        let m = module("textured.ps");
+        let mut env = Mock {
+            inputs: vec![((0, 0), Val::F32(0.25)), ((0, 1), Val::F32(0.5))],
+            cbuffers: vec![(200, vec![[2.0, 4.0, 0.5, 0.25]])],
+            ..Mock::default()
+        };
+        run_main(&m, &mut env);
+        assert_eq!(env.samples, 1);
+        assert_eq!([env.out(0, 0), env.out(0, 1), env.out(0, 2), env.out(0, 3)], [0.5, 2.0, 0.375, 0.25]);
+    }
+
+    #[test]
+    fn textured_vertex_shader_transforms_by_the_matrix() {
+        // gl_Position = mvp * pos with Mesa's GL-to-D3D fix-ups: z' = (z + w) / 2 and y scaled by
+        // the second cbuffer's first value (its y flip); v_uv = uv.
+        let m = module("textured.vs");
+        let mut env = Mock::default();
+        let pos = [1.0f32, 2.0, 3.0, 1.0];
+        env.inputs = (0..4u8).map(|c| ((0, c), Val::F32(pos[c as usize]))).collect();
+        env.inputs.push(((1, 0), Val::F32(0.125)));
+        env.inputs.push(((1, 1), Val::F32(0.875)));
+        // Column-major mvp: column k is cbuffer row k.
+        let cols = [[1.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [5.0, 6.0, 7.0, 1.0]];
+        env.cbuffers = vec![(200, cols.to_vec()), (201, vec![[-1.0, 0.0, 0.0, 0.0]])];
+        run_main(&m, &mut env);
+        // clip = (1 + 5, 4 + 6, 3 + 7, 3 + 1) = (6, 10, 10, 4).
+        let p = [env.out(1, 0), env.out(1, 1), env.out(1, 2), env.out(1, 3)];
+        assert_eq!(p, [6.0, -10.0, 7.0, 4.0]);
+        assert_eq!([env.out(0, 0), env.out(0, 1)], [0.125, 0.875]);
+    }
+
+    #[test]
+    fn loop_shader_runs_its_loop_and_discards() {
+        let m = module("loop.ps");
+        let t = 0.7f32;
+        for x in [0.5f32, 1.5, 3.5, 6.5, 13.5] {
+            let mut env = Mock {
+                inputs: vec![((0, 0), Val::F32(x))],
+                cbuffers: vec![(200, vec![[t, 0.0, 0.0, 0.0]])],
+                ..Mock::default()
+            };
+            run_main(&m, &mut env);
+            // The GLSL, in Rust: i = int(x) % 7; c += (sin(t k), cos(x), 0.5, 1) for k < i.
+            let i = (x as i32) % 7;
+            let mut c = [0.0f32; 4];
+            for k in 0..i {
+                c[0] += (t * k as f32).sin();
+                c[1] += x.cos();
+                c[2] += 0.5;
+                c[3] += 1.0;
+            }
+            assert_eq!(env.discarded, c[0] > 0.5, "x = {x}");
+            for (k, want) in c.iter().enumerate() {
+                assert!(
+                    (env.out(0, k as u8) - want).abs() < 1e-5,
+                    "x = {x} component {k}: {} vs {want}",
+                    env.out(0, k as u8)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn passthrough_vertex_shader() {
+        let m = module("loop.vs");
+        let mut env =
+            Mock { inputs: (0..4u8).map(|c| ((0, c), Val::F32(c as f32 + 0.5))).collect(), ..Mock::default() };
+        run_main(&m, &mut env);
+        assert!(!env.outputs.is_empty());
+    }
+
+    #[test]
+    fn integer_and_float_helpers() {
+        assert_eq!(sext(0xFF, 8), -1);
+        assert_eq!(mask(u64::MAX, 32), 0xFFFF_FFFF);
+        assert_eq!(round_half_even(2.5), 2.0);
+        assert_eq!(round_half_even(3.5), 4.0);
+        assert_eq!(round_half_even(-2.5), -2.0);
+        assert_eq!(first_bit_hi(1, 32), 31);
+        assert_eq!(first_bit_hi(0x8000_0000, 32), 0);
+        assert_eq!(first_bit_hi(0, 32), u64::from(u32::MAX));
+        for h in [0x3c00u16, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000] {
+            assert_eq!(f32_to_half(half_to_f32(h)), h, "{h:#x}");
+        }
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(f32_to_half(65520.0), 0x7c00, "rounds to infinity");
+        assert!(compare(4, &Val::F32(1.0), &Val::F32(2.0), 32).unwrap());
+        assert!(!compare(4, &Val::F32(f32::NAN), &Val::F32(2.0), 32).unwrap());
+        assert!(compare(12, &Val::F32(f32::NAN), &Val::F32(2.0), 32).unwrap());
+        assert!(compare(40, &Val::Int(0xFFFF_FFFF), &Val::Int(0), 32).unwrap(), "-1 < 0 signed");
+        assert!(!compare(36, &Val::Int(0xFFFF_FFFF), &Val::Int(0), 32).unwrap());
+    }
+}
