@@ -90,19 +90,20 @@ fn bad<T>(what: impl Into<String>) -> R<T> {
 /// How a `sample*` operation picks its mip level.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SampleMode {
-    /// `Sample`: from the derivatives (implicit), with a LOD clamp.
-    Implicit {
-        /// The clamp (`undef`: none, 0.0).
-        clamp: f32,
-    },
-    /// `SampleBias`.
-    Bias {
-        /// The bias.
+    /// From derivatives of the coordinates: the quad's (`Sample`, `SampleBias`, `SampleCmp`;
+    /// zero for an invocation running alone) or the shader's (`SampleGrad`), plus a bias and a
+    /// LOD clamp (0 meaning none, as DXIL passes `undef`).
+    Grad {
+        /// d(coords)/dx in texture coordinates (u, v, w).
+        ddx: [f32; 3],
+        /// d(coords)/dy.
+        ddy: [f32; 3],
+        /// SampleBias's bias (0 otherwise).
         bias: f32,
-        /// The clamp.
+        /// The LOD clamp.
         clamp: f32,
     },
-    /// `SampleLevel`.
+    /// An explicit LOD (`SampleLevel`; `SampleCmpLevelZero` is level 0).
     Level(f32),
 }
 
@@ -117,7 +118,8 @@ pub trait Env {
     fn create_handle(&mut self, class: u8, range: u32, index: u32) -> R<u32>;
     /// `CBufferLoadLegacy`: the four 32-bit words of 16-byte row `row`.
     fn cbuffer_row(&mut self, handle: u32, row: u32) -> R<[u32; 4]>;
-    /// `Sample` / `SampleBias` / `SampleLevel`: the texel and the status word.
+    /// `Sample*`: the filtered value (`compare`: the reference of SampleCmp*, whose result is in
+    /// every component).
     fn sample(
         &mut self,
         texture: u32,
@@ -125,6 +127,7 @@ pub trait Env {
         coords: [f32; 4],
         offset: [i32; 3],
         mode: SampleMode,
+        compare: Option<f32>,
     ) -> R<[f32; 4]>;
     /// `Discard` with a true condition.
     fn discard(&mut self) -> R<()>;
@@ -138,14 +141,99 @@ pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
-    let mut st =
-        State { m: module, f: func, locals: vec![None; func.values.len()], memory: Vec::new(), globals: Vec::new() };
-    st.run(env)
+    State::new(module, func).run(env)
+}
+
+/// Operands whose derivatives an instruction needs, as (index into the dx.op's arguments
+/// after the opcode): the value of a derivative operation, the u, v, w coordinates of an
+/// implicit-LOD sample.
+fn derivative_operands(m: &Module, f: &Function, kind: &InstKind) -> Option<(u32, Vec<usize>)> {
+    let op = m.dx_op(f, kind)?;
+    match op.opcode {
+        83..=86 => Some((op.opcode, vec![0])),
+        60 | 61 | 64 => Some((op.opcode, vec![2, 3, 4])),
+        _ => None,
+    }
+}
+
+/// Runs `func` for a 2x2 quad of pixel-shader invocations: lane 0 at (x, y), 1 at (x + 1, y),
+/// 2 at (x, y + 1), 3 at (x + 1, y + 1). Helper lanes run as well (their [`Env`] drops their
+/// outputs): derivative operations and implicit-LOD sampling read the other lanes' values while
+/// the quad runs the same instruction. Once lanes branch apart, each finishes on its own and its
+/// derivatives are 0; D3D leaves derivatives in divergent control flow undefined.
+pub fn run_quad(module: &Module, func: &Function, mut envs: [&mut dyn Env; 4]) -> R<()> {
+    if func.declaration || func.blocks.is_empty() {
+        return bad(format!("{} has no body", func.name));
+    }
+    let mut lanes: [State<'_>; 4] = core::array::from_fn(|_| State::new(module, func));
+    let mut done = [false; 4];
+    loop {
+        for (l, d) in lanes.iter_mut().zip(&done) {
+            if !d {
+                l.enter()?;
+            }
+        }
+        let live: Vec<usize> = (0..4).filter(|i| !done[*i]).collect();
+        let Some(&first) = live.first() else { return Ok(()) };
+        let at = (lanes[first].at.block, lanes[first].at.index);
+        if live.iter().any(|&i| (lanes[i].at.block, lanes[i].at.index) != at) {
+            break;
+        }
+        let inst = lanes[first].current()?;
+        if let (Some((_, operands)), 4) = (derivative_operands(module, func, &inst.kind), live.len()) {
+            let op = module.dx_op(func, &inst.kind).ok_or_else(|| ExecError::Malformed("dx.op".into()))?;
+            let mut per_lane: [Vec<[f32; 4]>; 4] = Default::default();
+            for &k in &operands {
+                let mut v = [0.0f32; 4];
+                for (i, lane) in lanes.iter_mut().enumerate() {
+                    v[i] = match op.args.get(k) {
+                        Some(Operand::Value(id)) => lane.value(*id)?.f32(),
+                        _ => 0.0,
+                    };
+                }
+                let (cx, cy) = (v[1] - v[0], v[2] - v[0]);
+                for (i, out) in per_lane.iter_mut().enumerate() {
+                    let fx = if i < 2 { v[1] - v[0] } else { v[3] - v[2] };
+                    let fy = if i % 2 == 0 { v[2] - v[0] } else { v[3] - v[1] };
+                    out.push([cx, cy, fx, fy]);
+                }
+            }
+            for (lane, d) in lanes.iter_mut().zip(per_lane) {
+                lane.derivs = Some(d);
+            }
+        }
+        for &i in &live {
+            done[i] = lanes[i].step(&mut *envs[i])?;
+            lanes[i].derivs = None;
+        }
+    }
+    for i in 0..4 {
+        if !done[i] {
+            lanes[i].run(&mut *envs[i])?;
+        }
+    }
+    Ok(())
+}
+
+/// Where an invocation is: block, the block it came from (for phis), instruction index, and
+/// whether the block's phis have been read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cursor {
+    block: usize,
+    prev: Option<usize>,
+    index: usize,
+    entered: bool,
 }
 
 struct State<'m> {
     m: &'m Module,
     f: &'m Function,
+    at: Cursor,
+    steps: u64,
+    /// Derivatives of the operands of the instruction being run, supplied by the quad runner
+    /// (`None` for an invocation running alone, whose derivatives are 0).
+    /// Per operand: coarse d/dx, coarse d/dy, fine d/dx, fine d/dy.
+    derivs: Option<Vec<[f32; 4]>>,
     locals: Vec<Option<Val>>,
     /// Invocation memory: one scalar array per `alloca` and per global variable used.
     memory: Vec<Vec<Val>>,
@@ -154,6 +242,19 @@ struct State<'m> {
 }
 
 impl<'m> State<'m> {
+    fn new(m: &'m Module, f: &'m Function) -> Self {
+        State {
+            m,
+            f,
+            at: Cursor { block: 0, prev: None, index: 0, entered: false },
+            steps: 0,
+            derivs: None,
+            locals: vec![None; f.values.len()],
+            memory: Vec::new(),
+            globals: Vec::new(),
+        }
+    }
+
     fn ty(&self, id: TypeId) -> R<&'m Type> {
         self.m.types.get(id).map_or_else(|| bad(format!("type {}", id.0)), Ok)
     }
@@ -289,69 +390,88 @@ impl<'m> State<'m> {
     }
 
     fn run(&mut self, env: &mut dyn Env) -> R<()> {
-        let mut block = 0usize;
-        let mut prev: Option<usize> = None;
-        let mut steps = 0u64;
-        loop {
-            let b = self.f.blocks.get(block).ok_or_else(|| ExecError::Malformed(format!("block {block}")))?;
-            // Phis read their incoming values together, before any of them is written.
-            let mut phis = Vec::new();
-            let mut first = 0;
-            for (i, inst) in b.insts.iter().enumerate() {
-                let InstKind::Phi { incoming } = &inst.kind else {
-                    first = i;
-                    break;
-                };
-                let p = prev.ok_or_else(|| ExecError::Malformed("phi in the entry block".into()))?;
-                let (v, _) = incoming
-                    .iter()
-                    .find(|(_, from)| *from as usize == p)
-                    .ok_or_else(|| ExecError::Malformed("phi without the predecessor".into()))?;
-                phis.push((inst.result, self.value(*v)?));
-                first = i + 1;
-            }
-            for (id, v) in phis {
-                self.set(id, v)?;
-            }
-            let mut next = None;
-            for inst in &b.insts[first..] {
-                steps += 1;
-                if steps > STEP_BUDGET {
-                    return Err(ExecError::StepBudget);
-                }
-                match &inst.kind {
-                    InstKind::Ret { .. } => return Ok(()),
-                    InstKind::Br { target } => next = Some(*target as usize),
-                    InstKind::CondBr { cond, then, otherwise } => {
-                        next = Some(if self.value(*cond)?.int() & 1 != 0 { *then } else { *otherwise } as usize)
-                    }
-                    InstKind::Switch { cond, default, cases } => {
-                        let c = self.value(*cond)?.int();
-                        let mut to = *default;
-                        for (v, target) in cases {
-                            if self.value(*v)?.int() == c {
-                                to = *target;
-                                break;
-                            }
-                        }
-                        next = Some(to as usize);
-                    }
-                    InstKind::Unreachable => return bad("reached `unreachable`"),
-                    kind => {
-                        let v = self.exec(kind, inst.ty, env)?;
-                        if let Some(v) = v {
-                            self.set(inst.result, v)?;
-                        }
-                    }
-                }
-                if next.is_some() {
-                    break;
-                }
-            }
-            let Some(n) = next else { return bad("block without a terminator") };
-            prev = Some(block);
-            block = n;
+        while !self.step(env)? {}
+        Ok(())
+    }
+
+    /// The instruction at the cursor (after the block's phis).
+    fn current(&self) -> R<&'m super::inst::Inst> {
+        self.f
+            .blocks
+            .get(self.at.block)
+            .and_then(|b| b.insts.get(self.at.index))
+            .map_or_else(|| bad("block without a terminator"), Ok)
+    }
+
+    /// Enters the cursor's block if it has not been entered: its phis read their incoming
+    /// values together, before any of them is written.
+    fn enter(&mut self) -> R<()> {
+        if self.at.entered {
+            return Ok(());
         }
+        let b =
+            self.f.blocks.get(self.at.block).ok_or_else(|| ExecError::Malformed(format!("block {}", self.at.block)))?;
+        let mut phis = Vec::new();
+        let mut first = 0;
+        for (i, inst) in b.insts.iter().enumerate() {
+            let InstKind::Phi { incoming } = &inst.kind else {
+                first = i;
+                break;
+            };
+            let p = self.at.prev.ok_or_else(|| ExecError::Malformed("phi in the entry block".into()))?;
+            let (v, _) = incoming
+                .iter()
+                .find(|(_, from)| *from as usize == p)
+                .ok_or_else(|| ExecError::Malformed("phi without the predecessor".into()))?;
+            phis.push((inst.result, self.value(*v)?));
+            first = i + 1;
+        }
+        for (id, v) in phis {
+            self.set(id, v)?;
+        }
+        self.at.index = first;
+        self.at.entered = true;
+        Ok(())
+    }
+
+    /// Runs one instruction; `true` once the function has returned.
+    fn step(&mut self, env: &mut dyn Env) -> R<bool> {
+        self.enter()?;
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return Err(ExecError::StepBudget);
+        }
+        let inst = self.current()?;
+        let next = match &inst.kind {
+            InstKind::Ret { .. } => return Ok(true),
+            InstKind::Br { target } => Some(*target as usize),
+            InstKind::CondBr { cond, then, otherwise } => {
+                Some(if self.value(*cond)?.int() & 1 != 0 { *then } else { *otherwise } as usize)
+            }
+            InstKind::Switch { cond, default, cases } => {
+                let c = self.value(*cond)?.int();
+                let mut to = *default;
+                for (v, target) in cases {
+                    if self.value(*v)?.int() == c {
+                        to = *target;
+                        break;
+                    }
+                }
+                Some(to as usize)
+            }
+            InstKind::Unreachable => return bad("reached `unreachable`"),
+            kind => {
+                if let Some(v) = self.exec(kind, inst.ty, env)? {
+                    self.set(inst.result, v)?;
+                }
+                None
+            }
+        };
+        match next {
+            Some(n) => self.at = Cursor { block: n, prev: Some(self.at.block), index: 0, entered: false },
+            None => self.at.index += 1,
+        }
+        Ok(false)
     }
 
     fn exec(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
@@ -668,8 +788,8 @@ impl<'m> State<'m> {
                 };
                 Val::Agg(lanes)
             }
-            60..=62 => {
-                let (Some(Val::Handle(t)), Some(Val::Handle(s))) = (args.first(), args.get(1)) else {
+            60..=65 => {
+                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
                     return bad("sample without handles");
                 };
                 let coords = [f(2), f(3), f(4), f(5)];
@@ -678,16 +798,37 @@ impl<'m> State<'m> {
                     _ => 0,
                 };
                 let offset = [off(6), off(7), off(8)];
-                let mode = match op.opcode {
-                    60 => SampleMode::Implicit { clamp: f(9) },
-                    61 => SampleMode::Bias { bias: f(9), clamp: f(10) },
-                    _ => SampleMode::Level(f(9)),
+                // The quad's coarse derivatives of u, v, w (zero when running alone).
+                let quad = |k: usize| self.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
+                let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
+                let (mode, compare) = match op.opcode {
+                    60 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
+                    61 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
+                    62 => (SampleMode::Level(f(9)), None),
+                    63 => (
+                        SampleMode::Grad {
+                            ddx: [f(9), f(10), f(11)],
+                            ddy: [f(12), f(13), f(14)],
+                            bias: 0.0,
+                            clamp: f(15),
+                        },
+                        None,
+                    ),
+                    64 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
+                    _ => (SampleMode::Level(0.0), Some(f(9))),
                 };
-                let c = env.sample(*t, *s, coords, offset, mode)?;
+                let c = env.sample(*t, *sm, coords, offset, mode, compare)?;
                 let mut v: Vec<Val> = c.iter().map(|x| Val::F32(*x)).collect();
                 // The status word: every texel mapped (CheckAccessFullyMapped is true).
                 v.push(Val::Int(1));
                 Val::Agg(v)
+            }
+            // CheckAccessFullyMapped of a status word.
+            71 => Val::Int(u64::from(u(0) != 0)),
+            // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
+            83..=86 => {
+                let d = self.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
+                Val::F32(d[(op.opcode - 83) as usize])
             }
             82 => {
                 if u(0) & 1 != 0 {
@@ -854,6 +995,7 @@ mod tests {
         cbuffers: Vec<(u32, Vec<[f32; 4]>)>,
         discarded: bool,
         samples: u32,
+        grads: Vec<([f32; 3], [f32; 3])>,
     }
 
     impl Env for Mock {
@@ -871,9 +1013,19 @@ mod tests {
             let rows = self.cbuffers.iter().find(|(h, _)| *h == handle).map(|(_, r)| r);
             Ok(rows.and_then(|r| r.get(row as usize)).map_or([0; 4], |r| r.map(f32::to_bits)))
         }
-        fn sample(&mut self, t: u32, s: u32, c: [f32; 4], _o: [i32; 3], mode: SampleMode) -> R<[f32; 4]> {
+        fn sample(
+            &mut self,
+            t: u32,
+            s: u32,
+            c: [f32; 4],
+            _o: [i32; 3],
+            mode: SampleMode,
+            compare: Option<f32>,
+        ) -> R<[f32; 4]> {
             assert_eq!((t, s), (0, 300), "the SRV and the sampler of range 0");
-            assert!(matches!(mode, SampleMode::Implicit { .. }));
+            assert_eq!(compare, None);
+            let SampleMode::Grad { ddx, ddy, .. } = mode else { panic!("{mode:?}") };
+            self.grads.push((ddx, ddy));
             self.samples += 1;
             Ok([c[0], c[1], c[0] + c[1], 1.0])
         }
@@ -916,6 +1068,58 @@ mod tests {
         run_main(&m, &mut env);
         assert_eq!(env.samples, 1);
         assert_eq!([env.out(0, 0), env.out(0, 1), env.out(0, 2), env.out(0, 3)], [0.5, 2.0, 0.375, 0.25]);
+    }
+
+    #[test]
+    fn a_quad_samples_with_the_differences_of_its_coordinates() {
+        // The four pixels of a quad with v_uv = (0.25 + 0.125 dx, 0.5 + 0.0625 dy): each lane's
+        // sample sees ddx = (0.125, 0, 0) and ddy = (0, 0.0625, 0); alone, a pixel sees zeros.
+        let m = module("textured.ps");
+        let f = m.function("main").unwrap();
+        let mut envs: Vec<Mock> = (0..4)
+            .map(|i| {
+                let (dx, dy) = ((i % 2) as f32, (i / 2) as f32);
+                Mock {
+                    inputs: vec![((0, 0), Val::F32(0.25 + 0.125 * dx)), ((0, 1), Val::F32(0.5 + 0.0625 * dy))],
+                    cbuffers: vec![(200, vec![[1.0; 4]])],
+                    ..Mock::default()
+                }
+            })
+            .collect();
+        let [a, b, c, d] = &mut envs[..] else { unreachable!() };
+        run_quad(&m, f, [a, b, c, d]).unwrap();
+        for (i, e) in envs.iter().enumerate() {
+            assert_eq!(e.grads, [([0.125, 0.0, 0.0], [0.0, 0.0625, 0.0])], "lane {i}");
+            assert_eq!(e.out(0, 0), 0.25 + 0.125 * (i % 2) as f32, "each lane keeps its own values");
+        }
+        let mut alone = Mock { inputs: envs[0].inputs.clone(), cbuffers: envs[0].cbuffers.clone(), ..Mock::default() };
+        run(&m, f, &mut alone).unwrap();
+        assert_eq!(alone.grads, [([0.0; 3], [0.0; 3])]);
+    }
+
+    #[test]
+    fn a_quad_whose_lanes_diverge_finishes_each_lane() {
+        // loop.ps iterates int(x) % 7 times: x = 0.5, 1.5, 2.5, 3.5 branch apart after the first
+        // iteration; every lane still gets its own GLSL result.
+        let m = module("loop.ps");
+        let f = m.function("main").unwrap();
+        let t = 0.3f32;
+        let mut envs: Vec<Mock> = (0..4)
+            .map(|i| Mock {
+                inputs: vec![((0, 0), Val::F32(i as f32 + 0.5))],
+                cbuffers: vec![(200, vec![[t, 0.0, 0.0, 0.0]])],
+                ..Mock::default()
+            })
+            .collect();
+        let [a, b, c, d] = &mut envs[..] else { unreachable!() };
+        run_quad(&m, f, [a, b, c, d]).unwrap();
+        for (i, e) in envs.iter().enumerate() {
+            let x = i as f32 + 0.5;
+            let n = (x as i32) % 7;
+            let want: f32 = (0..n).map(|k| (t * k as f32).sin()).sum();
+            assert!((e.out(0, 0) - want).abs() < 1e-5, "lane {i}");
+            assert!((e.out(0, 3) - n as f32).abs() < 1e-6);
+        }
     }
 
     #[test]
