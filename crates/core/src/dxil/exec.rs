@@ -161,7 +161,7 @@ fn derivative_operands(m: &Module, f: &Function, kind: &InstKind) -> Option<(u32
 /// outputs): derivative operations and implicit-LOD sampling read the other lanes' values while
 /// the quad runs the same instruction. Once lanes branch apart, each finishes on its own and its
 /// derivatives are 0; D3D leaves derivatives in divergent control flow undefined.
-pub fn run_quad(module: &Module, func: &Function, mut envs: [&mut dyn Env; 4]) -> R<()> {
+pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
