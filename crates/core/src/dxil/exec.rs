@@ -131,6 +131,53 @@ pub trait Env {
     ) -> R<[f32; 4]>;
     /// `Discard` with a true condition.
     fn discard(&mut self) -> R<()>;
+    /// `TextureLoad`: the texel (as its four 32-bit lanes) at integer coordinates of a mip
+    /// level (or sample index), offset applied; out of range gives 0.
+    fn texture_load(
+        &mut self,
+        _texture: u32,
+        _mip_or_sample: u32,
+        _coords: [i32; 3],
+        _offset: [i32; 3],
+    ) -> R<[u32; 4]> {
+        unsupported("TextureLoad")
+    }
+    /// `TextureStore`: the components of `mask` at integer coordinates.
+    fn texture_store(&mut self, _texture: u32, _coords: [i32; 3], _value: [u32; 4], _mask: u8) -> R<()> {
+        unsupported("TextureStore")
+    }
+    /// `BufferLoad` / `RawBufferLoad`: element `index` (typed), or at byte `index` (raw), or
+    /// element `index` plus byte `offset` (structured).
+    fn buffer_load(&mut self, _buffer: u32, _index: u32, _offset: u32) -> R<[u32; 4]> {
+        unsupported("BufferLoad")
+    }
+    /// `BufferStore` / `RawBufferStore`.
+    fn buffer_store(&mut self, _buffer: u32, _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) -> R<()> {
+        unsupported("BufferStore")
+    }
+    /// `GetDimensions`: width, height, depth or array size, mip count (buffers: element count).
+    fn dimensions(&mut self, _resource: u32, _mip: u32) -> R<[u32; 4]> {
+        unsupported("GetDimensions")
+    }
+    /// `AtomicBinOp` (op: 0 ADD, 1 AND, 2 OR, 3 XOR, 4 IMIN, 5 IMAX, 6 UMIN, 7 UMAX, 8 EXCHANGE);
+    /// returns the value before the operation.
+    fn atomic(&mut self, _resource: u32, _op: u32, _coords: [i32; 3], _value: u32) -> R<u32> {
+        unsupported("AtomicBinOp")
+    }
+    /// `AtomicCompareExchange`; returns the value before the operation.
+    fn atomic_cmpxchg(&mut self, _resource: u32, _coords: [i32; 3], _cmp: u32, _new: u32) -> R<u32> {
+        unsupported("AtomicCompareExchange")
+    }
+    /// A system value read by an operation: `ThreadId` (93), `GroupId` (94), `ThreadIdInGroup`
+    /// (95), `FlattenedThreadIdInGroup` (96, component 0), `PrimitiveID` (108), `SampleIndex`
+    /// (90), `Coverage` (91), `ViewID` (138).
+    fn system_value(&mut self, opcode: u32, _component: u32) -> R<u32> {
+        unsupported(opcode_name(opcode).unwrap_or("system value"))
+    }
+}
+
+fn unsupported<T>(what: &str) -> R<T> {
+    Err(ExecError::Unsupported(format!("dx.op {what}")))
 }
 
 /// Steps one invocation may take before [`ExecError::StepBudget`].
@@ -603,6 +650,17 @@ impl<'m> State<'m> {
         }))
     }
 
+    /// A `%dx.types.ResRet.*` from four 32-bit lanes: floats or integers after the result's
+    /// first element type, and a status word of 1 (the access was fully mapped).
+    fn res_ret(&self, lanes: [u32; 4], ty: TypeId) -> R<Val> {
+        let elem = self.m.types.element(ty, 0).unwrap_or(ty);
+        let float = self.m.types.is_float(elem);
+        let mut v: Vec<Val> =
+            lanes.iter().map(|w| if float { Val::F32(f32::from_bits(*w)) } else { Val::Int(u64::from(*w)) }).collect();
+        v.push(Val::Int(1));
+        Ok(Val::Agg(v))
+    }
+
     fn binary(&self, op: BinOp, a: &Val, b: &Val, ty: TypeId) -> R<Val> {
         if op.is_float() {
             if matches!(self.ty(ty)?, Type::Double) {
@@ -825,6 +883,133 @@ impl<'m> State<'m> {
             }
             // CheckAccessFullyMapped of a status word.
             71 => Val::Int(u64::from(u(0) != 0)),
+            // UDiv: {quotient, remainder}; division by zero gives all bits set in both (D3D).
+            43 => {
+                let (a, b) = (u(0) as u32, u(1) as u32);
+                let (q, r) = if b == 0 { (u32::MAX, u32::MAX) } else { (a / b, a % b) };
+                Val::Agg(vec![Val::Int(u64::from(q)), Val::Int(u64::from(r))])
+            }
+            // UAddc / USubb: {result, carry or borrow}.
+            44 => {
+                let (r, c) = (u(0) as u32).overflowing_add(u(1) as u32);
+                Val::Agg(vec![Val::Int(u64::from(r)), Val::Int(u64::from(c))])
+            }
+            45 => {
+                let (r, c) = (u(0) as u32).overflowing_sub(u(1) as u32);
+                Val::Agg(vec![Val::Int(u64::from(r)), Val::Int(u64::from(c))])
+            }
+            // Ibfe / Ubfe (width, offset, value) and Bfi (width, offset, value, replaced), as
+            // DXBC's ibfe / ubfe / bfi.
+            51 | 52 => {
+                let (width, off, v) = ((u(0) & 31) as u32, (u(1) & 31) as u32, u(2) as u32);
+                let r = if width == 0 {
+                    0
+                } else if width + off < 32 {
+                    let shl = v << (32 - (width + off));
+                    if op.opcode == 51 {
+                        ((shl as i32) >> (32 - width)) as u32
+                    } else {
+                        shl >> (32 - width)
+                    }
+                } else if op.opcode == 51 {
+                    ((v as i32) >> off) as u32
+                } else {
+                    v >> off
+                };
+                Val::Int(u64::from(r))
+            }
+            53 => {
+                let (width, off) = ((u(0) & 31) as u32, (u(1) & 31) as u32);
+                let mask = (((1u64 << width) - 1) << off) as u32;
+                Val::Int(u64::from(((u(2) as u32) << off) & mask | (u(3) as u32) & !mask))
+            }
+            // MakeDouble (lo, hi) and SplitDouble -> {lo, hi}.
+            101 => Val::F64(f64::from_bits((u(1) << 32) | (u(0) & 0xFFFF_FFFF))),
+            102 => {
+                let b = args.first().map_or(0.0, Val::f64).to_bits();
+                Val::Agg(vec![Val::Int(b & 0xFFFF_FFFF), Val::Int(b >> 32)])
+            }
+            // Bitcasts between sizes: the same bits, typed by the result.
+            124 | 126 | 128 => match self.ty(ty)? {
+                Type::Double => Val::F64(f64::from_bits(u(0))),
+                Type::Half => Val::F32(half_to_f32(u(0) as u16)),
+                _ => Val::F32(f32::from_bits(u(0) as u32)),
+            },
+            125 => Val::Int(u64::from(f32_to_half(f(0)))),
+            127 => Val::Int(u64::from(f(0).to_bits())),
+            129 => Val::Int(args.first().map_or(0.0, Val::f64).to_bits()),
+            // f32 <-> f16 of f32tof16 / f16tof32: the half in the low 16 bits of an i32.
+            130 => Val::Int(u64::from(f32_to_half(f(0)))),
+            131 => Val::F32(half_to_f32(u(0) as u16)),
+            132 => Val::F32(args.first().map_or(0.0, Val::f64) as f32),
+            133 => {
+                let d = args.first().map_or(0.0, Val::f64);
+                Val::Int(u64::from(if d.is_nan() {
+                    0
+                } else {
+                    d.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32
+                }))
+            }
+            134 => {
+                let d = args.first().map_or(0.0, Val::f64);
+                Val::Int(u64::from(if d.is_nan() { 0 } else { d.clamp(0.0, u32::MAX as f64) as u32 }))
+            }
+            // TextureLoad (handle, mip or sample, c0..c2, o0..o2).
+            66 => {
+                let h = handle(&args, 0)?;
+                let i = |k: usize| u(k) as u32 as i32;
+                let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
+                self.res_ret(r, ty)?
+            }
+            // TextureStore (handle, c0..c2, v0..v3, mask).
+            67 => {
+                let h = handle(&args, 0)?;
+                let i = |k: usize| u(k) as u32 as i32;
+                let v = [3, 4, 5, 6].map(|k| args.get(k).map_or(0, lane_bits));
+                env.texture_store(h, [i(1), i(2), i(3)], v, u(7) as u8)?;
+                return Ok(None);
+            }
+            // BufferLoad (handle, c0, c1) and RawBufferLoad (handle, c0, c1, mask, alignment).
+            68 | 139 => {
+                let h = handle(&args, 0)?;
+                let c1 = match args.get(2) {
+                    Some(Val::Int(v)) => *v as u32,
+                    _ => 0,
+                };
+                let r = env.buffer_load(h, u(1) as u32, c1)?;
+                self.res_ret(r, ty)?
+            }
+            // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
+            69 | 140 => {
+                let h = handle(&args, 0)?;
+                let c1 = match args.get(2) {
+                    Some(Val::Int(v)) => *v as u32,
+                    _ => 0,
+                };
+                let v = [3, 4, 5, 6].map(|k| args.get(k).map_or(0, lane_bits));
+                env.buffer_store(h, u(1) as u32, c1, v, u(7) as u8)?;
+                return Ok(None);
+            }
+            // GetDimensions (handle, mip) -> {width, height, depth, mips}.
+            72 => {
+                let h = handle(&args, 0)?;
+                let d = env.dimensions(h, u(1) as u32)?;
+                Val::Agg(d.iter().map(|x| Val::Int(u64::from(*x))).collect())
+            }
+            // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
+            78 => {
+                let h = handle(&args, 0)?;
+                let i = |k: usize| u(k) as u32 as i32;
+                Val::Int(u64::from(env.atomic(h, u(1) as u32, [i(2), i(3), i(4)], u(5) as u32)?))
+            }
+            79 => {
+                let h = handle(&args, 0)?;
+                let i = |k: usize| u(k) as u32 as i32;
+                Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
+            }
+            // Barrier: one invocation at a time has nothing to wait for.
+            80 => return Ok(None),
+            90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(op.opcode, u(0) as u32)?)),
             // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
             83..=86 => {
                 let d = self.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
@@ -838,6 +1023,22 @@ impl<'m> State<'m> {
             }
             n => return Err(ExecError::Unsupported(format!("dx.op {n} ({})", opcode_name(n).unwrap_or("unknown")))),
         }))
+    }
+}
+
+/// The handle operand `k` of a dx.op.
+fn handle(args: &[Val], k: usize) -> R<u32> {
+    match args.get(k) {
+        Some(Val::Handle(h)) => Ok(*h),
+        _ => bad("a resource operation without a handle"),
+    }
+}
+
+/// A value as the 32-bit lane a resource stores (floats as their bits).
+fn lane_bits(v: &Val) -> u32 {
+    match v {
+        Val::F32(f) => f.to_bits(),
+        other => other.int() as u32,
     }
 }
 
@@ -1180,6 +1381,23 @@ mod tests {
             Mock { inputs: (0..4u8).map(|c| ((0, c), Val::F32(c as f32 + 0.5))).collect(), ..Mock::default() };
         run_main(&m, &mut env);
         assert!(!env.outputs.is_empty());
+    }
+
+    #[test]
+    fn bitfield_ops_match_dxbc() {
+        // Evaluate the bitfield formulas as the interpreter does (ubfe / ibfe / bfi).
+        fn ubfe(w: u32, o: u32, v: u32) -> u32 {
+            if w == 0 {
+                0
+            } else if w + o < 32 {
+                (v << (32 - (w + o))) >> (32 - w)
+            } else {
+                v >> o
+            }
+        }
+        assert_eq!(ubfe(4, 4, 0xABCD), 0xC);
+        assert_eq!(ubfe(0, 4, 0xABCD), 0);
+        assert_eq!(ubfe(8, 28, 0xF000_0000), 0xF);
     }
 
     #[test]
