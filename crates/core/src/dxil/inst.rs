@@ -914,6 +914,7 @@ pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), 
             }
         }
     }
+    super::module::check_acyclic(&body.values, first_local)?;
     if let Some(st) = symtab {
         for r in st.records() {
             let id = op(r, 0, W)? as usize;

@@ -266,8 +266,7 @@ fn textured_ps_samples_one_texture_and_reads_a_cbuffer() {
     let calls = dx_calls(&m);
     let handle_class = |v: &Operand| {
         let Operand::Value(v) = v else { panic!() };
-        let ValueKind::Inst { block, index } = m.value(Some(f), *v).unwrap().kind else { panic!() };
-        let op = m.dx_op(f, &f.blocks[block as usize].insts[index as usize].kind).unwrap();
+        let op = m.dx_op(f, &f.inst_of(*v).unwrap().kind).unwrap();
         assert_eq!(op.opcode, opcode::CREATE_HANDLE);
         arg_int(&m, &op.args[0])
     };
@@ -311,8 +310,7 @@ fn loop_ps_has_a_loop_with_phis_and_a_discard() {
     // discard(c.x > 0.5), written as 0.5 < c.x.
     let discard = dx_calls(&m).into_iter().find(|(op, _)| op.opcode == opcode::DISCARD).unwrap().0;
     let Operand::Value(cond) = discard.args[0] else { panic!() };
-    let ValueKind::Inst { block, index } = m.value(Some(f), cond).unwrap().kind else { panic!() };
-    assert!(matches!(f.blocks[block as usize].insts[index as usize].kind, InstKind::Cmp { pred: 4, .. }));
+    assert!(matches!(f.inst_of(cond).unwrap().kind, InstKind::Cmp { pred: 4, .. }));
 }
 
 /// The relative value numbering is decoded right if every operand has the type its
@@ -585,4 +583,26 @@ fn malformed_bodies_are_errors() {
     assert_eq!(with(&|b| b[13] = rec(13, &[0])), Err(DxilError::Unsupported("instruction code", 13)));
     // An operand before any value exists.
     assert!(with(&|b| b[2] = rec(2, &[40, 8, 0, 2])).is_err());
+}
+
+#[test]
+fn constant_cycles_are_errors() {
+    // A body of only function-local constants (ids 11 and 12, after %a) and `ret void`.
+    let body = |second: &[u64]| {
+        vec![
+            rec(1, &[1]),
+            blk(CONSTANTS_BLOCK, vec![rec(1, &[5]), rec(7, &[3, 12, 4, 5]), rec(7, second)]),
+            rec(10, &[]),
+        ]
+    };
+    // 11 = [0, %12, 5, -1] and 12 = [%11, ...]: a cycle, which valid IR cannot have.
+    assert_eq!(
+        Module::parse(&hand_built(body(&[11, 3, 3, 3]))),
+        Err(DxilError::Malformed("constants", "a constant refers to itself"))
+    );
+    // Without the back edge the same constants are fine.
+    let m = Module::parse(&hand_built(body(&[3, 3, 3, 3]))).unwrap();
+    let f = m.function("main").unwrap();
+    assert_eq!(f.values.len(), 3);
+    assert_eq!(m.function_text(f), "define void @main(i32 %0) {\n  ret void\n}\n");
 }
