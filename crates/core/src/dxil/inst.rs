@@ -2,7 +2,7 @@
 //! encoding resolved to absolute [`ValueId`]s and each result's type computed.
 
 use super::bitstream::{Block, Item, Record};
-use super::module::{decode_signed, op, parse_constants, Module, ValueDef, ValueId, ValueKind};
+use super::module::{decode_signed, op, parse_constants, Function, Module, ValueDef, ValueId, ValueKind};
 use super::types::{Type, TypeId};
 use super::DxilError;
 
@@ -936,6 +936,110 @@ pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), 
     f.first_local = first_local;
     f.values = values;
     f.blocks = blocks;
+    check_types(m, &m.functions[index])
+}
+
+/// Checks that every operand has the type its instruction needs: forward references carry
+/// a type the reader could only trust until the value was read, and an interpreter should
+/// not have to re-check what the bitcode promised.
+fn check_types(m: &Module, f: &Function) -> Result<(), DxilError> {
+    let t = &m.types;
+    let ty = |v: ValueId| m.value(Some(f), v).map(|d| d.ty).ok_or(bad("operand id out of range"));
+    let is_int = |id: TypeId| match t.at(id) {
+        Type::Int(_) => true,
+        Type::Vector { elem, .. } => matches!(t.at(*elem), Type::Int(_)),
+        _ => false,
+    };
+    let is_i1 = |id: TypeId| match t.at(id) {
+        Type::Int(1) => true,
+        Type::Vector { elem, .. } => *t.at(*elem) == Type::Int(1),
+        _ => false,
+    };
+    let need = |ok: bool, what: &'static str| if ok { Ok(()) } else { Err(bad(what)) };
+    let Type::Function { ret, .. } = t.at(f.ty) else { return Err(bad("function type is not a function type")) };
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        match &inst.kind {
+            InstKind::Binary { op, lhs, rhs, .. } => {
+                need(ty(*lhs)? == inst.ty && ty(*rhs)? == inst.ty, "binary operand types differ")?;
+                need(if op.is_float() { t.is_float(inst.ty) } else { is_int(inst.ty) }, "binary operand type")?;
+            }
+            InstKind::Cmp { pred, lhs, rhs } => {
+                need(ty(*lhs)? == ty(*rhs)?, "compared types differ")?;
+                let float = t.is_float(ty(*lhs)?);
+                need(float == (*pred < 32), "comparison predicate does not fit its operands")?;
+            }
+            InstKind::Select { cond, then, otherwise } => {
+                need(is_i1(ty(*cond)?), "select condition is not i1")?;
+                need(ty(*then)? == inst.ty && ty(*otherwise)? == inst.ty, "select operand types differ")?;
+            }
+            InstKind::InsertValue { agg, value, indices } => {
+                let mut at = ty(*agg)?;
+                for &i in indices {
+                    at = t.element(at, i as u64).ok_or(bad("aggregate index out of range"))?;
+                }
+                need(ty(*value)? == at && ty(*agg)? == inst.ty, "inserted value type")?;
+            }
+            InstKind::ExtractElement { vector, index } | InstKind::InsertElement { vector, index, .. } => {
+                need(matches!(t.at(ty(*vector)?), Type::Vector { .. }), "element access on a non-vector")?;
+                need(is_int(ty(*index)?), "element index is not an integer")?;
+                if let InstKind::InsertElement { value, .. } = &inst.kind {
+                    need(t.element(ty(*vector)?, 0) == Some(ty(*value)?), "inserted element type")?;
+                }
+            }
+            InstKind::ShuffleVector { a, b, .. } => need(ty(*a)? == ty(*b)?, "shuffled vector types differ")?,
+            InstKind::Gep { source_ty, base, indices, .. } => {
+                need(t.pointee(ty(*base)?).map(|p| p.0) == Some(*source_ty), "GEP base type")?;
+                for i in indices {
+                    need(is_int(ty(*i)?), "GEP index is not an integer")?;
+                }
+            }
+            InstKind::Alloca { count, .. } => need(is_int(ty(*count)?), "alloca count is not an integer")?,
+            InstKind::Load { ptr, .. } => {
+                need(t.pointee(ty(*ptr)?).map(|p| p.0) == Some(inst.ty), "loaded type differs from the pointee")?
+            }
+            InstKind::Store { ptr, value, .. } | InstKind::AtomicRmw { ptr, value, .. } => {
+                need(t.pointee(ty(*ptr)?).map(|p| p.0) == Some(ty(*value)?), "stored type differs from the pointee")?
+            }
+            InstKind::CmpXchg { ptr, cmp, new, .. } => {
+                let v = ty(*cmp)?;
+                need(t.pointee(ty(*ptr)?).map(|p| p.0) == Some(v) && ty(*new)? == v, "cmpxchg operand types")?
+            }
+            InstKind::Call { callee, fn_ty, args, .. } => {
+                need(t.pointee(ty(*callee)?).map(|p| p.0) == Some(*fn_ty), "callee type differs from the call's")?;
+                let Type::Function { params, .. } = t.at(*fn_ty) else { return Err(bad("call type")) };
+                for (a, p) in args.iter().zip(params) {
+                    if let Operand::Value(v) = a {
+                        need(ty(*v)? == *p, "argument type differs from the parameter")?;
+                    }
+                }
+            }
+            InstKind::Phi { incoming } => {
+                for (v, _) in incoming {
+                    need(ty(*v)? == inst.ty, "phi operand type differs from the phi")?;
+                }
+            }
+            InstKind::Ret { value } => {
+                let ok = match value {
+                    Some(v) => ty(*v)? == *ret,
+                    None => *t.at(*ret) == Type::Void,
+                };
+                need(ok, "returned type differs from the function's")?;
+            }
+            InstKind::CondBr { cond, .. } => need(*t.at(ty(*cond)?) == Type::Int(1), "branch condition is not i1")?,
+            InstKind::Switch { cond, cases, .. } => {
+                let c = ty(*cond)?;
+                need(matches!(t.at(c), Type::Int(_)), "switch on a non-integer")?;
+                for (v, _) in cases {
+                    need(ty(*v)? == c && m.const_int(Some(f), *v).is_some(), "switch case is not a constant")?;
+                }
+            }
+            InstKind::Cast { .. }
+            | InstKind::ExtractValue { .. }
+            | InstKind::Br { .. }
+            | InstKind::Unreachable
+            | InstKind::Fence { .. } => {}
+        }
+    }
     Ok(())
 }
 

@@ -61,6 +61,85 @@ fn damaged_fixtures_never_panic() {
     }
 }
 
+/// Record-level damage reaches the IR reader where bit flips mostly stop in the bitstream:
+/// one operand of one record of the fixtures' block trees is replaced, a record dropped or
+/// duplicated, and reading, metadata decoding and printing must return, not panic.
+#[test]
+fn damaged_records_never_panic() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (_, bytes) in FIXTURES {
+        let tree = bitstream::parse(bitcode(bytes).unwrap()).unwrap();
+        for round in 0..600 {
+            let mut t = tree.clone();
+            let block = &mut t[0];
+            if round % 10 == 0 {
+                // Drop or duplicate a whole item.
+                let i = next() as usize % block.items.len();
+                if next() % 2 == 0 {
+                    block.items.remove(i);
+                } else {
+                    let dup = block.items[i].clone();
+                    block.items.insert(i, dup);
+                }
+            } else {
+                let Some(r) = nth_record(block, next() as usize) else { continue };
+                let v = match next() % 4 {
+                    0 => 0,
+                    1 => next() % 64,
+                    2 => u64::MAX - next() % 4,
+                    _ => next(),
+                };
+                match next() % 3 {
+                    0 if !r.ops.is_empty() => {
+                        let i = next() as usize % r.ops.len();
+                        r.ops[i] = v;
+                    }
+                    1 => r.ops.push(v),
+                    _ => {
+                        r.ops.pop();
+                    }
+                }
+            }
+            if let Ok(m) = Module::parse(&t) {
+                let _ = m.dx_metadata();
+                let _ = m.to_string();
+            }
+        }
+    }
+}
+
+/// The `n`th record (modulo their count) of a block tree, depth first.
+fn nth_record(b: &mut Block, n: usize) -> Option<&mut Record> {
+    fn count(b: &Block) -> usize {
+        b.items.iter().map(|i| if let Item::Block(s) = i { count(s) } else { 1 }).sum()
+    }
+    fn find<'a>(b: &'a mut Block, n: &mut usize) -> Option<&'a mut Record> {
+        for item in &mut b.items {
+            match item {
+                Item::Record(r) if *n == 0 => return Some(r),
+                Item::Record(_) => *n -= 1,
+                Item::Block(sub) => {
+                    if let Some(r) = find(sub, n) {
+                        return Some(r);
+                    }
+                }
+            }
+        }
+        None
+    }
+    let total = count(b);
+    if total == 0 {
+        return None;
+    }
+    find(b, &mut (n % total))
+}
+
 #[test]
 fn fixtures_parse_to_one_defined_main() {
     for (name, _) in FIXTURES {
@@ -581,6 +660,21 @@ fn malformed_bodies_are_errors() {
     );
     // invoke (13) has no place in DXIL.
     assert_eq!(with(&|b| b[13] = rec(13, &[0])), Err(DxilError::Unsupported("instruction code", 13)));
+    // A forward reference whose declared type (float) is not the value's (i32).
+    assert_eq!(
+        with(&|b| b[4] = rec(2, &[(14u32.wrapping_sub(17)) as u64, 1, 1, 2, 0])),
+        Err(DxilError::Malformed("function body", "binary operand types differ"))
+    );
+    // select i1 %15, i32 %16, i1 %15
+    assert_eq!(
+        with(&|b| b[8] = rec(29, &[1, 2, 2])),
+        Err(DxilError::Malformed("function body", "select operand types differ"))
+    );
+    // A call passing the alloca's i32* %11 for the i32 parameter.
+    assert_eq!(
+        with(&|b| b[3] = rec(34, &[0, 1 << 15, 9, 11, 2])),
+        Err(DxilError::Malformed("function body", "argument type differs from the parameter"))
+    );
     // An operand before any value exists.
     assert!(with(&|b| b[2] = rec(2, &[40, 8, 0, 2])).is_err());
 }

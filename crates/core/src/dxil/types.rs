@@ -205,14 +205,18 @@ impl Types {
         self.list.is_empty()
     }
 
+    /// The id of `ty`, if the table holds it.
+    pub fn find(&self, ty: &Type) -> Option<TypeId> {
+        self.list.iter().position(|t| t == ty).map(|i| TypeId(i as u32))
+    }
+
     /// The id of `ty`, appending it if the table does not hold it yet (only ever for
     /// literal types; identified structs are never created).
     pub fn intern(&mut self, ty: Type) -> TypeId {
-        let found = self.list.iter().position(|t| *t == ty);
-        TypeId(found.unwrap_or_else(|| {
+        self.find(&ty).unwrap_or_else(|| {
             self.list.push(ty);
-            self.list.len() - 1
-        }) as u32)
+            TypeId(self.list.len() as u32 - 1)
+        })
     }
 
     /// The pointee of a pointer type.
