@@ -3,7 +3,7 @@
 //! * [`bitstream`] — the LLVM bitstream container: blocks, records, abbreviations.
 //! * [`types`] — the type table.
 //! * [`module`] — the module: global values, constants, functions, value numbering.
-//! * [`inst`] — instructions and function bodies.
+//! * [`inst`] — instructions; `body` reads them from function bodies.
 //! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
 //! * [`ops`] — `dx.op` calls and their opcodes.
 //! * [`print`] — LLVM-like text of a module, for eyes and tests.
@@ -14,6 +14,7 @@
 //! as an error value and never panics.
 
 pub mod bitstream;
+mod body;
 pub mod inst;
 pub mod metadata;
 pub mod module;

@@ -1,5 +1,5 @@
 //! The LLVM 3.7 module as DXIL uses it: module records, global values, constants, the value
-//! symbol table, and the function bodies ([`super::inst`]) and metadata ([`super::metadata`])
+//! symbol table, and the function bodies (`super::body`) and metadata ([`super::metadata`])
 //! hung off it.
 //!
 //! Value numbering follows LLVM 3.7's bitcode: one id space per function, in which the
@@ -276,7 +276,7 @@ impl Module {
                             .map(|(i, _)| i)
                             .ok_or(DxilError::Malformed("module", "more function bodies than defined functions"))?;
                         bodies += 1;
-                        super::inst::parse_body(&mut m, index, b)?;
+                        super::body::parse_body(&mut m, index, b)?;
                     }
                     // Attributes are optimisation hints, use lists only keep an order, kinds
                     // name metadata attachments the reader ignores.
