@@ -1,4 +1,4 @@
-//! Instructions: what the reader ([`super::body`]) produces for each record of a function
+//! Instructions: what the reader (`body`) produces for each record of a function
 //! body, with operands as absolute [`ValueId`]s.
 
 use super::module::ValueId;

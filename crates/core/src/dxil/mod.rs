@@ -6,7 +6,7 @@
 //! * [`inst`] — instructions; `body` reads them from function bodies.
 //! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
 //! * [`ops`] — `dx.op` calls and their opcodes.
-//! * [`print`] — LLVM-like text of a module, for eyes and tests.
+//! * [`print`](mod@print) — LLVM-like text of a module, for eyes and tests.
 //!
 //! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
 //! [`Module::parse`] (typed IR with absolute value ids) → [`Module::dx_metadata`] and
