@@ -17,7 +17,7 @@ fn fixture(name: &str) -> &'static [u8] {
 }
 
 fn module(name: &str) -> Module {
-    parse(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    parse(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}")).module
 }
 
 #[test]
@@ -201,6 +201,25 @@ fn entry_point_and_stage_agree_with_the_container() {
         }
         assert!(ep.patch_constants.is_empty());
     }
+}
+
+#[test]
+fn a_shader_model_disagreeing_with_the_program_header_is_an_error() {
+    // Patch the program header's shader kind (bits 16-31 of its first word) and the PSV0
+    // stage (byte 24 of its runtime info) from vertex (1) to pixel (0), leaving the module's
+    // "vs"; the container checksum is zero (unsigned), so nothing else needs fixing.
+    let mut bytes = fixture("textured.vs").to_vec();
+    let c = crate::dxbc::Container::parse_unverified(&bytes).unwrap();
+    let offset = |cc: [u8; 4]| c.part(cc).unwrap().as_ptr() as usize - c.bytes.as_ptr() as usize;
+    let (program, psv) = (offset(*b"DXIL"), offset(*b"PSV0"));
+    assert_eq!((bytes[program + 2], bytes[psv + 4 + 24]), (1, 1));
+    bytes[program + 2] = 0;
+    bytes[psv + 4 + 24] = 0;
+    assert_eq!(shader::parse(&bytes).unwrap().stage, shader::Stage::Pixel);
+    assert_eq!(
+        parse(&bytes).map(|p| p.dx.stage),
+        Err(DxilError::Malformed("metadata", "dx.shaderModel differs from the program header"))
+    );
 }
 
 #[test]
