@@ -4,6 +4,8 @@
 use super::*;
 use crate::dxil::ops::opcode;
 use crate::shader;
+use bitstream::{Block, Item, Record};
+use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
 
 pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
     ("textured.vs", include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")),
@@ -28,6 +30,25 @@ fn fixtures_bitstreams_hold_one_module_block() {
         assert_eq!(blocks.iter().map(|b| b.id).collect::<Vec<_>>(), vec![8], "{name}");
         // One function body each: `main`.
         assert_eq!(blocks[0].blocks().filter(|b| b.id == 12).count(), 1, "{name}");
+    }
+}
+
+/// The record and block counts `llvm-bcanalyzer -dump` shows for the fixtures (BLOCKINFO,
+/// which the reader applies and drops, not counted).
+#[test]
+fn fixture_trees_hold_the_records_llvm_bcanalyzer_reads() {
+    fn count(b: &Block) -> (usize, usize) {
+        b.items.iter().fold((0, 1), |(r, n), i| match i {
+            Item::Record(_) => (r + 1, n),
+            Item::Block(s) => {
+                let (sr, sn) = count(s);
+                (r + sr, n + sn)
+            }
+        })
+    }
+    for (name, records) in [("textured.vs", 229), ("textured.ps", 190), ("loop.vs", 147), ("loop.ps", 194)] {
+        let blocks = bitstream::parse(bitcode(fixture(name)).unwrap()).unwrap();
+        assert_eq!(count(&blocks[0]), (records, 8), "{name}");
     }
 }
 
@@ -488,9 +509,6 @@ fn printer_renders_lines_as_llvm_dis_does() {
 }
 
 // ---- hand-built modules -------------------------------------------------------------------
-
-use bitstream::{Block, Item, Record};
-use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
 
 fn rec(code: u32, ops: &[u64]) -> Item {
     Item::Record(Record { code, ops: ops.to_vec(), blob: None })
