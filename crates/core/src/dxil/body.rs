@@ -4,7 +4,10 @@
 
 use super::bitstream::{Block, Item, Record};
 use super::inst::{atomic_rmw_name, predicate_name, BinOp, CastOp, Inst, InstKind, Operand};
-use super::module::{decode_signed, op, parse_constants, Function, Module, ValueDef, ValueId, ValueKind};
+use super::module::{
+    check_acyclic, const_operands, decode_signed, op, parse_constants, BasicBlock, Const, Function, Module, ValueDef,
+    ValueId, ValueKind, CONSTANTS_BLOCK, METADATA_ATTACHMENT_BLOCK, METADATA_BLOCK, USELIST_BLOCK, VALUE_SYMTAB_BLOCK,
+};
 use super::types::{Type, TypeId};
 use super::DxilError;
 
@@ -380,7 +383,7 @@ impl Body<'_> {
             self.m.values.get(id.0 as usize)?
         };
         match def.kind {
-            ValueKind::Const(super::module::Const::Int(v)) => u64::try_from(v).ok(),
+            ValueKind::Const(Const::Int(v)) => u64::try_from(v).ok(),
             _ => None,
         }
     }
@@ -402,20 +405,18 @@ pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), 
     for (i, p) in params.iter().enumerate() {
         body.values.push(ValueDef { ty: *p, kind: ValueKind::Arg(i as u32), name: None });
     }
-    let mut blocks: Vec<super::module::BasicBlock> = Vec::new();
+    let mut blocks: Vec<BasicBlock> = Vec::new();
     let mut current = 0usize;
     let mut symtab = None;
     for item in &b.items {
         let r = match item {
             Item::Block(sub) => {
                 match sub.id {
-                    super::module::CONSTANTS_BLOCK => parse_constants(sub, &mut body.m.types, &mut body.values)?,
-                    super::module::VALUE_SYMTAB_BLOCK => symtab = Some(sub),
+                    CONSTANTS_BLOCK => parse_constants(sub, &mut body.m.types, &mut body.values)?,
+                    VALUE_SYMTAB_BLOCK => symtab = Some(sub),
                     // Function-local metadata, attachments (!dx.precise, ...) and use lists
                     // carry nothing an interpreter needs.
-                    super::module::METADATA_BLOCK
-                    | super::module::METADATA_ATTACHMENT_BLOCK
-                    | super::module::USELIST_BLOCK => {}
+                    METADATA_BLOCK | METADATA_ATTACHMENT_BLOCK | USELIST_BLOCK => {}
                     id => return Err(DxilError::Unsupported("function-level block", id as u64)),
                 }
                 continue;
@@ -428,7 +429,7 @@ pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), 
                 if !blocks.is_empty() || n == 0 || n > b.items.len() as u64 {
                     return Err(bad("DECLAREBLOCKS repeated, zero or larger than the body"));
                 }
-                blocks = vec![super::module::BasicBlock::default(); n as usize];
+                blocks = vec![BasicBlock::default(); n as usize];
                 continue;
             }
             DEBUG_LOC | DEBUG_LOC_AGAIN => continue,
@@ -470,12 +471,12 @@ pub(crate) fn parse_body(m: &mut Module, index: usize, b: &Block) -> Result<(), 
     }
     for v in &body.values {
         if let ValueKind::Const(c) = &v.kind {
-            if super::module::const_operands(c).any(|v| v.0 >= total) {
+            if const_operands(c).any(|v| v.0 >= total) {
                 return Err(bad("constant operand id out of range"));
             }
         }
     }
-    super::module::check_acyclic(&body.values, first_local)?;
+    check_acyclic(&body.values, first_local)?;
     if let Some(st) = symtab {
         for r in st.records() {
             let id = op(r, 0, W)? as usize;
