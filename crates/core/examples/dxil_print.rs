@@ -14,7 +14,7 @@ fn main() {
         }
     };
     match rd3d12_core::dxil::parse(&bytes) {
-        Ok(m) => print!("{m}"),
+        Ok(p) => print!("{}", p.module),
         Err(e) => {
             eprintln!("{path}: {e}");
             std::process::exit(1);

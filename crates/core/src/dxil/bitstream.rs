@@ -535,6 +535,19 @@ pub(crate) mod tests {
         }
     }
 
+    /// Writes a block tree with unabbreviated records only, as the inverse of [`parse`].
+    pub(crate) fn write_tree(w: &mut Writer, width: u32, b: &Block) {
+        let inner = 4;
+        let at = w.enter(width, b.id, inner);
+        for item in &b.items {
+            match item {
+                Item::Record(r) => w.unabbrev(inner, r.code, &r.ops),
+                Item::Block(sub) => write_tree(w, inner, sub),
+            }
+        }
+        w.end(inner, at);
+    }
+
     #[test]
     fn fixed_and_vbr_fields_read_back() {
         let mut w = Writer::default();

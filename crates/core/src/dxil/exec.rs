@@ -886,7 +886,7 @@ impl<'m> State<'m> {
             // UDiv: {quotient, remainder}; division by zero gives all bits set in both (D3D).
             43 => {
                 let (a, b) = (u(0) as u32, u(1) as u32);
-                let (q, r) = if b == 0 { (u32::MAX, u32::MAX) } else { (a / b, a % b) };
+                let (q, r) = (a.checked_div(b).unwrap_or(u32::MAX), a.checked_rem(b).unwrap_or(u32::MAX));
                 Val::Agg(vec![Val::Int(u64::from(q)), Val::Int(u64::from(r))])
             }
             // UAddc / USubb: {result, carry or borrow}.
@@ -1249,7 +1249,7 @@ mod tests {
             "loop.ps" => &include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")[..],
             _ => &include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")[..],
         };
-        crate::dxil::parse(bytes).expect("fixture parses")
+        crate::dxil::parse(bytes).expect("fixture parses").module
     }
 
     fn run_main(m: &Module, env: &mut Mock) {

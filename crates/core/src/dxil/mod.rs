@@ -3,10 +3,10 @@
 //! * [`bitstream`] — the LLVM bitstream container: blocks, records, abbreviations.
 //! * [`types`] — the type table.
 //! * [`module`] — the module: global values, constants, functions, value numbering.
-//! * [`inst`] — instructions and function bodies.
+//! * [`inst`] — instructions; `body` reads them from function bodies.
 //! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
 //! * [`ops`] — `dx.op` calls and their opcodes.
-//! * [`print`] — LLVM-like text of a module, for eyes and tests.
+//! * [`print`](mod@print) — LLVM-like text of a module, for eyes and tests.
 //!
 //! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
 //! [`Module::parse`] (typed IR with absolute value ids) → [`Module::dx_metadata`] and
@@ -14,6 +14,7 @@
 //! as an error value and never panics.
 
 pub mod bitstream;
+mod body;
 pub mod exec;
 pub mod inst;
 pub mod metadata;
@@ -80,11 +81,33 @@ pub fn bitcode(container: &[u8]) -> Result<&[u8], ShaderError> {
     crate::shader::dxil_bitcode(part)
 }
 
-/// Reads the module of a DXIL shader container.
+/// A DXIL shader: its module and the DXIL facts of its metadata.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    /// The module.
+    pub module: Module,
+    /// Shader model, entry points with their signatures, resources.
+    pub dx: DxMetadata,
+}
+
+/// Reads the DXIL program of a shader container.
 ///
-/// Guarantees: see [`Module::parse`]; any malformation is an error, never a panic.
-pub fn parse(container: &[u8]) -> Result<Module, DxilError> {
-    Module::parse(&bitstream::parse(bitcode(container)?)?)
+/// Guarantees: the container is one [`crate::shader::parse`] accepts; the module is read
+/// as [`Module::parse`] guarantees; `dx.shaderModel` names the stage and shader model of the
+/// program header, and there is exactly one entry point unless the program is a library.
+/// Any malformation is an error, never a panic.
+pub fn parse(container: &[u8]) -> Result<Program, DxilError> {
+    let shader = crate::shader::parse(container)?;
+    let module = Module::parse(&bitstream::parse(bitcode(container)?)?)?;
+    let dx = module.dx_metadata()?;
+    let model = (shader.model.major as u32, shader.model.minor as u32);
+    if dx.stage != shader.stage || dx.model != model {
+        return Err(DxilError::Malformed("metadata", "dx.shaderModel differs from the program header"));
+    }
+    if shader.stage != crate::shader::Stage::Library && dx.entry_points.len() != 1 {
+        return Err(DxilError::Malformed("metadata", "a shader has one entry point"));
+    }
+    Ok(Program { module, dx })
 }
 
 #[cfg(test)]

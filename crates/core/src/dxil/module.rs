@@ -1,5 +1,5 @@
 //! The LLVM 3.7 module as DXIL uses it: module records, global values, constants, the value
-//! symbol table, and the function bodies ([`super::inst`]) and metadata ([`super::metadata`])
+//! symbol table, and the function bodies (`super::body`) and metadata ([`super::metadata`])
 //! hung off it.
 //!
 //! Value numbering follows LLVM 3.7's bitcode: one id space per function, in which the
@@ -159,6 +159,17 @@ pub struct Function {
     pub blocks: Vec<BasicBlock>,
 }
 
+impl Function {
+    /// The instruction that defines value `id`, if `id` is an instruction result.
+    pub fn inst_of(&self, id: ValueId) -> Option<&Inst> {
+        let i = id.0.checked_sub(self.first_local)?;
+        match self.values.get(i as usize)?.kind {
+            ValueKind::Inst { block, index } => self.blocks.get(block as usize)?.insts.get(index as usize),
+            _ => None,
+        }
+    }
+}
+
 /// A basic block.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BasicBlock {
@@ -265,7 +276,7 @@ impl Module {
                             .map(|(i, _)| i)
                             .ok_or(DxilError::Malformed("module", "more function bodies than defined functions"))?;
                         bodies += 1;
-                        super::inst::parse_body(&mut m, index, b)?;
+                        super::body::parse_body(&mut m, index, b)?;
                     }
                     // Attributes are optimisation hints, use lists only keep an order, kinds
                     // name metadata attachments the reader ignores.
@@ -344,7 +355,13 @@ impl Module {
                     value_ty,
                     addr_space,
                     constant: flags & 1 != 0,
-                    init: (init != 0).then(|| ValueId((init - 1) as u32)),
+                    init: match init {
+                        0 => None,
+                        i => Some(ValueId(
+                            u32::try_from(i - 1)
+                                .map_err(|_| DxilError::Malformed("global variable", "initializer id over 32 bits"))?,
+                        )),
+                    },
                     linkage: op(r, 3, "global variable")?,
                     align: if align == 0 || align > 64 { 0 } else { 1 << (align - 1) },
                 });
@@ -391,6 +408,7 @@ impl Module {
                 }
             }
         }
+        check_acyclic(&self.values, 0)?;
         for md in &self.metadata.items {
             if let super::metadata::Md::Value { ty, value } = md {
                 if ty.0 as usize >= self.types.len() || !ok(value) {
@@ -440,6 +458,50 @@ pub(crate) fn const_operands(c: &Const) -> Box<dyn Iterator<Item = ValueId> + '_
         Const::Select { cond, then, otherwise } => Box::new([*cond, *then, *otherwise].into_iter()),
         _ => Box::new(core::iter::empty()),
     }
+}
+
+/// Rejects cycles among the constants of `values` (ids from `first` on), whose operands the
+/// caller has range-checked. Valid IR has none (constants refer to globals by address, never
+/// to themselves); rejecting them lets evaluation and printing recurse without a guard.
+pub(crate) fn check_acyclic(values: &[ValueDef], first: u32) -> Result<(), DxilError> {
+    const DONE: u8 = 2;
+    const OPEN: u8 = 1;
+    let mut state = vec![0u8; values.len()];
+    let local = |id: ValueId| id.0.checked_sub(first).map(|i| i as usize).filter(|&i| i < values.len());
+    for root in 0..values.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        // Depth-first, with an explicit stack: (value, operands left to visit).
+        let mut stack: Vec<(usize, Vec<ValueId>)> = Vec::new();
+        let operands = |i: usize| match &values[i].kind {
+            ValueKind::Const(c) => const_operands(c).collect(),
+            _ => Vec::new(),
+        };
+        state[root] = OPEN;
+        stack.push((root, operands(root)));
+        while let Some((node, rest)) = stack.last_mut() {
+            let node = *node;
+            match rest.pop() {
+                Some(next) => {
+                    let Some(i) = local(next) else { continue };
+                    match state[i] {
+                        OPEN => return Err(DxilError::Malformed("constants", "a constant refers to itself")),
+                        DONE => {}
+                        _ => {
+                            state[i] = OPEN;
+                            stack.push((i, operands(i)));
+                        }
+                    }
+                }
+                None => {
+                    state[node] = DONE;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads a `CONSTANTS_BLOCK`, appending one value per constant to `values` (whose length is

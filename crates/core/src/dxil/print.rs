@@ -3,6 +3,7 @@
 //! then per block its label and its results), so printed lines can be compared with
 //! `llvm-dis` output by eye and in tests. Float constants print as LLVM's exact hex form.
 
+use core::cell::Cell;
 use core::fmt::{self, Write};
 
 use super::inst::{atomic_rmw_name, predicate_name, InstKind, Operand};
@@ -52,7 +53,16 @@ struct Printer<'a> {
     m: &'a Module,
     f: Option<&'a Function>,
     slots: Option<Slots>,
+    /// Constants left to expand inline. Constants may share operands, so a short module can
+    /// describe an exponentially large expression; past the budget they print as `<...>`.
+    budget: Cell<u32>,
 }
+
+/// Constants one printer expands at most.
+const CONSTANT_BUDGET: u32 = 100_000;
+
+/// How deep constants nest when printed; a chain of constant casts may be long.
+const MAX_CONSTANT_DEPTH: u32 = 16;
 
 impl Printer<'_> {
     fn ty(&self, out: &mut dyn Write, t: TypeId) -> fmt::Result {
@@ -77,9 +87,11 @@ impl Printer<'_> {
                 let (Some(f), Some(s)) = (self.f, &self.slots) else { return write!(out, "<local {}>", v.0) };
                 write_name(out, '%', &s.values[(v.0 - f.first_local) as usize])
             }
-            // Constants refer to each other; a malformed module may make a cycle.
-            ValueKind::Const(_) if depth > 16 => out.write_str("<...>"),
-            ValueKind::Const(c) => self.constant(out, c, def.ty, depth + 1),
+            ValueKind::Const(_) if depth > MAX_CONSTANT_DEPTH || self.budget.get() == 0 => out.write_str("<...>"),
+            ValueKind::Const(c) => {
+                self.budget.set(self.budget.get() - 1);
+                self.constant(out, c, def.ty, depth + 1)
+            }
         }
     }
 
@@ -416,7 +428,7 @@ impl Printer<'_> {
 impl Module {
     /// The text of one function (its `define` or `declare`).
     pub fn function_text(&self, f: &Function) -> String {
-        let p = Printer { m: self, f: Some(f), slots: Some(Slots::new(f)) };
+        let p = Printer { m: self, f: Some(f), slots: Some(Slots::new(f)), budget: Cell::new(CONSTANT_BUDGET) };
         let mut s = String::new();
         let _ = p.function(&mut s, f);
         s
@@ -425,7 +437,7 @@ impl Module {
 
 impl fmt::Display for Module {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = Printer { m: self, f: None, slots: None };
+        let p = Printer { m: self, f: None, slots: None, budget: Cell::new(CONSTANT_BUDGET) };
         writeln!(out, "target datalayout = \"{}\"", self.datalayout.escape_default())?;
         writeln!(out, "target triple = \"{}\"\n", self.triple.escape_default())?;
         for i in 0..self.types.len() as u32 {

@@ -4,6 +4,8 @@
 use super::*;
 use crate::dxil::ops::opcode;
 use crate::shader;
+use bitstream::{Block, Item, Record};
+use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
 
 pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
     ("textured.vs", include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")),
@@ -17,7 +19,7 @@ fn fixture(name: &str) -> &'static [u8] {
 }
 
 fn module(name: &str) -> Module {
-    parse(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    parse(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}")).module
 }
 
 #[test]
@@ -28,6 +30,25 @@ fn fixtures_bitstreams_hold_one_module_block() {
         assert_eq!(blocks.iter().map(|b| b.id).collect::<Vec<_>>(), vec![8], "{name}");
         // One function body each: `main`.
         assert_eq!(blocks[0].blocks().filter(|b| b.id == 12).count(), 1, "{name}");
+    }
+}
+
+/// The record and block counts `llvm-bcanalyzer -dump` shows for the fixtures (BLOCKINFO,
+/// which the reader applies and drops, not counted).
+#[test]
+fn fixture_trees_hold_the_records_llvm_bcanalyzer_reads() {
+    fn count(b: &Block) -> (usize, usize) {
+        b.items.iter().fold((0, 1), |(r, n), i| match i {
+            Item::Record(_) => (r + 1, n),
+            Item::Block(s) => {
+                let (sr, sn) = count(s);
+                (r + sr, n + sn)
+            }
+        })
+    }
+    for (name, records) in [("textured.vs", 229), ("textured.ps", 190), ("loop.vs", 147), ("loop.ps", 194)] {
+        let blocks = bitstream::parse(bitcode(fixture(name)).unwrap()).unwrap();
+        assert_eq!(count(&blocks[0]), (records, 8), "{name}");
     }
 }
 
@@ -59,6 +80,85 @@ fn damaged_fixtures_never_panic() {
             read(&d);
         }
     }
+}
+
+/// Record-level damage reaches the IR reader where bit flips mostly stop in the bitstream:
+/// one operand of one record of the fixtures' block trees is replaced, a record dropped or
+/// duplicated, and reading, metadata decoding and printing must return, not panic.
+#[test]
+fn damaged_records_never_panic() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (_, bytes) in FIXTURES {
+        let tree = bitstream::parse(bitcode(bytes).unwrap()).unwrap();
+        for round in 0..600 {
+            let mut t = tree.clone();
+            let block = &mut t[0];
+            if round % 10 == 0 {
+                // Drop or duplicate a whole item.
+                let i = next() as usize % block.items.len();
+                if next() % 2 == 0 {
+                    block.items.remove(i);
+                } else {
+                    let dup = block.items[i].clone();
+                    block.items.insert(i, dup);
+                }
+            } else {
+                let Some(r) = nth_record(block, next() as usize) else { continue };
+                let v = match next() % 4 {
+                    0 => 0,
+                    1 => next() % 64,
+                    2 => u64::MAX - next() % 4,
+                    _ => next(),
+                };
+                match next() % 3 {
+                    0 if !r.ops.is_empty() => {
+                        let i = next() as usize % r.ops.len();
+                        r.ops[i] = v;
+                    }
+                    1 => r.ops.push(v),
+                    _ => {
+                        r.ops.pop();
+                    }
+                }
+            }
+            if let Ok(m) = Module::parse(&t) {
+                let _ = m.dx_metadata();
+                let _ = m.to_string();
+            }
+        }
+    }
+}
+
+/// The `n`th record (modulo their count) of a block tree, depth first.
+fn nth_record(b: &mut Block, n: usize) -> Option<&mut Record> {
+    fn count(b: &Block) -> usize {
+        b.items.iter().map(|i| if let Item::Block(s) = i { count(s) } else { 1 }).sum()
+    }
+    fn find<'a>(b: &'a mut Block, n: &mut usize) -> Option<&'a mut Record> {
+        for item in &mut b.items {
+            match item {
+                Item::Record(r) if *n == 0 => return Some(r),
+                Item::Record(_) => *n -= 1,
+                Item::Block(sub) => {
+                    if let Some(r) = find(sub, n) {
+                        return Some(r);
+                    }
+                }
+            }
+        }
+        None
+    }
+    let total = count(b);
+    if total == 0 {
+        return None;
+    }
+    find(b, &mut (n % total))
 }
 
 #[test]
@@ -122,6 +222,25 @@ fn entry_point_and_stage_agree_with_the_container() {
         }
         assert!(ep.patch_constants.is_empty());
     }
+}
+
+#[test]
+fn a_shader_model_disagreeing_with_the_program_header_is_an_error() {
+    // Patch the program header's shader kind (bits 16-31 of its first word) and the PSV0
+    // stage (byte 24 of its runtime info) from vertex (1) to pixel (0), leaving the module's
+    // "vs"; the container checksum is zero (unsigned), so nothing else needs fixing.
+    let mut bytes = fixture("textured.vs").to_vec();
+    let c = crate::dxbc::Container::parse_unverified(&bytes).unwrap();
+    let offset = |cc: [u8; 4]| c.part(cc).unwrap().as_ptr() as usize - c.bytes.as_ptr() as usize;
+    let (program, psv) = (offset(*b"DXIL"), offset(*b"PSV0"));
+    assert_eq!((bytes[program + 2], bytes[psv + 4 + 24]), (1, 1));
+    bytes[program + 2] = 0;
+    bytes[psv + 4 + 24] = 0;
+    assert_eq!(shader::parse(&bytes).unwrap().stage, shader::Stage::Pixel);
+    assert_eq!(
+        parse(&bytes).map(|p| p.dx.stage),
+        Err(DxilError::Malformed("metadata", "dx.shaderModel differs from the program header"))
+    );
 }
 
 #[test]
@@ -266,8 +385,7 @@ fn textured_ps_samples_one_texture_and_reads_a_cbuffer() {
     let calls = dx_calls(&m);
     let handle_class = |v: &Operand| {
         let Operand::Value(v) = v else { panic!() };
-        let ValueKind::Inst { block, index } = m.value(Some(f), *v).unwrap().kind else { panic!() };
-        let op = m.dx_op(f, &f.blocks[block as usize].insts[index as usize].kind).unwrap();
+        let op = m.dx_op(f, &f.inst_of(*v).unwrap().kind).unwrap();
         assert_eq!(op.opcode, opcode::CREATE_HANDLE);
         arg_int(&m, &op.args[0])
     };
@@ -311,8 +429,7 @@ fn loop_ps_has_a_loop_with_phis_and_a_discard() {
     // discard(c.x > 0.5), written as 0.5 < c.x.
     let discard = dx_calls(&m).into_iter().find(|(op, _)| op.opcode == opcode::DISCARD).unwrap().0;
     let Operand::Value(cond) = discard.args[0] else { panic!() };
-    let ValueKind::Inst { block, index } = m.value(Some(f), cond).unwrap().kind else { panic!() };
-    assert!(matches!(f.blocks[block as usize].insts[index as usize].kind, InstKind::Cmp { pred: 4, .. }));
+    assert!(matches!(f.inst_of(cond).unwrap().kind, InstKind::Cmp { pred: 4, .. }));
 }
 
 /// The relative value numbering is decoded right if every operand has the type its
@@ -389,4 +506,234 @@ fn printer_renders_lines_as_llvm_dis_does() {
             assert!(text.lines().any(|t| t == *l), "{name}: missing line {l:?} in\n{text}");
         }
     }
+}
+
+// ---- hand-built modules -------------------------------------------------------------------
+
+fn rec(code: u32, ops: &[u64]) -> Item {
+    Item::Record(Record { code, ops: ops.to_vec(), blob: None })
+}
+
+fn blk(id: u32, items: Vec<Item>) -> Item {
+    Item::Block(Block { id, items })
+}
+
+fn chars(s: &str) -> impl Iterator<Item = u64> + '_ {
+    s.bytes().map(u64::from)
+}
+
+fn named(code: u32, first: &[u64], name: &str) -> Item {
+    let ops: Vec<u64> = first.iter().copied().chain(chars(name)).collect();
+    rec(code, &ops)
+}
+
+/// A module exercising forward references (with their explicit type, and signed in a phi),
+/// constant expressions, an aggregate constant referring forward, groupshared memory,
+/// every memory instruction, select, aggregates, switch and both symbol tables. Value ids:
+/// 0 @g, 1 @main, 2 @helper, 3–9 module constants, 10 %a, then the instruction results.
+fn hand_built_body() -> Vec<Item> {
+    vec![
+        rec(1, &[3]), // DECLAREBLOCKS
+        // block 0
+        rec(19, &[0, 0, 4, 3 | 1 << 6]),  // %11 = alloca i32, i32 5, align 4
+        rec(2, &[2, 8, 0, 2]),            // %12 = add nsw %a, 5
+        rec(34, &[0, 1 << 15, 9, 11, 1]), // %13 = call i32 @helper(%12)
+        rec(2, &[(14u32.wrapping_sub(17)) as u64, 0, 1, 2, 0]), // %14 = mul %17 (forward, i32), %13
+        rec(28, &[1, 5, 40]),             // %15 = icmp slt %14, %a
+        rec(11, &[1, 2, 1]),              // br %15, 1, 2
+        // block 1
+        rec(16, &[0, 8, 0, 3, 1]),   // %16 = phi i32 [%12, 0], [%17, 1]
+        rec(29, &[1, 7, 2]),         // %17 = select %15, %16, %a
+        rec(44, &[11, 1, 3, 0]),     // store %17 -> constant GEP (7)
+        rec(43, &[1, 5, 18, 15, 1]), // %18 = gep inbounds [4 x i32], @g, 0, %17
+        rec(20, &[1, 0, 3, 0]),      // %19 = load i32, %18
+        rec(44, &[9, 6, 3, 0]),      // store %14 -> %11
+        rec(11, &[2]),               // br 2
+        // block 2
+        rec(27, &[12, 1, 2]),      // %20 = insertvalue C8, %19, 2
+        rec(26, &[1, 2]),          // %21 = extractvalue %20, 2
+        rec(12, &[0, 1, 2, 4, 1]), // switch %21, default 2, [5 -> 1]
+        blk(VALUE_SYMTAB_BLOCK, vec![named(1, &[10], "a"), named(2, &[0], "entry")]),
+    ]
+}
+
+fn hand_built(body: Vec<Item>) -> Vec<Block> {
+    let types = vec![
+        rec(1, &[10]),       // NUMENTRY
+        rec(7, &[32]),       // 0 i32
+        rec(3, &[]),         // 1 float
+        rec(2, &[]),         // 2 void
+        rec(21, &[0, 2, 0]), // 3 void (i32)
+        rec(7, &[1]),        // 4 i1
+        rec(11, &[4, 0]),    // 5 [4 x i32]
+        rec(8, &[5, 3]),     // 6 [4 x i32] addrspace(3)*
+        rec(8, &[0, 3]),     // 7 i32 addrspace(3)*
+        rec(8, &[0, 0]),     // 8 i32*
+        rec(21, &[0, 0, 0]), // 9 i32 (i32)
+    ];
+    let constants = vec![
+        rec(1, &[0]),
+        rec(4, &[0]),  // 3: i32 0
+        rec(4, &[10]), // 4: i32 5
+        rec(4, &[3]),  // 5: i32 -1
+        rec(1, &[1]),
+        rec(6, &[0x3F80_0000]), // 6: float 1.0
+        rec(1, &[7]),
+        rec(20, &[5, 6, 0, 0, 3, 0, 4]), // 7: gep inbounds ([4 x i32], @g, i32 0, i32 5)
+        rec(1, &[5]),
+        rec(7, &[3, 4, 5, 9]), // 8: [0, 5, -1, 7], the 7 defined after it
+        rec(1, &[0]),
+        rec(4, &[14]), // 9: i32 7
+    ];
+    // METADATA_STRINGS: two strings, lengths 2 and 4 as VBR6 in the first two bytes.
+    let strings = Item::Record(Record { code: 35, ops: vec![2, 2], blob: Some(b"\x02\x01dxmain".to_vec()) });
+    let metadata = vec![
+        strings,
+        rec(2, &[0, 4]),    // !2 = i32 5
+        rec(3, &[1, 3, 0]), // !3 = !{!"dx", i32 5, null}
+        named(4, &[], "n"),
+        rec(10, &[3]),
+    ];
+    let module = Block {
+        id: MODULE_BLOCK,
+        items: vec![
+            rec(1, &[1]),
+            blk(TYPE_BLOCK_NEW, types),
+            named(2, &[], "dxil-ms-dx"),
+            rec(7, &[5, 2 | 3 << 2, 0, 0, 3]), // @g = addrspace(3) global [4 x i32]
+            rec(8, &[3, 0, 0, 0, 0]),          // @main
+            rec(8, &[9, 0, 1, 0, 0]),          // declare @helper
+            blk(CONSTANTS_BLOCK, constants),
+            blk(METADATA_BLOCK, metadata),
+            blk(VALUE_SYMTAB_BLOCK, vec![named(1, &[0], "g"), named(1, &[1], "main"), named(1, &[2], "helper")]),
+            blk(FUNCTION_BLOCK, body),
+        ],
+    };
+    vec![module]
+}
+
+#[test]
+fn hand_built_module_resolves_relative_and_forward_operands() {
+    let m = Module::parse(&hand_built(hand_built_body())).unwrap();
+    let f = m.function("main").unwrap();
+    assert_eq!(f.first_local, 10);
+    let expected = "\
+define void @main(i32 %a) {
+  %0 = alloca i32, i32 5, align 4
+  %1 = add nsw i32 %a, 5
+  %2 = call i32 @helper(i32 %1)
+  %3 = mul i32 %7, %2
+  %4 = icmp slt i32 %3, %a
+  br i1 %4, label %5, label %10
+
+5:
+  %6 = phi i32 [ %1, %entry ], [ %7, %5 ]
+  %7 = select i1 %4, i32 %6, i32 %a
+  store i32 %7, i32 addrspace(3)* getelementptr inbounds ([4 x i32], [4 x i32] addrspace(3)* @g, i32 0, i32 5), align 4
+  %8 = getelementptr inbounds [4 x i32], [4 x i32] addrspace(3)* @g, i32 0, i32 %7
+  %9 = load i32, i32 addrspace(3)* %8, align 4
+  store i32 %3, i32* %0, align 4
+  br label %10
+
+10:
+  %11 = insertvalue [4 x i32] [i32 0, i32 5, i32 -1, i32 7], i32 %9, 2
+  %12 = extractvalue [4 x i32] %11, 2
+  switch i32 %12, label %10 [ i32 5, label %5 ]
+}
+";
+    assert_eq!(m.function_text(f), expected);
+    let text = m.to_string();
+    assert!(text.contains("@g = addrspace(3) global [4 x i32]\n"), "{text}");
+    assert!(text.contains("declare i32 @helper(i32)\n"), "{text}");
+    assert!(text.contains("!n = !{!3}\n!3 = !{!\"dx\", i32 5, null}\n"), "{text}");
+    assert_eq!(m.globals[0].addr_space, 3);
+    assert_eq!(m.globals[0].align, 4);
+    assert_eq!(m.types.name(m.values[0].ty), "[4 x i32] addrspace(3)*");
+    assert_eq!(m.metadata.string(1), Some("main"));
+    // The float constant keeps its bits.
+    assert_eq!(m.values[6].kind, ValueKind::Const(Const::Float(0x3F80_0000)));
+}
+
+#[test]
+fn hand_built_module_survives_the_bitstream_round_trip() {
+    let tree = hand_built(hand_built_body());
+    let mut w = bitstream::tests::Writer::bitcode();
+    bitstream::tests::write_tree(&mut w, 2, &tree[0]);
+    // The blob record needs an abbreviation; written unabbreviated it loses its blob, so
+    // compare everything but the metadata block.
+    let back = bitstream::parse(&w.bytes).unwrap();
+    let strip = |b: &Block| {
+        let mut b = b.clone();
+        b.items.retain(|i| !matches!(i, Item::Block(x) if x.id == METADATA_BLOCK));
+        b
+    };
+    assert_eq!(strip(&back[0]), strip(&tree[0]));
+}
+
+#[test]
+fn malformed_bodies_are_errors() {
+    let with = |edit: &dyn Fn(&mut Vec<Item>)| {
+        let mut body = hand_built_body();
+        edit(&mut body);
+        Module::parse(&hand_built(body))
+    };
+    assert!(with(&|_| {}).is_ok());
+    // The last block loses its terminator.
+    assert_eq!(
+        with(&|b| {
+            b.remove(16);
+        }),
+        Err(DxilError::Malformed("function body", "a block does not end in a terminator"))
+    );
+    // A forward reference past the last value.
+    assert_eq!(
+        with(&|b| b[4] = rec(2, &[(14u32.wrapping_sub(40)) as u64, 0, 1, 2, 0])),
+        Err(DxilError::Malformed("function body", "operand id out of range"))
+    );
+    // A branch to a block that was not declared.
+    assert_eq!(
+        with(&|b| b[13] = rec(11, &[7])),
+        Err(DxilError::Malformed("function body", "branch target out of range"))
+    );
+    // invoke (13) has no place in DXIL.
+    assert_eq!(with(&|b| b[13] = rec(13, &[0])), Err(DxilError::Unsupported("instruction code", 13)));
+    // A forward reference whose declared type (float) is not the value's (i32).
+    assert_eq!(
+        with(&|b| b[4] = rec(2, &[(14u32.wrapping_sub(17)) as u64, 1, 1, 2, 0])),
+        Err(DxilError::Malformed("function body", "binary operand types differ"))
+    );
+    // select i1 %15, i32 %16, i1 %15
+    assert_eq!(
+        with(&|b| b[8] = rec(29, &[1, 2, 2])),
+        Err(DxilError::Malformed("function body", "select operand types differ"))
+    );
+    // A call passing the alloca's i32* %11 for the i32 parameter.
+    assert_eq!(
+        with(&|b| b[3] = rec(34, &[0, 1 << 15, 9, 11, 2])),
+        Err(DxilError::Malformed("function body", "argument type differs from the parameter"))
+    );
+    // An operand before any value exists.
+    assert!(with(&|b| b[2] = rec(2, &[40, 8, 0, 2])).is_err());
+}
+
+#[test]
+fn constant_cycles_are_errors() {
+    // A body of only function-local constants (ids 11 and 12, after %a) and `ret void`.
+    let body = |second: &[u64]| {
+        vec![
+            rec(1, &[1]),
+            blk(CONSTANTS_BLOCK, vec![rec(1, &[5]), rec(7, &[3, 12, 4, 5]), rec(7, second)]),
+            rec(10, &[]),
+        ]
+    };
+    // 11 = [0, %12, 5, -1] and 12 = [%11, ...]: a cycle, which valid IR cannot have.
+    assert_eq!(
+        Module::parse(&hand_built(body(&[11, 3, 3, 3]))),
+        Err(DxilError::Malformed("constants", "a constant refers to itself"))
+    );
+    // Without the back edge the same constants are fine.
+    let m = Module::parse(&hand_built(body(&[3, 3, 3, 3]))).unwrap();
+    let f = m.function("main").unwrap();
+    assert_eq!(f.values.len(), 3);
+    assert_eq!(m.function_text(f), "define void @main(i32 %0) {\n  ret void\n}\n");
 }

@@ -152,9 +152,15 @@ impl Types {
             list.push(ty);
         }
         let types = Types { list };
-        for t in &types.list {
-            if types.children(t).any(|c| c.0 as usize >= types.list.len()) {
-                return Err(bad("type id out of range"));
+        for (i, t) in types.list.iter().enumerate() {
+            for c in types.children(t) {
+                let Some(child) = types.list.get(c.0 as usize) else { return Err(bad("type id out of range")) };
+                // As in LLVM, only identified structs may be referred to before they are
+                // defined; so every cycle passes through a named struct, which prints and
+                // compares by name, and no walk over the types can recurse forever.
+                if c.0 as usize >= i && !matches!(child, Type::Struct { name: Some(_), .. }) {
+                    return Err(bad("forward reference to a type that is not an identified struct"));
+                }
             }
         }
         Ok(types)
@@ -199,14 +205,18 @@ impl Types {
         self.list.is_empty()
     }
 
+    /// The id of `ty`, if the table holds it.
+    pub fn find(&self, ty: &Type) -> Option<TypeId> {
+        self.list.iter().position(|t| t == ty).map(|i| TypeId(i as u32))
+    }
+
     /// The id of `ty`, appending it if the table does not hold it yet (only ever for
     /// literal types; identified structs are never created).
     pub fn intern(&mut self, ty: Type) -> TypeId {
-        let found = self.list.iter().position(|t| *t == ty);
-        TypeId(found.unwrap_or_else(|| {
+        self.find(&ty).unwrap_or_else(|| {
             self.list.push(ty);
-            self.list.len() - 1
-        }) as u32)
+            TypeId(self.list.len() as u32 - 1)
+        })
     }
 
     /// The pointee of a pointer type.
@@ -372,6 +382,18 @@ mod tests {
         assert_eq!(t.element(TypeId(2), 0), Some(TypeId(1)));
         assert_eq!(t.element(TypeId(5), 16), None);
         assert!(t.is_float(TypeId(4)));
+    }
+
+    #[test]
+    fn recursion_only_through_identified_structs() {
+        let name: Vec<u64> = b"node".iter().map(|&b| b as u64).collect();
+        // %node = type { %node* }: the pointer refers forward to the struct.
+        let t = Types::parse(&block(&[(POINTER, &[1, 0]), (STRUCT_NAME, &name), (STRUCT_NAMED, &[0, 0])])).unwrap();
+        assert_eq!(t.name(TypeId(0)), "%node*");
+        // [4 x itself] and a pointer to a later array have no name to stop at.
+        assert!(Types::parse(&block(&[(ARRAY, &[4, 0])])).is_err());
+        assert!(Types::parse(&block(&[(POINTER, &[1, 0]), (ARRAY, &[4, 0])])).is_err());
+        assert!(Types::parse(&block(&[(STRUCT_ANON, &[0, 0])])).is_err());
     }
 
     #[test]
