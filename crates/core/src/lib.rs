@@ -30,6 +30,7 @@ pub mod clear;
 pub mod copy;
 pub mod desc;
 pub mod descriptor;
+pub mod draw;
 pub mod dxbc;
 pub mod dxil;
 pub mod error;

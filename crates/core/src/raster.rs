@@ -310,6 +310,48 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
     }
 }
 
+/// The interpolation weights of a clip-space triangle at the render-target point (x, y), even
+/// outside the triangle (what helper pixels of a quad need): (perspective-correct weights,
+/// screen-linear weights, depth). Computed in homogeneous 2D (the triangle's clip-space x, y, w
+/// as a 3x3 matrix), so vertices behind the eye need no clipping. `None` for a triangle that is
+/// degenerate as seen from the eye.
+pub fn weights_at(tri: &[[f32; 4]; 3], vp: &Viewport, x: f32, y: f32) -> Option<([f32; 3], [f32; 3], f32)> {
+    let xn = (f64::from(x) - f64::from(vp.x)) / (f64::from(vp.width) * 0.5) - 1.0;
+    let yn = 1.0 - (f64::from(y) - f64::from(vp.y)) / (f64::from(vp.height) * 0.5);
+    let c = |i: usize, k: usize| f64::from(tri[i][k]);
+    // Columns: vertex i's (x, y, w). Solve M·b = (xn, yn, 1) by Cramer's rule.
+    let m = [[c(0, 0), c(1, 0), c(2, 0)], [c(0, 1), c(1, 1), c(2, 1)], [c(0, 3), c(1, 3), c(2, 3)]];
+    let det3 = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det3(&m);
+    if d == 0.0 || !d.is_finite() {
+        return None;
+    }
+    let p = [xn, yn, 1.0];
+    let mut b = [0.0f64; 3];
+    for (i, bi) in b.iter_mut().enumerate() {
+        let mut mi = m;
+        for r in 0..3 {
+            mi[r][i] = p[r];
+        }
+        *bi = det3(&mi) / d;
+    }
+    let sum: f64 = b.iter().sum();
+    if sum == 0.0 || !sum.is_finite() {
+        return None;
+    }
+    let persp = b.map(|v| v / sum);
+    // Screen-linear weights: the point's screen position is Σ b_i w_i s_i / Σ b_j w_j.
+    let lw: Vec<f64> = (0..3).map(|i| persp[i] * c(i, 3)).collect();
+    let lsum: f64 = lw.iter().sum();
+    let linear = [lw[0] / lsum, lw[1] / lsum, lw[2] / lsum];
+    let zn: f64 = (0..3).map(|i| linear[i] * c(i, 2) / c(i, 3)).sum();
+    let z = f64::from(vp.min_depth) + zn * f64::from(vp.max_depth - vp.min_depth);
+    Some((persp.map(|v| v as f32), linear.map(|v| v as f32), z as f32))
+}
+
 /// The depth bias D3D adds to a triangle's depth (D3D11.3 spec, "Depth Bias"): for a UNORM depth
 /// buffer of `unorm_bits` bits, `DepthBias · 2^-bits + SlopeScaledDepthBias · MaxDepthSlope`;
 /// for a float buffer (`unorm_bits` None), `DepthBias · 2^(exponent(max |z|) - 23)` plus the
@@ -559,6 +601,23 @@ mod tests {
         assert!(covered(&[p, p, p], &st).is_empty());
         let line = [at(0.0, 0.0, 4.0, 4.0, 0.0), at(2.0, 2.0, 4.0, 4.0, 0.0), at(4.0, 4.0, 4.0, 4.0, 0.0)];
         assert!(covered(&line, &st).is_empty());
+    }
+
+    #[test]
+    fn weights_at_agree_with_the_rasterizer_and_extend_past_the_edges() {
+        let st = state(8, 8);
+        let mut tri = [at(0.0, 0.0, 8.0, 8.0, 0.2), at(8.0, 0.0, 8.0, 8.0, 0.4), at(0.0, 8.0, 8.0, 8.0, 0.6)];
+        tri[1] = tri[1].map(|c| c * 2.0);
+        rasterize_triangle(&tri, &st, |f| {
+            let (p, l, z) = weights_at(&tri, &st.viewport, f.x as f32 + 0.5, f.y as f32 + 0.5).unwrap();
+            for k in 0..3 {
+                assert!((p[k] - f.persp[k]).abs() < 1e-5 && (l[k] - f.linear[k]).abs() < 1e-5, "{f:?} {p:?} {l:?}");
+            }
+            assert!((z - f.depth).abs() < 1e-5);
+        });
+        // Outside the triangle the weights go negative but still sum to 1.
+        let (p, _, _) = weights_at(&tri, &st.viewport, 7.5, 7.5).unwrap();
+        assert!(p.iter().any(|v| *v < 0.0) && (p.iter().sum::<f32>() - 1.0).abs() < 1e-5);
     }
 
     #[test]
