@@ -71,10 +71,14 @@ pub trait Texels {
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
         self.fetch(x, y, z, mip).map(|c| c.map(f32::to_bits))
     }
-    /// What a `Load` out of range returns: 0 in the format's components, the (0, 0, 0, 1)
-    /// defaults in the others.
+    /// What a read out of range or of an empty LOD range returns, as values: 0 in the format's
+    /// components, the (0, 0, 0, 1) defaults in the others.
+    fn zero(&self) -> [f32; 4] {
+        [0.0; 4]
+    }
+    /// What a `Load` out of range returns, as lanes ([`Texels::zero`] as a register holds it).
     fn zero_lanes(&self) -> [u32; 4] {
-        [0; 4]
+        self.zero().map(f32::to_bits)
     }
     /// The border color as filtering uses it: only the format's components, clamped to its
     /// range, the defaults elsewhere.
@@ -159,6 +163,9 @@ impl Texels for MemoryTexels<'_> {
     }
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
         crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?)
+    }
+    fn zero(&self) -> [f32; 4] {
+        crate::pack::decode_color(self.format, &[0; 16]).unwrap_or([0.0; 4])
     }
     fn zero_lanes(&self) -> [u32; 4] {
         // An element of zero bytes decodes to 0 in the format's components and the defaults in
@@ -556,9 +563,9 @@ fn cube_axes_for_face(face: u32, d: [f64; 3]) -> (f64, f64, f64) {
 /// (§7.18.11): `max(MinLOD, min(MaxLOD, lod + MipLODBias + bias))`, then at least the shader's
 /// clamp and the view's ResourceMinLODClamp.
 pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4], mode: Lod) -> f32 {
-    let (raw, bias, clamp) = match mode {
-        Lod::Level(l) => (l, 0.0, 0.0),
-        Lod::Derivatives { ddx, ddy, bias, clamp } => {
+    let (raw, bias) = match mode {
+        Lod::Level(l) => (l, 0.0),
+        Lod::Derivatives { ddx, ddy, bias, .. } => {
             let (w, h, d) = t.dims(view.first_mip);
             let (dx, dy) = match view.dim {
                 Dim::Cube | Dim::CubeArray => {
@@ -572,13 +579,24 @@ pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4
                     (scale(ddx), scale(ddy))
                 }
             };
-            (isotropic_lod(dx, dy), bias, clamp)
+            (isotropic_lod(dx, dy), bias)
         }
     };
     // f32::max / min return the number when one side is NaN: NaN never propagates (§3.1).
     let biased = raw + s.mip_lod_bias + bias;
     let clamped = s.min_lod.max(s.max_lod.min(biased));
-    clamped.max(clamp).max(view.min_lod_clamp - view.first_mip as f32)
+    clamped.max(min_clamp(view, mode))
+}
+
+/// The larger of the shader's LOD clamp and the view's ResourceMinLODClamp, in the view's mips.
+/// ResourceMinLODClamp counts in the resource's mips, not from MostDetailedMip (what native
+/// drivers do; vkd3d-proton found the same).
+fn min_clamp(view: &View, mode: Lod) -> f32 {
+    let shader = match mode {
+        Lod::Derivatives { clamp, .. } => clamp,
+        Lod::Level(_) => 0.0,
+    };
+    shader.max(view.min_lod_clamp - view.first_mip as f32)
 }
 
 // ---- filtering ------------------------------------------------------------------------------
@@ -631,10 +649,6 @@ struct Ctx<'a, T: Texels + ?Sized> {
 }
 
 impl<T: Texels + ?Sized> Ctx<'_, T> {
-    fn zero(&self) -> [f32; 4] {
-        self.t.zero_lanes().map(f32::from_bits)
-    }
-
     /// Adds the taps of mip `m` (view-relative) with total weight `weight`.
     fn level(&self, acc: &mut Acc, m: u32, linear: bool, c: &Coords, offset: [i32; 3], weight: f32) {
         let mip = self.view.first_mip + m;
@@ -676,12 +690,12 @@ impl<T: Texels + ?Sized> Ctx<'_, T> {
             }
         }
         let z = if self.view.dim == Dim::Tex3D { q[2] } else { slice };
-        self.t.fetch(q[0], q[1], z, mip).unwrap_or_else(|| self.zero())
+        self.t.fetch(q[0], q[1], z, mip).unwrap_or_else(|| self.t.zero())
     }
 
     #[allow(clippy::too_many_arguments)]
     fn cube_level(&self, acc: &mut Acc, mip: u32, n: u32, linear: bool, f: CubeFace, cube: u32, weight: f32) {
-        let fetch = |face: u32, i: u32, j: u32| self.t.fetch(i, j, cube + face, mip).unwrap_or_else(|| self.zero());
+        let fetch = |face: u32, i: u32, j: u32| self.t.fetch(i, j, cube + face, mip).unwrap_or_else(|| self.t.zero());
         let n64 = i64::from(n);
         if !linear {
             let t = |u: f32| (fixed(u * n as f32).floor() as i64).clamp(0, n64 - 1) as u32;
@@ -750,6 +764,11 @@ pub fn sample(
     mode: Lod,
     compare: Option<f32>,
 ) -> [f32; 4] {
+    let last = view.levels(t) - 1;
+    // Min-LOD clamps past the view's last mip leave no mip to read (§5.8, §5.9.4.5.4).
+    if min_clamp(view, mode) > last as f32 {
+        return t.zero();
+    }
     let lod = lod(t, view, s, coords, mode);
     let ctx = Ctx { t, view, s, border: t.border(s.border) };
     let c = resolve(view, s, coords);
@@ -760,7 +779,6 @@ pub fn sample(
         extreme: None,
     };
     let linear = if lod <= 0.0 { s.mag_linear } else { s.min_linear };
-    let last = view.levels(t) - 1;
     // 8.8 fixed point, with room for any clamped LOD and none for infinities.
     let l = fixed(lod.clamp(-256.0, 256.0)) as f32;
     if s.mip_linear {
@@ -811,12 +829,15 @@ pub fn gather(
     const ORDER: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
     if let Some(f) = c.face {
         let [iu, iv] = [f.u, f.v].map(|u| axis_taps(u, w, true, 0)[0].0);
-        let texels = ORDER.map(|(di, dj)| cube_texel(f.face, iu + di, iv + dj, w));
-        // A corner's missing texel reads as the diagonal one, the texel sharing its neighbours.
-        return std::array::from_fn(|k| {
-            let (face, i, j) = texels[k].or(texels[(k + 2) % 4]).unwrap_or((f.face, 0, 0));
-            pick(t.fetch(i, j, c.slice + face, mip).unwrap_or_else(|| ctx.zero()))
+        let texels = ORDER.map(|(di, dj)| {
+            cube_texel(f.face, iu + di, iv + dj, w)
+                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice + face, mip).unwrap_or_else(|| t.zero())))
         });
+        // A corner's missing texel is the average of the three that exist (after comparing,
+        // for GatherCmp).
+        let present: Vec<f32> = texels.iter().flatten().copied().collect();
+        let average = present.iter().sum::<f32>() / present.len().max(1) as f32;
+        return texels.map(|v| v.unwrap_or(average));
     }
     let size = [w, h, d];
     let x0 = axis_taps(c.uvw[0], w, true, offset[0])[0].0;
@@ -1480,6 +1501,35 @@ mod tests {
     }
 
     #[test]
+    fn gather_synthesizes_a_cube_corner_as_the_average_of_three() {
+        let g = cubes(1, 1);
+        let v = View::whole(Dim::Cube, &g);
+        // On +X at sc = tc = 0.875 the footprint is +X (1), -Z (6), -Y (4) and the corner.
+        let r = gather(&g, &v, &sampler(POINT, CLAMP), [1.0, -0.875, -0.875, 0.0], [0; 3], 0, None);
+        assert_eq!(r, [4.0, 11.0 / 3.0, 6.0, 1.0]);
+        // GatherCmp synthesizes after comparing: 1 of 3 below 2 (LESS: 2 < texel fails for 1).
+        let mut c = sampler(0x80, CLAMP);
+        c.comparison_func = 2;
+        let r = gather(&g, &v, &c, [1.0, -0.875, -0.875, 0.0], [0; 3], 0, Some(2.0));
+        assert_eq!(r, [1.0, 2.0 / 3.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn min_lod_clamps_past_the_last_mip_read_zero() {
+        let g = mip_chain();
+        let v = View { mip_levels: 3, ..View::whole(Dim::Tex2D, &g) };
+        let s = sampler(POINT, CLAMP);
+        let clamp = |c| Lod::Derivatives { ddx: [0.0; 3], ddy: [0.0; 3], bias: 0.0, clamp: c };
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], clamp(2.0), None), [2.0, 0.0, 0.0, 1.0]);
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], clamp(2.5), None), [0.0; 4]);
+        let r = View { min_lod_clamp: 2.5, ..v };
+        assert_eq!(sample(&g, &r, &s, [0.5; 4], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
+        // The sampler's own MinLOD past the end just clamps to the last mip.
+        let m = Sampler { min_lod: 9.0, ..s };
+        assert_eq!(sample(&g, &v, &m, [0.5; 4], [0; 3], Lod::Level(0.0), None)[0], 2.0);
+    }
+
+    #[test]
     fn load_reads_texels_of_the_views_mips_and_slices() {
         let g = grid((4, 4, 1), 3, 3, |x, y, _, mip, slice| {
             [(x + 10 * y + 100 * mip + 1000 * slice) as f32, 0.0, 0.0, 1.0]
@@ -1511,6 +1561,7 @@ mod tests {
             let v = View::whole(Dim::Tex2D, &t);
             assert_eq!(load(&t, &v, [0, 0, 0], 0, [0; 3]), inside, "{format:?}");
             assert_eq!(load(&t, &v, [1, 0, 0], 0, [0; 3]), outside, "{format:?}");
+            assert_eq!(t.zero().map(f32::to_bits)[3], if outside[3] == 0 { 0 } else { one }, "{format:?}");
         }
     }
 
