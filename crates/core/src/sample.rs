@@ -601,6 +601,17 @@ fn min_clamp(view: &View, mode: Lod) -> f32 {
 
 // ---- filtering ------------------------------------------------------------------------------
 
+/// 1.0 when `reference ComparisonFunc texel` holds, else 0.0; float denormals are flushed to
+/// zero going into the comparison (D3D float rules; gather4_c says so explicitly).
+fn compare_texel(func: u32, reference: f32, texel: f32) -> f32 {
+    let flush = |x: f32| if x.is_subnormal() { 0.0 } else { x };
+    if compare(func, flush(reference), flush(texel)) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Combines taps as the reduction says.
 struct Acc {
     reduction: Reduction,
@@ -616,7 +627,7 @@ impl Acc {
             return;
         }
         let texel = match self.compare {
-            Some((func, r)) => [if compare(func, r, texel[0]) { 1.0 } else { 0.0 }; 4],
+            Some((func, r)) => [compare_texel(func, r, texel[0]); 4],
             None => texel,
         };
         match self.reduction {
@@ -814,13 +825,7 @@ pub fn gather(
     let c = resolve(view, s, coords);
     let cmp = compare.map(|r| (s.comparison_func, t.quantize_reference(r)));
     let pick = |texel: [f32; 4]| match cmp {
-        Some((func, r)) => {
-            if crate::output_merger::compare(func, r, texel[0]) {
-                1.0
-            } else {
-                0.0
-            }
-        }
+        Some((func, r)) => compare_texel(func, r, texel[0]),
         None => texel[component.min(3)],
     };
     let mip = view.first_mip;
@@ -1443,6 +1448,40 @@ mod tests {
     }
 
     #[test]
+    fn cube_seams_pair_every_edge_texel_with_one_neighbouring_edge_texel() {
+        for n in 1..=5u32 {
+            for face in 0..6u32 {
+                let n64 = i64::from(n);
+                let mut off_edge = Vec::new();
+                for k in 0..n64 {
+                    off_edge.extend([(-1, k), (n64, k), (k, -1), (k, n64)]);
+                }
+                let mut hit = std::collections::BTreeSet::new();
+                let mut faces = std::collections::BTreeSet::new();
+                for (i, j) in off_edge {
+                    let (f, x, y) = cube_texel(face, i, j, n).expect("an edge neighbour exists");
+                    assert!(f / 2 != face / 2, "face {face} -> {f}: neither itself nor its opposite");
+                    assert!(x == 0 || y == 0 || x == n - 1 || y == n - 1, "lands on an edge");
+                    hit.insert((f, x, y));
+                    faces.insert(f);
+                    // Stepping back across the seam from the neighbour returns to this face.
+                    let back = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                        .into_iter()
+                        .filter_map(|(di, dj)| cube_texel(f, i64::from(x) + di, i64::from(y) + dj, n))
+                        .any(|(bf, bx, by)| {
+                            bf == face && (i64::from(bx), i64::from(by)) == (i.clamp(0, n64 - 1), j.clamp(0, n64 - 1))
+                        });
+                    assert!(back, "n {n} face {face} ({i}, {j}) -> ({f}, {x}, {y}) does not lead back");
+                }
+                assert_eq!(faces.len(), 4, "the four neighbours of face {face}");
+                if n > 1 {
+                    assert_eq!(hit.len(), 4 * n as usize, "distinct texels for n {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn cube_bilinear_spills_over_edges_and_shares_a_missing_corner() {
         let g = cubes(1, 1);
         let v = View::whole(Dim::Cube, &g);
@@ -1470,6 +1509,68 @@ mod tests {
         // Off center, moving away along the major axis shrinks the face coordinate.
         assert_eq!(lod(&g, &v, &s, [0.0, 0.5, -1.0, 0.0], d([0.0, 0.0, -0.5])), 1.0);
         assert_eq!(sample(&g, &v, &s, [1.0, 0.0, 0.0, 0.0], [0; 3], d([0.0, 0.0, 0.5]), None)[0], 2.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn addressed_texels_stay_inside_the_mip(mode in 1u32..=5, t in -100_000i64..100_000, n in 1u32..64) {
+            match address(mode, t, n) {
+                Some(v) => proptest::prop_assert!(v < n),
+                None => proptest::prop_assert!(mode == BORDER && !(0..i64::from(n)).contains(&t)),
+            }
+        }
+
+        #[test]
+        fn wrap_and_mirror_are_periodic(t in -1000i64..1000, n in 1u32..32, k in -5i64..5) {
+            let n64 = i64::from(n);
+            proptest::prop_assert_eq!(address(WRAP, t, n), address(WRAP, t + k * n64, n));
+            proptest::prop_assert_eq!(address(MIRROR, t, n), address(MIRROR, t + 2 * k * n64, n));
+            proptest::prop_assert_eq!(address(MIRROR, t, n), address(MIRROR, -t - 1, n));
+        }
+
+        #[test]
+        fn filtering_a_constant_texture_gives_the_constant(
+            u in -3.0f32..3.0, v in -3.0f32..3.0, mode in 1u32..=5, filter in 0u32..0x20, level in -2.0f32..6.0,
+        ) {
+            let g = grid((8, 4, 1), 4, 1, |_, _, _, _, _| [0.25, 0.5, 0.75, 1.0]);
+            let mut s = sampler(filter & 0x15, mode);
+            s.border = [0.25, 0.5, 0.75, 1.0];
+            let r = sample(&g, &View::whole(Dim::Tex2D, &g), &s, [u, v, 0.0, 0.0], [0; 3], Lod::Level(level), None);
+            for (c, want) in r.into_iter().zip([0.25, 0.5, 0.75, 1.0]) {
+                proptest::prop_assert!((c - want).abs() < 1e-6, "{:?}", r);
+            }
+        }
+
+        #[test]
+        fn filtered_values_lie_between_the_extremes(u in -2.0f32..2.0, v in -2.0f32..2.0, level in -1.0f32..4.0, seed in 0u32..1000) {
+            let g = grid((8, 8, 1), 4, 1, |x, y, _, m, _| [((x * 7 + y * 13 + m * 5 + seed) % 17) as f32, 0.0, 0.0, 1.0]);
+            let view = View::whole(Dim::Tex2D, &g);
+            let at = |f| sample(&g, &view, &sampler(f, WRAP), [u, v, 0.0, 0.0], [0; 3], Lod::Level(level), None)[0];
+            let (lo, hi, mid) = (at(0x115), at(0x195), at(0x15));
+            proptest::prop_assert!(lo <= mid + 1e-4 && mid <= hi + 1e-4, "{} {} {}", lo, mid, hi);
+            proptest::prop_assert!((0.0..=16.0).contains(&lo) && (0.0..=16.0).contains(&hi));
+        }
+
+        #[test]
+        fn cube_faces_round_trip_through_their_directions(x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0) {
+            proptest::prop_assume!(x.abs().max(y.abs()).max(z.abs()) > 1e-3);
+            let f = cube_face([x, y, z]);
+            proptest::prop_assert!((0.0..=1.0).contains(&f.u) && (0.0..=1.0).contains(&f.v));
+            let d = cube_direction(f.face, f64::from(f.u) * 2.0 - 1.0, f64::from(f.v) * 2.0 - 1.0);
+            let back = cube_face(d.map(|c| c as f32));
+            proptest::prop_assert_eq!(back.face, f.face);
+            proptest::prop_assert!((back.u - f.u).abs() < 1e-5 && (back.v - f.v).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn comparison_flushes_denormals() {
+        let tiny = f32::from_bits(1);
+        assert_eq!(compare_texel(3, 0.0, tiny), 1.0, "EQUAL: a denormal texel is 0");
+        assert_eq!(compare_texel(2, tiny, 0.0), 0.0, "LESS: a denormal reference is 0");
+        assert_eq!(compare_texel(2, 0.0, f32::NAN), 0.0, "NaN compares false");
     }
 
     #[test]
