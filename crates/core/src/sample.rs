@@ -11,7 +11,8 @@
 //! Interpretation", and the `sample*` / `gather4*` / `ld` instruction pages, which D3D12 keeps):
 //! - texel centers lie at half-integers: point sampling takes texel `floor(u·size)`, linear
 //!   sampling the texels `floor(u·size − 0.5)` and the next one, weighted by the fraction; the
-//!   scaled coordinate is first snapped to 8 fractional bits (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT);
+//!   scaled coordinate is first snapped to 8 fractional bits (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT),
+//!   rounding to nearest even as the reference float-to-fixed conversion does (§3.2.4.1);
 //! - before scaling, the coordinate's range is reduced as the address mode allows (`frac` for
 //!   WRAP, into (−2, 2) for MIRROR, a clamp to [−10, 10] otherwise), which changes no result but
 //!   keeps the integer texel addresses small;
@@ -23,8 +24,10 @@
 //! - the LOD is `log2(max(|ddx|, |ddy|))` of the derivatives scaled to texels of the view's most
 //!   detailed mip (the isotropic formula), plus MipLODBias and the shader's bias, clamped as
 //!   `max(MinLOD, min(MaxLOD, lod))`, then by the shader's clamp and the view's
-//!   ResourceMinLODClamp; LOD ≤ 0 magnifies (MinLOD/MaxLOD clamping before that decision: the
-//!   spec leaves the order undefined);
+//!   ResourceMinLODClamp (which counts in the resource's mips); LOD ≤ 0 magnifies (MinLOD/MaxLOD
+//!   clamping before that decision: the spec leaves the order undefined); when the shader's clamp
+//!   or ResourceMinLODClamp lies past the view's last mip no mip is left and the read returns 0
+//!   in the format's components (§5.9.4.5.4);
 //! - mip POINT takes mip `floor(lod + 0.5)`, mip LINEAR blends `floor(lod)` and the next by the
 //!   fraction, the LOD snapped to 8 fractional bits, mips clamped to the view;
 //! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD:
@@ -39,7 +42,13 @@
 //!   `(sc/|ma| + 1)/2, (tc/|ma| + 1)/2`; bilinear taps that fall off a face are read from the
 //!   adjacent face, and at corners the missing fourth tap's weight is shared evenly by the three
 //!   others (the spec's reference behaviour); address modes do not apply;
-//! - array indices are rounded to the nearest integer (ties to even) and clamped to the view.
+//! - array indices are rounded to the nearest integer (ties to even) and clamped to the view;
+//! - `Gather` returns one component of the bilinear footprint's four texels from the view's most
+//!   detailed mip (sampler address modes only); a cube corner's missing texel is the average of
+//!   the other three (after comparison for `GatherCmp`);
+//! - `Load` takes integer coordinates in the view's mip; anything outside the view returns 0 in
+//!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
+//! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
 //!
 //! Block-compressed formats are not decoded yet: [`MemoryTexels`] returns no texel for them, so
 //! they sample as zeros.
@@ -848,6 +857,26 @@ pub fn gather(
     let x0 = axis_taps(c.uvw[0], w, true, offset[0])[0].0;
     let y0 = if view.dim.axes() > 1 { axis_taps(c.uvw[1], h, true, offset[1])[0].0 } else { 0 };
     ORDER.map(|(di, dj)| pick(ctx.texel(mip, [x0 + di, y0 + dj, 0], size, c.slice)))
+}
+
+/// What Shader4ComponentMapping selects for result component `c` (0–3): a source component
+/// 0–3, or 4 (D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_0) / 5 (FORCE_VALUE_1). For `Gather`,
+/// pass the selector of the gathered component as `component` (forced values gather as
+/// constants).
+pub fn mapping_source(mapping: u32, c: usize) -> u32 {
+    (mapping >> (3 * (c as u32 & 3))) & 7
+}
+
+/// Shader4ComponentMapping applied to what a read returns: each component becomes the source
+/// component its selector names, `zero` for FORCE_VALUE_0 or `one` for FORCE_VALUE_1 (1.0 for
+/// sampled values; for `Load` lanes, integer 1 for integer formats and the bits of 1.0
+/// otherwise). Applied to the filtered result, so the border color is remapped like a texel.
+pub fn apply_mapping<T: Copy>(mapping: u32, v: [T; 4], zero: T, one: T) -> [T; 4] {
+    std::array::from_fn(|c| match mapping_source(mapping, c) {
+        s @ 0..=3 => v[s as usize],
+        5 => one,
+        _ => zero,
+    })
 }
 
 /// `Load` (TextureLoad): the texel at integer coordinates `xyz` (x, y, and z or the array
@@ -1701,6 +1730,19 @@ mod tests {
         // Block-compressed formats are not decoded yet.
         let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC1_UNORM, ..t };
         assert_eq!(bc.fetch(0, 0, 0, 0), None);
+    }
+
+    #[test]
+    fn component_mapping_selects_sources_and_forced_values() {
+        let rgba = [1.0, 2.0, 3.0, 4.0];
+        let identity = crate::descriptor::DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        assert_eq!(apply_mapping(identity, rgba, 0.0, 1.0), rgba);
+        // (B, R, FORCE_0, FORCE_1) encoded as D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING does.
+        let encode = |s: [u32; 4]| s[0] | s[1] << 3 | s[2] << 6 | s[3] << 9 | 1 << 12;
+        let m = encode([2, 0, 4, 5]);
+        assert_eq!(apply_mapping(m, rgba, 0.0, 1.0), [3.0, 1.0, 0.0, 1.0]);
+        assert_eq!(apply_mapping(m, [7u32, 8, 9, 10], 0, 1), [9, 7, 0, 1]);
+        assert_eq!([0, 1, 2, 3].map(|c| mapping_source(m, c)), [2, 0, 4, 5]);
     }
 
     #[test]
