@@ -18,6 +18,7 @@
 //! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
 //! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
 //! * [`indirect`] — command signatures and ExecuteIndirect argument rules.
+//! * [`sample`] — texture sampling (filters, address modes, mip selection, cubes) and texel loads.
 //! * [`info_queue`] — the debug layer's message queue: storage, filters, break-on, printed lines.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
@@ -45,6 +46,7 @@ pub mod pack;
 pub mod pipeline;
 pub mod raster;
 pub mod root_signature;
+pub mod sample;
 pub mod shader;
 pub mod states;
 pub mod subresource;

@@ -1,0 +1,1767 @@
+//! Texture sampling and texel loads as Direct3D defines them, for the CPU backend's shaders
+//! (`Sample*`, `SampleCmp*`, `Gather*`, `Load`).
+//!
+//! The memory a texture lives in is abstracted by [`Texels`] (one decoded texel per call);
+//! [`MemoryTexels`] implements it over a byte slice with per-subresource layouts through
+//! [`crate::pack::decode_color`]. A [`View`] picks the mips and array slices a SRV covers, a
+//! [`Sampler`] is the parsed sampler state, and [`sample`], [`gather`] and [`load`] do the
+//! work.
+//!
+//! The rules (D3D11.3 functional spec §7.18 "Texture Sampling", §3.3.3 "Texture Coordinate
+//! Interpretation", and the `sample*` / `gather4*` / `ld` instruction pages, which D3D12 keeps):
+//! - texel centers lie at half-integers: point sampling takes texel `floor(u·size)`, linear
+//!   sampling the texels `floor(u·size − 0.5)` and the next one, weighted by the fraction; the
+//!   scaled coordinate is first snapped to 8 fractional bits (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT),
+//!   rounding to nearest even as the reference float-to-fixed conversion does (§3.2.4.1);
+//! - before scaling, the coordinate's range is reduced as the address mode allows (`frac` for
+//!   WRAP, into (−2, 2) for MIRROR, a clamp to [−10, 10] otherwise), which changes no result but
+//!   keeps the integer texel addresses small;
+//! - address modes act per axis on integer texel addresses that fall outside the mip: WRAP,
+//!   MIRROR, CLAMP, BORDER (the texel becomes the border color, reduced to the components and
+//!   range of the format by [`Texels::border`]) and MIRROR_ONCE;
+//! - immediate offsets (`aoffimmi`, −8..7) are added in texel space, never along the array axis;
+//!   cubes take none;
+//! - the LOD is `log2(max(|ddx|, |ddy|))` of the derivatives scaled to texels of the view's most
+//!   detailed mip (the isotropic formula), plus MipLODBias and the shader's bias, clamped as
+//!   `max(MinLOD, min(MaxLOD, lod))`, then by the shader's clamp and the view's
+//!   ResourceMinLODClamp (which counts in the resource's mips); LOD ≤ 0 magnifies (MinLOD/MaxLOD
+//!   clamping before that decision: the spec leaves the order undefined); when the shader's clamp
+//!   or ResourceMinLODClamp lies past the view's last mip no mip is left and the read returns 0
+//!   in the format's components (§5.9.4.5.4);
+//! - mip POINT takes mip `floor(lod + 0.5)`, mip LINEAR blends `floor(lod)` and the next by the
+//!   fraction, the LOD snapped to 8 fractional bits, mips clamped to the view;
+//! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD:
+//!   the spec allows it for cubes and `SampleLevel`, and requires nothing better than trilinear
+//!   quality from a reference; this is the one place results differ from hardware;
+//! - comparison filtering compares the reference (quantized to the format by
+//!   [`Texels::quantize_reference`]) against each tap's red component with ComparisonFunc,
+//!   giving 1.0 or 0.0 per tap, then filters those; the result is replicated to all components;
+//! - MINIMUM / MAXIMUM reduction returns the per-component minimum / maximum of the taps the
+//!   standard filter would weight with a nonzero weight (over both mips for mip LINEAR);
+//! - cubes: the face is the major axis (ties go to Z, then Y, then X), face coordinates are
+//!   `(sc/|ma| + 1)/2, (tc/|ma| + 1)/2`; bilinear taps that fall off a face are read from the
+//!   adjacent face, and at corners the missing fourth tap's weight is shared evenly by the three
+//!   others (the spec's reference behaviour); address modes do not apply;
+//! - array indices are rounded to the nearest integer (ties to even) and clamped to the view;
+//! - `Gather` returns one component of the bilinear footprint's four texels from the view's most
+//!   detailed mip (sampler address modes only); a cube corner's missing texel is the average of
+//!   the other three (after comparison for `GatherCmp`);
+//! - `Load` takes integer coordinates in the view's mip; anything outside the view returns 0 in
+//!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
+//! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
+//!
+//! Block-compressed formats are not decoded yet: [`MemoryTexels`] returns no texel for them, so
+//! they sample as zeros.
+
+use rd3d12_sys as sys;
+use rd3d12_sys::DXGI_FORMAT;
+
+use crate::descriptor::{SamplerDesc, SamplerState, TextureRange};
+use crate::output_merger::compare;
+
+/// Fractional bits of scaled texel coordinates and of the LOD (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT,
+/// D3D12_MIP_LOD_FRACTIONAL_BIT_COUNT).
+const FRACTION_BITS: u32 = 8;
+
+/// A texture's texels, independent of the memory holding them. Mips and array slices are the
+/// resource's (absolute), not a view's.
+pub trait Texels {
+    /// Width, height and depth of mip `mip` (depth 1 unless 3D; height 1 for 1D).
+    fn dims(&self, mip: u32) -> (u32, u32, u32);
+    /// Mip levels.
+    fn mips(&self) -> u32;
+    /// Array slices (1 for 3D textures).
+    fn array_size(&self) -> u32;
+    /// The texel at (x, y) of depth slice or array slice `z` of mip `mip`, decoded as a shader
+    /// reads it ([`crate::pack::decode_color`]: normalized formats as floats, integer formats as
+    /// the integer's value); `None` out of range or for formats without a decoder.
+    fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]>;
+    /// The texel as the four 32-bit lanes a `Load` returns ([`crate::pack::decode_lanes`]).
+    fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
+        self.fetch(x, y, z, mip).map(|c| c.map(f32::to_bits))
+    }
+    /// What a read out of range or of an empty LOD range returns, as values: 0 in the format's
+    /// components, the (0, 0, 0, 1) defaults in the others.
+    fn zero(&self) -> [f32; 4] {
+        [0.0; 4]
+    }
+    /// What a `Load` out of range returns, as lanes ([`Texels::zero`] as a register holds it).
+    fn zero_lanes(&self) -> [u32; 4] {
+        self.zero().map(f32::to_bits)
+    }
+    /// The border color as filtering uses it: only the format's components, clamped to its
+    /// range, the defaults elsewhere.
+    fn border(&self, color: [f32; 4]) -> [f32; 4] {
+        color
+    }
+    /// A comparison reference quantized to the format as depth is before a depth test (which
+    /// includes the clamp to [0, 1] of UNORM formats).
+    fn quantize_reference(&self, reference: f32) -> f32 {
+        reference
+    }
+}
+
+/// Where one subresource lies in a [`MemoryTexels`]' bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubresourceBytes {
+    /// Byte offset of texel (0, 0, 0).
+    pub offset: usize,
+    /// Bytes from one row to the next.
+    pub row_pitch: usize,
+    /// Bytes from one depth slice to the next (3D); unused otherwise.
+    pub depth_pitch: usize,
+}
+
+/// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
+/// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
+/// Block-compressed and planar formats give no texels (they are not decoded yet).
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryTexels<'a> {
+    /// The resource's bytes.
+    pub bytes: &'a [u8],
+    /// The format texels are read as.
+    pub format: DXGI_FORMAT,
+    /// Width, height and depth of mip 0.
+    pub size: (u32, u32, u32),
+    /// Mip levels.
+    pub mips: u32,
+    /// Array slices (1 for 3D).
+    pub array_size: u32,
+    /// Layout of each subresource, `mip + slice × mips`.
+    pub subresources: &'a [SubresourceBytes],
+}
+
+impl MemoryTexels<'_> {
+    fn element_bytes(&self) -> Option<usize> {
+        let info = crate::format::info(self.format)?;
+        if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
+            return None;
+        }
+        Some(info.bytes_per_element() as usize)
+    }
+
+    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<&[u8]> {
+        let (w, h, d) = self.dims(mip);
+        if x >= w || y >= h || mip >= self.mips {
+            return None;
+        }
+        let (slice, depth) = if d > 1 || self.array_size == 1 { (0, z) } else { (z, 0) };
+        if depth >= d || slice >= self.array_size {
+            return None;
+        }
+        let size = self.element_bytes()?;
+        let sub = self.subresources.get((mip + slice * self.mips) as usize)?;
+        let at = sub.offset + depth as usize * sub.depth_pitch + y as usize * sub.row_pitch + x as usize * size;
+        self.bytes.get(at..at + size)
+    }
+}
+
+impl Texels for MemoryTexels<'_> {
+    fn dims(&self, mip: u32) -> (u32, u32, u32) {
+        let m = |v: u32| (v >> mip.min(31)).max(1);
+        (m(self.size.0), m(self.size.1), m(self.size.2))
+    }
+    fn mips(&self) -> u32 {
+        self.mips
+    }
+    fn array_size(&self) -> u32 {
+        self.array_size
+    }
+    fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
+        crate::pack::decode_color(self.format, self.element(x, y, z, mip)?)
+    }
+    fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
+        crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?)
+    }
+    fn zero(&self) -> [f32; 4] {
+        crate::pack::decode_color(self.format, &[0; 16]).unwrap_or([0.0; 4])
+    }
+    fn zero_lanes(&self) -> [u32; 4] {
+        // An element of zero bytes decodes to 0 in the format's components and the defaults in
+        // the others, which is exactly what an out-of-range load returns.
+        crate::pack::decode_lanes(self.format, &[0; 16]).unwrap_or([0; 4])
+    }
+    fn border(&self, color: [f32; 4]) -> [f32; 4] {
+        // Encoding then decoding drops the components the format lacks, clamps to its range
+        // and snaps to its precision: the spec's treatment of border colors.
+        crate::pack::encode_color(self.format, color)
+            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
+            .unwrap_or(color)
+    }
+    fn quantize_reference(&self, reference: f32) -> f32 {
+        crate::pack::encode_color(self.format, [reference, 0.0, 0.0, 0.0])
+            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
+            .map_or(reference, |c| c[0])
+    }
+}
+
+/// A shader resource view's texture type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dim {
+    /// Texture1D.
+    Tex1D,
+    /// Texture1DArray.
+    Tex1DArray,
+    /// Texture2D (and 2D MS, for loads).
+    Tex2D,
+    /// Texture2DArray (and 2D MS arrays, for loads).
+    Tex2DArray,
+    /// Texture3D.
+    Tex3D,
+    /// TextureCube.
+    Cube,
+    /// TextureCubeArray.
+    CubeArray,
+}
+
+impl Dim {
+    /// The texture type of a D3D12_SRV_DIMENSION (None for buffers and unknown values).
+    pub fn from_srv(dimension: u32) -> Option<Dim> {
+        Some(match sys::D3D12_SRV_DIMENSION(dimension as _) {
+            sys::D3D12_SRV_DIMENSION_TEXTURE1D => Dim::Tex1D,
+            sys::D3D12_SRV_DIMENSION_TEXTURE1DARRAY => Dim::Tex1DArray,
+            sys::D3D12_SRV_DIMENSION_TEXTURE2D | sys::D3D12_SRV_DIMENSION_TEXTURE2DMS => Dim::Tex2D,
+            sys::D3D12_SRV_DIMENSION_TEXTURE2DARRAY | sys::D3D12_SRV_DIMENSION_TEXTURE2DMSARRAY => Dim::Tex2DArray,
+            sys::D3D12_SRV_DIMENSION_TEXTURE3D => Dim::Tex3D,
+            sys::D3D12_SRV_DIMENSION_TEXTURECUBE => Dim::Cube,
+            sys::D3D12_SRV_DIMENSION_TEXTURECUBEARRAY => Dim::CubeArray,
+            _ => return None,
+        })
+    }
+
+    /// Texel-space axes (1 to 3), which also index the array coordinate for array types.
+    const fn axes(self) -> usize {
+        match self {
+            Dim::Tex1D | Dim::Tex1DArray => 1,
+            Dim::Tex2D | Dim::Tex2DArray | Dim::Cube | Dim::CubeArray => 2,
+            Dim::Tex3D => 3,
+        }
+    }
+}
+
+/// The part of a texture a view shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// The texture type.
+    pub dim: Dim,
+    /// The view's most detailed mip (MostDetailedMip).
+    pub first_mip: u32,
+    /// Mips in the view.
+    pub mip_levels: u32,
+    /// First array slice (First2DArrayFace for cube arrays; 0 for 3D).
+    pub first_slice: u32,
+    /// Array slices in the view (6 per cube; 1 for 3D).
+    pub array_size: u32,
+    /// ResourceMinLODClamp, in the resource's mips (0 for none).
+    pub min_lod_clamp: f32,
+}
+
+impl View {
+    /// The view a SRV descriptor describes: its D3D12_SRV_DIMENSION and texture range.
+    pub fn from_srv(dimension: u32, range: &TextureRange) -> Option<View> {
+        let dim = Dim::from_srv(dimension)?;
+        Some(View {
+            dim,
+            first_mip: range.first_mip,
+            mip_levels: range.mip_levels,
+            first_slice: if dim == Dim::Tex3D { 0 } else { range.first_slice },
+            array_size: if dim == Dim::Tex3D { 1 } else { range.array_size },
+            min_lod_clamp: range.min_lod,
+        })
+    }
+
+    /// A view of every mip and slice of `t`.
+    pub fn whole(dim: Dim, t: &(impl Texels + ?Sized)) -> View {
+        View {
+            dim,
+            first_mip: 0,
+            mip_levels: t.mips(),
+            first_slice: 0,
+            array_size: if dim == Dim::Tex3D { 1 } else { t.array_size() },
+            min_lod_clamp: 0.0,
+        }
+    }
+
+    /// Mips the view can reach in `t`: at least 1.
+    fn levels(&self, t: &(impl Texels + ?Sized)) -> u32 {
+        self.mip_levels.min(t.mips().saturating_sub(self.first_mip)).max(1)
+    }
+}
+
+/// How the taps of a filter combine (D3D12_FILTER_REDUCTION_TYPE, filter bits 7–8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    /// Weighted average.
+    Standard,
+    /// Weighted average of comparison results.
+    Comparison,
+    /// Per-component minimum.
+    Minimum,
+    /// Per-component maximum.
+    Maximum,
+}
+
+/// A sampler's state, ready for filtering.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampler {
+    /// Minification filter is LINEAR (else POINT).
+    pub min_linear: bool,
+    /// Magnification filter is LINEAR.
+    pub mag_linear: bool,
+    /// Mip filter is LINEAR.
+    pub mip_linear: bool,
+    /// The filter is ANISOTROPIC (filtered as trilinear, see the module notes).
+    pub anisotropic: bool,
+    /// The reduction.
+    pub reduction: Reduction,
+    /// D3D12_TEXTURE_ADDRESS_MODE of u, v, w.
+    pub address: [u32; 3],
+    /// MipLODBias.
+    pub mip_lod_bias: f32,
+    /// MinLOD.
+    pub min_lod: f32,
+    /// MaxLOD.
+    pub max_lod: f32,
+    /// D3D12_COMPARISON_FUNC (0 never passes).
+    pub comparison_func: u32,
+    /// The border color as values: the float border, or the integers of a UINT border.
+    pub border: [f32; 4],
+}
+
+impl Sampler {
+    /// From a sampler descriptor's state. Filter bits: mip in bit 0, mag in bit 2, min in bit
+    /// 4, anisotropic in bit 6, the reduction in bits 7–8.
+    pub fn new(s: &SamplerState) -> Sampler {
+        let anisotropic = s.filter & 0x40 != 0;
+        let uint_border = s.flags & sys::D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR.0 != 0;
+        Sampler {
+            // Anisotropic filtering is at least trilinear.
+            min_linear: anisotropic || s.filter & 0x10 != 0,
+            mag_linear: anisotropic || s.filter & 0x04 != 0,
+            mip_linear: anisotropic || s.filter & 0x01 != 0,
+            anisotropic,
+            reduction: match (s.filter >> 7) & 3 {
+                0 => Reduction::Standard,
+                1 => Reduction::Comparison,
+                2 => Reduction::Minimum,
+                _ => Reduction::Maximum,
+            },
+            address: s.address,
+            mip_lod_bias: s.mip_lod_bias,
+            min_lod: s.min_lod,
+            max_lod: s.max_lod,
+            comparison_func: s.comparison_func,
+            border: s.border.map(|b| if uint_border { b as f32 } else { f32::from_bits(b) }),
+        }
+    }
+
+    /// From a (validated) sampler desc.
+    pub fn from_desc(d: &SamplerDesc) -> Sampler {
+        Sampler::new(&SamplerState {
+            filter: d.filter,
+            address: d.address,
+            mip_lod_bias: d.mip_lod_bias,
+            max_anisotropy: d.max_anisotropy,
+            comparison_func: d.comparison_func,
+            border: d.border,
+            min_lod: d.min_lod,
+            max_lod: d.max_lod,
+            flags: d.flags,
+        })
+    }
+}
+
+/// How a sample picks its LOD.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lod {
+    /// From the derivatives of the coordinates along the render target's x and y
+    /// (`Sample`, `SampleBias`, `SampleGrad`, `SampleCmp`), with a shader bias and the shader's
+    /// LOD clamp (0.0 for none).
+    Derivatives {
+        /// d(coords)/dx.
+        ddx: [f32; 3],
+        /// d(coords)/dy.
+        ddy: [f32; 3],
+        /// The shader's bias (`SampleBias`; 0.0 otherwise).
+        bias: f32,
+        /// The shader's LOD clamp (`clamp` operand; 0.0 for none).
+        clamp: f32,
+    },
+    /// An explicit LOD (`SampleLevel`; `SampleCmpLevelZero` is `Level(0.0)`).
+    Level(f32),
+}
+
+// ---- coordinates ----------------------------------------------------------------------------
+
+/// Snaps a scaled coordinate to fixed point with 8 fractional bits (NaN becomes 0).
+fn fixed(x: f32) -> f64 {
+    if x.is_nan() {
+        return 0.0;
+    }
+    let scale = (1u32 << FRACTION_BITS) as f64;
+    ((x as f64) * scale).round_ties_even() / scale
+}
+
+/// The spec's range reduction of a normalized coordinate before scaling (§7.18.6).
+fn reduce(u: f32, mode: u32) -> f32 {
+    match sys::D3D12_TEXTURE_ADDRESS_MODE(mode as _) {
+        sys::D3D12_TEXTURE_ADDRESS_MODE_WRAP => u - u.floor(),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR => (u / 2.0).fract() * 2.0,
+        _ => u.clamp(-10.0, 10.0),
+    }
+}
+
+/// A texel address on one axis after the address mode: `None` selects the border color.
+/// Addresses inside `[0, n)` are returned unchanged whatever the mode (§7.18.9).
+pub fn address(mode: u32, t: i64, n: u32) -> Option<u32> {
+    let n = i64::from(n.max(1));
+    if (0..n).contains(&t) {
+        return Some(t as u32);
+    }
+    let t = match sys::D3D12_TEXTURE_ADDRESS_MODE(mode as _) {
+        sys::D3D12_TEXTURE_ADDRESS_MODE_WRAP => t.rem_euclid(n),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR => {
+            let t = if t < 0 { -t - 1 } else { t };
+            let flip = (t / n) & 1 == 1;
+            let t = t % n;
+            if flip {
+                n - t - 1
+            } else {
+                t
+            }
+        }
+        sys::D3D12_TEXTURE_ADDRESS_MODE_CLAMP => t.clamp(0, n - 1),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE => (if t < 0 { -t - 1 } else { t }).clamp(0, n - 1),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_BORDER => return None,
+        _ => 0,
+    };
+    Some(t as u32)
+}
+
+/// The taps of one axis: up to two (texel address before the address mode, weight).
+fn axis_taps(u: f32, n: u32, linear: bool, offset: i32) -> [(i64, f32); 2] {
+    let scaled = u * n as f32;
+    if linear {
+        let s = fixed(scaled - 0.5);
+        let t = s.floor();
+        let w = (s - t) as f32;
+        let t = t as i64 + i64::from(offset);
+        [(t, 1.0 - w), (t + 1, w)]
+    } else {
+        [(fixed(scaled).floor() as i64 + i64::from(offset), 1.0), (0, 0.0)]
+    }
+}
+
+/// A cube face: index (+X, −X, +Y, −Y, +Z, −Z) and face coordinates in [0, 1].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CubeFace {
+    /// The face, as its array slice within the cube (0 = +X … 5 = −Z).
+    pub face: u32,
+    /// The coordinate along the face's width.
+    pub u: f32,
+    /// The coordinate along the face's height.
+    pub v: f32,
+}
+
+/// The face a direction points at and the (sc, tc, |ma|) of TextureCube coordinate space:
+/// the largest-magnitude component picks the face, ties going to Z, then Y, then X.
+fn cube_axes(d: [f64; 3]) -> (u32, f64, f64, f64) {
+    let [x, y, z] = d;
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    if az >= ax && az >= ay {
+        if z >= 0.0 {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        }
+    } else if ay >= ax {
+        if y >= 0.0 {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if x >= 0.0 {
+        (0, -z, -y, ax)
+    } else {
+        (1, z, -y, ax)
+    }
+}
+
+/// The direction of face coordinates (sc, tc) ∈ [−1, 1]² of `face` (the inverse of
+/// [`cube_axes`] with |ma| = 1).
+fn cube_direction(face: u32, sc: f64, tc: f64) -> [f64; 3] {
+    match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    }
+}
+
+/// The cube face a direction selects and its face coordinates (§7.18.7).
+pub fn cube_face(dir: [f32; 3]) -> CubeFace {
+    let (face, sc, tc, ma) = cube_axes(dir.map(f64::from));
+    let ma = if ma > 0.0 { ma } else { 1.0 };
+    CubeFace { face, u: ((sc / ma + 1.0) * 0.5) as f32, v: ((tc / ma + 1.0) * 0.5) as f32 }
+}
+
+/// Texel (i, j) of `face` of size n×n, possibly one texel off the face: the face and texel
+/// that hold it (the neighbouring face's edge texel), or None at a corner, where no texel is.
+fn cube_texel(face: u32, i: i64, j: i64, n: u32) -> Option<(u32, u32, u32)> {
+    let n64 = i64::from(n);
+    let (i_in, j_in) = ((0..n64).contains(&i), (0..n64).contains(&j));
+    if i_in && j_in {
+        return Some((face, i as u32, j as u32));
+    }
+    if !i_in && !j_in {
+        return None;
+    }
+    // Re-project the texel's center onto the cube: one past an edge, its direction's major
+    // axis is the neighbouring face's, and the projection lands inside that face's edge texel.
+    let nf = n as f64;
+    let c = |t: i64| (t as f64 + 0.5) / nf * 2.0 - 1.0;
+    let (f, sc, tc, ma) = cube_axes(cube_direction(face, c(i), c(j)));
+    let t = |s: f64| ((((s / ma) + 1.0) * 0.5 * nf).floor() as i64).clamp(0, n64 - 1) as u32;
+    Some((f, t(sc), t(tc)))
+}
+
+// ---- LOD ------------------------------------------------------------------------------------
+
+/// The isotropic LOD of derivatives already in texel space (§7.18.11): `log2` of the longer
+/// derivative (−∞ for none).
+pub fn isotropic_lod(ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
+    let len = |d: [f32; 3]| (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    len(ddx).max(len(ddy)).log2()
+}
+
+/// Derivatives of a cube direction turned into derivatives of the major face's coordinates,
+/// scaled to texels of a face `n` texels wide (§7.18.11). The spec writes the quotient rule
+/// for a positive major axis; the sign of the major axis is applied to its derivative here so
+/// that negative faces get the true derivative of their face coordinates.
+fn cube_derivatives(dir: [f32; 3], d: [f32; 3], n: u32) -> [f32; 3] {
+    let dir = dir.map(f64::from);
+    let d = d.map(f64::from);
+    let (face, sc, tc, ma) = cube_axes(dir);
+    // The derivative vector read in the same face's axes: the minor axes selected and mirrored
+    // as the direction's were, and the major axis signed so it is d|ma|.
+    let (dsc, dtc, dma) = cube_axes_for_face(face, d);
+    if ma == 0.0 {
+        return [0.0; 3];
+    }
+    let q = |s: f64, ds: f64| ((ma * ds - s * dma) / (ma * ma) * 0.5 * n as f64) as f32;
+    [q(sc, dsc), q(tc, dtc), 0.0]
+}
+
+/// (sc, tc, ma) of vector `d` read in the axes of `face` (whatever its own major axis), `ma`
+/// signed as the face's axis points.
+fn cube_axes_for_face(face: u32, d: [f64; 3]) -> (f64, f64, f64) {
+    let [x, y, z] = d;
+    match face {
+        0 => (-z, -y, x),
+        1 => (z, -y, -x),
+        2 => (x, z, y),
+        3 => (x, -z, -y),
+        4 => (x, -y, z),
+        _ => (-x, -y, -z),
+    }
+}
+
+/// The LOD a sample uses, relative to the view's most detailed mip, after bias and every clamp
+/// (§7.18.11): `max(MinLOD, min(MaxLOD, lod + MipLODBias + bias))`, then at least the shader's
+/// clamp and the view's ResourceMinLODClamp.
+pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4], mode: Lod) -> f32 {
+    let (raw, bias) = match mode {
+        Lod::Level(l) => (l, 0.0),
+        Lod::Derivatives { ddx, ddy, bias, .. } => {
+            let (w, h, d) = t.dims(view.first_mip);
+            let (dx, dy) = match view.dim {
+                Dim::Cube | Dim::CubeArray => {
+                    let dir = [coords[0], coords[1], coords[2]];
+                    (cube_derivatives(dir, ddx, w), cube_derivatives(dir, ddy, w))
+                }
+                dim => {
+                    let size = [w as f32, h as f32, d as f32];
+                    let scale =
+                        |v: [f32; 3]| std::array::from_fn(|i| if i < dim.axes() { v[i] * size[i] } else { 0.0 });
+                    (scale(ddx), scale(ddy))
+                }
+            };
+            (isotropic_lod(dx, dy), bias)
+        }
+    };
+    // f32::max / min return the number when one side is NaN: NaN never propagates (§3.1).
+    let biased = raw + s.mip_lod_bias + bias;
+    let clamped = s.min_lod.max(s.max_lod.min(biased));
+    clamped.max(min_clamp(view, mode))
+}
+
+/// The larger of the shader's LOD clamp and the view's ResourceMinLODClamp, in the view's mips.
+/// ResourceMinLODClamp counts in the resource's mips, not from MostDetailedMip (what native
+/// drivers do; vkd3d-proton found the same).
+fn min_clamp(view: &View, mode: Lod) -> f32 {
+    let shader = match mode {
+        Lod::Derivatives { clamp, .. } => clamp,
+        Lod::Level(_) => 0.0,
+    };
+    shader.max(view.min_lod_clamp - view.first_mip as f32)
+}
+
+// ---- filtering ------------------------------------------------------------------------------
+
+/// 1.0 when `reference ComparisonFunc texel` holds, else 0.0; float denormals are flushed to
+/// zero going into the comparison (D3D float rules; gather4_c says so explicitly).
+fn compare_texel(func: u32, reference: f32, texel: f32) -> f32 {
+    let flush = |x: f32| if x.is_subnormal() { 0.0 } else { x };
+    if compare(func, flush(reference), flush(texel)) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Combines taps as the reduction says.
+struct Acc {
+    reduction: Reduction,
+    /// (ComparisonFunc, quantized reference) when comparing.
+    compare: Option<(u32, f32)>,
+    sum: [f32; 4],
+    extreme: Option<[f32; 4]>,
+}
+
+impl Acc {
+    fn add(&mut self, texel: [f32; 4], w: f32) {
+        if w == 0.0 {
+            return;
+        }
+        let texel = match self.compare {
+            Some((func, r)) => [compare_texel(func, r, texel[0]); 4],
+            None => texel,
+        };
+        match self.reduction {
+            Reduction::Minimum | Reduction::Maximum if self.compare.is_none() => {
+                let max = self.reduction == Reduction::Maximum;
+                self.extreme = Some(match self.extreme {
+                    None => texel,
+                    Some(e) => std::array::from_fn(|c| if max { e[c].max(texel[c]) } else { e[c].min(texel[c]) }),
+                });
+            }
+            _ => {
+                for (s, t) in self.sum.iter_mut().zip(texel) {
+                    *s += t * w;
+                }
+            }
+        }
+    }
+
+    fn result(&self) -> [f32; 4] {
+        self.extreme.unwrap_or(self.sum)
+    }
+}
+
+/// Everything one sample needs.
+struct Ctx<'a, T: Texels + ?Sized> {
+    t: &'a T,
+    view: &'a View,
+    s: &'a Sampler,
+    border: [f32; 4],
+}
+
+impl<T: Texels + ?Sized> Ctx<'_, T> {
+    /// Adds the taps of mip `m` (view-relative) with total weight `weight`.
+    fn level(&self, acc: &mut Acc, m: u32, linear: bool, c: &Coords, offset: [i32; 3], weight: f32) {
+        let mip = self.view.first_mip + m;
+        let (w, h, d) = self.t.dims(mip);
+        if let Some(face) = c.face {
+            return self.cube_level(acc, mip, w, linear, face, c.slice, weight);
+        }
+        let axes = self.view.dim.axes();
+        let size = [w, h, d];
+        let taps: [[(i64, f32); 2]; 3] = std::array::from_fn(|a| {
+            if a < axes {
+                axis_taps(c.uvw[a], size[a], linear, offset[a])
+            } else {
+                [(0, 1.0), (0, 0.0)]
+            }
+        });
+        for &(z, wz) in &taps[2] {
+            for &(y, wy) in &taps[1] {
+                for &(x, wx) in &taps[0] {
+                    let tw = wx * wy * wz * weight;
+                    if tw == 0.0 {
+                        continue;
+                    }
+                    acc.add(self.texel(mip, [x, y, z], size, c.slice), tw);
+                }
+            }
+        }
+    }
+
+    /// The texel at texel address `p` after the address modes (the border when any axis says
+    /// so), `slice` the absolute array slice.
+    fn texel(&self, mip: u32, p: [i64; 3], size: [u32; 3], slice: u32) -> [f32; 4] {
+        let axes = self.view.dim.axes();
+        let mut q = [0u32; 3];
+        for a in 0..axes {
+            match address(self.s.address[a], p[a], size[a]) {
+                Some(v) => q[a] = v,
+                None => return self.border,
+            }
+        }
+        let z = if self.view.dim == Dim::Tex3D { q[2] } else { slice };
+        self.t.fetch(q[0], q[1], z, mip).unwrap_or_else(|| self.t.zero())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cube_level(&self, acc: &mut Acc, mip: u32, n: u32, linear: bool, f: CubeFace, cube: u32, weight: f32) {
+        let fetch = |face: u32, i: u32, j: u32| self.t.fetch(i, j, cube + face, mip).unwrap_or_else(|| self.t.zero());
+        let n64 = i64::from(n);
+        if !linear {
+            let t = |u: f32| (fixed(u * n as f32).floor() as i64).clamp(0, n64 - 1) as u32;
+            return acc.add(fetch(f.face, t(f.u), t(f.v)), weight);
+        }
+        let [iu, iv] = [f.u, f.v].map(|u| axis_taps(u, n, true, 0));
+        let mut taps = [(None, 0.0f32); 4];
+        for (k, ((i, wi), (j, wj))) in
+            [(iu[0], iv[0]), (iu[1], iv[0]), (iu[0], iv[1]), (iu[1], iv[1])].into_iter().enumerate()
+        {
+            taps[k] = (cube_texel(f.face, i, j, n), wi * wj);
+        }
+        // At a corner the fourth texel does not exist: its weight goes to the other three.
+        let missing: f32 = taps.iter().filter(|t| t.0.is_none()).map(|t| t.1).sum();
+        for (texel, w) in taps {
+            if let Some((face, i, j)) = texel {
+                acc.add(fetch(face, i, j), (w + missing / 3.0) * weight);
+            }
+        }
+    }
+}
+
+/// Coordinates resolved once per sample: normalized texel-axis coordinates, the cube face,
+/// and the absolute array slice (of the cube's +X face for cubes).
+struct Coords {
+    uvw: [f32; 3],
+    face: Option<CubeFace>,
+    slice: u32,
+}
+
+fn resolve(view: &View, s: &Sampler, coords: [f32; 4]) -> Coords {
+    let slices = view.array_size.max(1);
+    let index = |v: f32, count: u32| -> u32 {
+        let r = if v.is_nan() { 0.0 } else { v.round_ties_even() };
+        r.clamp(0.0, count.saturating_sub(1) as f32) as u32
+    };
+    match view.dim {
+        Dim::Cube | Dim::CubeArray => {
+            let cube = if view.dim == Dim::CubeArray { index(coords[3], slices / 6) } else { 0 };
+            let face = cube_face([coords[0], coords[1], coords[2]]);
+            Coords { uvw: [face.u, face.v, 0.0], face: Some(face), slice: view.first_slice + cube * 6 }
+        }
+        dim => {
+            let axes = dim.axes();
+            let uvw = std::array::from_fn(|a| if a < axes { reduce(coords[a], s.address[a]) } else { 0.0 });
+            let slice = match dim {
+                Dim::Tex1DArray => index(coords[1], slices),
+                Dim::Tex2DArray => index(coords[2], slices),
+                _ => 0,
+            };
+            Coords { uvw, face: None, slice: view.first_slice + slice }
+        }
+    }
+}
+
+/// `Sample*` / `SampleCmp*`: the filtered value at `coords` (u, v, w / array index / cube
+/// direction and cube index, as the view's type uses them) with texel `offset` (ignored for
+/// cubes), at the LOD `mode` gives. `compare` is the reference of a comparison sample: the
+/// result is then the filtered comparison, replicated to all four components.
+pub fn sample(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    coords: [f32; 4],
+    offset: [i32; 3],
+    mode: Lod,
+    compare: Option<f32>,
+) -> [f32; 4] {
+    let last = view.levels(t) - 1;
+    // Min-LOD clamps past the view's last mip leave no mip to read (§5.8, §5.9.4.5.4).
+    if min_clamp(view, mode) > last as f32 {
+        return t.zero();
+    }
+    let lod = lod(t, view, s, coords, mode);
+    let ctx = Ctx { t, view, s, border: t.border(s.border) };
+    let c = resolve(view, s, coords);
+    let mut acc = Acc {
+        reduction: s.reduction,
+        compare: compare.map(|r| (s.comparison_func, t.quantize_reference(r))),
+        sum: [0.0; 4],
+        extreme: None,
+    };
+    let linear = if lod <= 0.0 { s.mag_linear } else { s.min_linear };
+    // 8.8 fixed point, with room for any clamped LOD and none for infinities.
+    let l = fixed(lod.clamp(-256.0, 256.0)) as f32;
+    if s.mip_linear {
+        let m = l.floor();
+        let w = l - m;
+        let m0 = (m.max(0.0) as u32).min(last);
+        let m1 = ((m + 1.0).max(0.0) as u32).min(last);
+        ctx.level(&mut acc, m0, linear, &c, offset, 1.0 - w);
+        if w > 0.0 {
+            ctx.level(&mut acc, m1, linear, &c, offset, w);
+        }
+    } else {
+        let m = ((l + 0.5).floor().max(0.0) as u32).min(last);
+        ctx.level(&mut acc, m, linear, &c, offset, 1.0);
+    }
+    acc.result()
+}
+
+/// `Gather*` / `GatherCmp*`: component `component` (0 = R … 3 = A; the comparison result for
+/// `GatherCmp`) of the four texels a bilinear filter at `coords` reads from the view's most
+/// detailed mip, in the order (u0, v1), (u1, v1), (u1, v0), (u0, v0) — counter-clockwise from
+/// the lower left, `u0, v0` being the upper-left texel of the footprint.
+pub fn gather(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    coords: [f32; 4],
+    offset: [i32; 3],
+    component: usize,
+    compare: Option<f32>,
+) -> [f32; 4] {
+    let ctx = Ctx { t, view, s, border: t.border(s.border) };
+    let c = resolve(view, s, coords);
+    let cmp = compare.map(|r| (s.comparison_func, t.quantize_reference(r)));
+    let pick = |texel: [f32; 4]| match cmp {
+        Some((func, r)) => compare_texel(func, r, texel[0]),
+        None => texel[component.min(3)],
+    };
+    let mip = view.first_mip;
+    let (w, h, d) = t.dims(mip);
+    // The four texels in gather order as (di, dj) from the footprint's upper-left texel.
+    const ORDER: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
+    if let Some(f) = c.face {
+        let [iu, iv] = [f.u, f.v].map(|u| axis_taps(u, w, true, 0)[0].0);
+        let texels = ORDER.map(|(di, dj)| {
+            cube_texel(f.face, iu + di, iv + dj, w)
+                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice + face, mip).unwrap_or_else(|| t.zero())))
+        });
+        // A corner's missing texel is the average of the three that exist (after comparing,
+        // for GatherCmp).
+        let present: Vec<f32> = texels.iter().flatten().copied().collect();
+        let average = present.iter().sum::<f32>() / present.len().max(1) as f32;
+        return texels.map(|v| v.unwrap_or(average));
+    }
+    let size = [w, h, d];
+    let x0 = axis_taps(c.uvw[0], w, true, offset[0])[0].0;
+    let y0 = if view.dim.axes() > 1 { axis_taps(c.uvw[1], h, true, offset[1])[0].0 } else { 0 };
+    ORDER.map(|(di, dj)| pick(ctx.texel(mip, [x0 + di, y0 + dj, 0], size, c.slice)))
+}
+
+/// What Shader4ComponentMapping selects for result component `c` (0–3): a source component
+/// 0–3, or 4 (D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_0) / 5 (FORCE_VALUE_1). For `Gather`,
+/// pass the selector of the gathered component as `component` (forced values gather as
+/// constants).
+pub fn mapping_source(mapping: u32, c: usize) -> u32 {
+    (mapping >> (3 * (c as u32 & 3))) & 7
+}
+
+/// Shader4ComponentMapping applied to what a read returns: each component becomes the source
+/// component its selector names, `zero` for FORCE_VALUE_0 or `one` for FORCE_VALUE_1 (1.0 for
+/// sampled values; for `Load` lanes, integer 1 for integer formats and the bits of 1.0
+/// otherwise). Applied to the filtered result, so the border color is remapped like a texel.
+pub fn apply_mapping<T: Copy>(mapping: u32, v: [T; 4], zero: T, one: T) -> [T; 4] {
+    std::array::from_fn(|c| match mapping_source(mapping, c) {
+        s @ 0..=3 => v[s as usize],
+        5 => one,
+        _ => zero,
+    })
+}
+
+/// `Load` (TextureLoad): the texel at integer coordinates `xyz` (x, y, and z or the array
+/// slice, as the view's type uses them) plus `offset` (not on the array axis), of view-relative
+/// mip `mip`, as [`Texels::fetch_lanes`] gives it. Anything out of the view — coordinates, mip,
+/// slice — reads as [`Texels::zero_lanes`].
+pub fn load(t: &(impl Texels + ?Sized), view: &View, xyz: [i32; 3], mip: u32, offset: [i32; 3]) -> [u32; 4] {
+    let zero = t.zero_lanes();
+    if mip >= view.levels(t) || view.first_mip + mip >= t.mips() {
+        return zero;
+    }
+    let abs = view.first_mip + mip;
+    let (w, h, d) = t.dims(abs);
+    let axes = match view.dim {
+        // Cubes are loaded as 2D arrays.
+        Dim::Cube | Dim::CubeArray => 2,
+        dim => dim.axes(),
+    };
+    let size = [w, h, d];
+    let mut p = [0u32; 3];
+    for a in 0..axes {
+        let v = i64::from(xyz[a]) + i64::from(offset[a]);
+        if !(0..i64::from(size[a])).contains(&v) {
+            return zero;
+        }
+        p[a] = v as u32;
+    }
+    let z = match view.dim {
+        Dim::Tex3D => p[2],
+        dim => {
+            let slice = match dim {
+                Dim::Tex1DArray => xyz[1],
+                Dim::Tex2DArray | Dim::Cube | Dim::CubeArray => xyz[2],
+                _ => 0,
+            };
+            if slice < 0 || slice as u32 >= view.array_size.max(1) {
+                return zero;
+            }
+            view.first_slice + slice as u32
+        }
+    };
+    t.fetch_lanes(p[0], p[1], z, abs).unwrap_or(zero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WRAP: u32 = 1;
+    const MIRROR: u32 = 2;
+    const CLAMP: u32 = 3;
+    const BORDER: u32 = 4;
+    const MIRROR_ONCE: u32 = 5;
+
+    /// Texels computed by a function of (x, y, z, mip, slice), for exact expectations.
+    struct Grid {
+        size: (u32, u32, u32),
+        mips: u32,
+        slices: u32,
+        data: Vec<Vec<[f32; 4]>>,
+    }
+
+    fn grid(size: (u32, u32, u32), mips: u32, slices: u32, f: impl Fn(u32, u32, u32, u32, u32) -> [f32; 4]) -> Grid {
+        let mut g = Grid { size, mips, slices, data: Vec::new() };
+        for slice in 0..slices {
+            for mip in 0..mips {
+                let (w, h, d) = g.dims(mip);
+                let mut v = Vec::new();
+                for z in 0..d {
+                    for y in 0..h {
+                        for x in 0..w {
+                            v.push(f(x, y, z, mip, slice));
+                        }
+                    }
+                }
+                g.data.push(v);
+            }
+        }
+        g
+    }
+
+    /// One channel: R = f(x, y), others 0, alpha 1.
+    fn red(w: u32, h: u32, f: impl Fn(u32, u32) -> f32) -> Grid {
+        grid((w, h, 1), 1, 1, |x, y, _, _, _| [f(x, y), 0.0, 0.0, 1.0])
+    }
+
+    impl Texels for Grid {
+        fn dims(&self, mip: u32) -> (u32, u32, u32) {
+            let m = |v: u32| (v >> mip).max(1);
+            (m(self.size.0), m(self.size.1), m(self.size.2))
+        }
+        fn mips(&self) -> u32 {
+            self.mips
+        }
+        fn array_size(&self) -> u32 {
+            self.slices
+        }
+        fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
+            let (w, h, d) = self.dims(mip);
+            let (slice, depth) = if self.size.2 > 1 { (0, z) } else { (z, 0) };
+            if x >= w || y >= h || depth >= d || slice >= self.slices || mip >= self.mips {
+                return None;
+            }
+            Some(self.data[(mip + slice * self.mips) as usize][((depth * h + y) * w + x) as usize])
+        }
+    }
+
+    fn sampler(filter: u32, address: u32) -> Sampler {
+        Sampler::new(&SamplerState {
+            filter,
+            address: [address; 3],
+            mip_lod_bias: 0.0,
+            max_anisotropy: 1,
+            comparison_func: 0,
+            border: [0; 4],
+            min_lod: 0.0,
+            max_lod: f32::MAX,
+            flags: 0,
+        })
+    }
+
+    const POINT: u32 = 0x00;
+    const LINEAR: u32 = 0x15;
+
+    fn at(g: &Grid, dim: Dim, s: &Sampler, coords: [f32; 4]) -> [f32; 4] {
+        sample(g, &View::whole(dim, g), s, coords, [0; 3], Lod::Level(0.0), None)
+    }
+
+    fn r2(g: &Grid, s: &Sampler, u: f32, v: f32) -> f32 {
+        at(g, Dim::Tex2D, s, [u, v, 0.0, 0.0])[0]
+    }
+
+    fn checkerboard() -> Grid {
+        red(4, 4, |x, y| ((x + y) % 2 == 0) as u32 as f32)
+    }
+
+    #[test]
+    fn point_sampling_at_texel_centers_returns_the_texel() {
+        let g = checkerboard();
+        let s = sampler(POINT, WRAP);
+        for y in 0..4 {
+            for x in 0..4 {
+                let (u, v) = ((x as f32 + 0.5) / 4.0, (y as f32 + 0.5) / 4.0);
+                assert_eq!(r2(&g, &s, u, v), ((x + y) % 2 == 0) as u32 as f32, "({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn point_sampling_takes_the_texel_whose_area_holds_the_coordinate() {
+        let g = checkerboard();
+        let s = sampler(POINT, WRAP);
+        // Scaled u = 0.99 lies in texel 0; 1.0 is texel 1's left edge.
+        assert_eq!(r2(&g, &s, 0.99 / 4.0, 0.125), 1.0);
+        assert_eq!(r2(&g, &s, 0.25, 0.125), 0.0);
+    }
+
+    #[test]
+    fn linear_sampling_at_texel_centers_returns_the_texel() {
+        let g = checkerboard();
+        let s = sampler(LINEAR, WRAP);
+        assert_eq!(r2(&g, &s, 0.125, 0.125), 1.0);
+        assert_eq!(r2(&g, &s, 0.375, 0.125), 0.0);
+    }
+
+    #[test]
+    fn bilinear_weights_come_from_the_distance_to_texel_centers() {
+        let g = checkerboard();
+        let s = sampler(LINEAR, WRAP);
+        // Scaled (0.75, 0.5): a quarter of the way from texel 0's center to texel 1's.
+        assert_eq!(r2(&g, &s, 0.75 / 4.0, 0.125), 0.75);
+        assert_eq!(r2(&g, &s, 1.25 / 4.0, 0.125), 0.25);
+        // Halfway between four centers of a checkerboard: half white.
+        assert_eq!(r2(&g, &s, 0.25, 0.25), 0.5);
+        // A linear ramp is reproduced exactly: R = x + 10y at scaled (1.75, 1.25) is texel
+        // position (1.25, 0.75).
+        let ramp = red(4, 4, |x, y| x as f32 + 10.0 * y as f32);
+        assert_eq!(r2(&ramp, &s, 1.75 / 4.0, 1.25 / 4.0), 1.25 + 7.5);
+    }
+
+    #[test]
+    fn scaled_coordinates_snap_to_8_fractional_bits() {
+        let g = red(4, 1, |x, _| x as f32);
+        // 0.9999 texels rounds to 1.0 in 16.8 fixed point: texel 1.
+        assert_eq!(r2(&g, &sampler(POINT, CLAMP), 0.9999 / 4.0, 0.5), 1.0);
+        // Linear weights are multiples of 1/256: scaled 1.5 + 0.3/256 gives weight 0/256 off
+        // texel 1's center.
+        assert_eq!(r2(&g, &sampler(LINEAR, CLAMP), (1.5 + 0.3 / 256.0) / 4.0, 0.5), 1.0);
+    }
+
+    #[test]
+    fn address_modes_on_integer_texel_addresses() {
+        // (mode, address, size) -> texel; the spec's pseudocode cases.
+        for (mode, t, want) in [
+            (WRAP, -1, Some(3)),
+            (WRAP, 4, Some(0)),
+            (WRAP, -5, Some(3)),
+            (WRAP, 9, Some(1)),
+            (MIRROR, -1, Some(0)),
+            (MIRROR, 4, Some(3)),
+            (MIRROR, 5, Some(2)),
+            (MIRROR, 8, Some(0)),
+            (MIRROR, -5, Some(3)),
+            (CLAMP, -7, Some(0)),
+            (CLAMP, 100, Some(3)),
+            (BORDER, -1, None),
+            (BORDER, 4, None),
+            (MIRROR_ONCE, -1, Some(0)),
+            (MIRROR_ONCE, -3, Some(2)),
+            (MIRROR_ONCE, -9, Some(3)),
+            (MIRROR_ONCE, 6, Some(3)),
+        ] {
+            assert_eq!(address(mode, t, 4), want, "mode {mode} t {t}");
+        }
+        for mode in 1..=5 {
+            assert_eq!(address(mode, 2, 4), Some(2), "in range is untouched by mode {mode}");
+        }
+    }
+
+    #[test]
+    fn address_modes_outside_0_1_in_normalized_coordinates() {
+        let g = red(4, 1, |x, _| x as f32);
+        let r = |mode, u: f32| r2(&g, &sampler(POINT, mode), u, 0.5);
+        // u = -0.125 is texel -1, 1.125 texel 4, -1.125 texel -5, 1.6 texel 6.
+        assert_eq!([-0.125, 1.125, -1.125, 1.6].map(|u| r(WRAP, u)), [3.0, 0.0, 3.0, 2.0]);
+        assert_eq!([-0.125, 1.125, -1.125, 1.6].map(|u| r(MIRROR, u)), [0.0, 3.0, 3.0, 1.0]);
+        assert_eq!([-0.125, 1.125, -1.125, 1.6].map(|u| r(CLAMP, u)), [0.0, 3.0, 0.0, 3.0]);
+        assert_eq!([-0.125, 1.125, -1.125, 1.6].map(|u| r(MIRROR_ONCE, u)), [0.0, 3.0, 3.0, 3.0]);
+        assert_eq!([-0.125, 1.125, -1.125, 1.6].map(|u| r(BORDER, u)), [0.0; 4]);
+        // Far outside, range reduction keeps the result.
+        assert_eq!(r(WRAP, 1000.375), 1.0);
+        assert_eq!(r(MIRROR, 1001.375), 2.0);
+        assert_eq!(r(CLAMP, -1.0e9), 0.0);
+    }
+
+    #[test]
+    fn wrap_blends_the_last_and_first_texels_across_the_seam() {
+        let g = red(4, 1, |x, _| x as f32);
+        // u = 0: halfway between texel 3 (wrapped -1) and texel 0.
+        assert_eq!(r2(&g, &sampler(LINEAR, WRAP), 0.0, 0.5), 1.5);
+        assert_eq!(r2(&g, &sampler(LINEAR, CLAMP), 0.0, 0.5), 0.0);
+        assert_eq!(r2(&g, &sampler(LINEAR, MIRROR), 1.0, 0.5), 3.0);
+    }
+
+    #[test]
+    fn border_color_replaces_texels_off_the_texture_and_blends_at_the_edge() {
+        let g = red(4, 1, |_, _| 1.0);
+        let mut s = sampler(LINEAR, BORDER);
+        s.border = [0.0, 0.5, 0.25, 0.0];
+        // Both taps off the texture.
+        assert_eq!(at(&g, Dim::Tex2D, &s, [-0.5, 0.5, 0.0, 0.0]), [0.0, 0.5, 0.25, 0.0]);
+        // u = 0 straddles the border: half texel, half border (v at a center: one row).
+        assert_eq!(at(&g, Dim::Tex2D, &s, [0.0, 0.5, 0.0, 0.0]), [0.5, 0.25, 0.125, 0.5]);
+        // Any axis in the border selects the border color.
+        let mut s2 = sampler(POINT, CLAMP);
+        s2.address[1] = BORDER;
+        s2.border = [9.0; 4];
+        assert_eq!(at(&g, Dim::Tex2D, &s2, [-3.0, 2.0, 0.0, 0.0]), [9.0; 4]);
+    }
+
+    fn bytes_texture<'a>(
+        bytes: &'a [u8],
+        format: DXGI_FORMAT,
+        size: (u32, u32, u32),
+        subs: &'a [SubresourceBytes],
+    ) -> MemoryTexels<'a> {
+        MemoryTexels { bytes, format, size, mips: 1, array_size: 1, subresources: subs }
+    }
+
+    const ONE_ROW: [SubresourceBytes; 1] = [SubresourceBytes { offset: 0, row_pitch: 256, depth_pitch: 256 }];
+
+    #[test]
+    fn border_color_keeps_only_the_formats_components_clamped_to_its_range() {
+        let bytes = [255u8; 16];
+        let r8 = bytes_texture(&bytes, sys::DXGI_FORMAT_R8_UNORM, (1, 1, 1), &ONE_ROW);
+        let mut s = sampler(POINT, BORDER);
+        s.border = [2.0, 0.7, 0.7, 0.2];
+        let v = View::whole(Dim::Tex2D, &r8);
+        assert_eq!(sample(&r8, &v, &s, [-1.0, 0.5, 0.0, 0.0], [0; 3], Lod::Level(0.0), None), [1.0, 0.0, 0.0, 1.0]);
+        let snorm = bytes_texture(&bytes, sys::DXGI_FORMAT_R8G8_SNORM, (1, 1, 1), &ONE_ROW);
+        s.border = [-3.0, 0.0, 0.5, 0.5];
+        assert_eq!(sample(&snorm, &v, &s, [-1.0, 0.5, 0.0, 0.0], [0; 3], Lod::Level(0.0), None), [-1.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn uint_border_color_gives_integers_with_the_sampler_flag() {
+        let bytes = [0u8; 16];
+        let t = bytes_texture(&bytes, sys::DXGI_FORMAT_R32G32B32A32_UINT, (1, 1, 1), &ONE_ROW);
+        let s = Sampler::new(&SamplerState {
+            filter: POINT,
+            address: [BORDER; 3],
+            mip_lod_bias: 0.0,
+            max_anisotropy: 1,
+            comparison_func: 0,
+            border: [7, 8, 9, 10],
+            min_lod: 0.0,
+            max_lod: 0.0,
+            flags: sys::D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR.0,
+        });
+        let v = View::whole(Dim::Tex2D, &t);
+        assert_eq!(gather(&t, &v, &s, [-1.0, -1.0, 0.0, 0.0], [0; 3], 2, None), [9.0; 4]);
+        let float_border = Sampler { border: [f32::from_bits(0x3f80_0000); 4], ..s };
+        assert_eq!(float_border.border, [1.0; 4]);
+    }
+
+    /// A 16×16 texture with 5 mips, each mip's texels holding the mip index.
+    fn mip_chain() -> Grid {
+        grid((16, 16, 1), 5, 1, |_, _, _, mip, _| [mip as f32, 0.0, 0.0, 1.0])
+    }
+
+    fn at_lod(g: &Grid, view: &View, s: &Sampler, mode: Lod) -> f32 {
+        sample(g, view, s, [0.5, 0.5, 0.0, 0.0], [0; 3], mode, None)[0]
+    }
+
+    fn grad(d: f32) -> Lod {
+        Lod::Derivatives { ddx: [d, 0.0, 0.0], ddy: [0.0, d / 2.0, 0.0], bias: 0.0, clamp: 0.0 }
+    }
+
+    #[test]
+    fn lod_is_log2_of_the_longer_derivative_in_texels() {
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = sampler(POINT, CLAMP);
+        // ddx = 1/8 of a 16-texel texture is 2 texels: LOD 1.
+        assert_eq!(lod(&g, &v, &s, [0.0; 4], grad(1.0 / 8.0)), 1.0);
+        assert_eq!(at_lod(&g, &v, &s, grad(1.0 / 8.0)), 1.0);
+        assert_eq!(at_lod(&g, &v, &s, grad(1.0 / 16.0)), 0.0);
+        assert_eq!(at_lod(&g, &v, &s, grad(1.0 / 2.0)), 3.0);
+        // The longer of ddx and ddy counts, and every component of each.
+        let d = Lod::Derivatives { ddx: [0.0, 0.0, 0.0], ddy: [3.0 / 64.0, 4.0 / 64.0, 0.0], bias: 0.0, clamp: 0.0 };
+        assert_eq!(lod(&g, &v, &s, [0.0; 4], d), (5.0f32 / 4.0).log2());
+        // The w derivative is not a texel axis of a 2D texture.
+        let w = Lod::Derivatives { ddx: [0.0, 0.0, 100.0], ddy: [1.0 / 16.0, 0.0, 0.0], bias: 0.0, clamp: 0.0 };
+        assert_eq!(lod(&g, &v, &s, [0.0; 4], w), 0.0);
+    }
+
+    #[test]
+    fn mip_point_rounds_the_lod_to_the_nearest_mip() {
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = sampler(POINT, CLAMP);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(1.49)), 1.0);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(1.5)), 2.0);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(-3.0)), 0.0);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(40.0)), 4.0, "clamped to the last mip");
+    }
+
+    #[test]
+    fn mip_linear_blends_the_two_nearest_mips() {
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = sampler(0x11, CLAMP); // MIN_LINEAR_MAG_POINT_MIP_LINEAR
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(1.25)), 1.25);
+        // 2^1.5 texels per pixel: LOD 1.5 after the 8-bit snap.
+        assert_eq!(at_lod(&g, &v, &s, grad(2f32.powf(1.5) / 16.0)), 1.5);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(4.5)), 4.0, "past the last mip");
+    }
+
+    #[test]
+    fn lod_bias_and_clamps_apply_in_the_specs_order() {
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        let mut s = sampler(POINT, CLAMP);
+        s.mip_lod_bias = 1.0;
+        assert_eq!(at_lod(&g, &v, &s, grad(1.0 / 8.0)), 2.0, "sampler bias");
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(0.0)), 1.0, "SampleLevel honours MipLODBias");
+        let biased = Lod::Derivatives { ddx: [1.0 / 8.0, 0.0, 0.0], ddy: [0.0; 3], bias: -2.0, clamp: 0.0 };
+        assert_eq!(at_lod(&g, &v, &s, biased), 0.0, "shader bias");
+        s.mip_lod_bias = 0.0;
+        s.max_lod = 2.0;
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(3.7)), 2.0, "MaxLOD");
+        s.min_lod = 3.0;
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(0.0)), 3.0, "MinLOD wins over MaxLOD");
+        let s = sampler(POINT, CLAMP);
+        let clamped = Lod::Derivatives { ddx: [1.0 / 16.0, 0.0, 0.0], ddy: [0.0; 3], bias: 0.0, clamp: 2.0 };
+        assert_eq!(at_lod(&g, &v, &s, clamped), 2.0, "the shader's clamp");
+        let rv = View { min_lod_clamp: 3.0, ..v };
+        assert_eq!(at_lod(&g, &rv, &s, Lod::Level(1.0)), 3.0, "ResourceMinLODClamp");
+    }
+
+    #[test]
+    fn view_mips_are_relative_to_the_most_detailed_mip() {
+        let g = mip_chain();
+        let v = View { first_mip: 1, mip_levels: 2, ..View::whole(Dim::Tex2D, &g) };
+        let s = sampler(POINT, CLAMP);
+        // The view's mip 0 is 8×8: ddx 1/8 is one texel, LOD 0.
+        assert_eq!(at_lod(&g, &v, &s, grad(1.0 / 8.0)), 1.0);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(1.0)), 2.0);
+        assert_eq!(at_lod(&g, &v, &s, Lod::Level(3.0)), 2.0, "the view has 2 mips");
+        // ResourceMinLODClamp counts in the resource's mips.
+        let c = View { min_lod_clamp: 2.0, ..v };
+        assert_eq!(at_lod(&g, &c, &s, Lod::Level(0.0)), 2.0);
+    }
+
+    #[test]
+    fn lod_at_or_below_zero_magnifies_above_minifies() {
+        // MIN_POINT_MAG_LINEAR_MIP_POINT on a ramp: linear at LOD 0, point at LOD 0.25.
+        let g = red(4, 1, |x, _| x as f32);
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = sampler(0x04, CLAMP);
+        let r = |l| sample(&g, &v, &s, [0.5, 0.5, 0.0, 0.0], [0; 3], Lod::Level(l), None)[0];
+        assert_eq!(r(0.0), 1.5);
+        assert_eq!(r(-1.0), 1.5);
+        assert_eq!(r(0.25), 2.0);
+    }
+
+    #[test]
+    fn anisotropic_filters_as_trilinear() {
+        let s = sampler(0x55, CLAMP);
+        assert!(s.anisotropic && s.min_linear && s.mag_linear && s.mip_linear);
+        let g = mip_chain();
+        assert_eq!(at_lod(&g, &View::whole(Dim::Tex2D, &g), &s, Lod::Level(2.5)), 2.5);
+        let c = sampler(0xd5, CLAMP);
+        assert_eq!(c.reduction, Reduction::Comparison);
+        assert!(c.anisotropic);
+    }
+
+    #[test]
+    fn filter_bits_select_min_mag_mip_and_reduction() {
+        let s = sampler(0x94, CLAMP); // COMPARISON_MIN_MAG_LINEAR_MIP_POINT
+        assert!(s.min_linear && s.mag_linear && !s.mip_linear);
+        assert_eq!(s.reduction, Reduction::Comparison);
+        let s = sampler(0x101, CLAMP); // MINIMUM_MIN_MAG_POINT_MIP_LINEAR
+        assert!(!s.min_linear && !s.mag_linear && s.mip_linear);
+        assert_eq!(s.reduction, Reduction::Minimum);
+        assert_eq!(sampler(0x190, CLAMP).reduction, Reduction::Maximum);
+        let s = sampler(0x10, CLAMP);
+        assert!(s.min_linear && !s.mag_linear && !s.mip_linear);
+    }
+
+    #[test]
+    fn comparison_filtering_compares_each_tap_then_filters() {
+        // R = 0.2, 0.6: with LESS, ref 0.4 passes only against 0.6.
+        let g = red(2, 1, |x, _| if x == 0 { 0.2 } else { 0.6 });
+        let v = View::whole(Dim::Tex2D, &g);
+        let mut s = sampler(0x95, CLAMP);
+        s.comparison_func = 2; // LESS
+        let c = |s: &Sampler, u: f32, r: f32| sample(&g, &v, s, [u, 0.5, 0.0, 0.0], [0; 3], Lod::Level(0.0), Some(r));
+        assert_eq!(c(&s, 0.5, 0.4), [0.5; 4], "halfway: one of two taps passes, replicated");
+        assert_eq!(c(&s, 0.25, 0.4), [0.0; 4]);
+        assert_eq!(c(&s, 0.75, 0.4), [1.0; 4]);
+        assert_eq!(c(&s, 0.375, 0.4), [0.25; 4]);
+        assert_eq!(c(&s, 0.5, 0.1), [1.0; 4]);
+        assert_eq!(c(&s, 0.5, 0.6), [0.0; 4], "LESS fails on equality");
+        s.comparison_func = 7; // GREATER_EQUAL
+        assert_eq!(c(&s, 0.5, 0.6), [1.0; 4]);
+        // Off the texture the border's red is compared.
+        let mut b = sampler(0x80, BORDER);
+        b.comparison_func = 2;
+        b.border = [1.0, 0.0, 0.0, 0.0];
+        assert_eq!(c(&b, -1.0, 0.5), [1.0; 4]);
+    }
+
+    #[test]
+    fn comparison_reference_is_quantized_and_clamped_to_the_format() {
+        let bytes = 0xffffu16.to_le_bytes();
+        let t = bytes_texture(&bytes, sys::DXGI_FORMAT_R16_UNORM, (1, 1, 1), &ONE_ROW);
+        let v = View::whole(Dim::Tex2D, &t);
+        let mut s = sampler(0x80, CLAMP);
+        // LESS_EQUAL: 1.5 clamps to 1.0, which is <= the texel's 1.0.
+        s.comparison_func = 4;
+        assert_eq!(sample(&t, &v, &s, [0.5; 4], [0; 3], Lod::Level(0.0), Some(1.5))[0], 1.0);
+        // EQUAL: 0.999995 quantizes to 65535/65535, 0.99999 to 65534/65535.
+        s.comparison_func = 3;
+        assert_eq!(sample(&t, &v, &s, [0.5; 4], [0; 3], Lod::Level(0.0), Some(0.999995))[0], 1.0);
+        assert_eq!(sample(&t, &v, &s, [0.5; 4], [0; 3], Lod::Level(0.0), Some(0.99999))[0], 0.0);
+    }
+
+    #[test]
+    fn min_max_reduction_takes_the_extremes_of_weighted_taps() {
+        let g = grid((2, 2, 1), 1, 1, |x, y, _, _, _| [(x + 2 * y) as f32, 3.0 - (x + 2 * y) as f32, 5.0, 1.0]);
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = |f| sampler(f, CLAMP);
+        let at = |f, u, v2| sample(&g, &v, &s(f), [u, v2, 0.0, 0.0], [0; 3], Lod::Level(0.0), None);
+        // Center: all four taps, per component.
+        assert_eq!(at(0x114, 0.5, 0.5), [0.0, 0.0, 5.0, 1.0]);
+        assert_eq!(at(0x194, 0.5, 0.5), [3.0, 3.0, 5.0, 1.0]);
+        // At texel (1, 0)'s center the others weigh 0 and do not count.
+        assert_eq!(at(0x114, 0.75, 0.25), [1.0, 2.0, 5.0, 1.0]);
+        assert_eq!(at(0x194, 0.75, 0.25), [1.0, 2.0, 5.0, 1.0]);
+        // Between two texels in x only.
+        assert_eq!(at(0x194, 0.5, 0.75), [3.0, 1.0, 5.0, 1.0]);
+    }
+
+    #[test]
+    fn min_max_reduction_spans_both_mips_of_mip_linear() {
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        assert_eq!(at_lod(&g, &v, &sampler(0x115, CLAMP), Lod::Level(2.5)), 2.0);
+        assert_eq!(at_lod(&g, &v, &sampler(0x195, CLAMP), Lod::Level(2.5)), 3.0);
+        assert_eq!(at_lod(&g, &v, &sampler(0x195, CLAMP), Lod::Level(2.0)), 2.0, "zero weight on mip 3");
+    }
+
+    #[test]
+    fn immediate_offsets_move_in_texel_space_then_address() {
+        let g = red(4, 1, |x, _| x as f32);
+        let v = View::whole(Dim::Tex2D, &g);
+        let o = |mode, off: i32| {
+            sample(&g, &v, &sampler(POINT, mode), [0.125, 0.5, 0.0, 0.0], [off, 0, 0], Lod::Level(0.0), None)[0]
+        };
+        assert_eq!(o(CLAMP, 1), 1.0);
+        assert_eq!(o(CLAMP, 7), 3.0);
+        assert_eq!(o(CLAMP, -1), 0.0);
+        assert_eq!(o(WRAP, -1), 3.0);
+        assert_eq!(o(WRAP, -8), 0.0);
+    }
+
+    #[test]
+    fn array_index_rounds_to_nearest_even_and_clamps_to_the_view() {
+        let g = grid((1, 1, 1), 1, 4, |_, _, _, _, slice| [slice as f32, 0.0, 0.0, 1.0]);
+        let s = sampler(POINT, CLAMP);
+        let v = View::whole(Dim::Tex2DArray, &g);
+        let r = |v: &View, i: f32| sample(&g, v, &s, [0.5, 0.5, i, 0.0], [0; 3], Lod::Level(0.0), None)[0];
+        assert_eq!([1.4, 1.5, 2.5, 7.0, -3.0].map(|i| r(&v, i)), [1.0, 2.0, 2.0, 3.0, 0.0]);
+        let sub = View { first_slice: 1, array_size: 2, ..v };
+        assert_eq!([0.0, 1.0, 5.0].map(|i| r(&sub, i)), [1.0, 2.0, 2.0]);
+        // 1D arrays take the index from the second coordinate.
+        let g1 = grid((2, 1, 1), 1, 3, |x, _, _, _, slice| [(10 * slice + x) as f32, 0.0, 0.0, 1.0]);
+        let v1 = View::whole(Dim::Tex1DArray, &g1);
+        let x = sample(&g1, &v1, &s, [0.75, 2.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None);
+        assert_eq!(x[0], 21.0);
+    }
+
+    #[test]
+    fn volume_textures_filter_across_depth() {
+        let g = grid((2, 2, 2), 1, 1, |_, _, z, _, _| [z as f32, 0.0, 0.0, 1.0]);
+        let v = View::whole(Dim::Tex3D, &g);
+        let r = |f, w| sample(&g, &v, &sampler(f, CLAMP), [0.5, 0.5, w, 0.0], [0; 3], Lod::Level(0.0), None)[0];
+        assert_eq!(r(LINEAR, 0.5), 0.5);
+        assert_eq!(r(LINEAR, 0.375), 0.25);
+        assert_eq!(r(POINT, 0.75), 1.0);
+        // A 3D texture's LOD counts depth texels too.
+        let d = Lod::Derivatives { ddx: [0.0, 0.0, 1.0], ddy: [0.0; 3], bias: 0.0, clamp: 0.0 };
+        assert_eq!(lod(&g, &v, &sampler(POINT, CLAMP), [0.0; 4], d), 1.0);
+    }
+
+    #[test]
+    fn cube_face_is_the_major_axis() {
+        let faces =
+            [[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, -1.0]];
+        for (i, d) in faces.into_iter().enumerate() {
+            assert_eq!(cube_face(d), CubeFace { face: i as u32, u: 0.5, v: 0.5 }, "{d:?}");
+            assert_eq!(cube_face(d.map(|c| c * 7.0)).face, i as u32);
+        }
+        // Ties go to Z, then Y.
+        assert_eq!(cube_face([1.0, 1.0, 1.0]).face, 4);
+        assert_eq!(cube_face([-1.0, 1.0, -1.0]).face, 5);
+        assert_eq!(cube_face([1.0, -1.0, 0.5]).face, 3);
+    }
+
+    #[test]
+    fn cube_face_coordinates_follow_texturecube_space() {
+        // (sc, tc) per face: +X (-z, -y), -X (z, -y), +Y (x, z), -Y (x, -z), +Z (x, -y), -Z (-x, -y).
+        let uv = |d: [f32; 3]| {
+            let f = cube_face(d);
+            (f.face, f.u, f.v)
+        };
+        assert_eq!(uv([2.0, 1.0, -1.0]), (0, 0.75, 0.25));
+        assert_eq!(uv([-2.0, 1.0, -1.0]), (1, 0.25, 0.25));
+        assert_eq!(uv([1.0, 2.0, -1.0]), (2, 0.75, 0.25));
+        assert_eq!(uv([1.0, -2.0, -1.0]), (3, 0.75, 0.75));
+        assert_eq!(uv([1.0, 1.0, 2.0]), (4, 0.75, 0.25));
+        assert_eq!(uv([1.0, 1.0, -2.0]), (5, 0.25, 0.25));
+    }
+
+    /// A cube array of `cubes` 4×4 cubes with mips; R = 10·cube + face + 1 + 100·mip.
+    fn cubes(cubes: u32, mips: u32) -> Grid {
+        grid((4, 4, 1), mips, 6 * cubes, |_, _, _, mip, slice| {
+            [(10 * (slice / 6) + slice % 6 + 1 + 100 * mip) as f32, 0.0, 0.0, 1.0]
+        })
+    }
+
+    #[test]
+    fn cube_sampling_reads_the_selected_face_of_the_selected_cube() {
+        let g = cubes(2, 1);
+        let v = View::whole(Dim::CubeArray, &g);
+        let s = sampler(LINEAR, WRAP);
+        let r = |d: [f32; 3], cube: f32| sample(&g, &v, &s, [d[0], d[1], d[2], cube], [0; 3], Lod::Level(0.0), None)[0];
+        assert_eq!(r([0.0, -3.0, 0.1], 0.0), 4.0);
+        assert_eq!(r([0.0, 0.0, -1.0], 1.0), 16.0);
+        assert_eq!(r([0.0, 0.0, -1.0], 9.0), 16.0, "cube index clamped");
+        let one = View { dim: Dim::Cube, array_size: 6, first_slice: 6, ..v };
+        assert_eq!(sample(&g, &one, &s, [1.0, 0.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 11.0);
+    }
+
+    #[test]
+    fn cube_texels_off_an_edge_come_from_the_adjacent_face() {
+        // +X's right edge (sc = 1, z = -1) meets -Z's left edge (sc = -x = -1).
+        assert_eq!(cube_texel(0, 4, 1, 4), Some((5, 0, 1)));
+        // +X's left edge (z = +1) meets +Z's right edge.
+        assert_eq!(cube_texel(0, -1, 2, 4), Some((4, 3, 2)));
+        // +X's top (tc = -1, y = +1) meets +Y's right column (x = 1), rows running with z.
+        assert_eq!(cube_texel(0, 0, -1, 4), Some((2, 3, 3)));
+        // +Z's bottom (y = -1) meets -Y's top row (tc = -z = -1).
+        assert_eq!(cube_texel(4, 1, 4, 4), Some((3, 1, 0)));
+        assert_eq!(cube_texel(0, 4, 4, 4), None, "a corner has no fourth texel");
+        assert_eq!(cube_texel(2, 1, 2, 4), Some((2, 1, 2)));
+    }
+
+    #[test]
+    fn cube_seams_pair_every_edge_texel_with_one_neighbouring_edge_texel() {
+        for n in 1..=5u32 {
+            for face in 0..6u32 {
+                let n64 = i64::from(n);
+                let mut off_edge = Vec::new();
+                for k in 0..n64 {
+                    off_edge.extend([(-1, k), (n64, k), (k, -1), (k, n64)]);
+                }
+                let mut hit = std::collections::BTreeSet::new();
+                let mut faces = std::collections::BTreeSet::new();
+                for (i, j) in off_edge {
+                    let (f, x, y) = cube_texel(face, i, j, n).expect("an edge neighbour exists");
+                    assert!(f / 2 != face / 2, "face {face} -> {f}: neither itself nor its opposite");
+                    assert!(x == 0 || y == 0 || x == n - 1 || y == n - 1, "lands on an edge");
+                    hit.insert((f, x, y));
+                    faces.insert(f);
+                    // Stepping back across the seam from the neighbour returns to this face.
+                    let back = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                        .into_iter()
+                        .filter_map(|(di, dj)| cube_texel(f, i64::from(x) + di, i64::from(y) + dj, n))
+                        .any(|(bf, bx, by)| {
+                            bf == face && (i64::from(bx), i64::from(by)) == (i.clamp(0, n64 - 1), j.clamp(0, n64 - 1))
+                        });
+                    assert!(back, "n {n} face {face} ({i}, {j}) -> ({f}, {x}, {y}) does not lead back");
+                }
+                assert_eq!(faces.len(), 4, "the four neighbours of face {face}");
+                if n > 1 {
+                    assert_eq!(hit.len(), 4 * n as usize, "distinct texels for n {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cube_bilinear_spills_over_edges_and_shares_a_missing_corner() {
+        let g = cubes(1, 1);
+        let v = View::whole(Dim::Cube, &g);
+        let s = sampler(LINEAR, CLAMP);
+        let r = |d: [f32; 3]| sample(&g, &v, &s, [d[0], d[1], d[2], 0.0], [0; 3], Lod::Level(0.0), None)[0];
+        // sc = 0.875: scaled 3.75 - 0.5 = 3.25, a quarter into -Z (face value 6); v at a center.
+        assert_eq!(r([1.0, -0.25, -0.875]), 0.75 * 1.0 + 0.25 * 6.0);
+        // Both sc and tc = 0.875 on +X: taps +X, -Z, -Y and the missing corner, whose 1/16 is
+        // shared by the three.
+        let want = 9.0 / 16.0 * 1.0 + 3.0 / 16.0 * 6.0 + 3.0 / 16.0 * 4.0 + 1.0 / 48.0 * (1.0 + 6.0 + 4.0);
+        assert!((r([1.0, -0.875, -0.875]) - want).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cube_lod_uses_face_derivatives_at_half_scale() {
+        let g = grid((16, 16, 1), 5, 6, |_, _, _, mip, _| [mip as f32, 0.0, 0.0, 1.0]);
+        let v = View::whole(Dim::Cube, &g);
+        let s = sampler(POINT, CLAMP);
+        let d = |ddx: [f32; 3]| Lod::Derivatives { ddx, ddy: [0.0; 3], bias: 0.0, clamp: 0.0 };
+        // On +X at its center, dz = 1/4 is d(sc) = -1/4: 1/8 of the face's [-1, 1], 2 texels.
+        assert_eq!(lod(&g, &v, &s, [1.0, 0.0, 0.0, 0.0], d([0.0, 0.0, 0.25])), 1.0);
+        assert_eq!(lod(&g, &v, &s, [-1.0, 0.0, 0.0, 0.0], d([0.0, 0.25, 0.0])), 1.0);
+        // Moving along the major axis at the face center changes nothing: LOD −∞, then MinLOD.
+        assert_eq!(lod(&g, &v, &s, [0.0, 0.0, -1.0, 0.0], d([0.0, 0.0, 0.25])), 0.0);
+        // Off center, moving away along the major axis shrinks the face coordinate.
+        assert_eq!(lod(&g, &v, &s, [0.0, 0.5, -1.0, 0.0], d([0.0, 0.0, -0.5])), 1.0);
+        assert_eq!(sample(&g, &v, &s, [1.0, 0.0, 0.0, 0.0], [0; 3], d([0.0, 0.0, 0.5]), None)[0], 2.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn addressed_texels_stay_inside_the_mip(mode in 1u32..=5, t in -100_000i64..100_000, n in 1u32..64) {
+            match address(mode, t, n) {
+                Some(v) => proptest::prop_assert!(v < n),
+                None => proptest::prop_assert!(mode == BORDER && !(0..i64::from(n)).contains(&t)),
+            }
+        }
+
+        #[test]
+        fn wrap_and_mirror_are_periodic(t in -1000i64..1000, n in 1u32..32, k in -5i64..5) {
+            let n64 = i64::from(n);
+            proptest::prop_assert_eq!(address(WRAP, t, n), address(WRAP, t + k * n64, n));
+            proptest::prop_assert_eq!(address(MIRROR, t, n), address(MIRROR, t + 2 * k * n64, n));
+            proptest::prop_assert_eq!(address(MIRROR, t, n), address(MIRROR, -t - 1, n));
+        }
+
+        #[test]
+        fn filtering_a_constant_texture_gives_the_constant(
+            u in -3.0f32..3.0, v in -3.0f32..3.0, mode in 1u32..=5, filter in 0u32..0x20, level in -2.0f32..6.0,
+        ) {
+            let g = grid((8, 4, 1), 4, 1, |_, _, _, _, _| [0.25, 0.5, 0.75, 1.0]);
+            let mut s = sampler(filter & 0x15, mode);
+            s.border = [0.25, 0.5, 0.75, 1.0];
+            let r = sample(&g, &View::whole(Dim::Tex2D, &g), &s, [u, v, 0.0, 0.0], [0; 3], Lod::Level(level), None);
+            for (c, want) in r.into_iter().zip([0.25, 0.5, 0.75, 1.0]) {
+                proptest::prop_assert!((c - want).abs() < 1e-6, "{:?}", r);
+            }
+        }
+
+        #[test]
+        fn filtered_values_lie_between_the_extremes(u in -2.0f32..2.0, v in -2.0f32..2.0, level in -1.0f32..4.0, seed in 0u32..1000) {
+            let g = grid((8, 8, 1), 4, 1, |x, y, _, m, _| [((x * 7 + y * 13 + m * 5 + seed) % 17) as f32, 0.0, 0.0, 1.0]);
+            let view = View::whole(Dim::Tex2D, &g);
+            let at = |f| sample(&g, &view, &sampler(f, WRAP), [u, v, 0.0, 0.0], [0; 3], Lod::Level(level), None)[0];
+            let (lo, hi, mid) = (at(0x115), at(0x195), at(0x15));
+            proptest::prop_assert!(lo <= mid + 1e-4 && mid <= hi + 1e-4, "{} {} {}", lo, mid, hi);
+            proptest::prop_assert!((0.0..=16.0).contains(&lo) && (0.0..=16.0).contains(&hi));
+        }
+
+        #[test]
+        fn cube_faces_round_trip_through_their_directions(x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0) {
+            proptest::prop_assume!(x.abs().max(y.abs()).max(z.abs()) > 1e-3);
+            let f = cube_face([x, y, z]);
+            proptest::prop_assert!((0.0..=1.0).contains(&f.u) && (0.0..=1.0).contains(&f.v));
+            let d = cube_direction(f.face, f64::from(f.u) * 2.0 - 1.0, f64::from(f.v) * 2.0 - 1.0);
+            let back = cube_face(d.map(|c| c as f32));
+            proptest::prop_assert_eq!(back.face, f.face);
+            proptest::prop_assert!((back.u - f.u).abs() < 1e-5 && (back.v - f.v).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn comparison_flushes_denormals() {
+        let tiny = f32::from_bits(1);
+        assert_eq!(compare_texel(3, 0.0, tiny), 1.0, "EQUAL: a denormal texel is 0");
+        assert_eq!(compare_texel(2, tiny, 0.0), 0.0, "LESS: a denormal reference is 0");
+        assert_eq!(compare_texel(2, 0.0, f32::NAN), 0.0, "NaN compares false");
+    }
+
+    #[test]
+    fn gather_returns_the_bilinear_footprint_counter_clockwise_from_lower_left() {
+        let g = grid((4, 4, 1), 1, 1, |x, y, _, _, _| [(x + 10 * y) as f32, 100.0 + (x + 10 * y) as f32, 0.0, 1.0]);
+        let v = View::whole(Dim::Tex2D, &g);
+        let s = sampler(POINT, CLAMP);
+        // Scaled (2, 2): footprint texels (1, 1) to (2, 2).
+        assert_eq!(gather(&g, &v, &s, [0.5, 0.5, 0.0, 0.0], [0; 3], 0, None), [21.0, 22.0, 12.0, 11.0]);
+        assert_eq!(gather(&g, &v, &s, [0.5, 0.5, 0.0, 0.0], [0; 3], 1, None), [121.0, 122.0, 112.0, 111.0]);
+        assert_eq!(gather(&g, &v, &s, [0.5, 0.5, 0.0, 0.0], [1, -1, 0], 0, None), [12.0, 13.0, 3.0, 2.0]);
+        // At the corner the address mode applies to each texel.
+        assert_eq!(
+            gather(&g, &v, &sampler(POINT, WRAP), [0.0, 0.0, 0.0, 0.0], [0; 3], 0, None),
+            [3.0, 0.0, 30.0, 33.0]
+        );
+        let mut c = sampler(0x80, CLAMP);
+        c.comparison_func = 2; // LESS
+        assert_eq!(gather(&g, &v, &c, [0.5, 0.5, 0.0, 0.0], [0; 3], 0, Some(15.0)), [1.0, 1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn gather_on_a_cube_reads_across_edges() {
+        let g = cubes(1, 1);
+        let v = View::whole(Dim::Cube, &g);
+        // On +X at sc = 0.875, v at 0.5: texels 3 and 4 (the latter on -Z) in columns.
+        let r = gather(&g, &v, &sampler(POINT, CLAMP), [1.0, 0.0, -0.875, 0.0], [0; 3], 0, None);
+        assert_eq!(r, [1.0, 6.0, 6.0, 1.0]);
+    }
+
+    #[test]
+    fn gather_synthesizes_a_cube_corner_as_the_average_of_three() {
+        let g = cubes(1, 1);
+        let v = View::whole(Dim::Cube, &g);
+        // On +X at sc = tc = 0.875 the footprint is +X (1), -Z (6), -Y (4) and the corner.
+        let r = gather(&g, &v, &sampler(POINT, CLAMP), [1.0, -0.875, -0.875, 0.0], [0; 3], 0, None);
+        assert_eq!(r, [4.0, 11.0 / 3.0, 6.0, 1.0]);
+        // GatherCmp synthesizes after comparing: 1 of 3 below 2 (LESS: 2 < texel fails for 1).
+        let mut c = sampler(0x80, CLAMP);
+        c.comparison_func = 2;
+        let r = gather(&g, &v, &c, [1.0, -0.875, -0.875, 0.0], [0; 3], 0, Some(2.0));
+        assert_eq!(r, [1.0, 2.0 / 3.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn min_lod_clamps_past_the_last_mip_read_zero() {
+        let g = mip_chain();
+        let v = View { mip_levels: 3, ..View::whole(Dim::Tex2D, &g) };
+        let s = sampler(POINT, CLAMP);
+        let clamp = |c| Lod::Derivatives { ddx: [0.0; 3], ddy: [0.0; 3], bias: 0.0, clamp: c };
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], clamp(2.0), None), [2.0, 0.0, 0.0, 1.0]);
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], clamp(2.5), None), [0.0; 4]);
+        let r = View { min_lod_clamp: 2.5, ..v };
+        assert_eq!(sample(&g, &r, &s, [0.5; 4], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
+        // The sampler's own MinLOD past the end just clamps to the last mip.
+        let m = Sampler { min_lod: 9.0, ..s };
+        assert_eq!(sample(&g, &v, &m, [0.5; 4], [0; 3], Lod::Level(0.0), None)[0], 2.0);
+    }
+
+    #[test]
+    fn load_reads_texels_of_the_views_mips_and_slices() {
+        let g = grid((4, 4, 1), 3, 3, |x, y, _, mip, slice| {
+            [(x + 10 * y + 100 * mip + 1000 * slice) as f32, 0.0, 0.0, 1.0]
+        });
+        let v = View { first_mip: 1, mip_levels: 2, first_slice: 1, array_size: 2, ..View::whole(Dim::Tex2DArray, &g) };
+        let l = |xyz, mip, off| f32::from_bits(load(&g, &v, xyz, mip, off)[0]);
+        assert_eq!(l([1, 1, 0], 0, [0; 3]), 1111.0);
+        assert_eq!(l([0, 0, 1], 1, [0; 3]), 2200.0);
+        assert_eq!(l([0, 0, 1], 0, [1, 1, 0]), 2111.0, "offsets, not on the array axis");
+        assert_eq!(l([2, 0, 0], 0, [0; 3]), 0.0, "x past the 2×2 mip");
+        assert_eq!(l([-1, 0, 0], 0, [0; 3]), 0.0);
+        assert_eq!(l([0, 0, 2], 0, [0; 3]), 0.0, "slice past the view");
+        assert_eq!(l([0, 0, 0], 2, [0; 3]), 0.0, "mip past the view");
+        let v3 = grid((2, 2, 2), 1, 1, |x, y, z, _, _| [(x + 2 * y + 4 * z) as f32, 0.0, 0.0, 1.0]);
+        assert_eq!(f32::from_bits(load(&v3, &View::whole(Dim::Tex3D, &v3), [1, 0, 1], 0, [0; 3])[0]), 5.0);
+    }
+
+    #[test]
+    fn load_out_of_range_gives_zero_in_the_formats_components_and_defaults_elsewhere() {
+        let bytes = [0xffu8; 16];
+        let one = 1.0f32.to_bits();
+        for (format, inside, outside) in [
+            (sys::DXGI_FORMAT_R8_UNORM, [one, 0, 0, one], [0, 0, 0, one]),
+            (sys::DXGI_FORMAT_R8G8B8A8_UNORM, [one; 4], [0; 4]),
+            (sys::DXGI_FORMAT_R32_UINT, [u32::MAX, 0, 0, 1], [0, 0, 0, 1]),
+            (sys::DXGI_FORMAT_R16G16_SINT, [u32::MAX, u32::MAX, 0, 1], [0, 0, 0, 1]),
+        ] {
+            let t = bytes_texture(&bytes, format, (1, 1, 1), &ONE_ROW);
+            let v = View::whole(Dim::Tex2D, &t);
+            assert_eq!(load(&t, &v, [0, 0, 0], 0, [0; 3]), inside, "{format:?}");
+            assert_eq!(load(&t, &v, [1, 0, 0], 0, [0; 3]), outside, "{format:?}");
+            assert_eq!(t.zero().map(f32::to_bits)[3], if outside[3] == 0 { 0 } else { one }, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn memory_texels_follow_pitches_subresources_and_the_format() {
+        // A 2×2 RGBA8 texture, 2 mips, 2 slices: rows padded to 16 bytes.
+        let mut bytes = vec![0u8; 256];
+        let subs = [
+            SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 },
+            SubresourceBytes { offset: 32, row_pitch: 16, depth_pitch: 16 },
+            SubresourceBytes { offset: 64, row_pitch: 16, depth_pitch: 32 },
+            SubresourceBytes { offset: 96, row_pitch: 16, depth_pitch: 16 },
+        ];
+        bytes[16 + 4..16 + 8].copy_from_slice(&[255, 0, 51, 255]); // mip 0 slice 0 (1, 1)
+        bytes[96..100].copy_from_slice(&[0, 255, 0, 0]); // mip 1 slice 1
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            size: (2, 2, 1),
+            mips: 2,
+            array_size: 2,
+            subresources: &subs,
+        };
+        assert_eq!(t.dims(1), (1, 1, 1));
+        assert_eq!(t.fetch(1, 1, 0, 0), Some([1.0, 0.0, 0.2, 1.0]));
+        assert_eq!(t.fetch(0, 0, 1, 1), Some([0.0, 1.0, 0.0, 0.0]));
+        assert_eq!(t.fetch(2, 0, 0, 0), None);
+        assert_eq!(t.fetch(0, 0, 2, 0), None);
+        assert_eq!(t.fetch(0, 0, 0, 2), None);
+        // 3D: z is depth, through the depth pitch.
+        let mut vol = vec![0u8; 64];
+        vol[32..36].copy_from_slice(&[0, 0, 255, 0]);
+        let subs3 = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
+        let t3 = MemoryTexels { size: (2, 2, 2), mips: 1, array_size: 1, bytes: &vol, subresources: &subs3, ..t };
+        assert_eq!(t3.fetch(0, 0, 1, 0), Some([0.0, 0.0, 1.0, 0.0]));
+        // Block-compressed formats are not decoded yet.
+        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC1_UNORM, ..t };
+        assert_eq!(bc.fetch(0, 0, 0, 0), None);
+    }
+
+    #[test]
+    fn component_mapping_selects_sources_and_forced_values() {
+        let rgba = [1.0, 2.0, 3.0, 4.0];
+        let identity = crate::descriptor::DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        assert_eq!(apply_mapping(identity, rgba, 0.0, 1.0), rgba);
+        // (B, R, FORCE_0, FORCE_1) encoded as D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING does.
+        let encode = |s: [u32; 4]| s[0] | s[1] << 3 | s[2] << 6 | s[3] << 9 | 1 << 12;
+        let m = encode([2, 0, 4, 5]);
+        assert_eq!(apply_mapping(m, rgba, 0.0, 1.0), [3.0, 1.0, 0.0, 1.0]);
+        assert_eq!(apply_mapping(m, [7u32, 8, 9, 10], 0, 1), [9, 7, 0, 1]);
+        assert_eq!([0, 1, 2, 3].map(|c| mapping_source(m, c)), [2, 0, 4, 5]);
+    }
+
+    #[test]
+    fn views_come_from_srv_descriptors() {
+        let r = TextureRange { first_mip: 1, mip_levels: 3, first_slice: 6, array_size: 12, min_lod: 0.5 };
+        let v = View::from_srv(sys::D3D12_SRV_DIMENSION_TEXTURECUBEARRAY.0, &r).unwrap();
+        assert_eq!(
+            v,
+            View {
+                dim: Dim::CubeArray,
+                first_mip: 1,
+                mip_levels: 3,
+                first_slice: 6,
+                array_size: 12,
+                min_lod_clamp: 0.5
+            }
+        );
+        let v3 = View::from_srv(sys::D3D12_SRV_DIMENSION_TEXTURE3D.0, &r).unwrap();
+        assert_eq!((v3.first_slice, v3.array_size), (0, 1));
+        assert_eq!(View::from_srv(sys::D3D12_SRV_DIMENSION_BUFFER.0, &r), None);
+    }
+}
