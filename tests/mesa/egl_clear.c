@@ -1,19 +1,22 @@
 /* Mesa's GL on rd3d12: an EGL surfaceless GLES context created by the Gallium d3d12 driver
  * (GALLIUM_DRIVER=d3d12 with our libd3d12.so and libdxcore.so on LD_LIBRARY_PATH), a 64x64
- * RGBA8 framebuffer object cleared to (0.25, 0.5, 0.75, 1.0) and read back.
+ * RGBA8 framebuffer object cleared to (0.25, 0.5, 0.75, 1.0) and read back, then a triangle
+ * drawn over its lower-left half with a GLSL program (a vertex attribute, a uniform color) and
+ * read back again.
  *
- * usage: egl_clear EXPECTED_RENDERER_PREFIX [--no-readback]
- * Prints GL_RENDERER; exits 0 only if it starts with the prefix, the clear completes without a
- * GL error and (unless --no-readback) every pixel reads back as 64 128 191 255
- * (0.25*255 = 63.75 -> 64, 0.5*255 = 127.5 -> 128, 0.75*255 = 191.25 -> 191).
+ * usage: egl_clear EXPECTED_RENDERER_PREFIX
+ * Prints GL_RENDERER; exits 0 only if it starts with the prefix and, without a GL error:
+ *   - after the clear every pixel reads back as 64 128 191 255
+ *     (0.25*255 = 63.75 -> 64, 0.5*255 = 127.5 -> 128, 0.75*255 = 191.25 -> 191);
+ *   - after the draw of (-1,-1), (1,-1), (-1,1) in color (0.5, 0.25, 1.0, 1.0), pixel (x, y)
+ *     (y from the bottom, as glReadPixels returns rows) is 128 64 255 255 when its center is
+ *     inside (x + y < 63) and still the clear color when outside (x + y > 63); the pixels whose
+ *     centers lie on the hypotenuse (x + y == 63) belong to whichever side the implementation's
+ *     tie rule gives them and are not checked.
  *
- * --no-readback: for the d3d12 driver over rd3d12 today. glReadPixels first brings Mesa's state
- * up to date, which compiles the fixed-function fragment shader; Mesa 22.3's d3d12 compiler
- * emits shader model 6.1 or later only ("cannot support emitting shader models lower than
- * 6.1"), and rd3d12 reports shader model 5.1 because it executes no shaders yet, so the compile
- * fails and Mesa (release build) dereferences the missing variant. The read itself needs no
- * shader (a CopyTextureRegion into a readback buffer, then Map): with the report raised to 6.1
- * as an experiment, every pixel read back as 64 128 191 255. */
+ * On the d3d12 driver both steps run through rd3d12: the clear is ClearRenderTargetView, the
+ * reads are CopyTextureRegion into a readback buffer, and the draw runs the DXIL Mesa compiled
+ * from the GLSL (and from its own fixed-function state) on the CPU backend. */
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -29,7 +32,6 @@ static int fail(const char *what) {
 
 int main(int argc, char **argv) {
     const char *want = argc > 1 ? argv[1] : "";
-    int readback = !(argc > 2 && strcmp(argv[2], "--no-readback") == 0);
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     if (!get_display) return fail("eglGetProcAddress(eglGetPlatformDisplayEXT)");
@@ -65,10 +67,6 @@ int main(int argc, char **argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     glFinish();
     if (glGetError() != GL_NO_ERROR) return fail("glClear");
-    if (!readback) {
-        printf("cleared; no readback\n");
-        goto done;
-    }
     static unsigned char px[64 * 64 * 4];
     memset(px, 0xAA, sizeof px);
     glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, px);
@@ -81,9 +79,62 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "egl_clear: pixel %d = %u %u %u %u, expected 64 128 191 255\n", i, p[0], p[1], p[2], p[3]);
         }
     }
-    printf("pixel 0: %u %u %u %u; %d of 4096 pixels wrong\n", px[0], px[1], px[2], px[3], bad);
+    printf("clear: pixel 0: %u %u %u %u; %d of 4096 pixels wrong\n", px[0], px[1], px[2], px[3], bad);
     if (bad) status = 1;
-done:
+
+    static const char *vs_src = "#version 300 es\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+    static const char *fs_src = "#version 300 es\nprecision mediump float;\nuniform vec4 color;\nout vec4 o;\n"
+                                "void main() { o = color; }\n";
+    GLuint prog = glCreateProgram();
+    const char *srcs[2] = {vs_src, fs_src};
+    GLenum kinds[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
+    for (int k = 0; k < 2; k++) {
+        GLuint sh = glCreateShader(kinds[k]);
+        glShaderSource(sh, 1, &srcs[k], NULL);
+        glCompileShader(sh);
+        GLint ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        if (!ok) return fail("glCompileShader");
+        glAttachShader(prog, sh);
+        glDeleteShader(sh);
+    }
+    glBindAttribLocation(prog, 0, "pos");
+    glLinkProgram(prog);
+    GLint linked = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+    if (!linked) return fail("glLinkProgram");
+    glUseProgram(prog);
+    glUniform4f(glGetUniformLocation(prog, "color"), 0.5f, 0.25f, 1.0f, 1.0f);
+    static const float tri[6] = {-1, -1, 1, -1, -1, 1};
+    GLuint vbo;
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof tri, tri, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    glEnableVertexAttribArray(0);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    if (glGetError() != GL_NO_ERROR) return fail("glDrawArrays");
+    memset(px, 0xAA, sizeof px);
+    glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    if (glGetError() != GL_NO_ERROR) return fail("glReadPixels after the draw");
+    int inside = 0, outside = 0;
+    bad = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            if (x + y == 63) continue;
+            const unsigned char *p = px + 4 * (y * 64 + x);
+            int in = x + y < 63;
+            const unsigned char *want = in ? (const unsigned char[]){128, 64, 255, 255} : (const unsigned char[]){64, 128, 191, 255};
+            inside += in;
+            outside += !in;
+            if (memcmp(p, want, 4) != 0 && bad++ < 4)
+                fprintf(stderr, "egl_clear: after the draw pixel (%d,%d) = %u %u %u %u, expected %u %u %u %u\n", x, y,
+                        p[0], p[1], p[2], p[3], want[0], want[1], want[2], want[3]);
+        }
+    printf("draw: %d inside, %d outside checked; %d wrong\n", inside, outside, bad);
+    if (bad) status = 1;
+    glDeleteBuffers(1, &vbo);
+    glDeleteProgram(prog);
 
     glDeleteFramebuffers(1, &fbo);
     glDeleteTextures(1, &tex);

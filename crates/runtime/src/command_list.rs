@@ -12,7 +12,7 @@
 
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
-use crate::commands::{Command, Recorded, TexSide, Touched};
+use crate::commands::{BoundView, Command, DrawRange, DrawWork, Lookup, Recorded, TexSide, Touched};
 use crate::descriptor_heap;
 use crate::descriptor_heap::DescriptorHeap;
 use crate::device::Device;
@@ -49,6 +49,10 @@ pub struct GraphicsState {
     pub blend_factor: [f32; 4],
     pub stencil_ref: u32,
     pub pipeline: usize,
+    /// The bound pipeline as draws and dispatches execute it.
+    pub executable: Option<Arc<crate::pipeline_state::Executable>>,
+    /// The bound root signatures' descs (compute, graphics).
+    pub root_descs: [Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>; 2],
     /// The bound shader-visible heaps: (address range of the descriptors, D3D12_DESCRIPTOR_HEAP_TYPE).
     pub descriptor_heaps: Vec<(std::ops::Range<u64>, u32)>,
     pub compute_root_signature: usize,
@@ -572,8 +576,15 @@ unsafe extern "C" fn reset(
         s.allocator = Some(alloc.inner.state.clone());
         s.generation = generation;
         s.gfx.pipeline = pso as usize;
+        s.gfx.executable = executable(pso);
         Ok(S_OK)
     })
+}
+
+/// The pipeline behind a PSO pointer (Reset's and ClearState's pInitialState), if it is one.
+fn executable(pso: *mut ID3D12PipelineState) -> Option<Arc<crate::pipeline_state::Executable>> {
+    // SAFETY: null or a live COM pointer the caller passed, recognised by vtable.
+    unsafe { crate::pipeline_state::PipelineState::from_iface(pso) }.map(|p| p.inner.pipeline.clone())
 }
 
 unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState) {
@@ -583,7 +594,7 @@ unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState
             if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
                 return Err(wrong_list_type("ClearState is not valid on bundles"));
             }
-            s.gfx = GraphicsState { pipeline: pso as usize, ..Default::default() };
+            s.gfx = GraphicsState { pipeline: pso as usize, executable: executable(pso), ..Default::default() };
             Ok(())
         })
     }
@@ -1273,13 +1284,104 @@ unsafe fn shader_work(
 const DIRECT: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE];
 const COMPUTE: &[D3D12_COMMAND_LIST_TYPE] =
     &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE, D3D12_COMMAND_LIST_TYPE_COMPUTE];
-unsafe extern "C" fn draw_instanced(this: *mut Iface, _v: UINT, _i: UINT, _sv: UINT, _si: UINT) {
+unsafe extern "C" fn draw_instanced(this: *mut Iface, count: UINT, instances: UINT, start: UINT, start_instance: UINT) {
     // SAFETY: forwarded.
-    unsafe { shader_work(this, "DrawInstanced", DIRECT, || Ok(())) }
+    unsafe {
+        record_draw(this, "DrawInstanced", DrawRange::Vertices { count, start }, instances, start_instance);
+    }
 }
-unsafe extern "C" fn draw_indexed_instanced(this: *mut Iface, _c: UINT, _i: UINT, _s: UINT, _b: INT, _si: UINT) {
+unsafe extern "C" fn draw_indexed_instanced(
+    this: *mut Iface,
+    count: UINT,
+    instances: UINT,
+    start_index: UINT,
+    base_vertex: INT,
+    start_instance: UINT,
+) {
     // SAFETY: forwarded.
-    unsafe { shader_work(this, "DrawIndexedInstanced", DIRECT, || Ok(())) }
+    unsafe {
+        let range = DrawRange::Indexed { count, start_index, base_vertex };
+        record_draw(this, "DrawIndexedInstanced", range, instances, start_instance);
+    }
+}
+
+/// A view bound with OMSetRenderTargets, read now (the GPU uses the descriptor contents of
+/// record time); its memory is noted as written.
+fn bound_view(dev: &Device, h: D3D12_CPU_DESCRIPTOR_HANDLE) -> Option<BoundView> {
+    let view = descriptor_heap::descriptor_at(dev, h)?;
+    let resource = descriptor_heap::resolve(dev, view.resource)?;
+    resource.memory.mark_dirty();
+    Some(BoundView { view, resource })
+}
+
+/// Records a draw: the bound state is captured; descriptor tables are read at execution. A
+/// pipeline the CPU backend cannot run (DXBC, stages besides VS and PS) is recorded as
+/// shader work that produces nothing, with the one-time warning.
+///
+/// # Safety
+/// `this` null or one of our live list pointers.
+unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, instances: u32, start_instance: u32) {
+    // SAFETY: forwarded.
+    unsafe {
+        record(this, name, |l, s| {
+            if !DIRECT.contains(&l.ty) {
+                return Err(wrong_list_type("this command is not valid on this command list type"));
+            }
+            let g = &s.gfx;
+            let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e));
+            let Some(exe) = runnable else {
+                l.warn_shader_work(name);
+                s.commands.push(Command::ShaderWork);
+                return Ok(());
+            };
+            let dev = &l.device.inner;
+            let resolve_va = |va: u64, size: u32| {
+                if va == 0 || size == 0 {
+                    return None;
+                }
+                dev.va().resolve(va, u64::from(size))
+            };
+            let mut vertex_buffers = Vec::new();
+            for (slot, v) in &g.vertex_buffers {
+                let slot = *slot as usize;
+                if vertex_buffers.len() <= slot {
+                    vertex_buffers.resize(slot + 1, None);
+                }
+                vertex_buffers[slot] =
+                    resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.StrideInBytes));
+            }
+            let index_buffer = match range {
+                DrawRange::Indexed { .. } => g
+                    .index_buffer
+                    .and_then(|v| resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.Format))),
+                DrawRange::Vertices { .. } => None,
+            };
+            let work = DrawWork {
+                pipeline: exe.clone(),
+                root: g.root_descs[1].clone(),
+                root_args: g.root_args.iter().filter(|a| !a.0).map(|a| (a.1, a.2.clone())).collect(),
+                lookup: Lookup {
+                    heaps: dev.descriptor_heaps.clone(),
+                    resources: dev.resources.clone(),
+                    va: dev.va().clone(),
+                },
+                topology: g.topology as u32,
+                viewport: g.viewports.first().copied(),
+                scissor: g.scissors.first().copied(),
+                blend_factor: g.blend_factor,
+                stencil_ref: g.stencil_ref,
+                vertex_buffers,
+                index_buffer,
+                range,
+                instances,
+                start_instance,
+                render_targets: g.render_targets.iter().map(|&h| bound_view(dev, h)).collect(),
+                depth_stencil: g.depth_stencil.and_then(|h| bound_view(dev, h)),
+            };
+            s.commands.push(Command::Draw(Box::new(work)));
+            Ok(())
+        })
+    }
 }
 unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
     let max = D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION;
@@ -1776,13 +1878,14 @@ unsafe extern "C" fn set_pipeline_state(this: *mut Iface, p: *mut ID3D12Pipeline
     // SAFETY: forwarded.
     unsafe {
         set_state(this, "SetPipelineState", COMPUTE, |g| {
-            if crate::pipeline_state::PipelineState::from_iface(p).is_none() {
+            let Some(pso) = crate::pipeline_state::PipelineState::from_iface(p) else {
                 return Err(rec_err(
                     D3D12_MESSAGE_ID_COMMAND_LIST_PIPELINE_STATE_NOT_SET,
                     "pPipelineState is NULL or not a pipeline state",
                 ));
-            }
+            };
             g.pipeline = p as usize;
+            g.executable = Some(pso.inner.pipeline.clone());
             Ok(())
         })
     }
@@ -1861,14 +1964,15 @@ unsafe fn set_root_signature(
     // SAFETY: forwarded; the root signature recognised by vtable.
     unsafe {
         set_state(this, name, allowed, |g| {
-            let slots = if r.is_null() {
-                None
+            let (slots, desc) = if r.is_null() {
+                (None, None)
             } else {
                 let rs = RootSignature::from_iface(r).ok_or_else(|| {
                     rec_err(D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_NOT_SUPPORTED_ON_DEVICE, "not a root signature")
                 })?;
-                Some(rs.inner.slots().clone())
+                (Some(rs.inner.slots().clone()), Some(rs.inner.shared_desc().clone()))
             };
+            g.root_descs[usize::from(!compute)] = desc;
             let slot = &mut g.root_slots[usize::from(!compute)];
             let same = (
                 slot.as_ref().map(|s| Arc::as_ptr(s) as *const u8),
@@ -1917,6 +2021,23 @@ fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> R
             return Err(rec_err(id, "BaseDescriptor is not in the bound descriptor heap of the table's type"));
         }
     }
+    // Root constants accumulate: each call sets its values at its offset, keeping the others.
+    let arg = match (arg, slots.and_then(|s| s.get(index as usize))) {
+        (RootArg::Constants(off, v), Some(RootSlot::Constants(n))) => {
+            let mut all = match g.root_args.iter().find(|a| a.0 == compute && a.1 == index) {
+                Some((_, _, RootArg::Constants(0, old))) => old.clone(),
+                _ => vec![0; *n as usize],
+            };
+            all.resize(*n as usize, 0);
+            for (k, x) in v.into_iter().enumerate() {
+                if let Some(d) = all.get_mut(off as usize + k) {
+                    *d = x;
+                }
+            }
+            RootArg::Constants(0, all)
+        }
+        (arg, _) => arg,
+    };
     g.root_args.retain(|a| !(a.0 == compute && a.1 == index));
     g.root_args.push((compute, index, arg));
     Ok(())

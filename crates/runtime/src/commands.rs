@@ -56,6 +56,8 @@ pub enum Command {
     /// ID3D12DebugCommandList::AssertResourceState deferred to execution: the subresource's
     /// state when the list runs must be `state` (a debug-layer message otherwise).
     AssertState { states: States, id: u64, sub: u32, state: u32 },
+    /// A draw with everything it reads resolved as far as recording can (see [`DrawWork`]).
+    Draw(Box<DrawWork>),
     /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,
@@ -71,9 +73,61 @@ impl Command {
                 | Command::CopyTexture { .. }
                 | Command::CopyTiles { .. }
                 | Command::Fill { .. }
+                | Command::Draw(_)
                 | Command::ShaderWork
         )
     }
+}
+
+/// Where executing shaders find descriptors, viewed resources and buffer addresses: the
+/// device's registries, shared (no COM reference on the device).
+#[derive(Clone)]
+pub struct Lookup {
+    pub heaps: Arc<crate::descriptor_heap::HeapRegistry>,
+    pub resources: Arc<crate::descriptor_heap::ResourceRegistry>,
+    pub va: Arc<crate::va::VaRegistry>,
+}
+
+/// A view read when the draw was recorded (RTVs and DSVs: OMSetRenderTargets captures the
+/// descriptors, D3D12 semantics) with its resource.
+#[derive(Clone)]
+pub struct BoundView {
+    pub view: rd3d12_core::descriptor::Descriptor,
+    pub resource: crate::descriptor_heap::ResourceEntry,
+}
+
+/// Which vertices a draw reads.
+#[derive(Clone, Copy, Debug)]
+pub enum DrawRange {
+    /// DrawInstanced.
+    Vertices { count: u32, start: u32 },
+    /// DrawIndexedInstanced.
+    Indexed { count: u32, start_index: u32, base_vertex: i32 },
+}
+
+/// One DrawInstanced / DrawIndexedInstanced: the pipeline, the root signature and arguments
+/// (descriptor tables are read at execution, as the GPU reads them), the input assembler's
+/// buffers, the rasterizer and output-merger state, and the bound targets.
+pub struct DrawWork {
+    pub pipeline: Arc<crate::pipeline_state::Executable>,
+    pub root: Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>,
+    /// (parameter index, argument).
+    pub root_args: Vec<(u32, crate::command_list::RootArg)>,
+    pub lookup: Lookup,
+    pub topology: u32,
+    pub viewport: Option<D3D12_VIEWPORT>,
+    pub scissor: Option<D3D12_RECT>,
+    pub blend_factor: [f32; 4],
+    pub stencil_ref: u32,
+    /// By slot: (memory, offset, SizeInBytes, StrideInBytes).
+    pub vertex_buffers: Vec<Option<(Memory, u64, u32, u32)>>,
+    /// (memory, offset, SizeInBytes, Format).
+    pub index_buffer: Option<(Memory, u64, u32, DXGI_FORMAT)>,
+    pub range: DrawRange,
+    pub instances: u32,
+    pub start_instance: u32,
+    pub render_targets: Vec<Option<BoundView>>,
+    pub depth_stencil: Option<BoundView>,
 }
 
 /// Per-resource facts for state promotion and decay at execution.

@@ -12,11 +12,13 @@ use crate::features;
 use crate::root_signature::RootSignature;
 use rd3d12_core::pipeline::cache::{self, Identity};
 use rd3d12_core::pipeline::{
-    self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo,
+    self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo, Slot,
 };
+use rd3d12_core::dxil::{self, Program};
 use rd3d12_core::shader::ShaderModel;
 use rd3d12_sys::*;
 use std::ffi::{c_void, CStr};
+use std::sync::{Arc, OnceLock};
 
 /// A core pipeline error as the Error the COM edge reports.
 pub fn to_error(e: PsoError) -> Error {
@@ -130,8 +132,42 @@ pub unsafe fn stream_desc(desc: *const D3D12_PIPELINE_STATE_STREAM_DESC) -> Resu
 
 pub struct PipelineState {
     device: Ptr<Device>,
-    /// The validated pipeline: parsed shaders, root signature, canonical encoding.
+    /// The validated pipeline (parsed shaders, root signature, canonical encoding) and its
+    /// programs, shared with the draws and dispatches recorded with it.
+    pub pipeline: Arc<Executable>,
+}
+
+/// A pipeline as draws and dispatches execute it: the validated pipeline and, read on first
+/// use, the DXIL program of each shader. Command lists hold it by `Arc` (no COM reference:
+/// native lists do not AddRef the PSOs they record).
+pub struct Executable {
     pub pipeline: Pipeline,
+    programs: [OnceLock<std::result::Result<Program, String>>; 8],
+}
+
+impl std::ops::Deref for Executable {
+    type Target = Pipeline;
+    fn deref(&self) -> &Pipeline {
+        &self.pipeline
+    }
+}
+
+impl Executable {
+    pub fn new(pipeline: Pipeline) -> Executable {
+        Executable { pipeline, programs: Default::default() }
+    }
+
+    /// The DXIL program of the shader in `slot`: `None` without a shader there, an error when
+    /// the CPU backend cannot run it (DXBC bytecode, or DXIL it cannot read).
+    pub fn program(&self, slot: Slot) -> Option<std::result::Result<&Program, &str>> {
+        let bytes = self.pipeline.desc.shader(slot)?;
+        let cell = &self.programs[Slot::ALL.iter().position(|s| *s == slot).unwrap_or(0)];
+        let p = cell.get_or_init(|| match self.pipeline.shader(slot).map(|s| s.bytecode) {
+            Some(rd3d12_core::shader::Bytecode::Dxil) => dxil::parse(bytes).map_err(|e| e.to_string()),
+            _ => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)".to_string()),
+        });
+        Some(p.as_ref().map_err(String::as_str))
+    }
 }
 
 impl PipelineState {
@@ -143,7 +179,7 @@ impl PipelineState {
         if let Some(blob) = &desc.cached_blob {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
-        Ok(Ptr::new(PipelineState { device, pipeline: p }))
+        Ok(Ptr::new(PipelineState { device, pipeline: Arc::new(Executable::new(p)) }))
     }
 
     /// The PSO behind an interface pointer the caller passed, if it is one of ours.

@@ -48,6 +48,14 @@ impl Memory {
         }
     }
 
+    /// The bytes the memory spans (a reserved resource: all its tiles).
+    pub fn len(&self) -> u64 {
+        match self {
+            Memory::Linear { size, .. } => *size,
+            Memory::Tiled(t) => t.lock().unwrap_or_else(|e| e.into_inner()).num_tiles() as u64 * crate::tiles::TILE,
+        }
+    }
+
     /// Host pointer to `len` bytes at `off`, if they lie inside linear memory.
     pub fn ptr(&self, off: u64, len: u64) -> Option<*mut u8> {
         match self {

@@ -510,7 +510,8 @@ impl CDesc {
 /// A root signature: the parsed desc and the blob it was created from.
 pub struct RootSignature {
     device: Ptr<Device>,
-    desc: RootSignatureDesc,
+    /// The desc, shared with the draws and dispatches that execute with it.
+    desc: std::sync::Arc<RootSignatureDesc>,
     blob: Box<[u8]>,
     /// The parameters' shapes, shared with the command lists it is set on.
     slots: std::sync::Arc<[RootSlot]>,
@@ -525,11 +526,16 @@ impl RootSignature {
         desc.check_device(&device_limits(&device.inner)).map_err(to_error)?;
         let total = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
         let slots = desc.slots().into();
-        Ok(Ptr::new(RootSignature { device, desc, blob: bytes[..total].into(), slots }))
+        Ok(Ptr::new(RootSignature { device, desc: desc.into(), blob: bytes[..total].into(), slots }))
     }
 
     /// The desc, at the version it was serialized with.
     pub fn desc(&self) -> &RootSignatureDesc {
+        &self.desc
+    }
+
+    /// The desc, shared.
+    pub fn shared_desc(&self) -> &std::sync::Arc<RootSignatureDesc> {
         &self.desc
     }
 

@@ -31,7 +31,7 @@ pub struct Device {
     /// Resident and evicted bytes of the device's pageable objects.
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
-    va: crate::va::VaRegistry,
+    va: Arc<crate::va::VaRegistry>,
     /// Clean memory of released committed resources.
     pool: Arc<crate::heap::Pool>,
     /// Every fence of the device, released together when the device is removed.
@@ -51,9 +51,9 @@ pub struct Device {
     /// The ID3D12DeviceConfiguration face (made on first QueryInterface).
     configuration: OnceLock<Ptr<crate::device_factory::Configuration<Device>>>,
     /// Address ranges of the live descriptor heaps.
-    pub(crate) descriptor_heaps: crate::descriptor_heap::HeapRegistry,
+    pub(crate) descriptor_heaps: Arc<crate::descriptor_heap::HeapRegistry>,
     /// Resources that views were created for, by resource id.
-    pub(crate) resources: crate::descriptor_heap::ResourceRegistry,
+    pub(crate) resources: Arc<crate::descriptor_heap::ResourceRegistry>,
 }
 
 type Iface = ID3D12Device11;
@@ -410,7 +410,7 @@ impl Device {
         &self.pool
     }
 
-    pub fn va(&self) -> &crate::va::VaRegistry {
+    pub fn va(&self) -> &Arc<crate::va::VaRegistry> {
         &self.va
     }
 

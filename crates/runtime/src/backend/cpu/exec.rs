@@ -92,6 +92,11 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
             }
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork => {}
+            Command::Draw(w) => {
+                if let Err(super::draw::Skipped::Unsupported(why)) = super::draw::run(w) {
+                    super::draw::report_skipped(&why);
+                }
+            }
         }
     }
 }

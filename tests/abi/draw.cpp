@@ -1,0 +1,388 @@
+// tests/abi/draw.cpp - draws executed by the CPU backend, through the C ABI from C++.
+//
+// The shaders are real DXIL: the textured vertex and pixel shaders Mesa's OpenGL-on-12
+// compiler produced (crates/core/tests/fixtures/dxil, unsigned, so the device enables
+// D3D12ExperimentalShaderModels first, as Mesa does on Linux). The vertex shader computes
+// `mvp * pos` with mvp in cbuffer b0 and passes uv through; the pixel shader returns
+// `texture(tex, uv) * tint` with tint in its own b0, tex at t0 and its sampler at s0.
+//
+// The root signature gives each stage its own bindings (shader visibility) and uses every kind
+// of root parameter: a root CBV (VS b0, the matrix in an upload buffer), root constants (VS
+// b1, Mesa's state variables; PS b0, the tint), a descriptor table (PS t0, an SRV of a 2x2
+// texture in a shader-visible heap) and a static sampler (PS s0, point, clamp).
+//
+// Checked, pixel by pixel after a copy to a readback buffer:
+//   1. DrawInstanced of a right triangle over the top-left half of a 16x16 RGBA8 target:
+//      a pixel is covered exactly when x + y < 15 (its center inside; centers on the
+//      hypotenuse belong to the right/bottom edge and are left out: 120 pixels), and
+//      shows the 2x2 texture's texel of its quadrant times the tint; the rest keeps the clear;
+//   2. DrawIndexedInstanced of a quad (two triangles of a 16-bit index buffer, base vertex
+//      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
+//   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
+//      offset, the others kept).
+//
+// The last line is "draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
+#include <wsl/winadapter.h>
+#include <directx/d3d12.h>
+#include <dxguids/dxguids.h>
+
+#include "check.h"
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+template <class T> struct Com {
+    T *p = nullptr;
+    ~Com() { if (p) p->Release(); }
+    T *operator->() const { return p; }
+    T **operator&() { return &p; }
+    operator T *() const { return p; }
+};
+
+static std::vector<char> fixture(const char *name)
+{
+    std::string dir = __FILE__;
+    dir = dir.substr(0, dir.find_last_of('/'));
+    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
+}
+
+static D3D12_HEAP_PROPERTIES heap(D3D12_HEAP_TYPE t)
+{
+    D3D12_HEAP_PROPERTIES h = {};
+    h.Type = t;
+    return h;
+}
+
+static ID3D12Resource *buffer(ID3D12Device *dev, D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st)
+{
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    d.Width = size;
+    d.Height = 1;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.SampleDesc.Count = 1;
+    d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_HEAP_PROPERTIES h = heap(t);
+    ID3D12Resource *r = nullptr;
+    CHECK_HR(dev->CreateCommittedResource(&h, D3D12_HEAP_FLAG_NONE, &d, st, nullptr, IID_PPV_ARGS(&r)), S_OK);
+    return r;
+}
+
+static ID3D12Resource *texture(ID3D12Device *dev, UINT w, UINT h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES st)
+{
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = w;
+    d.Height = h;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 1;
+    d.Flags = flags;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    ID3D12Resource *r = nullptr;
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, st, nullptr, IID_PPV_ARGS(&r)), S_OK);
+    return r;
+}
+
+static void *map(ID3D12Resource *r)
+{
+    void *p = nullptr;
+    CHECK_HR(r->Map(0, nullptr, &p), S_OK);
+    return p;
+}
+
+static D3D12_RESOURCE_BARRIER transition(ID3D12Resource *r, D3D12_RESOURCE_STATES a, D3D12_RESOURCE_STATES b)
+{
+    D3D12_RESOURCE_BARRIER x = {};
+    x.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    x.Transition.pResource = r;
+    x.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    x.Transition.StateBefore = a;
+    x.Transition.StateAfter = b;
+    return x;
+}
+
+struct Rgba {
+    unsigned char c[4];
+};
+
+// The 2x2 texture: one color per quadrant (top-left, top-right, bottom-left, bottom-right).
+static const Rgba kTexels[4] = {{{200, 0, 0, 255}}, {{0, 200, 0, 255}}, {{0, 0, 200, 255}}, {{100, 100, 100, 255}}};
+static const Rgba kClear = {{10, 20, 30, 40}};
+
+struct Fixture {
+    ID3D12Device *dev = nullptr;
+    Com<ID3D12CommandQueue> queue;
+    Com<ID3D12CommandAllocator> alloc;
+    Com<ID3D12GraphicsCommandList> list;
+    Com<ID3D12Fence> fence;
+    UINT64 fence_value = 0;
+    Com<ID3D12RootSignature> rs;
+    Com<ID3D12PipelineState> pso;
+    Com<ID3D12Resource> tex, upload, rt, readback, cb, vb, ib;
+    Com<ID3D12DescriptorHeap> srv_heap, rtv_heap;
+
+    void run()
+    {
+        CHECK_HR(list->Close(), S_OK);
+        ID3D12CommandList *l = list;
+        queue->ExecuteCommandLists(1, &l);
+        CHECK_HR(queue->Signal(fence, ++fence_value), S_OK);
+        // A NULL event: SetEventOnCompletion blocks until the fence reaches the value.
+        CHECK_HR(fence->SetEventOnCompletion(fence_value, nullptr), S_OK);
+        CHECK_HR(alloc->Reset(), S_OK);
+        CHECK_HR(list->Reset(alloc, nullptr), S_OK);
+    }
+};
+
+static bool build(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_COMMAND_QUEUE_DESC qd = {};
+    CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&f.queue)), S_OK);
+    CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&f.alloc)), S_OK);
+    CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, f.alloc, nullptr, IID_PPV_ARGS(&f.list)), S_OK);
+    CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&f.fence)), S_OK);
+
+    // Root signature.
+    D3D12_DESCRIPTOR_RANGE1 srv_range = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0,
+                                         D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p[4] = {};
+    p[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    p[0].Descriptor.ShaderRegister = 0;
+    p[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_VERTEX;
+    p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[1].Constants.ShaderRegister = 1;
+    p[1].Constants.Num32BitValues = 4;
+    p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_VERTEX;
+    p[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[2].Constants.ShaderRegister = 0;
+    p[2].Constants.Num32BitValues = 4;
+    p[2].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    p[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    p[3].DescriptorTable.NumDescriptorRanges = 1;
+    p[3].DescriptorTable.pDescriptorRanges = &srv_range;
+    p[3].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_STATIC_SAMPLER_DESC ss = {};
+    ss.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    ss.AddressU = ss.AddressV = ss.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    ss.MaxLOD = D3D12_FLOAT32_MAX;
+    ss.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 4;
+    rd.Desc_1_1.pParameters = p;
+    rd.Desc_1_1.NumStaticSamplers = 1;
+    rd.Desc_1_1.pStaticSamplers = &ss;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return false;
+    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&f.rs)), S_OK);
+
+    // Pipeline: Mesa names its inputs TEXCOORD0 (pos) and TEXCOORD1 (uv).
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
+    CHECK(vs.size() > 100 && ps.size() > 100);
+    D3D12_INPUT_ELEMENT_DESC ie[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = {ie, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&f.pso)), S_OK);
+    if (!f.pso) return false;
+
+    // The 2x2 texture, uploaded with CopyTextureRegion (rows 256-byte aligned in the buffer).
+    f.tex.p = texture(dev, 2, 2, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+    f.upload.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, 512, D3D12_RESOURCE_STATE_GENERIC_READ);
+    unsigned char *up = static_cast<unsigned char *>(map(f.upload));
+    memcpy(up, &kTexels[0], 8);
+    memcpy(up + 256, &kTexels[2], 8);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = f.tex;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.pResource = f.upload;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    src.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 2, 2, 1, 256};
+    f.list->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    D3D12_RESOURCE_BARRIER b = transition(f.tex, D3D12_RESOURCE_STATE_COPY_DEST,
+                                          D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    f.list->ResourceBarrier(1, &b);
+
+    // Views.
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4,
+                                     D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&f.srv_heap)), S_OK);
+    hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&f.rtv_heap)), S_OK);
+    // The SRV goes to descriptor 2; the table starts at descriptor 2.
+    UINT inc = dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE srv = f.srv_heap->GetCPUDescriptorHandleForHeapStart();
+    srv.ptr += 2 * inc;
+    dev->CreateShaderResourceView(f.tex, nullptr, srv);
+    f.rt.p = texture(dev, 16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    dev->CreateRenderTargetView(f.rt, nullptr, f.rtv_heap->GetCPUDescriptorHandleForHeapStart());
+
+    // The matrix (identity, columns as rows of the cbuffer) and the geometry.
+    f.cb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    float *m = static_cast<float *>(map(f.cb));
+    for (int i = 0; i < 16; i++) m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    // Vertex 0 is padding (the indexed draw uses base vertex 1); then the triangle's three
+    // vertices and the quad's fourth corner. pos (x, y, 0, 1), uv.
+    const float verts[5][6] = {
+        {9, 9, 9, 9, 9, 9},      {-1, 1, 0, 1, 0, 0}, {1, 1, 0, 1, 1, 0},
+        {-1, -1, 0, 1, 0, 1},    {1, -1, 0, 1, 1, 1},
+    };
+    f.vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(f.vb), verts, sizeof verts);
+    const uint16_t idx[6] = {0, 1, 2, 2, 1, 3};
+    f.ib.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof idx, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(f.ib), idx, sizeof idx);
+    f.readback.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    return true;
+}
+
+static void bind(Fixture &f, const float tint[4])
+{
+    ID3D12GraphicsCommandList *l = f.list;
+    const float clear[4] = {kClear.c[0] / 255.0f, kClear.c[1] / 255.0f, kClear.c[2] / 255.0f, kClear.c[3] / 255.0f};
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = f.rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    ID3D12DescriptorHeap *heaps[] = {f.srv_heap};
+    l->SetDescriptorHeaps(1, heaps);
+    l->SetGraphicsRootSignature(f.rs);
+    l->SetPipelineState(f.pso);
+    l->SetGraphicsRootConstantBufferView(0, f.cb->GetGPUVirtualAddress());
+    const float state_vars[4] = {1, 0, 0, 0};
+    l->SetGraphicsRoot32BitConstants(1, 4, state_vars, 0);
+    l->SetGraphicsRoot32BitConstants(2, 4, tint, 0);
+    D3D12_GPU_DESCRIPTOR_HANDLE table = f.srv_heap->GetGPUDescriptorHandleForHeapStart();
+    table.ptr += 2 * f.dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    l->SetGraphicsRootDescriptorTable(3, table);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {f.vb->GetGPUVirtualAddress(), 5 * 24, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+}
+
+// Copies the target to the readback buffer and returns its pixels (rows of 256 bytes).
+static const Rgba *read_target(Fixture &f)
+{
+    D3D12_RESOURCE_BARRIER b = transition(f.rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    f.list->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = f.readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = f.rt;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    f.list->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    b = transition(f.rt, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    f.list->ResourceBarrier(1, &b);
+    f.run();
+    return static_cast<const Rgba *>(map(f.readback));
+}
+
+static Rgba expected_texel(int x, int y, const float tint[4])
+{
+    // uv at the pixel center: ((x + 0.5) / 16, (y + 0.5) / 16); point sampling picks the
+    // texel of the quadrant.
+    Rgba t = kTexels[(y >= 8) * 2 + (x >= 8)], out;
+    for (int c = 0; c < 4; c++) {
+        float v = t.c[c] / 255.0f * tint[c];
+        out.c[c] = (unsigned char)(v * 255.0f + 0.5f);
+    }
+    return out;
+}
+
+static unsigned check_image(const Rgba *px, bool (*covered)(int, int), const float tint[4], const char *what)
+{
+    unsigned bad = 0, drawn = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            Rgba got = px[y * 64 + x];
+            Rgba want = covered(x, y) ? expected_texel(x, y, tint) : kClear;
+            drawn += covered(x, y);
+            if (memcmp(&got, &want, 4) != 0) {
+                if (bad < 4)
+                    fprintf(stderr, "%s: pixel (%d,%d) is %d %d %d %d, expected %d %d %d %d\n", what, x, y, got.c[0],
+                            got.c[1], got.c[2], got.c[3], want.c[0], want.c[1], want.c[2], want.c[3]);
+                bad++;
+            }
+        }
+    CHECK_EQ(bad, 0u);
+    return drawn;
+}
+
+static bool in_triangle(int x, int y) { return x + y < 15; }
+static bool left_half(int x, int) { return x < 8; }
+
+static void draws(ID3D12Device *dev)
+{
+    Fixture f;
+    f.dev = dev;
+    if (!build(f)) {
+        CHECK(!"the fixture was built");
+        return;
+    }
+
+    // 1. DrawInstanced: the triangle.
+    const float tint[4] = {1.0f, 0.5f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->DrawInstanced(3, 1, 1, 0);
+    CHECK_EQ(check_image(read_target(f), in_triangle, tint, "DrawInstanced"), 120u);
+
+    // 2. DrawIndexedInstanced: the quad (indices 0..3 + base vertex 1), scissored to x < 8.
+    bind(f, tint);
+    D3D12_INDEX_BUFFER_VIEW ibv = {f.ib->GetGPUVirtualAddress(), 12, DXGI_FORMAT_R16_UINT};
+    f.list->IASetIndexBuffer(&ibv);
+    D3D12_RECT half = {0, 0, 8, 16};
+    f.list->RSSetScissorRects(1, &half);
+    f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
+    CHECK_EQ(check_image(read_target(f), left_half, tint, "DrawIndexedInstanced"), 128u);
+
+    // 3. One root constant changed at an offset: the tint's blue becomes 0.25.
+    bind(f, tint);
+    float quarter = 0.25f;
+    UINT bits;
+    memcpy(&bits, &quarter, 4);
+    f.list->SetGraphicsRoot32BitConstant(2, bits, 2);
+    f.list->DrawInstanced(3, 1, 1, 0);
+    const float tint2[4] = {1.0f, 0.5f, 0.25f, 1.0f};
+    CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "SetGraphicsRoot32BitConstant"), 120u);
+
+}
+
+int main()
+{
+    CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
+    ID3D12Device *dev = nullptr;
+    CHECK_HR(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&dev)), S_OK);
+    if (dev) {
+        draws(dev);
+        CHECK_EQ(dev->Release(), 0u);
+    }
+    printf("draw_cpp: %u passed, %u failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}
