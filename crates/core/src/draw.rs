@@ -80,7 +80,79 @@ pub trait Bindings {
     ) -> [f32; 4];
     /// A texel of the SRV (TextureLoad), as four 32-bit lanes.
     fn load(&self, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4];
+    /// TextureLoad of an SRV or a UAV texture (UAVs have no mips: `mip` is 0). The default
+    /// reads SRVs through [`Bindings::load`] and UAVs as 0.
+    fn texture_load(&self, class: Class, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
+        match class {
+            Class::Srv => self.load(texture, mip, coords),
+            _ => [0; 4],
+        }
+    }
+    /// TextureStore into a UAV texture: the components of `mask`, as 32-bit lanes.
+    fn texture_store(&self, _uav: (u32, u32), _coords: [i32; 3], _value: [u32; 4], _mask: u8) {}
+    /// BufferLoad / RawBufferLoad of an SRV or UAV buffer: a typed buffer's element `index`; a
+    /// raw buffer's four words from byte `index`; a structured buffer's four words from byte
+    /// `offset` of element `index`. Out of range reads 0.
+    fn buffer_load(&self, _class: Class, _buffer: (u32, u32), _index: u32, _offset: u32) -> [u32; 4] {
+        [0; 4]
+    }
+    /// BufferStore / RawBufferStore into a UAV buffer, addressed as [`Bindings::buffer_load`];
+    /// out of range writes nothing.
+    fn buffer_store(&self, _uav: (u32, u32), _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) {}
+    /// GetDimensions: width, height, depth or array size, mip count (buffers: element count).
+    fn dimensions(&self, _class: Class, _resource: (u32, u32), _mip: u32) -> [u32; 4] {
+        [0; 4]
+    }
+    /// AtomicBinOp on a UAV (op: 0 ADD, 1 AND, 2 OR, 3 XOR, 4 IMIN, 5 IMAX, 6 UMIN, 7 UMAX,
+    /// 8 EXCHANGE) at texel coordinates or, for buffers, (index, byte offset); returns the
+    /// previous value.
+    fn atomic(&self, _uav: (u32, u32), _op: u32, _coords: [i32; 3], _value: u32) -> u32 {
+        0
+    }
+    /// AtomicCompareExchange on a UAV; returns the previous value.
+    fn atomic_cmpxchg(&self, _uav: (u32, u32), _coords: [i32; 3], _cmp: u32, _new: u32) -> u32 {
+        0
+    }
 }
+
+/// The Env methods that reach resources, forwarded to [`Bindings`] through a [`Handles`]
+/// table; every shader stage's Env has `handles` and `bindings` fields.
+macro_rules! resource_ops {
+    () => {
+        fn texture_load(&mut self, t: u32, mip: u32, c: [i32; 3], o: [i32; 3]) -> Result<[u32; 4], ExecError> {
+            let (class, reg) = self.handles.binding(t)?;
+            let at = [c[0].wrapping_add(o[0]), c[1].wrapping_add(o[1]), c[2].wrapping_add(o[2])];
+            Ok(self.bindings.texture_load(class, reg, mip, at))
+        }
+        fn texture_store(&mut self, t: u32, c: [i32; 3], v: [u32; 4], mask: u8) -> Result<(), ExecError> {
+            let reg = self.handles.uav(t)?;
+            self.bindings.texture_store(reg, c, v, mask);
+            Ok(())
+        }
+        fn buffer_load(&mut self, b: u32, index: u32, offset: u32) -> Result<[u32; 4], ExecError> {
+            let (class, reg) = self.handles.binding(b)?;
+            Ok(self.bindings.buffer_load(class, reg, index, offset))
+        }
+        fn buffer_store(&mut self, b: u32, index: u32, offset: u32, v: [u32; 4], mask: u8) -> Result<(), ExecError> {
+            let reg = self.handles.uav(b)?;
+            self.bindings.buffer_store(reg, index, offset, v, mask);
+            Ok(())
+        }
+        fn dimensions(&mut self, r: u32, mip: u32) -> Result<[u32; 4], ExecError> {
+            let (class, reg) = self.handles.binding(r)?;
+            Ok(self.bindings.dimensions(class, reg, mip))
+        }
+        fn atomic(&mut self, r: u32, op: u32, c: [i32; 3], v: u32) -> Result<u32, ExecError> {
+            let reg = self.handles.uav(r)?;
+            Ok(self.bindings.atomic(reg, op, c, v))
+        }
+        fn atomic_cmpxchg(&mut self, r: u32, c: [i32; 3], cmp: u32, new: u32) -> Result<u32, ExecError> {
+            let reg = self.handles.uav(r)?;
+            Ok(self.bindings.atomic_cmpxchg(reg, c, cmp, new))
+        }
+    };
+}
+pub(crate) use resource_ops;
 
 /// A render target or depth buffer: the bytes of one subresource.
 pub struct Target<'a> {
@@ -164,12 +236,28 @@ pub struct DrawStats {
 
 /// The handle numbers the draw's shaders create: (class, space, register).
 #[derive(Default)]
-struct Handles {
+pub(crate) struct Handles {
     list: Vec<(Class, u32, u32)>,
 }
 
 impl Handles {
-    fn create(
+    /// The class and (space, register) of a handle.
+    pub(crate) fn binding(&self, h: u32) -> Result<(Class, (u32, u32)), ExecError> {
+        match self.list.get(h as usize) {
+            Some((c, space, reg)) => Ok((*c, (*space, *reg))),
+            None => Err(ExecError::Malformed("a resource handle that was not created".into())),
+        }
+    }
+
+    /// The (space, register) of a UAV handle.
+    pub(crate) fn uav(&self, h: u32) -> Result<(u32, u32), ExecError> {
+        match self.binding(h)? {
+            (Class::Uav, reg) => Ok(reg),
+            _ => Err(ExecError::Malformed("a write to a resource that is not a UAV".into())),
+        }
+    }
+
+    pub(crate) fn create(
         &mut self,
         module_resources: &[crate::dxil::metadata::Resource],
         class: u8,
@@ -287,6 +375,7 @@ impl Env for VsEnv<'_, '_> {
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
+    resource_ops!();
 }
 
 /// A shaded vertex: outputs by (signature id, row).
@@ -390,6 +479,7 @@ impl Env for PsEnv<'_> {
         self.discarded = true;
         Ok(())
     }
+    resource_ops!();
 }
 
 fn f32_of(v: &Val) -> f32 {

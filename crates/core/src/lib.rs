@@ -28,6 +28,7 @@ pub mod adapter;
 pub mod allocation;
 pub mod caps;
 pub mod clear;
+pub mod compute;
 pub mod copy;
 pub mod desc;
 pub mod descriptor;

@@ -14,6 +14,8 @@ use super::inst::{BinOp, CastOp, InstKind, Operand};
 use super::module::{Const, Function, Module, ValueId, ValueKind};
 use super::ops::opcode_name;
 use super::types::{Type, TypeId};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A runtime value.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,6 +264,45 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
     Ok(())
 }
 
+/// Runs `func` for every thread of one compute thread group (`envs[i]` is thread i), with
+/// groupshared memory common to them. Threads run one after another up to the next barrier
+/// with the SyncThreadGroup flag (or their end); then the next round starts, so no thread
+/// passes a barrier before every thread that will reach it has.
+pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+    if func.declaration || func.blocks.is_empty() {
+        return bad(format!("{} has no body", func.name));
+    }
+    let shared = Rc::new(RefCell::new(Shared::default()));
+    let mut lanes: Vec<State<'_>> = envs
+        .iter()
+        .map(|_| {
+            let mut s = State::new(module, func);
+            s.shared = Some(shared.clone());
+            s
+        })
+        .collect();
+    let mut done = vec![false; envs.len()];
+    while done.iter().any(|d| !d) {
+        for (i, env) in envs.iter_mut().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let lane = &mut lanes[i];
+            loop {
+                if lane.step(&mut **env)? {
+                    done[i] = true;
+                    break;
+                }
+                if lane.at_barrier {
+                    lane.at_barrier = false;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Where an invocation is: block, the block it came from (for phis), instruction index, and
 /// whether the block's phis have been read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -286,7 +327,22 @@ struct State<'m> {
     memory: Vec<Vec<Val>>,
     /// Global variable index → its allocation.
     globals: Vec<(usize, usize)>,
+    /// The thread group's shared memory (compute shaders run by [`run_group`]).
+    shared: Option<Rc<RefCell<Shared>>>,
+    /// Set when the invocation reached a barrier that synchronises the group.
+    at_barrier: bool,
 }
+
+/// Groupshared memory: the allocations of the `addrspace(3)` globals, made on first use by any
+/// thread of the group. Pointers into it carry allocation numbers from [`SHARED`].
+#[derive(Default)]
+struct Shared {
+    memory: Vec<Vec<Val>>,
+    globals: Vec<(usize, usize)>,
+}
+
+/// Allocation numbers at or above this one address the group's shared memory.
+const SHARED: usize = 1 << 40;
 
 impl<'m> State<'m> {
     fn new(m: &'m Module, f: &'m Function) -> Self {
@@ -299,7 +355,21 @@ impl<'m> State<'m> {
             locals: vec![None; f.values.len()],
             memory: Vec::new(),
             globals: Vec::new(),
+            shared: None,
+            at_barrier: false,
         }
+    }
+
+    /// Runs `f` on the cells of allocation `a` (private or shared).
+    fn with_cells<T>(&mut self, a: usize, f: impl FnOnce(&mut Vec<Val>) -> R<T>) -> R<T> {
+        if a >= SHARED {
+            let sh = self.shared.as_ref().ok_or_else(|| ExecError::Malformed("groupshared pointer".into()))?;
+            let mut sh = sh.borrow_mut();
+            let cells = sh.memory.get_mut(a - SHARED).ok_or_else(|| ExecError::Malformed("allocation".into()))?;
+            return f(cells);
+        }
+        let cells = self.memory.get_mut(a).ok_or_else(|| ExecError::Malformed("allocation".into()))?;
+        f(cells)
     }
 
     fn ty(&self, id: TypeId) -> R<&'m Type> {
@@ -411,6 +481,26 @@ impl<'m> State<'m> {
             return Ok(*a);
         }
         let gl = self.m.globals.get(g).ok_or_else(|| ExecError::Malformed("global".into()))?.clone();
+        if gl.addr_space == 3 {
+            if let Some(sh) = self.shared.clone() {
+                if let Some((_, a)) = sh.borrow().globals.iter().find(|(i, _)| *i == g) {
+                    return Ok(SHARED + *a);
+                }
+                // Groupshared memory starts undefined (zero here, as most hardware shows it).
+                let n = self.scalars(gl.value_ty)?;
+                if n > 1 << 24 {
+                    return Err(ExecError::Unsupported("groupshared above 16M scalars".into()));
+                }
+                let mut cells = Vec::with_capacity(n);
+                flatten(&self.zero(gl.value_ty)?, &mut cells);
+                cells.resize(n, Val::Int(0));
+                let mut b = sh.borrow_mut();
+                b.memory.push(cells);
+                let a = b.memory.len() - 1;
+                b.globals.push((g, a));
+                return Ok(SHARED + a);
+            }
+        }
         let n = self.scalars(gl.value_ty)?;
         let mut cells = vec![Val::Undef; n];
         if let Some(init) = gl.init {
@@ -620,29 +710,64 @@ impl<'m> State<'m> {
             InstKind::Load { ptr, .. } => {
                 let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("load from a non-pointer") };
                 let n = self.scalars(ty)?;
-                let cells = self
-                    .memory
-                    .get(a)
-                    .and_then(|m| m.get(at..at + n))
-                    .ok_or_else(|| ExecError::Malformed("load out of bounds".into()))?;
-                if n == 1 {
-                    cells[0].clone()
-                } else {
-                    Val::Agg(cells.to_vec())
-                }
+                self.with_cells(a, |m| {
+                    let cells = m.get(at..at + n).ok_or_else(|| ExecError::Malformed("load out of bounds".into()))?;
+                    Ok(if n == 1 { cells[0].clone() } else { Val::Agg(cells.to_vec()) })
+                })?
             }
             InstKind::Store { ptr, value, .. } => {
                 let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("store to a non-pointer") };
                 let v = self.value(*value)?;
                 let mut flat = Vec::new();
                 flatten(&v, &mut flat);
-                let cells = self
-                    .memory
-                    .get_mut(a)
-                    .and_then(|m| m.get_mut(at..at + flat.len()))
-                    .ok_or_else(|| ExecError::Malformed("store out of bounds".into()))?;
-                cells.clone_from_slice(&flat);
+                self.with_cells(a, |m| {
+                    let cells = m
+                        .get_mut(at..at + flat.len())
+                        .ok_or_else(|| ExecError::Malformed("store out of bounds".into()))?;
+                    cells.clone_from_slice(&flat);
+                    Ok(())
+                })?;
                 return Ok(None);
+            }
+            InstKind::AtomicRmw { op, ptr, value, .. } => {
+                let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("atomicrmw on a non-pointer") };
+                let v = self.value(*value)?.int();
+                let w = self.int_bits(ty);
+                let op = *op;
+                self.with_cells(a, |m| {
+                    let cell = m.get_mut(at).ok_or_else(|| ExecError::Malformed("atomicrmw out of bounds".into()))?;
+                    let old = cell.int();
+                    let (so, sv) = (sext(old, w), sext(v, w));
+                    let new = match op {
+                        0 => v,
+                        1 => old.wrapping_add(v),
+                        2 => old.wrapping_sub(v),
+                        3 => old & v,
+                        4 => !(old & v),
+                        5 => old | v,
+                        6 => old ^ v,
+                        7 => so.max(sv) as u64,
+                        8 => so.min(sv) as u64,
+                        9 => old.max(v),
+                        10 => old.min(v),
+                        _ => return Err(ExecError::Unsupported(format!("atomicrmw operation {op}"))),
+                    };
+                    *cell = Val::Int(mask(new, w));
+                    Ok(Val::Int(mask(old, w)))
+                })?
+            }
+            InstKind::CmpXchg { ptr, cmp, new, .. } => {
+                let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("cmpxchg on a non-pointer") };
+                let (c, n) = (self.value(*cmp)?.int(), self.value(*new)?.int());
+                self.with_cells(a, |m| {
+                    let cell = m.get_mut(at).ok_or_else(|| ExecError::Malformed("cmpxchg out of bounds".into()))?;
+                    let old = cell.int();
+                    let ok = old == c;
+                    if ok {
+                        *cell = Val::Int(n);
+                    }
+                    Ok(Val::Agg(vec![Val::Int(old), Val::Int(u64::from(ok))]))
+                })?
             }
             InstKind::Call { .. } => return self.call(kind, ty, env),
             InstKind::Fence { .. } => return Ok(None),
@@ -965,8 +1090,9 @@ impl<'m> State<'m> {
             67 => {
                 let h = handle(&args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
-                let v = [3, 4, 5, 6].map(|k| args.get(k).map_or(0, lane_bits));
-                env.texture_store(h, [i(1), i(2), i(3)], v, u(7) as u8)?;
+                // textureStore(handle, c0, c1, c2, v0, v1, v2, v3, mask).
+                let v = [4, 5, 6, 7].map(|k| args.get(k).map_or(0, lane_bits));
+                env.texture_store(h, [i(1), i(2), i(3)], v, u(8) as u8)?;
                 return Ok(None);
             }
             // BufferLoad (handle, c0, c1) and RawBufferLoad (handle, c0, c1, mask, alignment).
@@ -1007,8 +1133,14 @@ impl<'m> State<'m> {
                 let i = |k: usize| u(k) as u32 as i32;
                 Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
             }
-            // Barrier: one invocation at a time has nothing to wait for.
-            80 => return Ok(None),
+            // Barrier: with the SyncThreadGroup flag (1), a thread of a group stops here until
+            // every thread of the group got here (see run_group); memory is coherent already.
+            80 => {
+                if u(0) & 1 != 0 && self.shared.is_some() {
+                    self.at_barrier = true;
+                }
+                return Ok(None);
+            }
             90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(op.opcode, u(0) as u32)?)),
             // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
             83..=86 => {

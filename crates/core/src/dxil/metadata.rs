@@ -220,6 +220,9 @@ pub struct EntryPoint {
     pub outputs: Vec<SignatureElement>,
     /// Patch constant signature.
     pub patch_constants: Vec<SignatureElement>,
+    /// `[numthreads(x, y, z)]` of a compute shader (the NumThreads tag, 4, of the entry's
+    /// properties).
+    pub num_threads: Option<[u32; 3]>,
 }
 
 /// The DXIL facts of the metadata.
@@ -353,12 +356,24 @@ impl Module {
             };
             let sigs = self.md_list(field(2))?;
             let sig = |i: usize| self.signature(sigs.get(i).copied().flatten());
+            let mut num_threads = None;
+            let props = if field(4).is_some() { self.md_list(field(4))? } else { Vec::new() };
+            for pair in props.chunks(2) {
+                if let [tag, value] = pair {
+                    if self.md_int(*tag) == Some(4) {
+                        let t = self.md_list(*value)?;
+                        let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
+                        num_threads = Some([n(0)?, n(1)?, n(2)?]);
+                    }
+                }
+            }
             entry_points.push(EntryPoint {
                 function,
                 name: self.md_str(field(1))?,
                 inputs: sig(0)?,
                 outputs: sig(1)?,
                 patch_constants: sig(2)?,
+                num_threads,
             });
         }
         Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })

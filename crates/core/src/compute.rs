@@ -1,0 +1,288 @@
+//! One Dispatch in software: every thread group of the grid runs the compute shader's threads
+//! through [`crate::dxil::exec::run_group`] (groupshared memory, barriers), with the system
+//! values of each thread (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID,
+//! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
+//! stages. Pure logic: the runtime resolves the root signature and descriptors.
+
+use crate::draw::{resource_ops, Bindings, DrawError, Handles};
+use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use crate::dxil::metadata::Resource;
+use crate::dxil::{EntryPoint, Module};
+
+/// The most threads a group may have (D3D12_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP).
+pub const MAX_THREADS_PER_GROUP: u32 = 1024;
+
+/// What a dispatch did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    /// Thread groups run.
+    pub groups: u64,
+    /// Threads run (CSInvocations).
+    pub threads: u64,
+}
+
+/// One thread's view.
+struct CsEnv<'b> {
+    group: [u32; 3],
+    thread: [u32; 3],
+    size: [u32; 3],
+    handles: Handles,
+    resources: &'b [Resource],
+    bindings: &'b dyn Bindings,
+}
+
+impl Env for CsEnv<'_> {
+    fn load_input(&mut self, _sig: u32, _row: u32, _col: u8, _v: Option<u32>) -> Result<Val, ExecError> {
+        Err(ExecError::Malformed("a compute shader has no input signature".into()))
+    }
+    fn store_output(&mut self, _sig: u32, _row: u32, _col: u8, _value: &Val) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("a compute shader has no output signature".into()))
+    }
+    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
+        self.handles.create(self.resources, class, range, index)
+    }
+    fn cbuffer_row(&mut self, h: u32, row: u32) -> Result<[u32; 4], ExecError> {
+        match self.handles.binding(h)? {
+            (crate::draw::Class::Cbv, (space, reg)) => Ok(self.bindings.cbuffer_row(space, reg, row)),
+            _ => Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
+        }
+    }
+    fn sample(
+        &mut self,
+        t: u32,
+        s: u32,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        mode: SampleMode,
+        compare: Option<f32>,
+    ) -> Result<[f32; 4], ExecError> {
+        match (self.handles.binding(t)?, self.handles.binding(s)?) {
+            ((crate::draw::Class::Srv, tr), (crate::draw::Class::Sampler, sr)) => {
+                Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
+            }
+            _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
+        }
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    fn system_value(&mut self, opcode: u32, component: u32) -> Result<u32, ExecError> {
+        let c = component.min(2) as usize;
+        Ok(match opcode {
+            // ThreadId: SV_DispatchThreadID.
+            93 => self.group[c].wrapping_mul(self.size[c]).wrapping_add(self.thread[c]),
+            94 => self.group[c],
+            95 => self.thread[c],
+            // FlattenedThreadIdInGroup: SV_GroupIndex.
+            96 => (self.thread[2] * self.size[1] + self.thread[1]) * self.size[0] + self.thread[0],
+            _ => return Err(ExecError::Unsupported(format!("system value {opcode} in a compute shader"))),
+        })
+    }
+    resource_ops!();
+}
+
+/// Runs `groups` thread groups (x, y, z) of the compute shader `entry` of `module`.
+pub fn dispatch(
+    module: &Module,
+    entry: &EntryPoint,
+    groups: [u32; 3],
+    bindings: &dyn Bindings,
+) -> Result<DispatchStats, DrawError> {
+    let func = module
+        .functions
+        .get(entry.function)
+        .ok_or(DrawError::Shader(ExecError::Malformed("entry point function".into())))?;
+    let size = entry.num_threads.ok_or(DrawError::Unsupported("a compute shader without numthreads"))?;
+    let per_group = size.iter().map(|n| u64::from(*n)).product::<u64>();
+    if per_group == 0 || per_group > u64::from(MAX_THREADS_PER_GROUP) {
+        return Err(DrawError::Shader(ExecError::Malformed(format!("numthreads {size:?}"))));
+    }
+    let resources = module.dx_metadata().map(|m| m.resources).unwrap_or_default();
+    let mut stats = DispatchStats::default();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let mut envs: Vec<CsEnv<'_>> = Vec::with_capacity(per_group as usize);
+                for tz in 0..size[2] {
+                    for ty in 0..size[1] {
+                        for tx in 0..size[0] {
+                            envs.push(CsEnv {
+                                group: [gx, gy, gz],
+                                thread: [tx, ty, tz],
+                                size,
+                                handles: Handles::default(),
+                                resources: &resources,
+                                bindings,
+                            });
+                        }
+                    }
+                }
+                let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+                exec::run_group(module, func, &mut refs)?;
+                stats.groups += 1;
+                stats.threads += per_group;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::Class;
+    use std::cell::RefCell;
+
+    /// Raw buffers of 32-bit words by UAV register (space 0), and a constant buffer.
+    struct Buffers {
+        uavs: RefCell<Vec<Vec<u32>>>,
+        cb: [u32; 4],
+        textures: RefCell<Vec<[u32; 4]>>,
+        width: u32,
+    }
+
+    impl Buffers {
+        fn word(&self, reg: u32, byte: u32) -> u32 {
+            self.uavs.borrow().get(reg as usize).and_then(|b| b.get((byte / 4) as usize)).copied().unwrap_or(0)
+        }
+    }
+
+    impl Bindings for Buffers {
+        fn cbuffer_row(&self, _space: u32, _register: u32, row: u32) -> [u32; 4] {
+            if row == 0 {
+                self.cb
+            } else {
+                [0; 4]
+            }
+        }
+        fn sample(
+            &self,
+            _: (u32, u32),
+            _: (u32, u32),
+            _: [f32; 4],
+            _: [i32; 3],
+            _: SampleMode,
+            _: Option<f32>,
+        ) -> [f32; 4] {
+            [0.0; 4]
+        }
+        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
+            [0; 4]
+        }
+        fn buffer_load(&self, class: Class, b: (u32, u32), index: u32, _offset: u32) -> [u32; 4] {
+            assert_eq!(class, Class::Uav);
+            std::array::from_fn(|k| self.word(b.1, index + 4 * k as u32))
+        }
+        fn buffer_store(&self, b: (u32, u32), index: u32, _offset: u32, value: [u32; 4], mask: u8) {
+            let mut u = self.uavs.borrow_mut();
+            let buf = &mut u[b.1 as usize];
+            for (k, v) in value.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    let at = (index / 4) as usize + k;
+                    if at < buf.len() {
+                        buf[at] = *v;
+                    }
+                }
+            }
+        }
+        fn texture_store(&self, _uav: (u32, u32), c: [i32; 3], value: [u32; 4], mask: u8) {
+            assert_eq!(mask, 0xF);
+            self.textures.borrow_mut()[(c[1] as u32 * self.width + c[0] as u32) as usize] = value;
+        }
+        fn atomic(&self, b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
+            assert_eq!(op, 0, "add");
+            let mut u = self.uavs.borrow_mut();
+            let cell = &mut u[b.1 as usize][(c[0] / 4) as usize];
+            let old = *cell;
+            *cell = old.wrapping_add(value);
+            old
+        }
+    }
+
+    fn program(bytes: &[u8]) -> crate::dxil::Program {
+        crate::dxil::parse(bytes).expect("fixture parses")
+    }
+
+    fn buffers(uavs: Vec<Vec<u32>>) -> Buffers {
+        Buffers { uavs: RefCell::new(uavs), cb: [0; 4], textures: RefCell::new(Vec::new()), width: 0 }
+    }
+
+    #[test]
+    fn copy_multiplies_and_adds_the_thread_id() {
+        // dst[i] = src[i] * 3 + i over 2 groups of 64; src at u0, dst at u1.
+        let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        assert_eq!(e.num_threads, Some([64, 1, 1]));
+        let src: Vec<u32> = (0..128).map(|i| 1000 + 7 * i).collect();
+        let b = buffers(vec![src.clone(), vec![0xDEAD; 130]]);
+        let stats = dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        assert_eq!(stats, DispatchStats { groups: 2, threads: 128 });
+        let dst = &b.uavs.borrow()[1];
+        for i in 0..128 {
+            assert_eq!(dst[i], src[i] * 3 + i as u32, "dst[{i}]");
+        }
+        // Past the dispatched threads nothing is written.
+        assert_eq!(&dst[128..], &[0xDEAD, 0xDEAD]);
+    }
+
+    #[test]
+    fn reduce_sums_each_group_through_groupshared_memory_and_barriers() {
+        // Each group of 64 sums its 64 inputs with a tree of barriers; thread 0 writes the sum.
+        let p = program(include_bytes!("../tests/fixtures/dxil/reduce.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let src: Vec<u32> = (0..192).map(|i| i * i).collect();
+        let b = buffers(vec![src.clone(), vec![0; 3]]);
+        dispatch(&p.module, e, [3, 1, 1], &b).expect("runs");
+        let want: Vec<u32> = (0..3).map(|g| src[g * 64..(g + 1) * 64].iter().sum()).collect();
+        // By hand for group 0: sum of i^2 for i < 64 = 63 * 64 * 127 / 6 = 85344.
+        assert_eq!(want[0], 85344);
+        assert_eq!(b.uavs.borrow()[1], want);
+    }
+
+    #[test]
+    fn image_stores_the_thread_ids_as_colors() {
+        let p = program(include_bytes!("../tests/fixtures/dxil/image.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        assert_eq!(e.num_threads, Some([8, 8, 1]));
+        let b =
+            Buffers { uavs: RefCell::new(vec![]), cb: [0; 4], textures: RefCell::new(vec![[0; 4]; 16 * 8]), width: 16 };
+        dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        let t = b.textures.borrow();
+        for y in 0..8u32 {
+            for x in 0..16u32 {
+                let want = [x as f32 / 255.0, y as f32 / 255.0, 0.5, 1.0].map(f32::to_bits);
+                assert_eq!(t[(y * 16 + x) as usize], want, "({x},{y})");
+            }
+        }
+    }
+
+    #[test]
+    fn atomic_appends_every_thread_once() {
+        // counter at byte 0, values from byte 4; value = thread id + cb.add.
+        let p = program(include_bytes!("../tests/fixtures/dxil/atomic.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let mut b = buffers(vec![vec![0; 1 + 64]]);
+        b.cb = [100, 0, 0, 0];
+        let stats = dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        assert_eq!(stats.threads, 64);
+        let u = &b.uavs.borrow()[0];
+        assert_eq!(u[0], 64);
+        let mut got: Vec<u32> = u[1..].to_vec();
+        got.sort_unstable();
+        assert_eq!(got, (100..164).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn numthreads_above_the_limit_is_refused() {
+        let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
+        let mut e = p.dx.entry_points[0].clone();
+        e.num_threads = Some([32, 32, 2]);
+        let b = buffers(vec![vec![0; 4], vec![0; 4]]);
+        assert!(matches!(dispatch(&p.module, &e, [1, 1, 1], &b), Err(DrawError::Shader(ExecError::Malformed(_)))));
+        e.num_threads = None;
+        assert_eq!(
+            dispatch(&p.module, &e, [1, 1, 1], &b),
+            Err(DrawError::Unsupported("a compute shader without numthreads"))
+        );
+    }
+}
