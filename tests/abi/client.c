@@ -467,7 +467,7 @@ static void test_check_feature_support(ID3D12Device *dev)
     D3D12_FEATURE_DATA_SHADER_MODEL sm;
     sm.HighestShaderModel = D3D_SHADER_MODEL_6_5;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_SHADER_MODEL, &sm, sizeof(sm)), S_OK);
-    CHECK_EQ(sm.HighestShaderModel, D3D_SHADER_MODEL_6_1);
+    CHECK_EQ(sm.HighestShaderModel, D3D_SHADER_MODEL_6_2);
     sm.HighestShaderModel = D3D_SHADER_MODEL_5_1;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_SHADER_MODEL, &sm, sizeof(sm)), S_OK);
     CHECK_EQ(sm.HighestShaderModel, D3D_SHADER_MODEL_5_1);

@@ -355,7 +355,7 @@ static void test_features(ID3D12Device *dev)
 
     D3D12_FEATURE_DATA_SHADER_MODEL sm{D3D_SHADER_MODEL_6_5};
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_SHADER_MODEL, &sm, sizeof(sm)), S_OK);
-    CHECK_EQ(sm.HighestShaderModel, D3D_SHADER_MODEL_6_1);
+    CHECK_EQ(sm.HighestShaderModel, D3D_SHADER_MODEL_6_2);
     sm.HighestShaderModel = D3D_SHADER_MODEL(0x99);
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_SHADER_MODEL, &sm, sizeof(sm)), E_INVALIDARG);
     CHECK_EQ(sm.HighestShaderModel, 0x99);

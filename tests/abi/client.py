@@ -380,7 +380,7 @@ def main():
     sm = c_uint32(0x65)
     check_hr(check_feature(dev, D3D12_FEATURE_SHADER_MODEL, ctypes.addressof(sm), 4), S_OK,
              "CheckFeatureSupport(SHADER_MODEL 6_5)")
-    check_eq(sm.value, 0x51, "HighestShaderModel")
+    check_eq(sm.value, 0x62, "HighestShaderModel")
     rs = c_uint32(0)
     check_hr(check_feature(dev, D3D12_FEATURE_ROOT_SIGNATURE, ctypes.addressof(rs), 4), E_INVALIDARG,
              "CheckFeatureSupport(ROOT_SIGNATURE 0)")

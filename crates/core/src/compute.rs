@@ -169,11 +169,11 @@ mod tests {
         fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
             [0; 4]
         }
-        fn buffer_load(&self, class: Class, b: (u32, u32), index: u32, _offset: u32) -> [u32; 4] {
+        fn buffer_load(&self, class: Class, b: (u32, u32), _stride: u32, index: u32, _offset: u32) -> [u32; 4] {
             assert_eq!(class, Class::Uav);
             std::array::from_fn(|k| self.word(b.1, index + 4 * k as u32))
         }
-        fn buffer_store(&self, b: (u32, u32), index: u32, _offset: u32, value: [u32; 4], mask: u8) {
+        fn buffer_store(&self, b: (u32, u32), _stride: u32, index: u32, _offset: u32, value: [u32; 4], mask: u8) {
             let mut u = self.uavs.borrow_mut();
             let buf = &mut u[b.1 as usize];
             for (k, v) in value.iter().enumerate() {

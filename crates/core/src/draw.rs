@@ -92,13 +92,15 @@ pub trait Bindings {
     fn texture_store(&self, _uav: (u32, u32), _coords: [i32; 3], _value: [u32; 4], _mask: u8) {}
     /// BufferLoad / RawBufferLoad of an SRV or UAV buffer: a typed buffer's element `index`; a
     /// raw buffer's four words from byte `index`; a structured buffer's four words from byte
-    /// `offset` of element `index`. Out of range reads 0.
-    fn buffer_load(&self, _class: Class, _buffer: (u32, u32), _index: u32, _offset: u32) -> [u32; 4] {
+    /// `offset` of element `index`. `stride` is the element stride the shader declares for a
+    /// structured buffer (0 for raw and typed ones), for buffers bound without a view (root
+    /// SRVs and UAVs). Out of range reads 0.
+    fn buffer_load(&self, _class: Class, _buffer: (u32, u32), _stride: u32, _index: u32, _offset: u32) -> [u32; 4] {
         [0; 4]
     }
     /// BufferStore / RawBufferStore into a UAV buffer, addressed as [`Bindings::buffer_load`];
     /// out of range writes nothing.
-    fn buffer_store(&self, _uav: (u32, u32), _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) {}
+    fn buffer_store(&self, _uav: (u32, u32), _stride: u32, _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) {}
     /// GetDimensions: width, height, depth or array size, mip count (buffers: element count).
     fn dimensions(&self, _class: Class, _resource: (u32, u32), _mip: u32) -> [u32; 4] {
         [0; 4]
@@ -131,11 +133,11 @@ macro_rules! resource_ops {
         }
         fn buffer_load(&mut self, b: u32, index: u32, offset: u32) -> Result<[u32; 4], ExecError> {
             let (class, reg) = self.handles.binding(b)?;
-            Ok(self.bindings.buffer_load(class, reg, index, offset))
+            Ok(self.bindings.buffer_load(class, reg, self.handles.stride(b), index, offset))
         }
         fn buffer_store(&mut self, b: u32, index: u32, offset: u32, v: [u32; 4], mask: u8) -> Result<(), ExecError> {
             let reg = self.handles.uav(b)?;
-            self.bindings.buffer_store(reg, index, offset, v, mask);
+            self.bindings.buffer_store(reg, self.handles.stride(b), index, offset, v, mask);
             Ok(())
         }
         fn dimensions(&mut self, r: u32, mip: u32) -> Result<[u32; 4], ExecError> {
@@ -238,9 +240,16 @@ pub struct DrawStats {
 #[derive(Default)]
 pub(crate) struct Handles {
     list: Vec<(Class, u32, u32)>,
+    /// The structured-buffer stride the shader declares for each handle (0 for none).
+    strides: Vec<u32>,
 }
 
 impl Handles {
+    /// The declared structured stride of a handle's resource (0: raw, typed or not a buffer).
+    pub(crate) fn stride(&self, h: u32) -> u32 {
+        self.strides.get(h as usize).copied().unwrap_or(0)
+    }
+
     /// The class and (space, register) of a handle.
     pub(crate) fn binding(&self, h: u32) -> Result<(Class, (u32, u32)), ExecError> {
         match self.list.get(h as usize) {
@@ -282,6 +291,7 @@ impl Handles {
             return Ok(i as u32);
         }
         self.list.push(key);
+        self.strides.push(r.stride);
         Ok(self.list.len() as u32 - 1)
     }
 }
@@ -668,7 +678,8 @@ pub fn draw(
                 let covered = &quads[&(qx, qy)];
                 let front = covered[0].front_facing;
                 let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
-                let mut handle_sets: Vec<Handles> = (0..4).map(|_| Handles { list: handles.list.clone() }).collect();
+                let mut handle_sets: Vec<Handles> =
+                    (0..4).map(|_| Handles { list: handles.list.clone(), strides: handles.strides.clone() }).collect();
                 let mut zs = [0.0f32; 4];
                 for (lane, hs) in handle_sets.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));

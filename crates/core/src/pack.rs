@@ -480,6 +480,16 @@ pub fn decode_color(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[f32; 4]> {
     }
 }
 
+/// The bytes of one element of `format` from four 32-bit lanes as a shader register holds them
+/// (typed UAV stores, the inverse of [`decode_lanes`]): integers for UINT / SINT formats (the
+/// low bits of each lane), the bits of f32 values converted as [`encode_color`] otherwise.
+pub fn encode_lanes(format: DXGI_FORMAT, lanes: [u32; 4]) -> Option<([u8; 16], usize)> {
+    match layout(format)? {
+        Layout::Channels { num: Num::Uint | Num::Sint, .. } => encode_uint(format, lanes),
+        _ => encode_color(format, lanes.map(f32::from_bits)),
+    }
+}
+
 /// One element of `format` as a shader register holds it: four 32-bit lanes, the bits of an f32
 /// for UNORM / SNORM / SRGB / FLOAT formats and the integer itself (sign-extended for SINT) for
 /// UINT / SINT ones. Missing components default to (0, 0, 0, 1), the 1 being integer 1 in

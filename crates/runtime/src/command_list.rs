@@ -12,7 +12,9 @@
 
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
-use crate::commands::{BoundView, Command, DrawRange, DrawWork, Lookup, Recorded, TexSide, Touched};
+use crate::commands::{
+    Binds, BoundView, Command, DispatchWork, DrawRange, DrawWork, Lookup, Recorded, TexSide, Touched,
+};
 use crate::descriptor_heap;
 use crate::descriptor_heap::DescriptorHeap;
 use crate::device::Device;
@@ -323,8 +325,9 @@ impl CommandList {
             && !self.device.inner.warned_shader_work.swap(true, Ordering::Relaxed)
         {
             eprintln!(
-                "rd3d12: warning: {what} needs shader execution, which the CPU backend does not do yet; \
-                 draws and dispatches are validated and recorded but produce no output"
+                "rd3d12: warning: {what} uses shaders the CPU backend does not execute yet (DXBC \
+                 bytecode, or a stage besides vertex, pixel and compute); such draws and dispatches \
+                 are validated and recorded but produce no output"
             );
         }
     }
@@ -1305,6 +1308,15 @@ unsafe extern "C" fn draw_indexed_instanced(
     }
 }
 
+/// The root signature and arguments of one pipeline type, for executing shaders.
+fn binds(dev: &Device, g: &GraphicsState, compute: bool) -> Binds {
+    Binds {
+        root: g.root_descs[usize::from(!compute)].clone(),
+        root_args: g.root_args.iter().filter(|a| a.0 == compute).map(|a| (a.1, a.2.clone())).collect(),
+        lookup: Lookup { heaps: dev.descriptor_heaps.clone(), resources: dev.resources.clone(), va: dev.va().clone() },
+    }
+}
+
 /// A view bound with OMSetRenderTargets, read now (the GPU uses the descriptor contents of
 /// record time); its memory is noted as written.
 fn bound_view(dev: &Device, h: D3D12_CPU_DESCRIPTOR_HANDLE) -> Option<BoundView> {
@@ -1351,20 +1363,14 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
                     resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.StrideInBytes));
             }
             let index_buffer = match range {
-                DrawRange::Indexed { .. } => g
-                    .index_buffer
-                    .and_then(|v| resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.Format))),
+                DrawRange::Indexed { .. } => g.index_buffer.and_then(|v| {
+                    resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.Format))
+                }),
                 DrawRange::Vertices { .. } => None,
             };
             let work = DrawWork {
                 pipeline: exe.clone(),
-                root: g.root_descs[1].clone(),
-                root_args: g.root_args.iter().filter(|a| !a.0).map(|a| (a.1, a.2.clone())).collect(),
-                lookup: Lookup {
-                    heaps: dev.descriptor_heaps.clone(),
-                    resources: dev.resources.clone(),
-                    va: dev.va().clone(),
-                },
+                binds: binds(dev, g, false),
                 topology: g.topology as u32,
                 viewport: g.viewports.first().copied(),
                 scissor: g.scissors.first().copied(),
@@ -1387,12 +1393,27 @@ unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
     let max = D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION;
     // SAFETY: forwarded.
     unsafe {
-        shader_work(this, "Dispatch", COMPUTE, || {
-            if x > max || y > max || z > max {
-                Err(rec_err(D3D12_MESSAGE_ID_OVERSIZED_DISPATCH, "thread group count above 65535"))
-            } else {
-                Ok(())
+        record(this, "Dispatch", |l, s| {
+            if !COMPUTE.contains(&l.ty) {
+                return Err(wrong_list_type("this command is not valid on this command list type"));
             }
+            if x > max || y > max || z > max {
+                return Err(rec_err(D3D12_MESSAGE_ID_OVERSIZED_DISPATCH, "thread group count above 65535"));
+            }
+            let g = &s.gfx;
+            let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e));
+            let Some(exe) = runnable else {
+                l.warn_shader_work("Dispatch");
+                s.commands.push(Command::ShaderWork);
+                return Ok(());
+            };
+            if x == 0 || y == 0 || z == 0 {
+                return Ok(());
+            }
+            let work =
+                DispatchWork { pipeline: exe.clone(), binds: binds(&l.device.inner, g, true), groups: [x, y, z] };
+            s.commands.push(Command::Dispatch(Box::new(work)));
+            Ok(())
         })
     }
 }

@@ -58,6 +58,8 @@ pub enum Command {
     AssertState { states: States, id: u64, sub: u32, state: u32 },
     /// A draw with everything it reads resolved as far as recording can (see [`DrawWork`]).
     Draw(Box<DrawWork>),
+    /// A dispatch (see [`DispatchWork`]).
+    Dispatch(Box<DispatchWork>),
     /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,
@@ -74,6 +76,7 @@ impl Command {
                 | Command::CopyTiles { .. }
                 | Command::Fill { .. }
                 | Command::Draw(_)
+                | Command::Dispatch(_)
                 | Command::ShaderWork
         )
     }
@@ -105,15 +108,28 @@ pub enum DrawRange {
     Indexed { count: u32, start_index: u32, base_vertex: i32 },
 }
 
-/// One DrawInstanced / DrawIndexedInstanced: the pipeline, the root signature and arguments
-/// (descriptor tables are read at execution, as the GPU reads them), the input assembler's
-/// buffers, the rasterizer and output-merger state, and the bound targets.
-pub struct DrawWork {
-    pub pipeline: Arc<crate::pipeline_state::Executable>,
+/// What shaders read through the root signature: the bound root signature, its arguments
+/// (descriptor tables are read at execution, as the GPU reads them) and where descriptors,
+/// resources and addresses are found.
+pub struct Binds {
     pub root: Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>,
     /// (parameter index, argument).
     pub root_args: Vec<(u32, crate::command_list::RootArg)>,
     pub lookup: Lookup,
+}
+
+/// One Dispatch: the compute pipeline, its bindings and the thread-group counts.
+pub struct DispatchWork {
+    pub pipeline: Arc<crate::pipeline_state::Executable>,
+    pub binds: Binds,
+    pub groups: [u32; 3],
+}
+
+/// One DrawInstanced / DrawIndexedInstanced: the pipeline, its bindings, the input
+/// assembler's buffers, the rasterizer and output-merger state, and the bound targets.
+pub struct DrawWork {
+    pub pipeline: Arc<crate::pipeline_state::Executable>,
+    pub binds: Binds,
     pub topology: u32,
     pub viewport: Option<D3D12_VIEWPORT>,
     pub scissor: Option<D3D12_RECT>,

@@ -14,11 +14,13 @@ use std::ffi::c_void;
 
 /// The device's maximum feature level (what the runtime can do today: see `Caps::today`).
 pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::Caps::today().feature_level);
-/// Highest shader model the device reports. The CPU backend executes DXIL (vertex and pixel
-/// shaders today, through `rd3d12_core::dxil::exec`); 6.1 adds nothing it must do beyond 6.0
-/// while its optional features stay off (view instancing tier 0, no barycentrics, WaveOps
-/// FALSE), and it is the lowest model Mesa's OpenGL-on-12 compiler emits.
-pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_6_1;
+/// Highest shader model the device reports. The CPU backend executes DXIL (vertex, pixel and
+/// compute shaders, through `rd3d12_core::dxil::exec`). 6.1 and 6.2 add nothing it must do
+/// beyond 6.0 while their optional features stay off (view instancing tier 0, no
+/// barycentrics, no native 16-bit shader ops, WaveOps FALSE); 32-bit floats keep their
+/// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
+/// Mesa's OpenGL-on-12 compiler emits, 6.2 the one Mesa's spirv_to_dxil emits.
+pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_6_2;
 /// Highest root signature version. 1.2 is implemented in rd3d12_core::root_signature but the
 /// 1.606 headers whose ABI this runtime implements do not define it (no
 /// D3D_ROOT_SIGNATURE_VERSION_1_2, no D3D12_ROOT_SIGNATURE_DESC2), so 1.1 is the highest a 606

@@ -10,11 +10,11 @@ use crate::device::Device;
 use crate::error::{guard_hr, Error, Message, Result};
 use crate::features;
 use crate::root_signature::RootSignature;
+use rd3d12_core::dxil::{self, Program};
 use rd3d12_core::pipeline::cache::{self, Identity};
 use rd3d12_core::pipeline::{
     self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo, Slot,
 };
-use rd3d12_core::dxil::{self, Program};
 use rd3d12_core::shader::ShaderModel;
 use rd3d12_sys::*;
 use std::ffi::{c_void, CStr};

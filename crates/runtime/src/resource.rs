@@ -56,6 +56,10 @@ impl Memory {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Host pointer to `len` bytes at `off`, if they lie inside linear memory.
     pub fn ptr(&self, off: u64, len: u64) -> Option<*mut u8> {
         match self {

@@ -205,6 +205,9 @@ pub struct Resource {
     /// Field 6: the shape for SRVs and UAVs (2 = Texture2D, ...), the size in bytes for
     /// constant buffers, the sampler kind for samplers.
     pub shape_or_size: u32,
+    /// The element stride of a structured buffer (the StructuredBufferElementStride tag, 1, of
+    /// an SRV's or UAV's extra properties); 0 otherwise.
+    pub stride: u32,
 }
 
 /// An entry point of `dx.entryPoints`.
@@ -329,7 +332,24 @@ impl Module {
                         Some(Md::Value { ty, .. }) => *ty,
                         _ => return Err(bad("resource variable is not a value")),
                     };
+                    // Extra properties: field 8 of an SRV, field 10 of a UAV; (tag, value) pairs.
+                    let extra = match class {
+                        ResourceClass::Srv => field(8),
+                        ResourceClass::Uav => field(10),
+                        _ => None,
+                    };
+                    let mut stride = 0;
+                    if extra.is_some() {
+                        for pair in self.md_list(extra)?.chunks(2) {
+                            if let [tag, value] = pair {
+                                if self.md_int(*tag) == Some(1) {
+                                    stride = self.md_int(*value).unwrap_or(0) as u32;
+                                }
+                            }
+                        }
+                    }
                     resources.push(Resource {
+                        stride,
                         class,
                         id: self.md_u32(field(0))?,
                         ty,

@@ -94,7 +94,12 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
             Command::ShaderWork => {}
             Command::Draw(w) => {
                 if let Err(super::draw::Skipped::Unsupported(why)) = super::draw::run(w) {
-                    super::draw::report_skipped(&why);
+                    super::draw::report_skipped("draw", &why);
+                }
+            }
+            Command::Dispatch(w) => {
+                if let Err(super::draw::Skipped::Unsupported(why)) = super::compute::run(w) {
+                    super::draw::report_skipped("dispatch", &why);
                 }
             }
         }

@@ -15,6 +15,8 @@ impl Backend for CpuBackend {
         Architecture { tile_based_renderer: false, uma: true, cache_coherent_uma: true, isolated_mmu: true }
     }
 }
+pub mod bindings;
+pub mod compute;
 pub mod draw;
 pub mod exec;
 pub mod memory;

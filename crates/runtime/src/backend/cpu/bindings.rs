@@ -1,0 +1,693 @@
+//! How executing shaders reach their resources on the CPU backend: the [`Bindings`] of one
+//! shader stage over a recorded [`Binds`]. A register (class, space, register) resolves, on
+//! first use in a draw or dispatch, through the root signature's parameters visible to the
+//! stage: root constants, root CBVs/SRVs/UAVs (buffers at a GPU virtual address), descriptor
+//! tables (descriptors read from the bound shader-visible heap at execution) and static
+//! samplers. SRV textures are sampled and loaded through [`rd3d12_core::sample`]; buffers
+//! (typed, raw, structured) and UAV textures are read and written in place.
+
+use crate::command_list::{RootArg, RootView};
+use crate::commands::{Binds, Lookup};
+use crate::resource::Memory;
+use rd3d12_core::descriptor::{Descriptor, Kind};
+use rd3d12_core::draw::{Bindings, Class};
+use rd3d12_core::dxil::exec::SampleMode;
+use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
+use rd3d12_core::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
+use rd3d12_core::{allocation, format, pack};
+use rd3d12_sys::*;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Bytes of memory for reading: borrowed from linear memory, copied from tiles.
+pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
+    match m {
+        Memory::Linear { .. } => {
+            let p = m.ptr(off, len)?;
+            // SAFETY: `len` bytes at `p` lie in the allocation, which `m` keeps alive; writes by
+            // other threads meanwhile are application races, as on a GPU.
+            Some(Cow::Borrowed(unsafe { std::slice::from_raw_parts(p, len as usize) }))
+        }
+        Memory::Tiled(_) => {
+            let mut v = vec![0; usize::try_from(len).ok()?];
+            m.read(off, &mut v).then_some(Cow::Owned(v))
+        }
+    }
+}
+
+/// The register of a binding: class (DXIL's resource class), space, register.
+type Key = (u8, u32, u32);
+const SRV: u8 = 0;
+const UAV: u8 = 1;
+const CBV: u8 = 2;
+const SAMPLER: u8 = 3;
+
+fn class_code(c: Class) -> u8 {
+    match c {
+        Class::Srv => SRV,
+        Class::Uav => UAV,
+        Class::Cbv => CBV,
+        Class::Sampler => SAMPLER,
+    }
+}
+
+/// What a binding resolved to.
+enum Resolved {
+    /// Root constants.
+    Constants(Vec<u32>),
+    /// A constant buffer: memory, offset, bytes.
+    Buffer(Memory, u64, u64),
+    /// A texture or typed buffer for sampling and loads.
+    Texture(Box<Tex>),
+    Sampler(Sampler),
+    /// A buffer SRV or UAV, or a root SRV/UAV.
+    Buf(BufView),
+    /// A UAV texture.
+    UavTexture(Box<UavTex>),
+    Nothing,
+}
+
+/// How a buffer's elements are addressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BufKind {
+    /// Typed: element `index`, of the format.
+    Typed(DXGI_FORMAT),
+    /// Raw: words at byte `index`.
+    Raw,
+    /// Structured: element `index` of `stride` bytes, byte `offset` in it.
+    Structured(u32),
+}
+
+/// A buffer view: `len` bytes of `memory` from byte `base`, holding `elements` elements.
+struct BufView {
+    memory: Memory,
+    base: u64,
+    len: u64,
+    kind: BufKind,
+    elements: u32,
+}
+
+impl BufView {
+    /// The byte address and size of an access, if inside the view.
+    fn place(&self, index: u32, offset: u32, bytes: u64) -> Option<u64> {
+        let at = match self.kind {
+            BufKind::Typed(_) => u64::from(index) * bytes,
+            BufKind::Raw => u64::from(index),
+            BufKind::Structured(stride) => u64::from(index) * u64::from(stride) + u64::from(offset),
+        };
+        (at.checked_add(bytes)? <= self.len).then_some(self.base + at)
+    }
+
+    fn element_bytes(&self) -> u64 {
+        match self.kind {
+            BufKind::Typed(f) => format::info(f).map_or(0, |i| u64::from(i.bytes_per_element())),
+            _ => 4,
+        }
+    }
+
+    fn load(&self, index: u32, offset: u32) -> [u32; 4] {
+        match self.kind {
+            BufKind::Typed(f) => {
+                let n = self.element_bytes();
+                let mut b = [0u8; 16];
+                match self.place(index, 0, n) {
+                    Some(at) if n > 0 && n <= 16 && self.memory.read(at, &mut b[..n as usize]) => {
+                        pack::decode_lanes(f, &b[..n as usize]).unwrap_or([0; 4])
+                    }
+                    _ => [0; 4],
+                }
+            }
+            _ => std::array::from_fn(|k| {
+                let mut w = [0u8; 4];
+                match self.place(index, offset + 4 * k as u32, 4).or_else(|| {
+                    // Raw: the word k after byte `index`.
+                    (self.kind == BufKind::Raw).then(|| self.place(index.wrapping_add(4 * k as u32), 0, 4)).flatten()
+                }) {
+                    Some(at) if self.memory.read(at, &mut w) => u32::from_le_bytes(w),
+                    _ => 0,
+                }
+            }),
+        }
+    }
+
+    fn store(&self, index: u32, offset: u32, value: [u32; 4], mask: u8) {
+        match self.kind {
+            BufKind::Typed(f) => {
+                let n = self.element_bytes();
+                if let (Some(at), Some((b, size))) = (self.place(index, 0, n), pack::encode_lanes(f, value)) {
+                    self.memory.write(at, &b[..size]);
+                }
+            }
+            _ => {
+                for (k, v) in value.iter().enumerate() {
+                    if mask & (1 << k) == 0 {
+                        continue;
+                    }
+                    let place = match self.kind {
+                        BufKind::Raw => self.place(index.wrapping_add(4 * k as u32), 0, 4),
+                        _ => self.place(index, offset + 4 * k as u32, 4),
+                    };
+                    if let Some(at) = place {
+                        self.memory.write(at, &v.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A 32-bit word for atomics, by (index, byte offset) as the shader addresses it.
+    fn word(&self, index: u32, offset: u32) -> Option<*mut u32> {
+        let at = match self.kind {
+            BufKind::Typed(_) => self.place(index, 0, self.element_bytes())?,
+            _ => self.place(index, offset, 4)?,
+        };
+        if at % 4 != 0 {
+            return None;
+        }
+        self.memory.ptr(at, 4).map(|p| p.cast::<u32>())
+    }
+}
+
+/// A UAV texture's mip slice: each array slice's (or the 3D mip's) bytes.
+struct UavTex {
+    memory: Memory,
+    format: DXGI_FORMAT,
+    /// Width, height and depth (array size or 3D W-slices) the view covers.
+    size: (u32, u32, u32),
+    /// Byte offset of texel (0, 0) of each slice (for 3D: slice 0 and a depth pitch).
+    slices: Vec<u64>,
+    row_pitch: u64,
+    depth_pitch: u64,
+    three_d: bool,
+    element: u64,
+}
+
+impl UavTex {
+    fn at(&self, c: [i32; 3]) -> Option<u64> {
+        let [x, y, z] = c.map(|v| u32::try_from(v).ok());
+        let (x, y, z) = (x?, y?, z?);
+        if x >= self.size.0 || y >= self.size.1 || z >= self.size.2 {
+            return None;
+        }
+        let base =
+            if self.three_d { self.slices[0] + u64::from(z) * self.depth_pitch } else { self.slices[z as usize] };
+        Some(base + u64::from(y) * self.row_pitch + u64::from(x) * self.element)
+    }
+}
+
+/// A readable view: the memory (kept alive), the byte range, and how texels lie in it.
+struct Tex {
+    memory: Memory,
+    data: Vec<u8>,
+    borrowed: bool,
+    offset: u64,
+    len: u64,
+    format: DXGI_FORMAT,
+    size: (u32, u32, u32),
+    mips: u32,
+    array_size: u32,
+    subresources: Vec<SubresourceBytes>,
+    view: View,
+    mapping: u32,
+}
+
+impl Tex {
+    fn with<R>(&self, f: impl FnOnce(&MemoryTexels<'_>) -> R) -> R {
+        let owned;
+        let bytes: &[u8] = if self.borrowed {
+            owned = bytes(&self.memory, self.offset, self.len);
+            owned.as_deref().unwrap_or(&[])
+        } else {
+            &self.data
+        };
+        f(&MemoryTexels {
+            bytes,
+            format: self.format,
+            size: self.size,
+            mips: self.mips,
+            array_size: self.array_size,
+            subresources: &self.subresources,
+        })
+    }
+}
+
+/// One stage's view of the bindings.
+pub(super) struct StageBindings<'a> {
+    binds: &'a Binds,
+    /// D3D12_SHADER_VISIBILITY of the stage.
+    visibility: u32,
+    cache: RefCell<HashMap<Key, Rc<Resolved>>>,
+}
+
+impl<'a> StageBindings<'a> {
+    /// The bindings of the stage of visibility `visibility` (D3D12_SHADER_VISIBILITY).
+    pub(super) fn new(binds: &'a Binds, visibility: D3D12_SHADER_VISIBILITY) -> Self {
+        StageBindings { binds, visibility: visibility.0, cache: Default::default() }
+    }
+}
+
+/// A buffer SRV or UAV's view.
+fn buffer_view(lookup: &Lookup, d: &Descriptor) -> Option<BufView> {
+    let e = lookup.resources.get(d.resource)?;
+    let b = d.buffer();
+    let kind = if d.format == DXGI_FORMAT_UNKNOWN {
+        BufKind::Structured(b.stride)
+    } else if d.format == DXGI_FORMAT_R32_TYPELESS {
+        BufKind::Raw
+    } else {
+        BufKind::Typed(d.format)
+    };
+    let base = b.first_element.checked_mul(u64::from(b.stride))?;
+    let len = u64::from(b.num_elements) * u64::from(b.stride);
+    if base.checked_add(len)? > e.memory.len() {
+        return None;
+    }
+    Some(BufView { memory: e.memory.clone(), base, len, kind, elements: b.num_elements })
+}
+
+/// A UAV descriptor's buffer or texture.
+fn uav(lookup: &Lookup, d: &Descriptor) -> Option<Resolved> {
+    if d.is_null() {
+        return None;
+    }
+    if d.is_buffer_view() {
+        return buffer_view(lookup, d).map(Resolved::Buf);
+    }
+    let e = lookup.resources.get(d.resource)?;
+    let r = &e.desc;
+    let t = d.texture();
+    let info = format::info(d.format)?;
+    let mips = u32::from(r.MipLevels.max(1));
+    let three_d = r.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+    let array = if three_d { 1 } else { u32::from(r.DepthOrArraySize) };
+    let plane = u32::from(d.plane);
+    let mut slices = Vec::new();
+    let (mut row_pitch, mut depth_pitch, mut w, mut h, mut depth) = (0, 0, 0, 0, 1);
+    let count = if three_d { 1 } else { t.array_size.max(1) };
+    for k in 0..count {
+        let slice = if three_d { 0 } else { t.first_slice + k };
+        let sub = t.first_mip + slice * mips + plane * mips * array;
+        let (off, fp) = allocation::subresource_layout(r, sub)?;
+        row_pitch = u64::from(fp.RowPitch);
+        depth_pitch = row_pitch * u64::from(fp.Height);
+        (w, h) = (fp.Width, fp.Height);
+        if three_d {
+            depth = t.array_size.min(fp.Depth.saturating_sub(t.first_slice));
+            slices.push(off + u64::from(t.first_slice) * depth_pitch);
+        } else {
+            slices.push(off);
+        }
+    }
+    if !three_d {
+        depth = count;
+    }
+    Some(Resolved::UavTexture(Box::new(UavTex {
+        memory: e.memory.clone(),
+        format: d.format,
+        size: (w, h, depth),
+        slices,
+        row_pitch,
+        depth_pitch,
+        three_d,
+        element: u64::from(info.bytes_per_element()),
+    })))
+}
+
+/// The descriptor at a GPU handle of a live shader-visible heap.
+fn descriptor_at(lookup: &Lookup, addr: u64) -> Option<Descriptor> {
+    let addr = usize::try_from(addr).ok()?;
+    let s = lookup.heaps.span(addr)?;
+    (s.visible && s.holds(addr, 1)).then(|| {
+        // SAFETY: the address is a whole record inside a live heap's memory; any bytes are a
+        // valid Descriptor (integers only).
+        unsafe { std::ptr::read(addr as *const Descriptor) }
+    })
+}
+
+fn static_sampler(s: &StaticSampler) -> Sampler {
+    let (border, flags) = match s.border_color {
+        0 => ([0.0f32, 0.0, 0.0, 0.0].map(f32::to_bits), 0),
+        1 => ([0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits), 0),
+        2 => ([1.0f32; 4].map(f32::to_bits), 0),
+        3 => ([0, 0, 0, 1], D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR.0),
+        _ => ([1, 1, 1, 1], D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR.0),
+    };
+    Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
+        filter: s.filter,
+        address: [s.address_u, s.address_v, s.address_w],
+        mip_lod_bias: s.mip_lod_bias,
+        max_anisotropy: s.max_anisotropy,
+        comparison_func: s.comparison_func,
+        border,
+        min_lod: s.min_lod,
+        max_lod: s.max_lod,
+        flags: flags | s.flags,
+    })
+}
+
+/// A texture or typed-buffer SRV as something to sample and load from.
+fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
+    if d.kind != Kind::SRV || d.is_null() {
+        return None;
+    }
+    let e = lookup.resources.get(d.resource)?;
+    let info = format::info(d.format)?;
+    let elem = u64::from(info.bytes_per_element());
+    if d.is_buffer_view() {
+        let b = d.buffer();
+        let stride = if d.format == DXGI_FORMAT_UNKNOWN { u64::from(b.stride) } else { elem };
+        let n = b.num_elements;
+        let offset = b.first_element * stride;
+        let len = u64::from(n) * stride;
+        return Some(Tex {
+            memory: e.memory.clone(),
+            data: Vec::new(),
+            borrowed: true,
+            offset,
+            len,
+            format: d.format,
+            size: (n, 1, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: vec![SubresourceBytes { offset: 0, row_pitch: len as usize, depth_pitch: len as usize }],
+            view: View::from_srv(
+                D3D12_SRV_DIMENSION_TEXTURE1D.0,
+                &rd3d12_core::descriptor::TextureRange {
+                    first_mip: 0,
+                    mip_levels: 1,
+                    first_slice: 0,
+                    array_size: 1,
+                    min_lod: 0.0,
+                },
+            )?,
+            mapping: d.component_mapping(),
+        });
+    }
+    let r = &e.desc;
+    let mips = u32::from(r.MipLevels.max(1));
+    let (size, array_size) = if r.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D {
+        ((r.Width as u32, r.Height, u32::from(r.DepthOrArraySize)), 1)
+    } else {
+        ((r.Width as u32, r.Height, 1), u32::from(r.DepthOrArraySize))
+    };
+    let plane = u32::from(d.plane);
+    let mut subresources = Vec::with_capacity((mips * array_size) as usize);
+    for slice in 0..array_size {
+        for mip in 0..mips {
+            let sub = mip + slice * mips + plane * mips * array_size;
+            let (off, fp) = allocation::subresource_layout(r, sub)?;
+            let rows = fp.Height.div_ceil(u32::from(info.block_height.max(1)));
+            subresources.push(SubresourceBytes {
+                offset: off as usize,
+                row_pitch: fp.RowPitch as usize,
+                depth_pitch: fp.RowPitch as usize * rows as usize,
+            });
+        }
+    }
+    Some(Tex {
+        len: e.memory.len(),
+        memory: e.memory.clone(),
+        data: Vec::new(),
+        borrowed: true,
+        offset: 0,
+        format: d.format,
+        size,
+        mips,
+        array_size,
+        subresources,
+        view: View::from_srv(u32::from(d.dimension), &d.texture())?,
+        mapping: d.component_mapping(),
+    })
+}
+
+impl StageBindings<'_> {
+    fn visible(&self, v: u32) -> bool {
+        v == rs::visibility::ALL || v == self.visibility
+    }
+
+    fn arg(&self, index: usize) -> Option<&RootArg> {
+        self.binds.root_args.iter().find(|a| a.0 as usize == index).map(|a| &a.1)
+    }
+
+    fn resolve(&self, key: Key) -> Rc<Resolved> {
+        self.resolve_with(key, 0)
+    }
+
+    /// As [`Self::resolve`], with the structured stride the shader declares (root views).
+    fn resolve_with(&self, key: Key, stride: u32) -> Rc<Resolved> {
+        if let Some(r) = self.cache.borrow().get(&key) {
+            return r.clone();
+        }
+        let r = Rc::new(self.find(key, stride).unwrap_or(Resolved::Nothing));
+        self.cache.borrow_mut().insert(key, r.clone());
+        r
+    }
+
+    fn of_descriptor(&self, class: u8, d: &Descriptor) -> Option<Resolved> {
+        let lookup = &self.binds.lookup;
+        match class {
+            CBV if d.kind == Kind::CBV => {
+                let (va, size) = d.cbv();
+                let (m, off) = lookup.va.resolve(va, u64::from(size).max(1))?;
+                Some(Resolved::Buffer(m, off, u64::from(size)))
+            }
+            SRV if d.kind == Kind::SRV && d.is_buffer_view() => buffer_view(lookup, d).map(Resolved::Buf),
+            SRV => texture(lookup, d).map(|t| Resolved::Texture(Box::new(t))),
+            SAMPLER if d.kind == Kind::SAMPLER => d.sampler().map(|s| Resolved::Sampler(Sampler::new(&s))),
+            UAV if d.kind == Kind::UAV => uav(lookup, d),
+            _ => None,
+        }
+    }
+
+    fn find(&self, (class, space, reg): Key, stride: u32) -> Option<Resolved> {
+        let root: &RootSignatureDesc = self.binds.root.as_deref()?;
+        let range_type = match class {
+            SRV => rs::range_type::SRV,
+            1 => rs::range_type::UAV,
+            CBV => rs::range_type::CBV,
+            _ => rs::range_type::SAMPLER,
+        };
+        if class == SAMPLER {
+            if let Some(s) = root
+                .static_samplers
+                .iter()
+                .find(|s| s.shader_register == reg && s.register_space == space && self.visible(s.visibility))
+            {
+                return Some(Resolved::Sampler(static_sampler(s)));
+            }
+        }
+        for (index, p) in root.parameters.iter().enumerate() {
+            if !self.visible(p.visibility) {
+                continue;
+            }
+            match &p.kind {
+                ParameterKind::Constants(c)
+                    if class == CBV && c.shader_register == reg && c.register_space == space =>
+                {
+                    return match self.arg(index) {
+                        Some(RootArg::Constants(_, v)) => Some(Resolved::Constants(v.clone())),
+                        _ => Some(Resolved::Constants(Vec::new())),
+                    };
+                }
+                ParameterKind::Cbv(d) | ParameterKind::Srv(d) | ParameterKind::Uav(d)
+                    if p.kind.root_descriptor().map(|(t, _)| t) == Some(range_type)
+                        && d.shader_register == reg
+                        && d.register_space == space =>
+                {
+                    let Some(RootArg::View(kind, va)) = self.arg(index) else { return None };
+                    let (m, off) = self.binds.lookup.va.resolve(*va, 1)?;
+                    let len = m.len().saturating_sub(off);
+                    return match kind {
+                        RootView::Cbv => Some(Resolved::Buffer(m, off, len)),
+                        // Root SRVs and UAVs are raw or structured buffers to the end of their
+                        // memory (no view: no bounds but the memory's).
+                        RootView::Srv | RootView::Uav => {
+                            let kind = if stride == 0 { BufKind::Raw } else { BufKind::Structured(stride) };
+                            let elements =
+                                if stride == 0 { (len / 4) as u32 } else { (len / u64::from(stride)) as u32 };
+                            Some(Resolved::Buf(BufView { memory: m, base: off, len, kind, elements }))
+                        }
+                    };
+                }
+                ParameterKind::Table(ranges) => {
+                    let mut next = 0u32;
+                    for r in ranges {
+                        let start = if r.offset_in_descriptors_from_table_start == rs::OFFSET_APPEND {
+                            next
+                        } else {
+                            r.offset_in_descriptors_from_table_start
+                        };
+                        next = start.saturating_add(r.num_descriptors);
+                        let inside = reg >= r.base_shader_register
+                            && (r.num_descriptors == rs::UNBOUNDED || reg - r.base_shader_register < r.num_descriptors);
+                        if r.range_type != range_type || r.register_space != space || !inside {
+                            continue;
+                        }
+                        let Some(RootArg::Table(base)) = self.arg(index) else { return None };
+                        let n = u64::from(start) + u64::from(reg - r.base_shader_register);
+                        let d = descriptor_at(
+                            &self.binds.lookup,
+                            base + n * rd3d12_core::descriptor::DESCRIPTOR_SIZE as u64,
+                        )?;
+                        return self.of_descriptor(class, &d);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// An atomic operation on a 32-bit word of memory (DXIL AtomicBinOp codes).
+fn atomic_op(p: *mut u32, op: u32, v: u32) -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
+    // SAFETY: `p` is 4-byte aligned and inside live memory (BufView::word / UavTex checks).
+    let a = unsafe { &*(p as *const AtomicU32) };
+    match op {
+        0 => a.fetch_add(v, SeqCst),
+        1 => a.fetch_and(v, SeqCst),
+        2 => a.fetch_or(v, SeqCst),
+        3 => a.fetch_xor(v, SeqCst),
+        4 => a.fetch_update(SeqCst, SeqCst, |x| Some((x as i32).min(v as i32) as u32)).unwrap_or(0),
+        5 => a.fetch_update(SeqCst, SeqCst, |x| Some((x as i32).max(v as i32) as u32)).unwrap_or(0),
+        6 => a.fetch_min(v, SeqCst),
+        7 => a.fetch_max(v, SeqCst),
+        _ => a.swap(v, SeqCst),
+    }
+}
+
+impl StageBindings<'_> {
+    /// The word an atomic on a UAV addresses: (index, offset) for buffers, texel coordinates
+    /// for textures (32-bit formats only).
+    fn atomic_word(&self, uav: (u32, u32), c: [i32; 3]) -> Option<*mut u32> {
+        match &*self.resolve((UAV, uav.0, uav.1)) {
+            Resolved::Buf(b) => b.word(c[0] as u32, c[1] as u32),
+            Resolved::UavTexture(t) if t.element == 4 => {
+                let at = t.at(c)?;
+                t.memory.ptr(at, 4).filter(|p| (*p as usize).is_multiple_of(4)).map(|p| p.cast::<u32>())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Bindings for StageBindings<'_> {
+    fn texture_load(&self, class: Class, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
+        match class {
+            Class::Srv => self.load(texture, mip, coords),
+            Class::Uav => match &*self.resolve((UAV, texture.0, texture.1)) {
+                Resolved::UavTexture(t) => {
+                    let mut b = [0u8; 16];
+                    let n = t.element as usize;
+                    match t.at(coords) {
+                        Some(at) if n <= 16 && t.memory.read(at, &mut b[..n]) => {
+                            pack::decode_lanes(t.format, &b[..n]).unwrap_or([0; 4])
+                        }
+                        _ => [0; 4],
+                    }
+                }
+                Resolved::Buf(b) => b.load(coords[0] as u32, 0),
+                _ => [0; 4],
+            },
+            _ => [0; 4],
+        }
+    }
+
+    fn texture_store(&self, uav: (u32, u32), coords: [i32; 3], value: [u32; 4], _mask: u8) {
+        match &*self.resolve((UAV, uav.0, uav.1)) {
+            Resolved::UavTexture(t) => {
+                if let (Some(at), Some((b, n))) = (t.at(coords), pack::encode_lanes(t.format, value)) {
+                    t.memory.write(at, &b[..n]);
+                }
+            }
+            Resolved::Buf(b) => b.store(coords[0] as u32, 0, value, 0xF),
+            _ => {}
+        }
+    }
+
+    fn buffer_load(&self, class: Class, buffer: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
+        match &*self.resolve_with((class_code(class), buffer.0, buffer.1), stride) {
+            Resolved::Buf(b) => b.load(index, offset),
+            _ => [0; 4],
+        }
+    }
+
+    fn buffer_store(&self, uav: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
+        if let Resolved::Buf(b) = &*self.resolve_with((UAV, uav.0, uav.1), stride) {
+            b.store(index, offset, value, mask);
+        }
+    }
+
+    fn dimensions(&self, class: Class, resource: (u32, u32), mip: u32) -> [u32; 4] {
+        match &*self.resolve((class_code(class), resource.0, resource.1)) {
+            Resolved::Buf(b) => [b.elements, 0, 0, 0],
+            Resolved::UavTexture(t) => [t.size.0, t.size.1, t.size.2, 1],
+            Resolved::Texture(t) => t.with(|texels| {
+                let v = &t.view;
+                let levels = v.mip_levels.min(texels.mips.saturating_sub(v.first_mip));
+                let (w, h, d) = sample::Texels::dims(texels, v.first_mip + mip);
+                let third = if texels.array_size > 1 || d == 1 { v.array_size } else { d };
+                [w, h, third, levels]
+            }),
+            _ => [0; 4],
+        }
+    }
+
+    fn atomic(&self, uav: (u32, u32), op: u32, coords: [i32; 3], value: u32) -> u32 {
+        self.atomic_word(uav, coords).map_or(0, |p| atomic_op(p, op, value))
+    }
+
+    fn atomic_cmpxchg(&self, uav: (u32, u32), coords: [i32; 3], cmp: u32, new: u32) -> u32 {
+        use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
+        let Some(p) = self.atomic_word(uav, coords) else { return 0 };
+        // SAFETY: as in atomic_op.
+        let a = unsafe { &*(p as *const AtomicU32) };
+        a.compare_exchange(cmp, new, SeqCst, SeqCst).unwrap_or_else(|old| old)
+    }
+
+    fn cbuffer_row(&self, space: u32, register: u32, row: u32) -> [u32; 4] {
+        match &*self.resolve((CBV, space, register)) {
+            Resolved::Constants(v) => std::array::from_fn(|c| v.get(row as usize * 4 + c).copied().unwrap_or(0)),
+            Resolved::Buffer(m, off, len) => {
+                let at = u64::from(row) * 16;
+                let mut b = [0u8; 16];
+                if at + 16 <= *len {
+                    m.read(off + at, &mut b);
+                }
+                std::array::from_fn(|c| u32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]]))
+            }
+            _ => [0; 4],
+        }
+    }
+
+    fn sample(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        coords: [f32; 4],
+        offset: [i32; 3],
+        mode: SampleMode,
+        compare: Option<f32>,
+    ) -> [f32; 4] {
+        let t = self.resolve((SRV, texture.0, texture.1));
+        let s = self.resolve((SAMPLER, sampler.0, sampler.1));
+        let (Resolved::Texture(t), Resolved::Sampler(s)) = (&*t, &*s) else { return [0.0; 4] };
+        let lod = match mode {
+            SampleMode::Grad { ddx, ddy, bias, clamp } => sample::Lod::Derivatives { ddx, ddy, bias, clamp },
+            SampleMode::Level(l) => sample::Lod::Level(l),
+        };
+        let v = t.with(|texels| sample::sample(texels, &t.view, s, coords, offset, lod, compare));
+        sample::apply_mapping(t.mapping, v, 0.0, 1.0)
+    }
+
+    fn load(&self, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
+        let t = self.resolve((SRV, texture.0, texture.1));
+        let Resolved::Texture(t) = &*t else { return [0; 4] };
+        let v = t.with(|texels| sample::load(texels, &t.view, coords, mip, [0; 3]));
+        let integer = format::info(t.format).is_some_and(|i| i.name.contains("INT"));
+        sample::apply_mapping(t.mapping, v, 0, if integer { 1 } else { 1.0f32.to_bits() })
+    }
+}

@@ -1,0 +1,373 @@
+// tests/abi/compute.cpp - dispatches executed by the CPU backend, through the C ABI from C++.
+//
+// The shaders are real DXIL: GLSL compute shaders converted by Mesa's spirv_to_dxil
+// (crates/core/tests/fixtures/dxil/*.comp and *.cs.dxil; shader model 6.2, unsigned, so the
+// device enables D3D12ExperimentalShaderModels first). Storage buffers are raw UAVs
+// (RWByteAddressBuffer), the image an RWTexture2D<float4>, the uniform block a CBV.
+//
+// Checked after copying the results to readback buffers:
+//   1. copy (64 threads per group, 2 groups): dst[i] = src[i] * 3 + i, src at u0 and dst at u1
+//      bound as root UAVs (raw buffers at a GPU virtual address); the word past the dispatched
+//      threads keeps its value;
+//   2. reduce (groupshared memory, barriers; 3 groups): dst[g] = the sum of src[64g .. 64g+63]
+//      with src[i] = i * i, both raw UAV views in a descriptor table (group 0: 85344, worked by
+//      hand as 63 * 64 * 127 / 6);
+//   3. image (8x8 threads, 2x1 groups) into a 16x8 RGBA8_UNORM UAV texture: texel (x, y) =
+//      (x / 255, y / 255, 0.5, 1.0) stored as bytes x, y, 128 (127.5 rounds up), 255;
+//   4. atomic (32 threads, 2 groups): every thread appends its id + `add` (root constants at
+//      b2, add = 100) at the slot an InterlockedAdd on word 0 returns: the counter ends at 64
+//      and the values are 100..163 in some order;
+//   5. a Dispatch with a zero group count does nothing.
+//
+// The last line is "compute_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
+#include <wsl/winadapter.h>
+#include <directx/d3d12.h>
+#include <dxguids/dxguids.h>
+
+#include "check.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+template <class T> struct Com {
+    T *p = nullptr;
+    Com() = default;
+    Com(const Com &) = delete;
+    Com &operator=(const Com &) = delete;
+    ~Com() { if (p) p->Release(); }
+    T *operator->() const { return p; }
+    T **operator&() { return &p; }
+    operator T *() const { return p; }
+};
+
+static std::vector<char> fixture(const char *name)
+{
+    std::string dir = __FILE__;
+    dir = dir.substr(0, dir.find_last_of('/'));
+    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
+}
+
+struct Gpu {
+    ID3D12Device *dev = nullptr;
+    Com<ID3D12CommandQueue> queue;
+    Com<ID3D12CommandAllocator> alloc;
+    Com<ID3D12GraphicsCommandList> list;
+    Com<ID3D12Fence> fence;
+    UINT64 value = 0;
+
+    void init(ID3D12Device *d)
+    {
+        dev = d;
+        D3D12_COMMAND_QUEUE_DESC qd = {};
+        qd.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+        CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
+        CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE, IID_PPV_ARGS(&alloc)), S_OK);
+        CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
+        CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
+    }
+
+    void run()
+    {
+        CHECK_HR(list->Close(), S_OK);
+        ID3D12CommandList *l = list;
+        queue->ExecuteCommandLists(1, &l);
+        CHECK_HR(queue->Signal(fence, ++value), S_OK);
+        CHECK_HR(fence->SetEventOnCompletion(value, nullptr), S_OK);
+        CHECK_HR(alloc->Reset(), S_OK);
+        CHECK_HR(list->Reset(alloc, nullptr), S_OK);
+    }
+
+    ID3D12Resource *buffer(D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st, bool uav = false)
+    {
+        D3D12_RESOURCE_DESC d = {};
+        d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        d.Width = size;
+        d.Height = 1;
+        d.DepthOrArraySize = 1;
+        d.MipLevels = 1;
+        d.SampleDesc.Count = 1;
+        d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        d.Flags = uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE;
+        D3D12_HEAP_PROPERTIES h = {};
+        h.Type = t;
+        ID3D12Resource *r = nullptr;
+        CHECK_HR(dev->CreateCommittedResource(&h, D3D12_HEAP_FLAG_NONE, &d, st, nullptr, IID_PPV_ARGS(&r)), S_OK);
+        return r;
+    }
+
+    // A UAV buffer holding `words`, uploaded through a copy.
+    ID3D12Resource *uav_buffer(const std::vector<uint32_t> &words, Com<ID3D12Resource> &upload)
+    {
+        UINT64 size = words.size() * 4;
+        ID3D12Resource *b = buffer(D3D12_HEAP_TYPE_DEFAULT, size, D3D12_RESOURCE_STATE_COMMON, true);
+        upload.p = buffer(D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
+        void *p = nullptr;
+        CHECK_HR(upload->Map(0, nullptr, &p), S_OK);
+        memcpy(p, words.data(), size);
+        list->CopyBufferRegion(b, 0, upload, 0, size);
+        return b;
+    }
+
+    // The words of a buffer, copied to a readback buffer.
+    std::vector<uint32_t> read(ID3D12Resource *b, size_t n)
+    {
+        Com<ID3D12Resource> rb;
+        rb.p = buffer(D3D12_HEAP_TYPE_READBACK, n * 4, D3D12_RESOURCE_STATE_COPY_DEST);
+        list->CopyBufferRegion(rb, 0, b, 0, n * 4);
+        run();
+        void *p = nullptr;
+        CHECK_HR(rb->Map(0, nullptr, &p), S_OK);
+        std::vector<uint32_t> out(n);
+        memcpy(out.data(), p, n * 4);
+        return out;
+    }
+
+    ID3D12RootSignature *root_signature(const D3D12_ROOT_PARAMETER1 *p, UINT n)
+    {
+        D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+        rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+        rd.Desc_1_1.NumParameters = n;
+        rd.Desc_1_1.pParameters = p;
+        Com<ID3DBlob> blob, err;
+        CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+        ID3D12RootSignature *rs = nullptr;
+        if (blob)
+            CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
+                     S_OK);
+        return rs;
+    }
+
+    ID3D12PipelineState *pipeline(ID3D12RootSignature *rs, const char *name)
+    {
+        std::vector<char> cs = fixture(name);
+        CHECK(cs.size() > 100);
+        D3D12_COMPUTE_PIPELINE_STATE_DESC d = {};
+        d.pRootSignature = rs;
+        d.CS = {cs.data(), cs.size()};
+        ID3D12PipelineState *pso = nullptr;
+        CHECK_HR(dev->CreateComputePipelineState(&d, IID_PPV_ARGS(&pso)), S_OK);
+        return pso;
+    }
+};
+
+static D3D12_ROOT_PARAMETER1 root_uav(UINT reg)
+{
+    D3D12_ROOT_PARAMETER1 p = {};
+    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    p.Descriptor.ShaderRegister = reg;
+    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    return p;
+}
+
+static D3D12_ROOT_PARAMETER1 table(const D3D12_DESCRIPTOR_RANGE1 *r, UINT n)
+{
+    D3D12_ROOT_PARAMETER1 p = {};
+    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    p.DescriptorTable.NumDescriptorRanges = n;
+    p.DescriptorTable.pDescriptorRanges = r;
+    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    return p;
+}
+
+// A raw UAV view of a whole buffer of `words` 32-bit words.
+static void raw_uav(ID3D12Device *dev, ID3D12Resource *b, UINT words, D3D12_CPU_DESCRIPTOR_HANDLE h)
+{
+    D3D12_UNORDERED_ACCESS_VIEW_DESC u = {};
+    u.Format = DXGI_FORMAT_R32_TYPELESS;
+    u.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    u.Buffer.NumElements = words;
+    u.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+    dev->CreateUnorderedAccessView(b, nullptr, &u, h);
+}
+
+static void test_copy(Gpu &g)
+{
+    D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(p, 2);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "copy.cs.dxil");
+    if (!pso) return;
+    std::vector<uint32_t> src(128), dst(130, 0xDEAD);
+    for (uint32_t i = 0; i < 128; i++) src[i] = 1000 + 7 * i;
+    Com<ID3D12Resource> up0, up1, bsrc, bdst;
+    bsrc.p = g.uav_buffer(src, up0);
+    bdst.p = g.uav_buffer(dst, up1);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
+    g.list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
+    g.list->Dispatch(2, 1, 1);
+    std::vector<uint32_t> out = g.read(bdst, 130);
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < 128; i++) bad += out[i] != src[i] * 3 + i;
+    CHECK_EQ(bad, 0u);
+    CHECK_EQ(out[5], 1035u * 3 + 5);
+    CHECK_EQ(out[128], 0xDEADu);
+    CHECK_EQ(out[129], 0xDEADu);
+}
+
+static void test_reduce(Gpu &g)
+{
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 2, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p = table(&r, 1);
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(&p, 1);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "reduce.cs.dxil");
+    if (!pso) return;
+    std::vector<uint32_t> src(192), dst(3, 0);
+    for (uint32_t i = 0; i < 192; i++) src[i] = i * i;
+    Com<ID3D12Resource> up0, up1, bsrc, bdst;
+    bsrc.p = g.uav_buffer(src, up0);
+    bdst.p = g.uav_buffer(dst, up1);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    UINT inc = g.dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    // The table starts at descriptor 5.
+    D3D12_CPU_DESCRIPTOR_HANDLE c = heap->GetCPUDescriptorHandleForHeapStart();
+    raw_uav(g.dev, bsrc, 192, {c.ptr + 5 * inc});
+    raw_uav(g.dev, bdst, 3, {c.ptr + 6 * inc});
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    g.list->SetDescriptorHeaps(1, heaps);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    D3D12_GPU_DESCRIPTOR_HANDLE t = heap->GetGPUDescriptorHandleForHeapStart();
+    t.ptr += 5 * inc;
+    g.list->SetComputeRootDescriptorTable(0, t);
+    g.list->Dispatch(3, 1, 1);
+    std::vector<uint32_t> out = g.read(bdst, 3);
+    CHECK_EQ(out[0], 85344u);
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t sum = 0;
+        for (uint32_t i = 64 * k; i < 64 * (k + 1); i++) sum += i * i;
+        CHECK_EQ(out[k], sum);
+    }
+}
+
+static void test_image(Gpu &g)
+{
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p = table(&r, 1);
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(&p, 1);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "image.cs.dxil");
+    if (!pso) return;
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 16;
+    d.Height = 8;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    D3D12_HEAP_PROPERTIES hp = {};
+    hp.Type = D3D12_HEAP_TYPE_DEFAULT;
+    Com<ID3D12Resource> tex;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                            nullptr, IID_PPV_ARGS(&tex)),
+             S_OK);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    g.dev->CreateUnorderedAccessView(tex, nullptr, nullptr, heap->GetCPUDescriptorHandleForHeapStart());
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    g.list->SetDescriptorHeaps(1, heaps);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootDescriptorTable(0, heap->GetGPUDescriptorHandleForHeapStart());
+    g.list->Dispatch(2, 1, 1);
+    // Copy the texture to a readback buffer (rows of 256 bytes).
+    Com<ID3D12Resource> rb;
+    rb.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 8 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_RESOURCE_BARRIER b = {};
+    b.Transition.pResource = tex;
+    b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    b.Transition.StateBefore = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    b.Transition.StateAfter = D3D12_RESOURCE_STATE_COPY_SOURCE;
+    g.list->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = rb;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 8, 1, 256};
+    src.pResource = tex;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    g.list->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    unsigned char *px = nullptr;
+    CHECK_HR(rb->Map(0, nullptr, reinterpret_cast<void **>(&px)), S_OK);
+    if (!px) return;
+    unsigned bad = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) {
+            const unsigned char *t = px + y * 256 + x * 4;
+            bool ok = t[0] == x && t[1] == y && t[2] == 128 && t[3] == 255;
+            if (!ok && bad++ < 4)
+                fprintf(stderr, "image: texel (%d,%d) = %d %d %d %d\n", x, y, t[0], t[1], t[2], t[3]);
+        }
+    CHECK_EQ(bad, 0u);
+}
+
+static void test_atomic(Gpu &g)
+{
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p[2] = {table(&r, 1), {}};
+    p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[1].Constants.ShaderRegister = 2;
+    p[1].Constants.Num32BitValues = 1;
+    p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(p, 2);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "atomic.cs.dxil");
+    if (!pso) return;
+    std::vector<uint32_t> init(65, 0);
+    Com<ID3D12Resource> up, buf;
+    buf.p = g.uav_buffer(init, up);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    raw_uav(g.dev, buf, 65, heap->GetCPUDescriptorHandleForHeapStart());
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    g.list->SetDescriptorHeaps(1, heaps);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootDescriptorTable(0, heap->GetGPUDescriptorHandleForHeapStart());
+    g.list->SetComputeRoot32BitConstant(1, 100, 0);
+    g.list->Dispatch(2, 1, 1);
+    g.list->Dispatch(0, 1, 1);
+    std::vector<uint32_t> out = g.read(buf, 65);
+    CHECK_EQ(out[0], 64u);
+    std::vector<uint32_t> values(out.begin() + 1, out.end());
+    std::sort(values.begin(), values.end());
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < 64; i++) bad += values[i] != 100 + i;
+    CHECK_EQ(bad, 0u);
+}
+
+int main()
+{
+    CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
+    ID3D12Device *dev = nullptr;
+    CHECK_HR(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&dev)), S_OK);
+    if (dev) {
+        {
+            Gpu g;
+            g.init(dev);
+            test_copy(g);
+            test_reduce(g);
+            test_image(g);
+            test_atomic(g);
+        }
+        CHECK_EQ(dev->Release(), 0u);
+    }
+    printf("compute_cpp: %u passed, %u failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}
