@@ -50,8 +50,8 @@
 //!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
 //! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
 //!
-//! Block-compressed formats are not decoded yet: [`MemoryTexels`] returns no texel for them, so
-//! they sample as zeros.
+//! Block-compressed BC1–BC5 textures are decoded by [`crate::bc`]; BC6H and BC7 are not decoded
+//! yet: [`MemoryTexels`] returns no texel for them, so they sample as zeros.
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
@@ -114,7 +114,8 @@ pub struct SubresourceBytes {
 
 /// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
 /// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
-/// Block-compressed and planar formats give no texels (they are not decoded yet).
+/// BC1–BC5 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
+/// the mip-0 size in texels); BC6H, BC7 and planar formats give no texels (not decoded yet).
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -140,6 +141,9 @@ impl MemoryTexels<'_> {
         Some(info.bytes_per_element() as usize)
     }
 
+    /// The bytes of the element holding texel (x, y, z) of `mip`: the texel itself, or its
+    /// 4×4 block for BC formats. Bounds are the mip's size in texels (its "virtual" size: a
+    /// BC mip of 10 texels has 12 in memory, and texels 10 and 11 are out of range).
     fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<&[u8]> {
         let (w, h, d) = self.dims(mip);
         if x >= w || y >= h || mip >= self.mips {
@@ -149,10 +153,18 @@ impl MemoryTexels<'_> {
         if depth >= d || slice >= self.array_size {
             return None;
         }
-        let size = self.element_bytes()?;
+        let (size, x, y) = match crate::bc::block_bytes(self.format) {
+            Some(block) => (block, x / 4, y / 4),
+            None => (self.element_bytes()?, x, y),
+        };
         let sub = self.subresources.get((mip + slice * self.mips) as usize)?;
         let at = sub.offset + depth as usize * sub.depth_pitch + y as usize * sub.row_pitch + x as usize * size;
         self.bytes.get(at..at + size)
+    }
+
+    /// The format border colors, references and out-of-range reads follow.
+    fn value_format(&self) -> DXGI_FORMAT {
+        crate::bc::uncompressed_equivalent(self.format).unwrap_or(self.format)
     }
 }
 
@@ -168,29 +180,36 @@ impl Texels for MemoryTexels<'_> {
         self.array_size
     }
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
-        crate::pack::decode_color(self.format, self.element(x, y, z, mip)?)
+        let element = self.element(x, y, z, mip)?;
+        match crate::bc::block_bytes(self.format) {
+            Some(_) => crate::bc::decode_texel(self.format, element, x % 4, y % 4),
+            None => crate::pack::decode_color(self.format, element),
+        }
     }
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
-        crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?)
+        match crate::bc::block_bytes(self.format) {
+            Some(_) => self.fetch(x, y, z, mip).map(|c| c.map(f32::to_bits)),
+            None => crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?),
+        }
     }
     fn zero(&self) -> [f32; 4] {
-        crate::pack::decode_color(self.format, &[0; 16]).unwrap_or([0.0; 4])
+        crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])
     }
     fn zero_lanes(&self) -> [u32; 4] {
         // An element of zero bytes decodes to 0 in the format's components and the defaults in
         // the others, which is exactly what an out-of-range load returns.
-        crate::pack::decode_lanes(self.format, &[0; 16]).unwrap_or([0; 4])
+        crate::pack::decode_lanes(self.value_format(), &[0; 16]).unwrap_or([0; 4])
     }
     fn border(&self, color: [f32; 4]) -> [f32; 4] {
         // Encoding then decoding drops the components the format lacks, clamps to its range
         // and snaps to its precision: the spec's treatment of border colors.
-        crate::pack::encode_color(self.format, color)
-            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
-            .unwrap_or(color)
+        let f = self.value_format();
+        crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b)).unwrap_or(color)
     }
     fn quantize_reference(&self, reference: f32) -> f32 {
-        crate::pack::encode_color(self.format, [reference, 0.0, 0.0, 0.0])
-            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
+        let f = self.value_format();
+        crate::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
+            .and_then(|(b, _)| crate::pack::decode_color(f, &b))
             .map_or(reference, |c| c[0])
     }
 }
@@ -1727,8 +1746,8 @@ mod tests {
         let subs3 = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
         let t3 = MemoryTexels { size: (2, 2, 2), mips: 1, array_size: 1, bytes: &vol, subresources: &subs3, ..t };
         assert_eq!(t3.fetch(0, 0, 1, 0), Some([0.0, 0.0, 1.0, 0.0]));
-        // Block-compressed formats are not decoded yet.
-        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC1_UNORM, ..t };
+        // BC6H and BC7 are not decoded yet.
+        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC7_UNORM, ..t };
         assert_eq!(bc.fetch(0, 0, 0, 0), None);
     }
 
@@ -1743,6 +1762,36 @@ mod tests {
         assert_eq!(apply_mapping(m, rgba, 0.0, 1.0), [3.0, 1.0, 0.0, 1.0]);
         assert_eq!(apply_mapping(m, [7u32, 8, 9, 10], 0, 1), [9, 7, 0, 1]);
         assert_eq!([0, 1, 2, 3].map(|c| mapping_source(m, c)), [2, 0, 4, 5]);
+    }
+
+    #[test]
+    fn memory_texels_decode_bc_blocks_by_block_rows_within_the_virtual_size() {
+        // A 6×6 BC4 mip: 2×2 blocks of 8 bytes, block rows 16 bytes apart. Block (1, 1) holds
+        // r0 = 255, r1 = 0 with every code 1 (0.0) except texel (1, 0) of the block, code 0.
+        let mut bytes = [0u8; 32];
+        bytes[24] = 255;
+        let codes: u64 = (0..16).filter(|&i| i != 1).fold(0, |a, i| a | 1 << (3 * i));
+        bytes[26..32].copy_from_slice(&codes.to_le_bytes()[..6]);
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_BC4_UNORM,
+            size: (6, 6, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(t.fetch(5, 4, 0, 0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(4, 4, 0, 0), Some([0.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(6, 4, 0, 0), None, "texel 6 lies in the block but past the mip");
+        assert_eq!(t.zero(), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(t.border([2.0, 0.5, 0.5, 0.5]), [1.0, 0.0, 0.0, 1.0]);
+        // Point sampling the texel and clamping past the edge.
+        let v = View::whole(Dim::Tex2D, &t);
+        let s = sampler(POINT, CLAMP);
+        assert_eq!(sample(&t, &v, &s, [5.5 / 6.0, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
+        assert_eq!(sample(&t, &v, &s, [1.5, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
+        assert_eq!(sample(&t, &v, &s, [1.5, 5.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 0.0);
     }
 
     #[test]
