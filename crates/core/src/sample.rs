@@ -817,9 +817,10 @@ pub fn sample(
         sum: [0.0; 4],
         extreme: None,
     };
-    let linear = if lod <= 0.0 { s.mag_linear } else { s.min_linear };
-    // 8.8 fixed point, with room for any clamped LOD and none for infinities.
+    // The LOD in 8.8 fixed point (room for any clamped LOD, none for infinities); the
+    // magnification test reads the same snapped value the mip selection does.
     let l = fixed(lod.clamp(-256.0, 256.0)) as f32;
+    let linear = if l <= 0.0 { s.mag_linear } else { s.min_linear };
     if s.mip_linear {
         let m = l.floor();
         let w = l - m;
@@ -1300,6 +1301,9 @@ mod tests {
         assert_eq!(r(0.0), 1.5);
         assert_eq!(r(-1.0), 1.5);
         assert_eq!(r(0.25), 2.0);
+        // Below 1/512 the LOD snaps to 0: still magnified.
+        assert_eq!(r(0.001), 1.5);
+        assert_eq!(r(0.003), 2.0);
     }
 
     #[test]
