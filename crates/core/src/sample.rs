@@ -115,7 +115,10 @@ pub struct SubresourceBytes {
 /// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
 /// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
 /// BC1–BC5 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
-/// the mip-0 size in texels); BC6H, BC7 and planar formats give no texels (not decoded yet).
+/// the mip-0 size in texels). Depth-stencil SRV formats (R24_UNORM_X8_TYPELESS,
+/// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
+/// depth or stencil plane: give the layouts of the plane the view reads. BC6H, BC7 and video
+/// formats give no texels (not decoded yet).
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -132,19 +135,68 @@ pub struct MemoryTexels<'a> {
     pub subresources: &'a [SubresourceBytes],
 }
 
-impl MemoryTexels<'_> {
-    fn element_bytes(&self) -> Option<usize> {
-        let info = crate::format::info(self.format)?;
-        if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
-            return None;
+/// How a [`MemoryTexels`] format's elements decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Codec {
+    /// One texel per element, through [`crate::pack`].
+    Plain(usize),
+    /// 4×4 texels per block of this many bytes, through [`crate::bc`].
+    Block(usize),
+    /// A depth-stencil view format reading one plane of the CPU layout's planar depth-stencil
+    /// resources (plane 0: 32-bit depth elements, 24-bit UNORM in the low bits or an f32;
+    /// plane 1: 8-bit stencil), which [`crate::pack`] does not decode.
+    Depth24,
+    /// R32_FLOAT_X8X24_TYPELESS: plane 0 of D32_FLOAT_S8X24_UINT, an f32 per texel.
+    Depth32,
+    /// X24_TYPELESS_G8_UINT / X32_TYPELESS_G8X24_UINT: the stencil plane, read as green.
+    Stencil,
+}
+
+impl Codec {
+    fn of(format: DXGI_FORMAT) -> Option<Codec> {
+        if let Some(block) = crate::bc::block_bytes(format) {
+            return Some(Codec::Block(block));
         }
-        Some(info.bytes_per_element() as usize)
+        Some(match format {
+            sys::DXGI_FORMAT_R24_UNORM_X8_TYPELESS => Codec::Depth24,
+            sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS => Codec::Depth32,
+            sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT | sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT => Codec::Stencil,
+            _ => {
+                let info = crate::format::info(format)?;
+                if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
+                    return None;
+                }
+                Codec::Plain(info.bytes_per_element() as usize)
+            }
+        })
     }
 
+    fn bytes(self) -> usize {
+        match self {
+            Codec::Plain(n) | Codec::Block(n) => n,
+            Codec::Depth24 | Codec::Depth32 => 4,
+            Codec::Stencil => 1,
+        }
+    }
+
+    /// Lanes of a depth/stencil plane element (`None` for the other codecs).
+    fn plane_lanes(self, e: &[u8]) -> Option<[u32; 4]> {
+        let word = || u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+        let one = 1.0f32.to_bits();
+        Some(match self {
+            Codec::Depth24 => [((word() & 0xff_ffff) as f64 / 16_777_215.0) as f32, 0.0, 0.0, 1.0].map(f32::to_bits),
+            Codec::Depth32 => [word(), 0, 0, one],
+            Codec::Stencil => [0, u32::from(e[0]), 0, 1],
+            _ => return None,
+        })
+    }
+}
+
+impl MemoryTexels<'_> {
     /// The bytes of the element holding texel (x, y, z) of `mip`: the texel itself, or its
     /// 4×4 block for BC formats. Bounds are the mip's size in texels (its "virtual" size: a
     /// BC mip of 10 texels has 12 in memory, and texels 10 and 11 are out of range).
-    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<&[u8]> {
+    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<(Codec, &[u8])> {
         let (w, h, d) = self.dims(mip);
         if x >= w || y >= h || mip >= self.mips {
             return None;
@@ -153,16 +205,16 @@ impl MemoryTexels<'_> {
         if depth >= d || slice >= self.array_size {
             return None;
         }
-        let (size, x, y) = match crate::bc::block_bytes(self.format) {
-            Some(block) => (block, x / 4, y / 4),
-            None => (self.element_bytes()?, x, y),
-        };
+        let codec = Codec::of(self.format)?;
+        let size = codec.bytes();
+        let (x, y) = if matches!(codec, Codec::Block(_)) { (x / 4, y / 4) } else { (x, y) };
         let sub = self.subresources.get((mip + slice * self.mips) as usize)?;
         let at = sub.offset + depth as usize * sub.depth_pitch + y as usize * sub.row_pitch + x as usize * size;
-        self.bytes.get(at..at + size)
+        Some((codec, self.bytes.get(at..at + size)?))
     }
 
-    /// The format border colors, references and out-of-range reads follow.
+    /// The format border colors, references and out-of-range reads follow, for formats
+    /// [`crate::pack`] handles.
     fn value_format(&self) -> DXGI_FORMAT {
         crate::bc::uncompressed_equivalent(self.format).unwrap_or(self.format)
     }
@@ -180,37 +232,67 @@ impl Texels for MemoryTexels<'_> {
         self.array_size
     }
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
-        let element = self.element(x, y, z, mip)?;
-        match crate::bc::block_bytes(self.format) {
-            Some(_) => crate::bc::decode_texel(self.format, element, x % 4, y % 4),
-            None => crate::pack::decode_color(self.format, element),
+        let (codec, e) = self.element(x, y, z, mip)?;
+        match codec {
+            Codec::Plain(_) => crate::pack::decode_color(self.format, e),
+            Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4),
+            Codec::Stencil => Some([0.0, f32::from(e[0]), 0.0, 1.0]),
+            _ => codec.plane_lanes(e).map(|l| l.map(f32::from_bits)),
         }
     }
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
-        match crate::bc::block_bytes(self.format) {
-            Some(_) => self.fetch(x, y, z, mip).map(|c| c.map(f32::to_bits)),
-            None => crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?),
+        let (codec, e) = self.element(x, y, z, mip)?;
+        match codec {
+            Codec::Plain(_) => crate::pack::decode_lanes(self.format, e),
+            Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4).map(|c| c.map(f32::to_bits)),
+            _ => codec.plane_lanes(e),
         }
     }
     fn zero(&self) -> [f32; 4] {
-        crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])
+        match Codec::of(self.format) {
+            Some(Codec::Depth24 | Codec::Depth32 | Codec::Stencil) => [0.0, 0.0, 0.0, 1.0],
+            _ => crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4]),
+        }
     }
     fn zero_lanes(&self) -> [u32; 4] {
         // An element of zero bytes decodes to 0 in the format's components and the defaults in
         // the others, which is exactly what an out-of-range load returns.
-        crate::pack::decode_lanes(self.value_format(), &[0; 16]).unwrap_or([0; 4])
+        match Codec::of(self.format) {
+            Some(c @ (Codec::Depth24 | Codec::Depth32 | Codec::Stencil)) => c.plane_lanes(&[0; 4]).unwrap_or([0; 4]),
+            _ => crate::pack::decode_lanes(self.value_format(), &[0; 16]).unwrap_or([0; 4]),
+        }
     }
     fn border(&self, color: [f32; 4]) -> [f32; 4] {
-        // Encoding then decoding drops the components the format lacks, clamps to its range
-        // and snaps to its precision: the spec's treatment of border colors.
-        let f = self.value_format();
-        crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b)).unwrap_or(color)
+        match Codec::of(self.format) {
+            Some(Codec::Depth24) => [self.quantize_reference(color[0]), 0.0, 0.0, 1.0],
+            Some(Codec::Depth32) => [color[0], 0.0, 0.0, 1.0],
+            Some(Codec::Stencil) => {
+                let g = if color[1].is_nan() { 0.0 } else { color[1].clamp(0.0, 255.0).trunc() };
+                [0.0, g, 0.0, 1.0]
+            }
+            // Encoding then decoding drops the components the format lacks, clamps to its range
+            // and snaps to its precision: the spec's treatment of border colors.
+            _ => {
+                let f = self.value_format();
+                crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b)).unwrap_or(color)
+            }
+        }
     }
     fn quantize_reference(&self, reference: f32) -> f32 {
-        let f = self.value_format();
-        crate::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
-            .and_then(|(b, _)| crate::pack::decode_color(f, &b))
-            .map_or(reference, |c| c[0])
+        match Codec::of(self.format) {
+            // As depth is stored in a D24 buffer: clamped to [0, 1], rounded to 24 bits.
+            Some(Codec::Depth24) => {
+                let r = if reference.is_nan() { 0.0 } else { f64::from(reference).clamp(0.0, 1.0) };
+                ((r * 16_777_215.0).round() / 16_777_215.0) as f32
+            }
+            Some(Codec::Depth32 | Codec::Stencil) => reference,
+            _ => {
+                let f = self.value_format();
+                crate::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
+                    .and_then(|(b, _)| crate::pack::decode_color(f, &b))
+                    .map_or(reference, |c| c[0])
+            }
+        }
     }
 }
 
@@ -1796,6 +1878,63 @@ mod tests {
         assert_eq!(sample(&t, &v, &s, [5.5 / 6.0, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
         assert_eq!(sample(&t, &v, &s, [1.5, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
         assert_eq!(sample(&t, &v, &s, [1.5, 5.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 0.0);
+    }
+
+    #[test]
+    fn depth_views_read_the_depth_plane_for_shadow_comparisons() {
+        // D24 plane 0: 24-bit UNORM in the low bits of 32-bit elements (top byte ignored).
+        let mut bytes = [0u8; 8];
+        bytes[..4].copy_from_slice(&(0xAB00_0000u32 | 0x80_0000).to_le_bytes());
+        bytes[4..].copy_from_slice(&0xff_ffffu32.to_le_bytes());
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 8, depth_pitch: 8 }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R24_UNORM_X8_TYPELESS,
+            size: (2, 1, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        let half = (0x80_0000 as f64 / 16_777_215.0) as f32;
+        assert_eq!(t.fetch(0, 0, 0, 0), Some([half, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(1, 0, 0, 0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.zero(), [0.0, 0.0, 0.0, 1.0]);
+        // The reference is clamped and rounded to 24 bits: 0.5 equals the stored 0x800000.
+        assert_eq!(t.quantize_reference(0.5), half);
+        assert_eq!(t.quantize_reference(7.0), 1.0);
+        let v = View::whole(Dim::Tex2D, &t);
+        let mut s = sampler(0x95, CLAMP);
+        s.comparison_func = 4; // LESS_EQUAL
+        let pcf = |r| sample(&t, &v, &s, [0.5, 0.5, 0.0, 0.0], [0; 3], Lod::Level(0.0), Some(r))[0];
+        assert_eq!(pcf(0.5), 1.0);
+        assert_eq!(pcf(0.75), 0.5);
+        assert_eq!(pcf(2.0), 0.5, "2.0 clamps to 1.0, which is <= the 1.0 texel");
+    }
+
+    #[test]
+    fn depth32_and_stencil_views_read_their_planes() {
+        let bytes = 0.25f32.to_le_bytes();
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 4, depth_pitch: 4 }];
+        let d = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS,
+            size: (1, 1, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(d.fetch(0, 0, 0, 0), Some([0.25, 0.0, 0.0, 1.0]));
+        // The stencil plane: one byte per texel, read as green (an integer).
+        let st = [7u8, 200];
+        let ss = [SubresourceBytes { offset: 0, row_pitch: 2, depth_pitch: 2 }];
+        for format in [sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT, sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT] {
+            let t = MemoryTexels { bytes: &st, format, size: (2, 1, 1), subresources: &ss, ..d };
+            let v = View::whole(Dim::Tex2D, &t);
+            assert_eq!(load(&t, &v, [1, 0, 0], 0, [0; 3]), [0, 200, 0, 1]);
+            assert_eq!(load(&t, &v, [2, 0, 0], 0, [0; 3]), [0, 0, 0, 1]);
+            assert_eq!(t.fetch(0, 0, 0, 0), Some([0.0, 7.0, 0.0, 1.0]));
+            assert_eq!(t.border([9.0, 300.0, 1.0, 1.0]), [0.0, 255.0, 0.0, 1.0]);
+        }
     }
 
     #[test]
