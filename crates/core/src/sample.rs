@@ -135,6 +135,38 @@ pub struct MemoryTexels<'a> {
     pub subresources: &'a [SubresourceBytes],
 }
 
+/// The layouts of plane `plane`'s subresources, `mip + slice × mips`, in the CPU backend's
+/// texture layout ([`crate::allocation::subresource_layout_full`]: tight rows, depth slices
+/// `RowPitch × NumRows` apart), for [`MemoryTexels::subresources`]; with [`backend_size`] the
+/// rest of a [`MemoryTexels`] over a texture's memory. `None` for buffers and invalid descs.
+pub fn backend_layouts(desc: &sys::D3D12_RESOURCE_DESC1, plane: u32) -> Option<Vec<SubresourceBytes>> {
+    if desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_BUFFER {
+        return None;
+    }
+    let (_, mips, slices) = backend_size(desc);
+    let first = plane.checked_mul(mips.checked_mul(slices)?)?;
+    (0..mips * slices)
+        .map(|i| {
+            let l = crate::allocation::subresource_layout_full(desc, first + i)?;
+            let row_pitch = l.footprint.footprint.RowPitch as usize;
+            Some(SubresourceBytes {
+                offset: usize::try_from(l.offset).ok()?,
+                row_pitch,
+                depth_pitch: row_pitch * l.footprint.num_rows as usize,
+            })
+        })
+        .collect()
+}
+
+/// Mip-0 size in texels (width, height, depth), mip levels and array slices of a texture desc,
+/// as [`MemoryTexels`] takes them.
+pub fn backend_size(desc: &sys::D3D12_RESOURCE_DESC1) -> ((u32, u32, u32), u32, u32) {
+    let is3d = desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+    let depth = u32::from(desc.DepthOrArraySize).max(1);
+    let size = (desc.Width.min(u64::from(u32::MAX)) as u32, desc.Height.max(1), if is3d { depth } else { 1 });
+    (size, crate::subresource::mip_levels(desc).max(1), if is3d { 1 } else { depth })
+}
+
 /// How a [`MemoryTexels`] format's elements decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Codec {
@@ -1935,6 +1967,68 @@ mod tests {
             assert_eq!(t.fetch(0, 0, 0, 0), Some([0.0, 7.0, 0.0, 1.0]));
             assert_eq!(t.border([9.0, 300.0, 1.0, 1.0]), [0.0, 255.0, 0.0, 1.0]);
         }
+    }
+
+    #[test]
+    fn backend_layouts_address_the_cpu_layout_of_a_texture() {
+        use crate::pack::encode_color;
+        // A 4×2 RGBA8 2D array of 2 slices with 2 mips, written texel by texel through the
+        // layouts, then read back through MemoryTexels.
+        let desc = sys::D3D12_RESOURCE_DESC1 {
+            Dimension: sys::D3D12_RESOURCE_DIMENSION_TEXTURE2D,
+            Alignment: 0,
+            Width: 4,
+            Height: 2,
+            DepthOrArraySize: 2,
+            MipLevels: 2,
+            Format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            SampleDesc: sys::DXGI_SAMPLE_DESC { Count: 1, Quality: 0 },
+            Layout: sys::D3D12_TEXTURE_LAYOUT_UNKNOWN,
+            Flags: sys::D3D12_RESOURCE_FLAG_NONE,
+            SamplerFeedbackMipRegion: Default::default(),
+        };
+        let layouts = backend_layouts(&desc, 0).unwrap();
+        assert_eq!(layouts.len(), 4);
+        assert_eq!(layouts[0], SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 });
+        let (size, mips, array_size) = backend_size(&desc);
+        assert_eq!((size, mips, array_size), ((4, 2, 1), 2, 2));
+        let bytes_len = crate::allocation::layout_bytes(&desc).unwrap() as usize;
+        let mut bytes = vec![0u8; bytes_len];
+        let value = |x: u32, y: u32, mip: u32, slice: u32| {
+            [x as f32 / 255.0, y as f32 / 255.0, mip as f32 / 255.0, slice as f32 / 255.0]
+        };
+        for slice in 0..2 {
+            for mip in 0..2u32 {
+                let l = layouts[(mip + slice * 2) as usize];
+                for y in 0..(2 >> mip) {
+                    for x in 0..(4 >> mip) {
+                        let at = l.offset + y as usize * l.row_pitch + x as usize * 4;
+                        let (e, _) = encode_color(desc.Format, value(x, y, mip, slice)).unwrap();
+                        bytes[at..at + 4].copy_from_slice(&e[..4]);
+                    }
+                }
+            }
+        }
+        let t = MemoryTexels { bytes: &bytes, format: desc.Format, size, mips, array_size, subresources: &layouts };
+        for (x, y, mip, slice) in [(3, 1, 0, 0), (1, 0, 1, 1), (0, 0, 1, 0), (2, 1, 0, 1)] {
+            assert_eq!(t.fetch(x, y, slice, mip), Some(value(x, y, mip, slice)));
+        }
+        assert_eq!(
+            backend_layouts(&sys::D3D12_RESOURCE_DESC1 { Dimension: sys::D3D12_RESOURCE_DIMENSION_BUFFER, ..desc }, 0),
+            None
+        );
+        assert_eq!(backend_layouts(&desc, 1), None, "RGBA8 has one plane");
+        // D24S8: plane 0 holds 32-bit depth elements, plane 1 the stencil bytes after it.
+        let ds = sys::D3D12_RESOURCE_DESC1 {
+            DepthOrArraySize: 1,
+            MipLevels: 1,
+            Format: sys::DXGI_FORMAT_D24_UNORM_S8_UINT,
+            ..desc
+        };
+        let depth = backend_layouts(&ds, 0).unwrap();
+        let stencil = backend_layouts(&ds, 1).unwrap();
+        assert_eq!((depth[0].offset, depth[0].row_pitch), (0, 16));
+        assert_eq!((stencil[0].offset, stencil[0].row_pitch), (32, 4));
     }
 
     #[test]
