@@ -1,5 +1,5 @@
-//! Block-compressed texels: one texel of a BC1–BC5 block decoded as a shader reads it, for the
-//! CPU backend's sampler ([`crate::sample::MemoryTexels`]).
+//! Block-compressed texels: one texel of a BC1–BC5 or BC7 block decoded as a shader reads it,
+//! for the CPU backend's sampler ([`crate::sample::MemoryTexels`]).
 //!
 //! The rules are the D3D11.3 functional spec's §19.5 "Block Compression Formats", which D3D12
 //! keeps:
@@ -18,19 +18,26 @@
 //!   values at sevenths when `red_0 > red_1` (unsigned for UNORM, signed for SNORM), else four
 //!   at fifths plus 0.0 and 1.0 (−1.0 and 1.0 for SNORM); they are computed in float, finer
 //!   than the UNORM16 precision the spec asks for;
-//! - SNORM endpoints map −128 and −127 both to −1.0.
+//! - SNORM endpoints map −128 and −127 both to −1.0;
+//! - BC7 (§19.5.14, bit-exact as required) follows ARB_texture_compression_bptc's description,
+//!   whose text carries the partition and anchor tables: the mode is the lowest set bit of byte
+//!   0 (none: an all-zero texel), fields follow LSB-first, endpoints take their P-bit below the
+//!   color bits and replicate their top bits, anchors have one index bit fewer, interpolation
+//!   is `((64 − w)·e0 + w·e1 + 32) >> 6` with the 2/3/4-bit weight tables, then the rotation
+//!   swaps alpha with a color channel; the RGBA8 result reads as UNORM or sRGB.
 //!
-//! BC6H and BC7 are not decoded yet: [`decode_texel`] returns `None` for them.
+//! BC6H is not decoded yet: [`decode_texel`] returns `None` for it.
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
 
-/// Bytes of one 4×4 block of a BC1–BC5 format; `None` for other formats (BC6H and BC7
-/// included, which are not decoded).
+/// Bytes of one 4×4 block of a BC1–BC5 or BC7 format; `None` for other formats (BC6H
+/// included, which is not decoded).
 pub fn block_bytes(format: DXGI_FORMAT) -> Option<usize> {
     use sys::*;
     Some(match format {
         DXGI_FORMAT_BC1_UNORM | DXGI_FORMAT_BC1_UNORM_SRGB | DXGI_FORMAT_BC4_UNORM | DXGI_FORMAT_BC4_SNORM => 8,
+        DXGI_FORMAT_BC7_UNORM | DXGI_FORMAT_BC7_UNORM_SRGB => 16,
         DXGI_FORMAT_BC2_UNORM
         | DXGI_FORMAT_BC2_UNORM_SRGB
         | DXGI_FORMAT_BC3_UNORM
@@ -42,15 +49,18 @@ pub fn block_bytes(format: DXGI_FORMAT) -> Option<usize> {
 }
 
 /// An uncompressed format with the same components, number type and at least the filtering
-/// precision of a BC1–BC5 format (BC4/BC5 filter at UNORM16/SNORM16 precision, the others at
+/// precision of a BC1–BC5 or BC7 format (BC4/BC5 filter at UNORM16/SNORM16 precision, the others at
 /// UNORM8): what border colors, comparison references and out-of-range reads follow.
 pub fn uncompressed_equivalent(format: DXGI_FORMAT) -> Option<DXGI_FORMAT> {
     use sys::*;
     Some(match format {
-        DXGI_FORMAT_BC1_UNORM | DXGI_FORMAT_BC2_UNORM | DXGI_FORMAT_BC3_UNORM => DXGI_FORMAT_R8G8B8A8_UNORM,
-        DXGI_FORMAT_BC1_UNORM_SRGB | DXGI_FORMAT_BC2_UNORM_SRGB | DXGI_FORMAT_BC3_UNORM_SRGB => {
-            DXGI_FORMAT_R8G8B8A8_UNORM_SRGB
+        DXGI_FORMAT_BC1_UNORM | DXGI_FORMAT_BC2_UNORM | DXGI_FORMAT_BC3_UNORM | DXGI_FORMAT_BC7_UNORM => {
+            DXGI_FORMAT_R8G8B8A8_UNORM
         }
+        DXGI_FORMAT_BC1_UNORM_SRGB
+        | DXGI_FORMAT_BC2_UNORM_SRGB
+        | DXGI_FORMAT_BC3_UNORM_SRGB
+        | DXGI_FORMAT_BC7_UNORM_SRGB => DXGI_FORMAT_R8G8B8A8_UNORM_SRGB,
         DXGI_FORMAT_BC4_UNORM => DXGI_FORMAT_R16_UNORM,
         DXGI_FORMAT_BC4_SNORM => DXGI_FORMAT_R16_SNORM,
         DXGI_FORMAT_BC5_UNORM => DXGI_FORMAT_R16G16_UNORM,
@@ -84,6 +94,7 @@ pub fn decode_texel(format: DXGI_FORMAT, block: &[u8], x: u32, y: u32) -> Option
         DXGI_FORMAT_BC4_SNORM => [value(block, i, true), 0.0, 0.0, 1.0],
         DXGI_FORMAT_BC5_UNORM => [value(&block[..8], i, false), value(&block[8..], i, false), 0.0, 1.0],
         DXGI_FORMAT_BC5_SNORM => [value(&block[..8], i, true), value(&block[8..], i, true), 0.0, 1.0],
+        DXGI_FORMAT_BC7_UNORM | DXGI_FORMAT_BC7_UNORM_SRGB => rgba8(format, bc7_texel(block, i)),
         _ => return None,
     })
 }
@@ -92,7 +103,10 @@ pub fn decode_texel(format: DXGI_FORMAT, block: &[u8], x: u32, y: u32) -> Option
 fn rgba8(format: DXGI_FORMAT, c: [u8; 4]) -> [f32; 4] {
     let srgb = matches!(
         format,
-        sys::DXGI_FORMAT_BC1_UNORM_SRGB | sys::DXGI_FORMAT_BC2_UNORM_SRGB | sys::DXGI_FORMAT_BC3_UNORM_SRGB
+        sys::DXGI_FORMAT_BC1_UNORM_SRGB
+            | sys::DXGI_FORMAT_BC2_UNORM_SRGB
+            | sys::DXGI_FORMAT_BC3_UNORM_SRGB
+            | sys::DXGI_FORMAT_BC7_UNORM_SRGB
     );
     let as8 = if srgb { sys::DXGI_FORMAT_R8G8B8A8_UNORM_SRGB } else { sys::DXGI_FORMAT_R8G8B8A8_UNORM };
     crate::pack::decode_color(as8, &c).unwrap_or([0.0; 4])
@@ -160,6 +174,328 @@ fn value(block: &[u8], i: usize, snorm: bool) -> f32 {
         (7, false) => 1.0,
         (c, false) => ((6 - c) as f32 * r0 + (c - 1) as f32 * r1) / 5.0,
     }
+}
+
+// ---- BC7 (BPTC UNORM) ---------------------------------------------------------------------------
+//
+// D3D11.3 §19.5.14 and ARB_texture_compression_bptc, whose text gives the partition and anchor
+// tables below (the D3D spec prints them as images). Decoding is bit-exact, as both require.
+
+/// Reads a block's bits from the least significant bit of byte 0 upward.
+struct Bits<'a> {
+    block: &'a [u8],
+    at: usize,
+}
+
+impl Bits<'_> {
+    fn read(&mut self, n: u32) -> u32 {
+        let mut v = 0;
+        for k in 0..n {
+            let i = self.at + k as usize;
+            let bit = self.block.get(i / 8).map_or(0, |b| (b >> (i % 8)) & 1);
+            v |= u32::from(bit) << k;
+        }
+        self.at += n as usize;
+        v
+    }
+}
+
+/// A BC7 mode (Table.M): subsets, partition / rotation / index-selection bits, color and alpha
+/// bits, per-endpoint and shared P-bits, primary and secondary index bits.
+struct Bc7Mode {
+    ns: usize,
+    pb: u32,
+    rb: u32,
+    isb: u32,
+    cb: u32,
+    ab: u32,
+    epb: bool,
+    spb: bool,
+    ib: u32,
+    ib2: u32,
+}
+
+const BC7_MODES: [Bc7Mode; 8] = [
+    Bc7Mode { ns: 3, pb: 4, rb: 0, isb: 0, cb: 4, ab: 0, epb: true, spb: false, ib: 3, ib2: 0 },
+    Bc7Mode { ns: 2, pb: 6, rb: 0, isb: 0, cb: 6, ab: 0, epb: false, spb: true, ib: 3, ib2: 0 },
+    Bc7Mode { ns: 3, pb: 6, rb: 0, isb: 0, cb: 5, ab: 0, epb: false, spb: false, ib: 2, ib2: 0 },
+    Bc7Mode { ns: 2, pb: 6, rb: 0, isb: 0, cb: 7, ab: 0, epb: true, spb: false, ib: 2, ib2: 0 },
+    Bc7Mode { ns: 1, pb: 0, rb: 2, isb: 1, cb: 5, ab: 6, epb: false, spb: false, ib: 2, ib2: 3 },
+    Bc7Mode { ns: 1, pb: 0, rb: 2, isb: 0, cb: 7, ab: 8, epb: false, spb: false, ib: 2, ib2: 2 },
+    Bc7Mode { ns: 1, pb: 0, rb: 0, isb: 0, cb: 7, ab: 7, epb: true, spb: false, ib: 4, ib2: 0 },
+    Bc7Mode { ns: 2, pb: 6, rb: 0, isb: 0, cb: 5, ab: 5, epb: true, spb: false, ib: 2, ib2: 0 },
+];
+
+/// Table.P2: the subset of each texel of the 64 two-subset partitions, one hex digit per texel
+/// (texel 0 first).
+const PARTITIONS_2: [&str; 64] = [
+    "0011001100110011",
+    "0001000100010001",
+    "0111011101110111",
+    "0001001100110111",
+    "0000000100010011",
+    "0011011101111111",
+    "0001001101111111",
+    "0000000100110111",
+    "0000000000010011",
+    "0011011111111111",
+    "0000000101111111",
+    "0000000000010111",
+    "0001011111111111",
+    "0000000011111111",
+    "0000111111111111",
+    "0000000000001111",
+    "0000100011101111",
+    "0111000100000000",
+    "0000000010001110",
+    "0111001100010000",
+    "0011000100000000",
+    "0000100011001110",
+    "0000000010001100",
+    "0111001100110001",
+    "0011000100010000",
+    "0000100010001100",
+    "0110011001100110",
+    "0011011001101100",
+    "0001011111101000",
+    "0000111111110000",
+    "0111000110001110",
+    "0011100110011100",
+    "0101010101010101",
+    "0000111100001111",
+    "0101101001011010",
+    "0011001111001100",
+    "0011110000111100",
+    "0101010110101010",
+    "0110100101101001",
+    "0101101010100101",
+    "0111001111001110",
+    "0001001111001000",
+    "0011001001001100",
+    "0011101111011100",
+    "0110100110010110",
+    "0011110011000011",
+    "0110011010011001",
+    "0000011001100000",
+    "0100111001000000",
+    "0010011100100000",
+    "0000001001110010",
+    "0000010011100100",
+    "0110110010010011",
+    "0011011011001001",
+    "0110001110011100",
+    "0011100111000110",
+    "0110110011001001",
+    "0110001100111001",
+    "0111111010000001",
+    "0001100011100111",
+    "0000111100110011",
+    "0011001111110000",
+    "0010001011101110",
+    "0100010001110111",
+];
+
+/// Table.P3: the subset of each texel of the 64 three-subset partitions.
+const PARTITIONS_3: [&str; 64] = [
+    "0011001102212222",
+    "0001001122112221",
+    "0000200122112211",
+    "0222002200110111",
+    "0000000011221122",
+    "0011001100220022",
+    "0022002211111111",
+    "0011001122112211",
+    "0000000011112222",
+    "0000111111112222",
+    "0000111122222222",
+    "0012001200120012",
+    "0112011201120112",
+    "0122012201220122",
+    "0011011211221222",
+    "0011200122002220",
+    "0001001101121122",
+    "0111001120012200",
+    "0000112211221122",
+    "0022002200221111",
+    "0111011102220222",
+    "0001000122212221",
+    "0000001101220122",
+    "0000110022102210",
+    "0122012200110000",
+    "0012001211222222",
+    "0110122112210110",
+    "0000011012211221",
+    "0022110211020022",
+    "0110011020022222",
+    "0011012201220011",
+    "0000200022112221",
+    "0000000211221222",
+    "0222002200120011",
+    "0011001200220222",
+    "0120012001200120",
+    "0000111122220000",
+    "0120120120120120",
+    "0120201212010120",
+    "0011220011220011",
+    "0011112222000011",
+    "0101010122222222",
+    "0000000021212121",
+    "0022112200221122",
+    "0022001100220011",
+    "0220122102201221",
+    "0101222222220101",
+    "0000212121212121",
+    "0101010101012222",
+    "0222011102220111",
+    "0002111200021112",
+    "0000211221122112",
+    "0222011101110222",
+    "0002111211120002",
+    "0110011001102222",
+    "0000000021122112",
+    "0110011022222222",
+    "0022001100110022",
+    "0022112211220022",
+    "0000000000002112",
+    "0002000100020001",
+    "0222122202221222",
+    "0101222222222222",
+    "0111201122012220",
+];
+
+/// Table.A2: the anchor texel of subset 1 of each two-subset partition.
+const ANCHOR_2: [u8; 64] = [
+    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, //
+    15, 2, 8, 2, 2, 8, 8, 15, 2, 8, 2, 2, 8, 8, 2, 2, //
+    15, 15, 6, 8, 2, 8, 15, 15, 2, 8, 2, 2, 2, 15, 15, 6, //
+    6, 2, 6, 8, 15, 15, 2, 2, 15, 15, 15, 15, 15, 2, 2, 15,
+];
+
+/// Table.A3a: the anchor texel of subset 1 of each three-subset partition.
+const ANCHOR_3A: [u8; 64] = [
+    3, 3, 15, 15, 8, 3, 15, 15, 8, 8, 6, 6, 6, 5, 3, 3, //
+    3, 3, 8, 15, 3, 3, 6, 10, 5, 8, 8, 6, 8, 5, 15, 15, //
+    8, 15, 3, 5, 6, 10, 8, 15, 15, 3, 15, 5, 15, 15, 15, 15, //
+    3, 15, 5, 5, 5, 8, 5, 10, 5, 10, 8, 13, 15, 12, 3, 3,
+];
+
+/// Table.A3b: the anchor texel of subset 2 of each three-subset partition.
+const ANCHOR_3B: [u8; 64] = [
+    15, 8, 8, 3, 15, 15, 3, 8, 15, 15, 15, 15, 15, 15, 15, 8, //
+    15, 8, 15, 3, 15, 8, 15, 8, 3, 15, 6, 10, 15, 15, 10, 8, //
+    15, 3, 15, 10, 10, 8, 9, 10, 6, 15, 8, 15, 3, 6, 6, 8, //
+    15, 3, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 3, 15, 15, 8,
+];
+
+/// The 6-bit interpolation weights of 2-, 3- and 4-bit indices.
+fn weight(bits: u32, index: u32) -> u32 {
+    const W2: [u32; 4] = [0, 21, 43, 64];
+    const W3: [u32; 8] = [0, 9, 18, 27, 37, 46, 55, 64];
+    const W4: [u32; 16] = [0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64];
+    match bits {
+        2 => W2[index as usize & 3],
+        3 => W3[index as usize & 7],
+        _ => W4[index as usize & 15],
+    }
+}
+
+/// `(64 − w)·e0 + w·e1`, rounded, over 64 (the BPTC interpolation).
+fn interpolate(e0: u32, e1: u32, w: u32) -> u32 {
+    ((64 - w) * e0 + w * e1 + 32) >> 6
+}
+
+/// The subset texel `i` belongs to, and whether it is its subset's anchor (one index bit fewer).
+fn subset_of(ns: usize, partition: usize, i: usize) -> (usize, bool) {
+    let subset = match ns {
+        2 => (PARTITIONS_2[partition].as_bytes()[i] - b'0') as usize,
+        3 => (PARTITIONS_3[partition].as_bytes()[i] - b'0') as usize,
+        _ => 0,
+    };
+    let anchor = match (ns, subset) {
+        (_, 0) => 0,
+        (2, _) => ANCHOR_2[partition],
+        (_, 1) => ANCHOR_3A[partition],
+        _ => ANCHOR_3B[partition],
+    };
+    (subset, i == anchor as usize)
+}
+
+/// Texel `t` of a BC7 block as RGBA8; a block whose first byte is 0 (no mode) is all zero.
+fn bc7_texel(block: &[u8], t: usize) -> [u8; 4] {
+    let Some(mode) = (0..8).find(|m| block[0] & (1 << m) != 0) else { return [0; 4] };
+    let m = &BC7_MODES[mode];
+    let mut bits = Bits { block, at: mode + 1 };
+    let partition = bits.read(m.pb) as usize;
+    let rotation = bits.read(m.rb);
+    let selector = bits.read(m.isb);
+    // Endpoints as [subset][endpoint][channel], color bits first, then alpha, then P-bits.
+    let mut ep = [[[0u32; 4]; 2]; 3];
+    for c in 0..3 {
+        for e in ep.iter_mut().take(m.ns) {
+            for end in e.iter_mut() {
+                end[c] = bits.read(m.cb);
+            }
+        }
+    }
+    for e in ep.iter_mut().take(m.ns) {
+        for end in e.iter_mut() {
+            end[3] = if m.ab > 0 { bits.read(m.ab) } else { 255 };
+        }
+    }
+    let mut pbits = [[0u32; 2]; 3];
+    if m.epb {
+        for p in pbits.iter_mut().take(m.ns) {
+            p[0] = bits.read(1);
+            p[1] = bits.read(1);
+        }
+    } else if m.spb {
+        for p in pbits.iter_mut().take(m.ns) {
+            let b = bits.read(1);
+            *p = [b, b];
+        }
+    }
+    // Each channel's bits (plus a P-bit) become the top bits of a byte, replicated downward.
+    let has_p = m.epb || m.spb;
+    for (s, e) in ep.iter_mut().enumerate().take(m.ns) {
+        for (k, end) in e.iter_mut().enumerate() {
+            for (c, v) in end.iter_mut().enumerate() {
+                let n = if c < 3 { m.cb } else { m.ab };
+                if n == 0 {
+                    continue;
+                }
+                let (value, n) = if has_p { (*v << 1 | pbits[s][k], n + 1) } else { (*v, n) };
+                *v = u32::from(promote(value as u16, n));
+            }
+        }
+    }
+    // Primary indices for all 16 texels, then the secondary ones.
+    let read_indices = |bits: &mut Bits<'_>, ib: u32, partitioned: bool| -> [u32; 16] {
+        std::array::from_fn(|i| {
+            let anchor = if partitioned { subset_of(m.ns, partition, i).1 } else { i == 0 };
+            bits.read(if anchor { ib - 1 } else { ib })
+        })
+    };
+    let primary = read_indices(&mut bits, m.ib, true);
+    let secondary = if m.ib2 > 0 { read_indices(&mut bits, m.ib2, false) } else { [0; 16] };
+    let (subset, _) = subset_of(m.ns, partition, t);
+    let e = ep[subset];
+    let (color, alpha) = match (m.ib2 > 0, selector) {
+        (false, _) => ((primary[t], m.ib), (primary[t], m.ib)),
+        (true, 0) => ((primary[t], m.ib), (secondary[t], m.ib2)),
+        (true, _) => ((secondary[t], m.ib2), (primary[t], m.ib)),
+    };
+    let mut out = [0u8; 4];
+    for (c, o) in out.iter_mut().enumerate() {
+        let (index, ib) = if c < 3 { color } else { alpha };
+        *o = interpolate(e[0][c], e[1][c], weight(ib, index)) as u8;
+    }
+    match rotation {
+        1 => out.swap(3, 0),
+        2 => out.swap(3, 1),
+        3 => out.swap(3, 2),
+        _ => {}
+    }
+    out
 }
 
 #[cfg(test)]
@@ -291,16 +627,151 @@ mod tests {
         assert_eq!(decode_texel(DXGI_FORMAT_BC5_UNORM, &b, 1, 1), Some([0.0, 1.0, 0.0, 1.0]));
     }
 
+    /// Writes fields LSB-first into a 16-byte block, as BPTC reads them.
+    #[derive(Default)]
+    struct Writer {
+        block: [u8; 16],
+        at: usize,
+    }
+
+    impl Writer {
+        fn put(&mut self, v: u32, n: u32) -> &mut Self {
+            for k in 0..n as usize {
+                if v >> k & 1 == 1 {
+                    self.block[(self.at + k) / 8] |= 1 << ((self.at + k) % 8);
+                }
+            }
+            self.at += n as usize;
+            self
+        }
+    }
+
+    fn bc7(b: &[u8; 16], i: u32) -> [u8; 4] {
+        bc7_texel(b, i as usize)
+    }
+
+    #[test]
+    fn bc7_partition_tables_put_texel_0_and_each_anchor_in_their_subsets() {
+        for p in 0..64 {
+            assert_eq!(subset_of(2, p, 0), (0, true));
+            assert_eq!(subset_of(2, p, ANCHOR_2[p] as usize), (1, true), "P2 {p}");
+            assert_eq!(subset_of(3, p, 0), (0, true));
+            assert_eq!(subset_of(3, p, ANCHOR_3A[p] as usize), (1, true), "P3 {p}");
+            assert_eq!(subset_of(3, p, ANCHOR_3B[p] as usize), (2, true), "P3 {p}");
+        }
+    }
+
+    #[test]
+    fn bc7_mode_6_interpolates_rgba_with_p_bits_and_4_bit_indices() {
+        // Mode 6: bit 6 set; R0 R1 G0 G1 B0 B1 A0 A1 (7 bits each), P0 P1, then indices (texel
+        // 0 has 3 bits).
+        let mut w = Writer::default();
+        w.put(1 << 6, 7);
+        for (e0, e1) in [(127, 0), (0, 127), (64, 64), (127, 127)] {
+            w.put(e0, 7).put(e1, 7);
+        }
+        w.put(1, 1).put(0, 1); // endpoint 0: P = 1, endpoint 1: P = 0
+        w.put(0, 3).put(15, 4).put(8, 4);
+        let b = w.block;
+        // Endpoint 0 = (255, 1, 129, 255) after the P-bit; endpoint 1 = (0, 254, 128, 254).
+        assert_eq!(bc7(&b, 0), [255, 1, 129, 255]);
+        assert_eq!(bc7(&b, 1), [0, 254, 128, 254]);
+        // Index 8 weighs 34/64: (30·255 + 34·0 + 32) >> 6 = 120.
+        assert_eq!(bc7(&b, 2), [120, 135, 128, 254]);
+    }
+
+    #[test]
+    fn bc7_mode_4_uses_separate_alpha_indices_selector_and_rotation() {
+        // Mode 4: bit 4; rotation (2 bits), index selector (1), RGB 5 bits ×2 each, A 6 bits ×2,
+        // 2-bit indices (texel 0: 1 bit), then 3-bit indices (texel 0: 2 bits).
+        let block = |rotation: u32, selector: u32| {
+            let mut w = Writer::default();
+            w.put(1 << 4, 5).put(rotation, 2).put(selector, 1);
+            for (e0, e1) in [(31, 0), (0, 0), (0, 0)] {
+                w.put(e0, 5).put(e1, 5);
+            }
+            w.put(0, 6).put(63, 6);
+            w.put(0, 1);
+            for _ in 1..16 {
+                w.put(1, 2); // primary index 1 of 0..3
+            }
+            w.put(0, 2);
+            for _ in 1..16 {
+                w.put(7, 3); // secondary index 7 of 0..7
+            }
+            w.block
+        };
+        // Selector 0: color from the 2-bit index (21/64), alpha from the 3-bit one (64/64).
+        let r = ((64 - 21) * 255 + 32) >> 6;
+        assert_eq!(bc7(&block(0, 0), 5), [r as u8, 0, 0, 255]);
+        // Selector 1: color from the 3-bit index (all the way to R1 = 0), alpha from the 2-bit.
+        let a = (21 * 255 + 32) >> 6;
+        assert_eq!(bc7(&block(0, 1), 5), [0, 0, 0, a as u8]);
+        // Rotation 1 swaps alpha and red after decoding.
+        assert_eq!(bc7(&block(1, 0), 5), [255, 0, 0, r as u8]);
+        assert_eq!(bc7(&block(0, 0), 0), [255, 0, 0, 0], "texel 0: both indices 0");
+    }
+
+    #[test]
+    fn bc7_mode_1_reads_the_second_subsets_endpoints_and_anchor() {
+        // Mode 1: bit 1; partition (6 bits) 13 = rows 0-1 subset 0, rows 2-3 subset 1 (anchor
+        // 15); RGB 6 bits per endpoint (subset 0 e0, e1, subset 1 e0, e1), shared P per subset,
+        // 3-bit indices with 2 bits at texels 0 and 15.
+        let mut w = Writer::default();
+        w.put(1 << 1, 2).put(13, 6);
+        for (a, b, c, d) in [(63, 0, 0, 0), (0, 0, 63, 0), (0, 0, 0, 63)] {
+            w.put(a, 6).put(b, 6).put(c, 6).put(d, 6);
+        }
+        w.put(1, 1).put(1, 1);
+        for i in 0..16 {
+            let index = match i {
+                0 => 0,
+                15 => 3,
+                _ => 7,
+            };
+            w.put(index, if i == 0 || i == 15 { 2 } else { 3 });
+        }
+        let b = w.block;
+        assert_eq!(subset_of(2, 13, 7), (0, false));
+        assert_eq!(subset_of(2, 13, 8), (1, false));
+        // With the shared P-bit 1, a 6-bit 0 is 7-bit 1, which replicates to 8-bit 2.
+        // Subset 0 runs from (255, 2, 2) to (2, 2, 2); index 7 is endpoint 1.
+        assert_eq!(bc7(&b, 5), [2, 2, 2, 255]);
+        // Subset 1 runs from (2, 255, 2) to (2, 2, 255).
+        assert_eq!(bc7(&b, 9), [2, 2, 255, 255]);
+        // Its anchor (texel 15) has index 3 of 0..7: weight 27.
+        let mix = |a: u32, b: u32| ((64 - 27) * a + 27 * b + 32) >> 6;
+        assert_eq!(bc7(&b, 15), [mix(2, 2) as u8, mix(255, 2) as u8, mix(2, 255) as u8, 255]);
+        assert_eq!(bc7(&b, 15), [2, 148, 109, 255]);
+        assert_eq!(bc7(&b, 0), [255, 2, 2, 255], "texel 0: index 0 of subset 0");
+    }
+
+    #[test]
+    fn bc7_block_without_a_mode_is_all_zero_and_srgb_linearizes() {
+        assert_eq!(decode_texel(DXGI_FORMAT_BC7_UNORM, &[0; 16], 1, 1), Some([0.0; 4]));
+        let mut w = Writer::default();
+        w.put(1 << 6, 7);
+        for e in [64, 64, 32, 32, 16, 16, 127, 127] {
+            w.put(e, 7);
+        }
+        let b = w.block;
+        let got = decode_texel(DXGI_FORMAT_BC7_UNORM_SRGB, &b, 0, 0).unwrap();
+        let want = crate::pack::decode_color(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, &bc7(&b, 0)).unwrap();
+        assert_eq!(got, want);
+        assert_eq!(bc7(&b, 0), [128, 64, 32, 254]);
+    }
+
     #[test]
     fn uncompressed_equivalents_keep_components_and_number_type() {
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC1_UNORM_SRGB), Some(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB));
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC5_SNORM), Some(DXGI_FORMAT_R16G16_SNORM));
-        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC7_UNORM), None);
+        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC7_UNORM), Some(DXGI_FORMAT_R8G8B8A8_UNORM));
+        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC6H_SF16), None);
     }
 
     #[test]
-    fn bc6h_and_bc7_are_not_decoded_yet() {
-        assert_eq!(block_bytes(DXGI_FORMAT_BC7_UNORM), None);
+    fn bc6h_is_not_decoded_yet() {
+        assert_eq!(block_bytes(DXGI_FORMAT_BC6H_UF16), None);
         assert_eq!(decode_texel(DXGI_FORMAT_BC6H_UF16, &[0; 16], 0, 0), None);
         assert_eq!(decode_texel(DXGI_FORMAT_BC1_UNORM, &[0; 4], 0, 0), None, "short block");
     }

@@ -50,8 +50,8 @@
 //!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
 //! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
 //!
-//! Block-compressed BC1–BC5 textures are decoded by [`crate::bc`]; BC6H and BC7 are not decoded
-//! yet: [`MemoryTexels`] returns no texel for them, so they sample as zeros.
+//! Block-compressed BC1–BC5 and BC7 textures are decoded by [`crate::bc`]; BC6H is not decoded
+//! yet: [`MemoryTexels`] returns no texel for it, so it samples as zeros.
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
@@ -114,11 +114,11 @@ pub struct SubresourceBytes {
 
 /// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
 /// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
-/// BC1–BC5 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
+/// BC1–BC5 and BC7 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
 /// the mip-0 size in texels). Depth-stencil SRV formats (R24_UNORM_X8_TYPELESS,
 /// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
-/// depth or stencil plane: give the layouts of the plane the view reads. BC6H, BC7 and video
-/// formats give no texels (not decoded yet).
+/// depth or stencil plane: give the layouts of the plane the view reads. BC6H and video formats
+/// give no texels (not decoded yet).
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -1864,8 +1864,8 @@ mod tests {
         let subs3 = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
         let t3 = MemoryTexels { size: (2, 2, 2), mips: 1, array_size: 1, bytes: &vol, subresources: &subs3, ..t };
         assert_eq!(t3.fetch(0, 0, 1, 0), Some([0.0, 0.0, 1.0, 0.0]));
-        // BC6H and BC7 are not decoded yet.
-        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC7_UNORM, ..t };
+        // BC6H is not decoded yet.
+        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC6H_UF16, ..t };
         assert_eq!(bc.fetch(0, 0, 0, 0), None);
     }
 
