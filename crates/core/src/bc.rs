@@ -1,5 +1,5 @@
-//! Block-compressed texels: one texel of a BC1–BC5 or BC7 block decoded as a shader reads it,
-//! for the CPU backend's sampler ([`crate::sample::MemoryTexels`]).
+//! Block-compressed texels: one texel of a BC1–BC7 block decoded as a shader reads it, for the
+//! CPU backend's sampler ([`crate::sample::MemoryTexels`]).
 //!
 //! The rules are the D3D11.3 functional spec's §19.5 "Block Compression Formats", which D3D12
 //! keeps:
@@ -24,20 +24,22 @@
 //!   0 (none: an all-zero texel), fields follow LSB-first, endpoints take their P-bit below the
 //!   color bits and replicate their top bits, anchors have one index bit fewer, interpolation
 //!   is `((64 − w)·e0 + w·e1 + 32) >> 6` with the 2/3/4-bit weight tables, then the rotation
-//!   swaps alpha with a color channel; the RGBA8 result reads as UNORM or sRGB.
-//!
-//! BC6H is not decoded yet: [`decode_texel`] returns `None` for it.
+//!   swaps alpha with a color channel; the RGBA8 result reads as UNORM or sRGB;
+//! - BC6H (§19.5.13, bit-exact) follows the same text: the mode is 2 or 5 low bits, fields as
+//!   its Table.F layouts (kept verbatim below), transformed endpoints are deltas from endpoint
+//!   0 wrapped to the endpoint bits, endpoints are unquantized to 16 bits (unsigned) or 15 bits
+//!   and sign (signed), interpolated with the BC7 weights, scaled by 31/64 (31/32 signed) into
+//!   half-float bits; reserved modes give (0, 0, 0, 1).
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
 
-/// Bytes of one 4×4 block of a BC1–BC5 or BC7 format; `None` for other formats (BC6H
-/// included, which is not decoded).
+/// Bytes of one 4×4 block of a BC1–BC7 format; `None` for other formats.
 pub fn block_bytes(format: DXGI_FORMAT) -> Option<usize> {
     use sys::*;
     Some(match format {
         DXGI_FORMAT_BC1_UNORM | DXGI_FORMAT_BC1_UNORM_SRGB | DXGI_FORMAT_BC4_UNORM | DXGI_FORMAT_BC4_SNORM => 8,
-        DXGI_FORMAT_BC7_UNORM | DXGI_FORMAT_BC7_UNORM_SRGB => 16,
+        DXGI_FORMAT_BC7_UNORM | DXGI_FORMAT_BC7_UNORM_SRGB | DXGI_FORMAT_BC6H_UF16 | DXGI_FORMAT_BC6H_SF16 => 16,
         DXGI_FORMAT_BC2_UNORM
         | DXGI_FORMAT_BC2_UNORM_SRGB
         | DXGI_FORMAT_BC3_UNORM
@@ -49,7 +51,7 @@ pub fn block_bytes(format: DXGI_FORMAT) -> Option<usize> {
 }
 
 /// An uncompressed format with the same components, number type and at least the filtering
-/// precision of a BC1–BC5 or BC7 format (BC4/BC5 filter at UNORM16/SNORM16 precision, the others at
+/// precision of a BC1–BC7 format (BC6H: RGBA16 float, whose alpha BC6H lacks) (BC4/BC5 filter at UNORM16/SNORM16 precision, the others at
 /// UNORM8): what border colors, comparison references and out-of-range reads follow.
 pub fn uncompressed_equivalent(format: DXGI_FORMAT) -> Option<DXGI_FORMAT> {
     use sys::*;
@@ -65,6 +67,7 @@ pub fn uncompressed_equivalent(format: DXGI_FORMAT) -> Option<DXGI_FORMAT> {
         DXGI_FORMAT_BC4_SNORM => DXGI_FORMAT_R16_SNORM,
         DXGI_FORMAT_BC5_UNORM => DXGI_FORMAT_R16G16_UNORM,
         DXGI_FORMAT_BC5_SNORM => DXGI_FORMAT_R16G16_SNORM,
+        DXGI_FORMAT_BC6H_UF16 | DXGI_FORMAT_BC6H_SF16 => DXGI_FORMAT_R16G16B16A16_FLOAT,
         _ => return None,
     })
 }
@@ -95,6 +98,10 @@ pub fn decode_texel(format: DXGI_FORMAT, block: &[u8], x: u32, y: u32) -> Option
         DXGI_FORMAT_BC5_UNORM => [value(&block[..8], i, false), value(&block[8..], i, false), 0.0, 1.0],
         DXGI_FORMAT_BC5_SNORM => [value(&block[..8], i, true), value(&block[8..], i, true), 0.0, 1.0],
         DXGI_FORMAT_BC7_UNORM | DXGI_FORMAT_BC7_UNORM_SRGB => rgba8(format, bc7_texel(block, i)),
+        DXGI_FORMAT_BC6H_UF16 | DXGI_FORMAT_BC6H_SF16 => {
+            let [r, g, b] = bc6h_texel(block, i, format == DXGI_FORMAT_BC6H_SF16);
+            [r, g, b, 1.0]
+        }
         _ => return None,
     })
 }
@@ -498,6 +505,298 @@ fn bc7_texel(block: &[u8], t: usize) -> [u8; 4] {
     out
 }
 
+// ---- BC6H (BPTC float) ------------------------------------------------------------------------
+//
+// D3D11.3 §19.5.13 and ARB_texture_compression_bptc's Table.MF / Table.F, whose field layouts are
+// kept below as the spec writes them and read by `bc6h_fields`.
+
+/// A BC6H mode (Table.MF): mode number, transformed endpoints, partition bits, endpoint bits,
+/// delta bits per channel, and the block layout (Table.F).
+struct Bc6Mode {
+    number: u32,
+    transformed: bool,
+    pb: u32,
+    epb: u32,
+    delta: [u32; 3],
+    layout: &'static str,
+}
+
+const BC6_MODES: [Bc6Mode; 14] = [
+    Bc6Mode {
+        number: 0,
+        transformed: true,
+        pb: 5,
+        epb: 10,
+        delta: [5, 5, 5],
+        layout: "m[1:0],g2[4],b2[4],b3[4],r0[9:0],g0[9:0],b0[9:0],r1[4:0],g3[4],g2[3:0],\
+                 g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]",
+    },
+    Bc6Mode {
+        number: 1,
+        transformed: true,
+        pb: 5,
+        epb: 7,
+        delta: [6, 6, 6],
+        layout: "m[1:0],g2[5],g3[4],g3[5],r0[6:0],b3[0],b3[1],b2[4],g0[6:0],b2[5],b3[2],\
+                 g2[4],b0[6:0],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],b1[5:0],\
+                 b2[3:0],r2[5:0],r3[5:0]",
+    },
+    Bc6Mode {
+        number: 2,
+        transformed: true,
+        pb: 5,
+        epb: 11,
+        delta: [5, 4, 4],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[4:0],r0[10],g2[3:0],g1[3:0],g0[10],\
+                 b3[0],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]",
+    },
+    Bc6Mode {
+        number: 6,
+        transformed: true,
+        pb: 5,
+        epb: 11,
+        delta: [4, 5, 4],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],g3[4],g2[3:0],g1[4:0],\
+                 g0[10],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[3:0],b3[0],b3[2],r3[3:0],\
+                 g2[4],b3[3]",
+    },
+    Bc6Mode {
+        number: 10,
+        transformed: true,
+        pb: 5,
+        epb: 11,
+        delta: [4, 4, 5],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],b2[4],g2[3:0],g1[3:0],\
+                 g0[10],b3[0],g3[3:0],b1[4:0],b0[10],b2[3:0],r2[3:0],b3[1],b3[2],r3[3:0],\
+                 b3[4],b3[3]",
+    },
+    Bc6Mode {
+        number: 14,
+        transformed: true,
+        pb: 5,
+        epb: 9,
+        delta: [5, 5, 5],
+        layout: "m[4:0],r0[8:0],b2[4],g0[8:0],g2[4],b0[8:0],b3[4],r1[4:0],g3[4],g2[3:0],\
+                 g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]",
+    },
+    Bc6Mode {
+        number: 18,
+        transformed: true,
+        pb: 5,
+        epb: 8,
+        delta: [6, 5, 5],
+        layout: "m[4:0],r0[7:0],g3[4],b2[4],g0[7:0],b3[2],g2[4],b0[7:0],b3[3],b3[4],\
+                 r1[5:0],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[5:0],\
+                 r3[5:0]",
+    },
+    Bc6Mode {
+        number: 22,
+        transformed: true,
+        pb: 5,
+        epb: 8,
+        delta: [5, 6, 5],
+        layout: "m[4:0],r0[7:0],b3[0],b2[4],g0[7:0],g2[5],g2[4],b0[7:0],g3[5],b3[4],\
+                 r1[4:0],g3[4],g2[3:0],g1[5:0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],\
+                 b3[2],r3[4:0],b3[3]",
+    },
+    Bc6Mode {
+        number: 26,
+        transformed: true,
+        pb: 5,
+        epb: 8,
+        delta: [5, 5, 6],
+        layout: "m[4:0],r0[7:0],b3[1],b2[4],g0[7:0],b2[5],g2[4],b0[7:0],b3[5],b3[4],\
+                 r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[5:0],b2[3:0],r2[4:0],\
+                 b3[2],r3[4:0],b3[3]",
+    },
+    Bc6Mode {
+        number: 30,
+        transformed: false,
+        pb: 5,
+        epb: 6,
+        delta: [6, 6, 6],
+        layout: "m[4:0],r0[5:0],g3[4],b3[0],b3[1],b2[4],g0[5:0],g2[5],b2[5],b3[2],\
+                 g2[4],b0[5:0],g3[5],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],\
+                 b1[5:0],b2[3:0],r2[5:0],r3[5:0]",
+    },
+    Bc6Mode {
+        number: 3,
+        transformed: false,
+        pb: 0,
+        epb: 10,
+        delta: [10, 10, 10],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[9:0],g1[9:0],b1[9:0]",
+    },
+    Bc6Mode {
+        number: 7,
+        transformed: true,
+        pb: 0,
+        epb: 11,
+        delta: [9, 9, 9],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[8:0],r0[10],g1[8:0],g0[10],b1[8:0],\
+                 b0[10]",
+    },
+    Bc6Mode {
+        number: 11,
+        transformed: true,
+        pb: 0,
+        epb: 12,
+        delta: [8, 8, 8],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[7:0],r0[10:11],g1[7:0],g0[10:11],\
+                 b1[7:0],b0[10:11]",
+    },
+    Bc6Mode {
+        number: 15,
+        transformed: true,
+        pb: 0,
+        epb: 16,
+        delta: [4, 4, 4],
+        layout: "m[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10:15],g1[3:0],g0[10:15],\
+                 b1[3:0],b0[10:15]",
+    },
+];
+
+/// One field of a layout: variable (channel r/g/b = 0/1/2 and endpoint 0–3, or the mode as
+/// channel 3), and the bit range `v[a:b]`: bits go to `b` first, then step toward `a` (so
+/// `a < b` stores them reversed, as Table.F says).
+fn bc6h_fields(layout: &str) -> impl Iterator<Item = (usize, usize, u32, u32)> + '_ {
+    layout.split(',').filter_map(|f| {
+        let f = f.trim();
+        let (name, range) = f.split_once('[')?;
+        let range = range.strip_suffix(']')?;
+        let (a, b) = match range.split_once(':') {
+            Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+            None => {
+                let v = range.parse().ok()?;
+                (v, v)
+            }
+        };
+        let mut chars = name.chars();
+        let channel = match chars.next()? {
+            'r' => 0,
+            'g' => 1,
+            'b' => 2,
+            _ => 3,
+        };
+        let endpoint = chars.next().and_then(|c| c.to_digit(10)).unwrap_or(0) as usize;
+        Some((channel, endpoint, a, b))
+    })
+}
+
+fn sign_extend(v: i32, bits: u32) -> i32 {
+    let shift = 32 - bits.min(32);
+    (v << shift) >> shift
+}
+
+/// Endpoint unquantization (ARB_texture_compression_bptc): the endpoint's `epb` bits spread
+/// over the 16-bit (unsigned) or 15-bit-plus-sign (signed) interpolation range.
+fn bc6h_unquantize(x: i32, epb: u32, signed: bool) -> i32 {
+    if !signed {
+        return if epb >= 15 {
+            x
+        } else if x == 0 {
+            0
+        } else if x == (1 << epb) - 1 {
+            0xFFFF
+        } else {
+            ((x << 15) + 0x4000) >> (epb - 1)
+        };
+    }
+    if epb >= 16 {
+        return x;
+    }
+    let (negative, m) = (x < 0, x.abs());
+    let unq = if m == 0 {
+        0
+    } else if m >= (1 << (epb - 1)) - 1 {
+        0x7FFF
+    } else {
+        ((m << 15) + 0x4000) >> (epb - 1)
+    };
+    if negative {
+        -unq
+    } else {
+        unq
+    }
+}
+
+/// An IEEE half's bits as f32 (BC6H never produces INF or NaN, but the conversion is exact for
+/// every half).
+fn half_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from((h >> 10) & 0x1f);
+    let mant = f32::from(h & 0x3ff);
+    sign * match exp {
+        0 => mant * 2f32.powi(-24),
+        31 if mant == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        e => (1.0 + mant / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// Texel `t` of a BC6H block as RGB floats; reserved modes give (0, 0, 0).
+fn bc6h_texel(block: &[u8], t: usize, signed: bool) -> [f32; 3] {
+    let low2 = u32::from(block[0] & 3);
+    let number = if low2 < 2 { low2 } else { u32::from(block[0] & 0x1f) };
+    let Some(m) = BC6_MODES.iter().find(|m| m.number == number) else { return [0.0; 3] };
+    let mut bits = Bits { block, at: 0 };
+    let mut e = [[0i32; 4]; 3];
+    for (channel, endpoint, a, b) in bc6h_fields(m.layout) {
+        let count = a.abs_diff(b) + 1;
+        let value = bits.read(count);
+        if channel == 3 {
+            continue;
+        }
+        for k in 0..count {
+            let bit = if a >= b { b + k } else { b - k };
+            e[channel][endpoint] |= (((value >> k) & 1) << bit) as i32;
+        }
+    }
+    let partition = bits.read(m.pb) as usize;
+    let two = m.pb > 0;
+    let ib = if two { 3 } else { 4 };
+    let indices: [u32; 16] = std::array::from_fn(|i| {
+        let anchor = i == 0 || (two && i == ANCHOR_2[partition] as usize);
+        bits.read(if anchor { ib - 1 } else { ib })
+    });
+    let endpoints = if two { 4 } else { 2 };
+    let mask = (1i32 << m.epb) - 1;
+    for (c, ch) in e.iter_mut().enumerate() {
+        if signed {
+            ch[0] = sign_extend(ch[0], m.epb);
+        }
+        for v in ch.iter_mut().take(endpoints).skip(1) {
+            if signed || m.transformed {
+                *v = sign_extend(*v, m.delta[c]);
+            }
+        }
+        if m.transformed {
+            let base = ch[0];
+            for v in ch.iter_mut().take(endpoints).skip(1) {
+                *v = (base + *v) & mask;
+                if signed {
+                    *v = sign_extend(*v, m.epb);
+                }
+            }
+        }
+    }
+    let subset = if two { subset_of(2, partition, t).0 } else { 0 };
+    let w = weight(ib, indices[t]) as i32;
+    std::array::from_fn(|c| {
+        let a = bc6h_unquantize(e[c][2 * subset], m.epb, signed);
+        let b = bc6h_unquantize(e[c][2 * subset + 1], m.epb, signed);
+        let x = ((64 - w) * a + w * b + 32) >> 6;
+        let h = if !signed {
+            ((x * 31) >> 6) as u16
+        } else if x < 0 {
+            ((((-x) * 31) >> 5) as u16) | 0x8000
+        } else {
+            ((x * 31) >> 5) as u16
+        };
+        half_to_f32(h)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,18 +1060,117 @@ mod tests {
         assert_eq!(bc7(&b, 0), [128, 64, 32, 254]);
     }
 
+    /// A BC6H block of mode `number` written through the spec's layout: endpoint values
+    /// `e[channel][endpoint]` (their low bits as the layout stores them), the partition and the
+    /// texel indices (anchors one bit shorter).
+    fn bc6h_block(number: u32, e: [[i32; 4]; 3], partition: u32, indices: [u32; 16]) -> [u8; 16] {
+        let m = BC6_MODES.iter().find(|m| m.number == number).unwrap();
+        let mut w = Writer::default();
+        for (channel, endpoint, a, b) in bc6h_fields(m.layout) {
+            let count = a.abs_diff(b) + 1;
+            let mut v = 0;
+            for k in 0..count {
+                let bit = if a >= b { b + k } else { b - k };
+                let source = if channel == 3 { number as i32 } else { e[channel][endpoint] };
+                v |= ((source >> bit) as u32 & 1) << k;
+            }
+            w.put(v, count);
+        }
+        w.put(partition, m.pb);
+        let two = m.pb > 0;
+        let ib = if two { 3 } else { 4 };
+        for (i, &index) in indices.iter().enumerate() {
+            let anchor = i == 0 || (two && i == ANCHOR_2[partition as usize] as usize);
+            w.put(index, if anchor { ib - 1 } else { ib });
+        }
+        w.block
+    }
+
+    #[test]
+    fn bc6h_layouts_are_128_bits_with_partition_and_indices() {
+        for m in &BC6_MODES {
+            let fields: u32 = bc6h_fields(m.layout).map(|(_, _, a, b)| a.abs_diff(b) + 1).sum();
+            let indices = if m.pb > 0 { 16 * 3 - 2 } else { 16 * 4 - 1 };
+            assert_eq!(fields + m.pb + indices, 128, "mode {}", m.number);
+        }
+    }
+
+    #[test]
+    fn bc6h_unsigned_endpoints_unquantize_and_finish_as_halves() {
+        // Mode 3: untransformed 10-bit endpoints, one subset. R0 = 512 unquantizes to
+        // ((512 << 15) + 0x4000) >> 9 = 32800, finishes as 32800 · 31 >> 6 = 0x3E0F:
+        // 1 + 527/1024. R1 = 1023 is the maximum: 0xFFFF, finishing as 0x7BFF = 65504.
+        let e = [[512, 1023, 0, 0], [0, 0, 0, 0], [1023, 0, 0, 0]];
+        let mut idx = [0; 16];
+        idx[1] = 15;
+        idx[2] = 8;
+        let b = bc6h_block(3, e, 0, idx);
+        let t = |i: u32| decode_texel(DXGI_FORMAT_BC6H_UF16, &b, i % 4, i / 4).unwrap();
+        assert_eq!(t(0), [1.0 + 527.0 / 1024.0, 0.0, 65504.0, 1.0]);
+        assert_eq!(t(1), [65504.0, 0.0, 0.0, 1.0]);
+        // Index 8 weighs 34/64 toward R1: ((30 · 32800 + 34 · 65535 + 32) >> 6) · 31 >> 6.
+        let x = (30 * 32800 + 34 * 65535 + 32) >> 6;
+        assert_eq!(t(2)[0], half_to_f32(((x * 31) >> 6) as u16));
+    }
+
+    #[test]
+    fn bc6h_signed_endpoints_keep_their_sign() {
+        // R0 = -256 in 10 bits: |x| unquantizes to 16416, finishing as (16416 · 31 >> 5) | sign
+        // = 0xBE1F = -(1 + 543/1024).
+        let e = [[-256 & 0x3ff, 0, 0, 0], [0; 4], [0; 4]];
+        let b = bc6h_block(3, e, 0, [0; 16]);
+        assert_eq!(decode_texel(DXGI_FORMAT_BC6H_SF16, &b, 0, 0), Some([-(1.0 + 543.0 / 1024.0), 0.0, 0.0, 1.0]));
+        // The same bits read unsigned are 768: ((768 << 15) + 0x4000) >> 9 = 49184.
+        let u = decode_texel(DXGI_FORMAT_BC6H_UF16, &b, 0, 0).unwrap()[0];
+        assert_eq!(u, half_to_f32(((49184 * 31) >> 6) as u16));
+    }
+
+    #[test]
+    fn bc6h_transformed_endpoints_are_deltas_from_endpoint_0() {
+        // Mode 0 (two subsets, 10-bit base, 5-bit deltas): R1 = 0b11111 is -1, so R1 = 99 when
+        // R0 = 100; subset 1's R2 = +3 → 103. Partition 13: rows 2-3 are subset 1.
+        let e = [[100, 0b11111, 3, 0], [0; 4], [0; 4]];
+        let mut idx = [7; 16];
+        idx[0] = 3; // anchors hold 2 bits: 3 is the largest
+        idx[15] = 0;
+        let b = bc6h_block(0, e, 13, idx);
+        let unq = |x: i32| ((x << 15) + 0x4000) >> 9;
+        let fin = |x: i32| half_to_f32(((x * 31) >> 6) as u16);
+        let t = |i: u32| decode_texel(DXGI_FORMAT_BC6H_UF16, &b, i % 4, i / 4).unwrap()[0];
+        assert_eq!(t(5), fin(unq(99)), "subset 0, index 7: endpoint 1");
+        assert_eq!(t(15), fin(unq(103)), "subset 1, anchor index 0: endpoint 0 of subset 1");
+        assert_eq!(t(9), fin(unq(100)), "subset 1, index 7: R3 = 100 + 0");
+    }
+
+    #[test]
+    fn bc6h_reserved_modes_decode_to_zero() {
+        let mut b = [0u8; 16];
+        b[0] = 19;
+        assert_eq!(decode_texel(DXGI_FORMAT_BC6H_UF16, &b, 0, 0), Some([0.0, 0.0, 0.0, 1.0]));
+    }
+
+    #[test]
+    fn halves_convert_exactly() {
+        assert_eq!(half_to_f32(0x3C00), 1.0);
+        assert_eq!(half_to_f32(0xC000), -2.0);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(half_to_f32(0x7BFF), 65504.0);
+        assert_eq!(half_to_f32(0x7C00), f32::INFINITY);
+    }
+
     #[test]
     fn uncompressed_equivalents_keep_components_and_number_type() {
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC1_UNORM_SRGB), Some(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB));
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC5_SNORM), Some(DXGI_FORMAT_R16G16_SNORM));
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC7_UNORM), Some(DXGI_FORMAT_R8G8B8A8_UNORM));
-        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC6H_SF16), None);
+        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC6H_SF16), Some(DXGI_FORMAT_R16G16B16A16_FLOAT));
+        assert_eq!(uncompressed_equivalent(DXGI_FORMAT_R8_UNORM), None);
     }
 
     #[test]
-    fn bc6h_is_not_decoded_yet() {
-        assert_eq!(block_bytes(DXGI_FORMAT_BC6H_UF16), None);
-        assert_eq!(decode_texel(DXGI_FORMAT_BC6H_UF16, &[0; 16], 0, 0), None);
+    fn short_blocks_and_unknown_formats_decode_to_nothing() {
+        assert_eq!(block_bytes(DXGI_FORMAT_R8_UNORM), None);
+        assert_eq!(decode_texel(DXGI_FORMAT_BC6H_UF16, &[0; 8], 0, 0), None);
         assert_eq!(decode_texel(DXGI_FORMAT_BC1_UNORM, &[0; 4], 0, 0), None, "short block");
     }
 }

@@ -50,8 +50,7 @@
 //!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
 //! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
 //!
-//! Block-compressed BC1–BC5 and BC7 textures are decoded by [`crate::bc`]; BC6H is not decoded
-//! yet: [`MemoryTexels`] returns no texel for it, so it samples as zeros.
+//! Block-compressed textures (BC1–BC7) are decoded by [`crate::bc`].
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
@@ -114,11 +113,11 @@ pub struct SubresourceBytes {
 
 /// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
 /// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
-/// BC1–BC5 and BC7 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
+/// BC1–BC7 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
 /// the mip-0 size in texels). Depth-stencil SRV formats (R24_UNORM_X8_TYPELESS,
 /// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
-/// depth or stencil plane: give the layouts of the plane the view reads. BC6H and video formats
-/// give no texels (not decoded yet).
+/// depth or stencil plane: give the layouts of the plane the view reads. Video formats give no
+/// texels (not decoded).
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -245,6 +244,14 @@ impl MemoryTexels<'_> {
         Some((codec, self.bytes.get(at..at + size)?))
     }
 
+    /// BC6H's stand-in format has an alpha BC6H lacks: its alpha reads 1.
+    fn without_alpha(&self, mut c: [f32; 4]) -> [f32; 4] {
+        if matches!(self.format, sys::DXGI_FORMAT_BC6H_UF16 | sys::DXGI_FORMAT_BC6H_SF16) {
+            c[3] = 1.0;
+        }
+        c
+    }
+
     /// The format border colors, references and out-of-range reads follow, for formats
     /// [`crate::pack`] handles.
     fn value_format(&self) -> DXGI_FORMAT {
@@ -283,7 +290,7 @@ impl Texels for MemoryTexels<'_> {
     fn zero(&self) -> [f32; 4] {
         match Codec::of(self.format) {
             Some(Codec::Depth24 | Codec::Depth32 | Codec::Stencil) => [0.0, 0.0, 0.0, 1.0],
-            _ => crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4]),
+            _ => self.without_alpha(crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])),
         }
     }
     fn zero_lanes(&self) -> [u32; 4] {
@@ -306,7 +313,8 @@ impl Texels for MemoryTexels<'_> {
             // and snaps to its precision: the spec's treatment of border colors.
             _ => {
                 let f = self.value_format();
-                crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b)).unwrap_or(color)
+                let c = crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b));
+                self.without_alpha(c.unwrap_or(color))
             }
         }
     }
@@ -1864,9 +1872,9 @@ mod tests {
         let subs3 = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
         let t3 = MemoryTexels { size: (2, 2, 2), mips: 1, array_size: 1, bytes: &vol, subresources: &subs3, ..t };
         assert_eq!(t3.fetch(0, 0, 1, 0), Some([0.0, 0.0, 1.0, 0.0]));
-        // BC6H is not decoded yet.
-        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC6H_UF16, ..t };
-        assert_eq!(bc.fetch(0, 0, 0, 0), None);
+        // Video formats are not decoded.
+        let video = MemoryTexels { format: sys::DXGI_FORMAT_NV12, ..t };
+        assert_eq!(video.fetch(0, 0, 0, 0), None);
     }
 
     #[test]
@@ -1904,6 +1912,10 @@ mod tests {
         assert_eq!(t.fetch(6, 4, 0, 0), None, "texel 6 lies in the block but past the mip");
         assert_eq!(t.zero(), [0.0, 0.0, 0.0, 1.0]);
         assert_eq!(t.border([2.0, 0.5, 0.5, 0.5]), [1.0, 0.0, 0.0, 1.0]);
+        // BC6H stands in as RGBA16 float, but has no alpha: it reads 1.
+        let hdr = MemoryTexels { format: sys::DXGI_FORMAT_BC6H_SF16, ..t };
+        assert_eq!(hdr.zero(), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(hdr.border([-2.0, 0.5, 8.0, 0.0]), [-2.0, 0.5, 8.0, 1.0]);
         // Point sampling the texel and clamping past the edge.
         let v = View::whole(Dim::Tex2D, &t);
         let s = sampler(POINT, CLAMP);
