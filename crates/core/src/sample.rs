@@ -30,9 +30,10 @@
 //!   in the format's components (§5.9.4.5.4);
 //! - mip POINT takes mip `floor(lod + 0.5)`, mip LINEAR blends `floor(lod)` and the next by the
 //!   fraction, the LOD snapped to 8 fractional bits, mips clamped to the view;
-//! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD:
-//!   the spec allows it for cubes and `SampleLevel`, and requires nothing better than trilinear
-//!   quality from a reference; this is the one place results differ from hardware;
+//! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD
+//!   (MaxAnisotropy is ignored): the spec requires no better than trilinear for cubes and
+//!   `SampleLevel`, but hardware does filter 2D textures along the line of anisotropy, so
+//!   oblique views of anisotropically sampled textures come out blurrier here than on a GPU;
 //! - comparison filtering compares the reference (quantized to the format by
 //!   [`Texels::quantize_reference`]) against each tap's red component with ComparisonFunc,
 //!   giving 1.0 or 0.0 per tap, then filters those; the result is replicated to all components;
@@ -118,6 +119,9 @@ pub struct SubresourceBytes {
 /// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
 /// depth or stencil plane: give the layouts of the plane the view reads. Video formats give no
 /// texels (not decoded).
+/// For a multisampled texture (`Load` of a Texture2DMS view) build one per sample: the CPU layout
+/// stores whole single-sample copies, so sample `s` is these layouts over the bytes from
+/// `s × allocation::msaa_sample_stride` on.
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -562,7 +566,7 @@ pub fn address(mode: u32, t: i64, n: u32) -> Option<u32> {
     let t = match sys::D3D12_TEXTURE_ADDRESS_MODE(mode as _) {
         sys::D3D12_TEXTURE_ADDRESS_MODE_WRAP => t.rem_euclid(n),
         sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR => {
-            let t = if t < 0 { -t - 1 } else { t };
+            let t = if t < 0 { -(t + 1) } else { t };
             let flip = (t / n) & 1 == 1;
             let t = t % n;
             if flip {
@@ -572,7 +576,7 @@ pub fn address(mode: u32, t: i64, n: u32) -> Option<u32> {
             }
         }
         sys::D3D12_TEXTURE_ADDRESS_MODE_CLAMP => t.clamp(0, n - 1),
-        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE => (if t < 0 { -t - 1 } else { t }).clamp(0, n - 1),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE => (if t < 0 { -(t + 1) } else { t }).clamp(0, n - 1),
         sys::D3D12_TEXTURE_ADDRESS_MODE_BORDER => return None,
         _ => 0,
     };
@@ -1236,6 +1240,10 @@ mod tests {
         for mode in 1..=5 {
             assert_eq!(address(mode, 2, 4), Some(2), "in range is untouched by mode {mode}");
         }
+        // Extreme addresses do not overflow.
+        assert_eq!(address(MIRROR, i64::MIN, 4), Some(0));
+        assert_eq!(address(MIRROR_ONCE, i64::MIN, 4), Some(3));
+        assert_eq!(address(WRAP, i64::MIN, 3), Some(1));
     }
 
     #[test]
