@@ -719,27 +719,48 @@ fn cube_axes_for_face(face: u32, d: [f64; 3]) -> (f64, f64, f64) {
 pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4], mode: Lod) -> f32 {
     let (raw, bias) = match mode {
         Lod::Level(l) => (l, 0.0),
-        Lod::Derivatives { ddx, ddy, bias, .. } => {
-            let (w, h, d) = t.dims(view.first_mip);
-            let (dx, dy) = match view.dim {
-                Dim::Cube | Dim::CubeArray => {
-                    let dir = [coords[0], coords[1], coords[2]];
-                    (cube_derivatives(dir, ddx, w), cube_derivatives(dir, ddy, w))
-                }
-                dim => {
-                    let size = [w as f32, h as f32, d as f32];
-                    let scale =
-                        |v: [f32; 3]| std::array::from_fn(|i| if i < dim.axes() { v[i] * size[i] } else { 0.0 });
-                    (scale(ddx), scale(ddy))
-                }
-            };
-            (isotropic_lod(dx, dy), bias)
-        }
+        Lod::Derivatives { ddx, ddy, bias, .. } => (derivative_lod(t, view, coords, ddx, ddy), bias),
     };
     // f32::max / min return the number when one side is NaN: NaN never propagates (§3.1).
     let biased = raw + s.mip_lod_bias + bias;
     let clamped = s.min_lod.max(s.max_lod.min(biased));
     clamped.max(min_clamp(view, mode))
+}
+
+/// The LOD of derivatives `ddx`, `ddy` of `coords` before bias and clamps: the derivatives in
+/// texels of the view's most detailed mip (face texels for cubes), then [`isotropic_lod`].
+fn derivative_lod(t: &(impl Texels + ?Sized), view: &View, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
+    let (w, h, d) = t.dims(view.first_mip);
+    let (dx, dy) = match view.dim {
+        Dim::Cube | Dim::CubeArray => {
+            let dir = [coords[0], coords[1], coords[2]];
+            (cube_derivatives(dir, ddx, w), cube_derivatives(dir, ddy, w))
+        }
+        dim => {
+            let size = [w as f32, h as f32, d as f32];
+            let scale = |v: [f32; 3]| std::array::from_fn(|i| if i < dim.axes() { v[i] * size[i] } else { 0.0 });
+            (scale(ddx), scale(ddy))
+        }
+    };
+    isotropic_lod(dx, dy)
+}
+
+/// `CalculateLevelOfDetail` and `CalculateLevelOfDetailUnclamped` (the `lod` instruction):
+/// `(clamped, unclamped)`. The unclamped LOD is the derivatives' LOD plus MipLODBias, free of
+/// every clamp (so it may be negative or −∞); the clamped one is the LOD a sample would use:
+/// all of [`lod`]'s clamps, then the view's mip range `[0, mips − 1]`.
+pub fn calculate_lod(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    coords: [f32; 4],
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+) -> (f32, f32) {
+    let unclamped = derivative_lod(t, view, coords, ddx, ddy) + s.mip_lod_bias;
+    let mode = Lod::Derivatives { ddx, ddy, bias: 0.0, clamp: 0.0 };
+    let last = (view.levels(t) - 1) as f32;
+    (lod(t, view, s, coords, mode).clamp(0.0, last), unclamped)
 }
 
 /// The larger of the shader's LOD clamp and the view's ResourceMinLODClamp, in the view's mips.
@@ -1361,6 +1382,19 @@ mod tests {
         // The w derivative is not a texel axis of a 2D texture.
         let w = Lod::Derivatives { ddx: [0.0, 0.0, 100.0], ddy: [1.0 / 16.0, 0.0, 0.0], bias: 0.0, clamp: 0.0 };
         assert_eq!(lod(&g, &v, &s, [0.0; 4], w), 0.0);
+    }
+
+    #[test]
+    fn calculate_lod_reports_the_clamped_and_the_raw_lod() {
+        let g = mip_chain();
+        let v = View { mip_levels: 3, ..View::whole(Dim::Tex2D, &g) };
+        let s = sampler(LINEAR, CLAMP);
+        let d = |x: f32| calculate_lod(&g, &v, &s, [0.0; 4], [x, 0.0, 0.0], [0.0; 3]);
+        assert_eq!(d(1.0 / 8.0), (1.0, 1.0));
+        assert_eq!(d(1.0 / 64.0), (0.0, -2.0), "magnified: clamped to mip 0");
+        assert_eq!(d(4.0), (2.0, 6.0), "past the view's last mip");
+        let biased = Sampler { mip_lod_bias: 0.5, max_lod: 1.25, ..s };
+        assert_eq!(calculate_lod(&g, &v, &biased, [0.0; 4], [1.0 / 8.0, 0.0, 0.0], [0.0; 3]), (1.25, 1.5));
     }
 
     #[test]
