@@ -30,10 +30,11 @@
 //!   in the format's components (§5.9.4.5.4);
 //! - mip POINT takes mip `floor(lod + 0.5)`, mip LINEAR blends `floor(lod)` and the next by the
 //!   fraction, the LOD snapped to 8 fractional bits, mips clamped to the view;
-//! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD
-//!   (MaxAnisotropy is ignored): the spec requires no better than trilinear for cubes and
-//!   `SampleLevel`, but hardware does filter 2D textures along the line of anisotropy, so
-//!   oblique views of anisotropically sampled textures come out blurrier here than on a GPU;
+//! - ANISOTROPIC filters on 2D textures (arrays included) with derivatives use the spec's
+//!   anisotropic LOD (the minor axis of the footprint, ratio clamped to MaxAnisotropy) and take
+//!   `ceil(ratio)` trilinear taps spread evenly along the major axis, averaged (the spec leaves
+//!   the tap pattern to implementations, so results match hardware only approximately); on
+//!   other texture types and with explicit LODs they are trilinear, which the spec allows;
 //! - comparison filtering compares the reference (quantized to the format by
 //!   [`Texels::quantize_reference`]) against each tap's red component with ComparisonFunc,
 //!   giving 1.0 or 0.0 per tap, then filters those; the result is replicated to all components;
@@ -455,8 +456,10 @@ pub struct Sampler {
     pub mag_linear: bool,
     /// Mip filter is LINEAR.
     pub mip_linear: bool,
-    /// The filter is ANISOTROPIC (filtered as trilinear, see the module notes).
+    /// The filter is ANISOTROPIC (see the module notes).
     pub anisotropic: bool,
+    /// MaxAnisotropy (0 counts as 1).
+    pub max_anisotropy: u32,
     /// The reduction.
     pub reduction: Reduction,
     /// D3D12_TEXTURE_ADDRESS_MODE of u, v, w.
@@ -485,6 +488,7 @@ impl Sampler {
             mag_linear: anisotropic || s.filter & 0x04 != 0,
             mip_linear: anisotropic || s.filter & 0x01 != 0,
             anisotropic,
+            max_anisotropy: s.max_anisotropy,
             reduction: match (s.filter >> 7) & 3 {
                 0 => Reduction::Standard,
                 1 => Reduction::Comparison,
@@ -719,7 +723,10 @@ fn cube_axes_for_face(face: u32, d: [f64; 3]) -> (f64, f64, f64) {
 pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4], mode: Lod) -> f32 {
     let (raw, bias) = match mode {
         Lod::Level(l) => (l, 0.0),
-        Lod::Derivatives { ddx, ddy, bias, .. } => (derivative_lod(t, view, coords, ddx, ddy), bias),
+        Lod::Derivatives { ddx, ddy, bias, .. } => match anisotropy(t, view, s, ddx, ddy) {
+            Some(a) => (a.lod, bias),
+            None => (derivative_lod(t, view, coords, ddx, ddy), bias),
+        },
     };
     // f32::max / min return the number when one side is NaN: NaN never propagates (§3.1).
     let biased = raw + s.mip_lod_bias + bias;
@@ -745,6 +752,63 @@ fn derivative_lod(t: &(impl Texels + ?Sized), view: &View, coords: [f32; 4], ddx
     isotropic_lod(dx, dy)
 }
 
+/// An anisotropic footprint (§7.18.11): the LOD of its minor axis, how many times longer the
+/// major axis is (clamped to MaxAnisotropy), and the major axis in texels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Anisotropy {
+    /// `log2` of the minor axis length (before bias and clamps).
+    pub lod: f32,
+    /// Ratio of anisotropy, in [1, MaxAnisotropy].
+    pub ratio: f32,
+    /// The major axis (u, v) in texels of the view's most detailed mip: the line taps spread on.
+    pub major: [f32; 2],
+}
+
+/// The spec's anisotropic LOD computation on texel-space derivatives `dx`, `dy` (u, v): the
+/// major axis is the longer derivative, the ratio its squared length over the parallelogram's
+/// area, clamped to `max_anisotropy` (then the minor axis is major / ratio, else area / major);
+/// a minor axis under one texel shrinks the ratio (`max(1, ratio · minor)`) and is not clamped,
+/// so negative LODs stay reachable for LOD biasing, as the spec recommends.
+pub fn anisotropic_footprint(dx: [f32; 2], dy: [f32; 2], max_anisotropy: u32) -> Anisotropy {
+    let sq = |d: [f32; 2]| d[0] * d[0] + d[1] * d[1];
+    let (sx, sy) = (sq(dx), sq(dy));
+    let (major, sq_major) = if sx > sy { (dx, sx) } else { (dy, sy) };
+    let length_major = sq_major.sqrt();
+    if !length_major.is_finite() || length_major <= 0.0 {
+        return Anisotropy { lod: length_major.log2(), ratio: 1.0, major: [0.0; 2] };
+    }
+    let determinant = (dx[0] * dy[1] - dx[1] * dy[0]).abs();
+    let max = max_anisotropy.max(1) as f32;
+    let mut ratio = sq_major / determinant;
+    let length_minor = if ratio.is_nan() || ratio > max {
+        ratio = max;
+        length_major / ratio
+    } else {
+        determinant / length_major
+    };
+    if length_minor < 1.0 {
+        ratio = (ratio * length_minor).max(1.0);
+    }
+    Anisotropy { lod: length_minor.log2(), ratio, major }
+}
+
+/// The footprint of an anisotropic sampler's implicit-LOD sample on a 2D texture (the only
+/// type the spec filters anisotropically); `None` otherwise.
+fn anisotropy(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+) -> Option<Anisotropy> {
+    if !s.anisotropic || !matches!(view.dim, Dim::Tex2D | Dim::Tex2DArray) {
+        return None;
+    }
+    let (w, h, _) = t.dims(view.first_mip);
+    let texels = |d: [f32; 3]| [d[0] * w as f32, d[1] * h as f32];
+    Some(anisotropic_footprint(texels(ddx), texels(ddy), s.max_anisotropy))
+}
+
 /// `CalculateLevelOfDetail` and `CalculateLevelOfDetailUnclamped` (the `lod` instruction):
 /// `(clamped, unclamped)`. The unclamped LOD is the derivatives' LOD plus MipLODBias, free of
 /// every clamp (so it may be negative or −∞); the clamped one is the LOD a sample would use:
@@ -757,7 +821,11 @@ pub fn calculate_lod(
     ddx: [f32; 3],
     ddy: [f32; 3],
 ) -> (f32, f32) {
-    let unclamped = derivative_lod(t, view, coords, ddx, ddy) + s.mip_lod_bias;
+    let raw = match anisotropy(t, view, s, ddx, ddy) {
+        Some(a) => a.lod,
+        None => derivative_lod(t, view, coords, ddx, ddy),
+    };
+    let unclamped = raw + s.mip_lod_bias;
     let mode = Lod::Derivatives { ddx, ddy, bias: 0.0, clamp: 0.0 };
     let last = (view.levels(t) - 1) as f32;
     (lod(t, view, s, coords, mode).clamp(0.0, last), unclamped)
@@ -957,7 +1025,18 @@ pub fn sample(
     }
     let lod = lod(t, view, s, coords, mode);
     let ctx = Ctx { t, view, s, border: t.border(s.border) };
-    let c = resolve(view, s, coords);
+    // Anisotropic samples take ceil(ratio) trilinear taps spread evenly along the major axis of
+    // the footprint, each at the minor axis' LOD; everything else takes one tap.
+    let (taps, step) = match mode {
+        Lod::Derivatives { ddx, ddy, .. } => match anisotropy(t, view, s, ddx, ddy) {
+            Some(a) if a.ratio > 1.0 => {
+                let (w, h, _) = t.dims(view.first_mip);
+                (a.ratio.ceil() as u32, [a.major[0] / w as f32, a.major[1] / h as f32])
+            }
+            _ => (1, [0.0; 2]),
+        },
+        Lod::Level(_) => (1, [0.0; 2]),
+    };
     let mut acc = Acc {
         reduction: s.reduction,
         compare: compare.map(|r| (s.comparison_func, t.quantize_reference(r))),
@@ -968,18 +1047,26 @@ pub fn sample(
     // magnification test reads the same snapped value the mip selection does.
     let l = fixed(lod.clamp(-256.0, 256.0)) as f32;
     let linear = if l <= 0.0 { s.mag_linear } else { s.min_linear };
-    if s.mip_linear {
-        let m = l.floor();
-        let w = l - m;
-        let m0 = (m.max(0.0) as u32).min(last);
-        let m1 = ((m + 1.0).max(0.0) as u32).min(last);
-        ctx.level(&mut acc, m0, linear, &c, offset, 1.0 - w);
-        if w > 0.0 {
-            ctx.level(&mut acc, m1, linear, &c, offset, w);
+    for k in 0..taps {
+        let along = (k as f32 + 0.5) / taps as f32 - 0.5;
+        let mut at = coords;
+        at[0] += along * step[0];
+        at[1] += along * step[1];
+        let c = resolve(view, s, at);
+        let share = 1.0 / taps as f32;
+        if s.mip_linear {
+            let m = l.floor();
+            let w = l - m;
+            let m0 = (m.max(0.0) as u32).min(last);
+            let m1 = ((m + 1.0).max(0.0) as u32).min(last);
+            ctx.level(&mut acc, m0, linear, &c, offset, (1.0 - w) * share);
+            if w > 0.0 {
+                ctx.level(&mut acc, m1, linear, &c, offset, w * share);
+            }
+        } else {
+            let m = ((l + 0.5).floor().max(0.0) as u32).min(last);
+            ctx.level(&mut acc, m, linear, &c, offset, share);
         }
-    } else {
-        let m = ((l + 0.5).floor().max(0.0) as u32).min(last);
-        ctx.level(&mut acc, m, linear, &c, offset, 1.0);
     }
     acc.result()
 }
@@ -1479,6 +1566,48 @@ mod tests {
         let c = sampler(0xd5, CLAMP);
         assert_eq!(c.reduction, Reduction::Comparison);
         assert!(c.anisotropic);
+    }
+
+    #[test]
+    fn anisotropic_footprint_follows_the_specs_formulas() {
+        // 4 texels along u per pixel, 1 along v: ratio 4, minor axis 1 texel, LOD 0.
+        let a = anisotropic_footprint([4.0, 0.0], [0.0, 1.0], 16);
+        assert_eq!(a, Anisotropy { lod: 0.0, ratio: 4.0, major: [4.0, 0.0] });
+        // MaxAnisotropy 2 clamps the ratio; the minor axis becomes major / 2: LOD 1.
+        let b = anisotropic_footprint([4.0, 0.0], [0.0, 1.0], 2);
+        assert_eq!(b, Anisotropy { lod: 1.0, ratio: 2.0, major: [4.0, 0.0] });
+        // The major axis is the longer derivative, here ddy.
+        assert_eq!(anisotropic_footprint([0.0, 2.0], [8.0, 0.0], 16).major, [8.0, 0.0]);
+        // A minor axis under a texel shrinks the ratio and keeps its negative LOD.
+        let c = anisotropic_footprint([2.0, 0.0], [0.0, 0.5], 16);
+        assert_eq!((c.lod, c.ratio), (-1.0, 2.0));
+        // Parallel derivatives have no area: the ratio clamps to MaxAnisotropy (0 counts as 1).
+        let d = anisotropic_footprint([4.0, 0.0], [2.0, 0.0], 0);
+        assert_eq!((d.lod, d.ratio), (2.0, 1.0));
+        assert_eq!(anisotropic_footprint([0.0; 2], [0.0; 2], 16).lod, f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn anisotropic_sampling_takes_the_minor_axis_lod_and_taps_along_the_major_axis() {
+        let mut s = sampler(0x55, CLAMP);
+        s.max_anisotropy = 16;
+        let d = Lod::Derivatives { ddx: [4.0 / 16.0, 0.0, 0.0], ddy: [0.0, 1.0 / 16.0, 0.0], bias: 0.0, clamp: 0.0 };
+        // Isotropic filtering would read mip 2; the minor axis is one texel: mip 0.
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], d, None)[0], 0.0);
+        assert_eq!(sample(&g, &v, &sampler(LINEAR, CLAMP), [0.5; 4], [0; 3], d, None)[0], 2.0);
+        assert_eq!(calculate_lod(&g, &v, &s, [0.5; 4], [4.0 / 16.0, 0.0, 0.0], [0.0, 1.0 / 16.0, 0.0]), (0.0, 0.0));
+        // Four taps at -1.5, -0.5, 0.5 and 1.5 texels from u = 8 land on texel centers 6..9 of a
+        // ramp R = x: their mean, minimum and maximum.
+        let ramp = grid((16, 16, 1), 1, 1, |x, _, _, _, _| [x as f32, 0.0, 0.0, 1.0]);
+        let rv = View::whole(Dim::Tex2D, &ramp);
+        let at = |s: &Sampler| sample(&ramp, &rv, s, [0.5, 8.5 / 16.0, 0.0, 0.0], [0; 3], d, None)[0];
+        assert_eq!(at(&s), 7.5);
+        assert_eq!(at(&Sampler { reduction: Reduction::Minimum, ..s }), 6.0);
+        assert_eq!(at(&Sampler { reduction: Reduction::Maximum, ..s }), 9.0);
+        // Explicit LODs and cubes stay trilinear.
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], Lod::Level(2.0), None)[0], 2.0);
     }
 
     #[test]
