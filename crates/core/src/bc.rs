@@ -1158,6 +1158,32 @@ mod tests {
         assert_eq!(half_to_f32(0x7C00), f32::INFINITY);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Texture memory can hold anything: every block decodes, to finite values in the
+        /// format's range (BC6H never produces INF or NaN).
+        #[test]
+        fn any_block_decodes_to_finite_values_in_range(block in proptest::prelude::any::<[u8; 16]>()) {
+            for format in [
+                DXGI_FORMAT_BC1_UNORM, DXGI_FORMAT_BC1_UNORM_SRGB, DXGI_FORMAT_BC2_UNORM, DXGI_FORMAT_BC3_UNORM,
+                DXGI_FORMAT_BC4_UNORM, DXGI_FORMAT_BC4_SNORM, DXGI_FORMAT_BC5_UNORM, DXGI_FORMAT_BC5_SNORM,
+                DXGI_FORMAT_BC6H_UF16, DXGI_FORMAT_BC6H_SF16, DXGI_FORMAT_BC7_UNORM, DXGI_FORMAT_BC7_UNORM_SRGB,
+            ] {
+                let (lo, hi) = match format {
+                    DXGI_FORMAT_BC4_SNORM | DXGI_FORMAT_BC5_SNORM => (-1.0, 1.0),
+                    DXGI_FORMAT_BC6H_UF16 => (0.0, 65504.0),
+                    DXGI_FORMAT_BC6H_SF16 => (-65504.0, 65504.0),
+                    _ => (0.0, 1.0),
+                };
+                for i in 0..16 {
+                    let c = decode_texel(format, &block, i % 4, i / 4).unwrap();
+                    proptest::prop_assert!(c.iter().all(|v| (lo..=hi).contains(v)), "{:?} {:?}", format, c);
+                }
+            }
+        }
+    }
+
     #[test]
     fn uncompressed_equivalents_keep_components_and_number_type() {
         assert_eq!(uncompressed_equivalent(DXGI_FORMAT_BC1_UNORM_SRGB), Some(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB));
