@@ -594,10 +594,11 @@ fn axis_taps(u: f32, n: u32, linear: bool, offset: i32) -> [(i64, f32); 2] {
         let s = fixed(scaled - 0.5);
         let t = s.floor();
         let w = (s - t) as f32;
-        let t = t as i64 + i64::from(offset);
-        [(t, 1.0 - w), (t + 1, w)]
+        // Saturating: texel addresses of absurd coordinates stay absurd instead of overflowing.
+        let t = (t as i64).saturating_add(i64::from(offset));
+        [(t, 1.0 - w), (t.saturating_add(1), w)]
     } else {
-        [(fixed(scaled).floor() as i64 + i64::from(offset), 1.0), (0, 0.0)]
+        [((fixed(scaled).floor() as i64).saturating_add(i64::from(offset)), 1.0), (0, 0.0)]
     }
 }
 
@@ -649,11 +650,20 @@ fn cube_direction(face: u32, sc: f64, tc: f64) -> [f64; 3] {
     }
 }
 
-/// The cube face a direction selects and its face coordinates (§7.18.7).
+/// The cube face a direction selects and its face coordinates (§7.18.7). NaN components count
+/// as 0, and the zero vector reads the center of +Z (a direction has to pick some face).
 pub fn cube_face(dir: [f32; 3]) -> CubeFace {
-    let (face, sc, tc, ma) = cube_axes(dir.map(f64::from));
-    let ma = if ma > 0.0 { ma } else { 1.0 };
-    CubeFace { face, u: ((sc / ma + 1.0) * 0.5) as f32, v: ((tc / ma + 1.0) * 0.5) as f32 }
+    let (face, sc, tc, ma) = cube_axes(dir.map(|c| if c.is_nan() { 0.0 } else { f64::from(c) }));
+    let coord = |s: f64| {
+        let c = if ma > 0.0 && ma.is_finite() { (s / ma + 1.0) * 0.5 } else { 0.5 };
+        // |s| <= |ma|, so this only catches infinite directions (inf / inf).
+        if c.is_nan() {
+            0.5
+        } else {
+            c.clamp(0.0, 1.0) as f32
+        }
+    };
+    CubeFace { face, u: coord(sc), v: coord(tc) }
 }
 
 /// Texel (i, j) of `face` of size n×n, possibly one texel off the face: the face and texel
@@ -890,7 +900,12 @@ impl Acc {
     }
 
     fn result(&self) -> [f32; 4] {
-        self.extreme.unwrap_or(self.sum)
+        match (self.extreme, self.compare) {
+            (Some(e), _) => e,
+            // Weights sum to 1 only up to rounding: a filtered comparison stays in [0, 1].
+            (None, Some(_)) => self.sum.map(|v| v.clamp(0.0, 1.0)),
+            (None, None) => self.sum,
+        }
     }
 }
 
@@ -1744,6 +1759,27 @@ mod tests {
     }
 
     #[test]
+    fn degenerate_cube_directions_pick_a_face_inside_it() {
+        // Found by the fuzzing property: a NaN component once made a face coordinate huge.
+        let f = cube_face([f32::NAN, 0.0, 9.259165e27]);
+        assert_eq!((f.face, f.u, f.v), (4, 0.5, 0.5));
+        assert_eq!(cube_face([0.0; 3]), CubeFace { face: 4, u: 0.5, v: 0.5 });
+        let inf = cube_face([f32::INFINITY, f32::INFINITY, 1.0]);
+        assert!((0.0..=1.0).contains(&inf.u) && (0.0..=1.0).contains(&inf.v));
+    }
+
+    #[test]
+    fn filtered_comparisons_stay_within_0_and_1() {
+        // Found by the fuzzing property: six anisotropic taps' weights summed past 1.
+        let g = grid((8, 4, 1), 3, 1, |x, y, _, m, _| [(x + y + m) as f32, 1.0, 0.5, 1.0]);
+        let mut s = sampler(0x152, BORDER);
+        s.max_anisotropy = 6;
+        let d = Lod::Derivatives { ddx: [0.0; 3], ddy: [8.5e9, 0.0, 0.0], bias: 2.3e-35, clamp: 0.0 };
+        let r = sample(&g, &View::whole(Dim::Tex2D, &g), &s, [0.0; 4], [0; 3], d, Some(2.3e-35));
+        assert!(r.iter().all(|v| (0.0..=1.0).contains(v)), "{r:?}");
+    }
+
+    #[test]
     fn cube_face_coordinates_follow_texturecube_space() {
         // (sc, tc) per face: +X (-z, -y), -X (z, -y), +Y (x, z), -Y (x, -z), +Z (x, -y), -Z (-x, -y).
         let uv = |d: [f32; 3]| {
@@ -1896,6 +1932,41 @@ mod tests {
             let (lo, hi, mid) = (at(0x115), at(0x195), at(0x15));
             proptest::prop_assert!(lo <= mid + 1e-4 && mid <= hi + 1e-4, "{} {} {}", lo, mid, hi);
             proptest::prop_assert!((0.0..=16.0).contains(&lo) && (0.0..=16.0).contains(&hi));
+        }
+
+        /// Shaders pass anything: NaN, infinities, huge values, any sampler state. No input
+        /// panics (overflow included), and results stay finite for finite textures.
+        #[test]
+        fn any_input_samples_without_panicking(
+            coords in proptest::array::uniform4(proptest::num::f32::ANY),
+            ddx in proptest::array::uniform3(proptest::num::f32::ANY),
+            ddy in proptest::array::uniform3(proptest::num::f32::ANY),
+            level in proptest::num::f32::ANY,
+            offset in proptest::array::uniform3(-8i32..8),
+            filter in 0u32..0x200,
+            address in 0u32..7,
+            max_aniso in 0u32..17,
+            dim in 0usize..7,
+        ) {
+            let g = grid((8, 4, 2), 3, 1, |x, y, z, m, _| [(x + y + z + m) as f32, 1.0, 0.5, 1.0]);
+            let cubes = grid((4, 4, 1), 3, 12, |x, y, _, m, sl| [(x + y + m + sl) as f32, 0.0, 0.0, 1.0]);
+            let dims = [Dim::Tex1D, Dim::Tex1DArray, Dim::Tex2D, Dim::Tex2DArray, Dim::Tex3D, Dim::Cube, Dim::CubeArray];
+            let dim = dims[dim];
+            let t: &Grid = if matches!(dim, Dim::Cube | Dim::CubeArray) { &cubes } else { &g };
+            let view = View::whole(dim, t);
+            let mut s = sampler(filter, address);
+            s.max_anisotropy = max_aniso;
+            s.comparison_func = filter % 9;
+            for mode in [Lod::Level(level), Lod::Derivatives { ddx, ddy, bias: level, clamp: 0.0 }] {
+                let r = sample(t, &view, &s, coords, offset, mode, None);
+                proptest::prop_assert!(r.iter().all(|v| v.is_finite()), "{:?}", r);
+                let c = sample(t, &view, &s, coords, offset, mode, Some(level));
+                proptest::prop_assert!(c.iter().all(|v| (0.0..=1.0).contains(v)), "{:?}", c);
+            }
+            let _ = gather(t, &view, &s, coords, offset, 1, None);
+            let _ = calculate_lod(t, &view, &s, coords, ddx, ddy);
+            let xyz = coords.map(|c| c as i32);
+            let _ = load(t, &view, [xyz[0], xyz[1], xyz[2]], level as u32, offset);
         }
 
         #[test]
