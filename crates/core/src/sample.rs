@@ -245,8 +245,13 @@ impl MemoryTexels<'_> {
         let size = codec.bytes();
         let (x, y) = if matches!(codec, Codec::Block(_)) { (x / 4, y / 4) } else { (x, y) };
         let sub = self.subresources.get((mip + slice * self.mips) as usize)?;
-        let at = sub.offset + depth as usize * sub.depth_pitch + y as usize * sub.row_pitch + x as usize * size;
-        Some((codec, self.bytes.get(at..at + size)?))
+        // Checked: a layout that points past the bytes reads nothing rather than overflowing.
+        let at = (depth as usize)
+            .checked_mul(sub.depth_pitch)?
+            .checked_add((y as usize).checked_mul(sub.row_pitch)?)?
+            .checked_add((x as usize).checked_mul(size)?)?
+            .checked_add(sub.offset)?;
+        Some((codec, self.bytes.get(at..at.checked_add(size)?)?))
     }
 
     /// BC6H's stand-in format has an alpha BC6H lacks: its alpha reads 1.
@@ -2283,6 +2288,23 @@ mod tests {
         let stencil = backend_layouts(&ds, 1).unwrap();
         assert_eq!((depth[0].offset, depth[0].row_pitch), (0, 16));
         assert_eq!((stencil[0].offset, stencil[0].row_pitch), (32, 4));
+    }
+
+    #[test]
+    fn memory_texels_with_layouts_past_the_bytes_read_nothing() {
+        let bytes = [0u8; 16];
+        let subs = [SubresourceBytes { offset: usize::MAX - 2, row_pitch: usize::MAX, depth_pitch: usize::MAX }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            size: (4, 4, 4),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(t.fetch(0, 0, 0, 0), None);
+        assert_eq!(t.fetch(3, 3, 3, 0), None);
+        assert_eq!(MemoryTexels { subresources: &[], ..t }.fetch(0, 0, 0, 0), None, "no layout");
     }
 
     #[test]
