@@ -925,7 +925,7 @@ struct Ctx<'a, T: Texels + ?Sized> {
 impl<T: Texels + ?Sized> Ctx<'_, T> {
     /// Adds the taps of mip `m` (view-relative) with total weight `weight`.
     fn level(&self, acc: &mut Acc, m: u32, linear: bool, c: &Coords, offset: [i32; 3], weight: f32) {
-        let mip = self.view.first_mip + m;
+        let mip = self.view.first_mip.saturating_add(m);
         let (w, h, d) = self.t.dims(mip);
         if let Some(face) = c.face {
             return self.cube_level(acc, mip, w, linear, face, c.slice, weight);
@@ -969,7 +969,9 @@ impl<T: Texels + ?Sized> Ctx<'_, T> {
 
     #[allow(clippy::too_many_arguments)]
     fn cube_level(&self, acc: &mut Acc, mip: u32, n: u32, linear: bool, f: CubeFace, cube: u32, weight: f32) {
-        let fetch = |face: u32, i: u32, j: u32| self.t.fetch(i, j, cube + face, mip).unwrap_or_else(|| self.t.zero());
+        let fetch = |face: u32, i: u32, j: u32| {
+            self.t.fetch(i, j, cube.saturating_add(face), mip).unwrap_or_else(|| self.t.zero())
+        };
         let n64 = i64::from(n);
         if !linear {
             let t = |u: f32| (fixed(u * n as f32).floor() as i64).clamp(0, n64 - 1) as u32;
@@ -1010,7 +1012,11 @@ fn resolve(view: &View, s: &Sampler, coords: [f32; 4]) -> Coords {
         Dim::Cube | Dim::CubeArray => {
             let cube = if view.dim == Dim::CubeArray { index(coords[3], slices / 6) } else { 0 };
             let face = cube_face([coords[0], coords[1], coords[2]]);
-            Coords { uvw: [face.u, face.v, 0.0], face: Some(face), slice: view.first_slice + cube * 6 }
+            Coords {
+                uvw: [face.u, face.v, 0.0],
+                face: Some(face),
+                slice: view.first_slice.saturating_add(cube.saturating_mul(6)),
+            }
         }
         dim => {
             let axes = dim.axes();
@@ -1020,7 +1026,7 @@ fn resolve(view: &View, s: &Sampler, coords: [f32; 4]) -> Coords {
                 Dim::Tex2DArray => index(coords[2], slices),
                 _ => 0,
             };
-            Coords { uvw, face: None, slice: view.first_slice + slice }
+            Coords { uvw, face: None, slice: view.first_slice.saturating_add(slice) }
         }
     }
 }
@@ -1119,7 +1125,7 @@ pub fn gather(
         let [iu, iv] = [f.u, f.v].map(|u| axis_taps(u, w, true, 0)[0].0);
         let texels = ORDER.map(|(di, dj)| {
             cube_texel(f.face, iu + di, iv + dj, w)
-                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice + face, mip).unwrap_or_else(|| t.zero())))
+                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice.saturating_add(face), mip).unwrap_or_else(|| t.zero())))
         });
         // A corner's missing texel is the average of the three that exist (after comparing,
         // for GatherCmp).
@@ -1159,10 +1165,10 @@ pub fn apply_mapping<T: Copy>(mapping: u32, v: [T; 4], zero: T, one: T) -> [T; 4
 /// slice — reads as [`Texels::zero_lanes`].
 pub fn load(t: &(impl Texels + ?Sized), view: &View, xyz: [i32; 3], mip: u32, offset: [i32; 3]) -> [u32; 4] {
     let zero = t.zero_lanes();
-    if mip >= view.levels(t) || view.first_mip + mip >= t.mips() {
+    if mip >= view.levels(t) || view.first_mip.saturating_add(mip) >= t.mips() {
         return zero;
     }
-    let abs = view.first_mip + mip;
+    let abs = view.first_mip.saturating_add(mip);
     let (w, h, d) = t.dims(abs);
     let axes = match view.dim {
         // Cubes are loaded as 2D arrays.
@@ -1189,7 +1195,7 @@ pub fn load(t: &(impl Texels + ?Sized), view: &View, xyz: [i32; 3], mip: u32, of
             if slice < 0 || slice as u32 >= view.array_size.max(1) {
                 return zero;
             }
-            view.first_slice + slice as u32
+            view.first_slice.saturating_add(slice as u32)
         }
     };
     t.fetch_lanes(p[0], p[1], z, abs).unwrap_or(zero)
@@ -1239,7 +1245,7 @@ mod tests {
 
     impl Texels for Grid {
         fn dims(&self, mip: u32) -> (u32, u32, u32) {
-            let m = |v: u32| (v >> mip).max(1);
+            let m = |v: u32| v.checked_shr(mip).unwrap_or(0).max(1);
             (m(self.size.0), m(self.size.1), m(self.size.2))
         }
         fn mips(&self) -> u32 {
@@ -2305,6 +2311,23 @@ mod tests {
         assert_eq!(t.fetch(0, 0, 0, 0), None);
         assert_eq!(t.fetch(3, 3, 3, 0), None);
         assert_eq!(MemoryTexels { subresources: &[], ..t }.fetch(0, 0, 0, 0), None, "no layout");
+    }
+
+    #[test]
+    fn views_past_the_texture_read_zero_without_overflow() {
+        let g = grid((2, 2, 1), 1, 2, |_, _, _, _, _| [1.0; 4]);
+        let v = View {
+            first_mip: u32::MAX,
+            first_slice: u32::MAX,
+            array_size: u32::MAX,
+            ..View::whole(Dim::Tex2DArray, &g)
+        };
+        let s = sampler(LINEAR, WRAP);
+        assert_eq!(sample(&g, &v, &s, [0.5, 0.5, 3.0, 0.0], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
+        assert_eq!(gather(&g, &v, &s, [0.5; 4], [0; 3], 0, None), [0.0; 4]);
+        assert_eq!(load(&g, &v, [0, 0, 1], 0, [0; 3]), [0; 4]);
+        let c = View { dim: Dim::CubeArray, ..v };
+        assert_eq!(sample(&g, &c, &s, [1.0, 0.0, 0.0, 9.0], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
     }
 
     #[test]
