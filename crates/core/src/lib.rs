@@ -18,6 +18,7 @@
 //! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
 //! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
 //! * [`indirect`] — command signatures and ExecuteIndirect argument rules.
+//! * [`bc`] — block-compressed texels (BC1–BC7) decoded for sampling.
 //! * [`sample`] — texture sampling (filters, address modes, mip selection, cubes) and texel loads.
 //! * [`info_queue`] — the debug layer's message queue: storage, filters, break-on, printed lines.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
@@ -26,6 +27,7 @@
 
 pub mod adapter;
 pub mod allocation;
+pub mod bc;
 pub mod caps;
 pub mod clear;
 pub mod compute;

@@ -30,9 +30,11 @@
 //!   in the format's components (§5.9.4.5.4);
 //! - mip POINT takes mip `floor(lod + 0.5)`, mip LINEAR blends `floor(lod)` and the next by the
 //!   fraction, the LOD snapped to 8 fractional bits, mips clamped to the view;
-//! - ANISOTROPIC filters are treated as trilinear (MIN_MAG_MIP_LINEAR) with the isotropic LOD:
-//!   the spec allows it for cubes and `SampleLevel`, and requires nothing better than trilinear
-//!   quality from a reference; this is the one place results differ from hardware;
+//! - ANISOTROPIC filters on 2D textures (arrays included) with derivatives use the spec's
+//!   anisotropic LOD (the minor axis of the footprint, ratio clamped to MaxAnisotropy) and take
+//!   `ceil(ratio)` trilinear taps spread evenly along the major axis, averaged (the spec leaves
+//!   the tap pattern to implementations, so results match hardware only approximately); on
+//!   other texture types and with explicit LODs they are trilinear, which the spec allows;
 //! - comparison filtering compares the reference (quantized to the format by
 //!   [`Texels::quantize_reference`]) against each tap's red component with ComparisonFunc,
 //!   giving 1.0 or 0.0 per tap, then filters those; the result is replicated to all components;
@@ -50,8 +52,7 @@
 //!   the format's components and the (0, 0, 0, 1) defaults elsewhere;
 //! - Shader4ComponentMapping is left to the caller ([`apply_mapping`] on the result).
 //!
-//! Block-compressed formats are not decoded yet: [`MemoryTexels`] returns no texel for them, so
-//! they sample as zeros.
+//! Block-compressed textures (BC1–BC7) are decoded by [`crate::bc`].
 
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
@@ -114,7 +115,14 @@ pub struct SubresourceBytes {
 
 /// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
 /// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
-/// Block-compressed and planar formats give no texels (they are not decoded yet).
+/// BC1–BC7 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
+/// the mip-0 size in texels). Depth-stencil SRV formats (R24_UNORM_X8_TYPELESS,
+/// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
+/// depth or stencil plane: give the layouts of the plane the view reads. Video formats give no
+/// texels (not decoded).
+/// For a multisampled texture (`Load` of a Texture2DMS view) build one per sample: the CPU layout
+/// stores whole single-sample copies, so sample `s` is these layouts over the bytes from
+/// `s × allocation::msaa_sample_stride` on.
 #[derive(Debug, Clone, Copy)]
 pub struct MemoryTexels<'a> {
     /// The resource's bytes.
@@ -131,16 +139,100 @@ pub struct MemoryTexels<'a> {
     pub subresources: &'a [SubresourceBytes],
 }
 
-impl MemoryTexels<'_> {
-    fn element_bytes(&self) -> Option<usize> {
-        let info = crate::format::info(self.format)?;
-        if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
-            return None;
+/// The layouts of plane `plane`'s subresources, `mip + slice × mips`, in the CPU backend's
+/// texture layout ([`crate::allocation::subresource_layout_full`]: tight rows, depth slices
+/// `RowPitch × NumRows` apart), for [`MemoryTexels::subresources`]; with [`backend_size`] the
+/// rest of a [`MemoryTexels`] over a texture's memory. `None` for buffers and invalid descs.
+pub fn backend_layouts(desc: &sys::D3D12_RESOURCE_DESC1, plane: u32) -> Option<Vec<SubresourceBytes>> {
+    if desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_BUFFER {
+        return None;
+    }
+    let (_, mips, slices) = backend_size(desc);
+    let first = plane.checked_mul(mips.checked_mul(slices)?)?;
+    (0..mips * slices)
+        .map(|i| {
+            let l = crate::allocation::subresource_layout_full(desc, first + i)?;
+            let row_pitch = l.footprint.footprint.RowPitch as usize;
+            Some(SubresourceBytes {
+                offset: usize::try_from(l.offset).ok()?,
+                row_pitch,
+                depth_pitch: row_pitch * l.footprint.num_rows as usize,
+            })
+        })
+        .collect()
+}
+
+/// Mip-0 size in texels (width, height, depth), mip levels and array slices of a texture desc,
+/// as [`MemoryTexels`] takes them.
+pub fn backend_size(desc: &sys::D3D12_RESOURCE_DESC1) -> ((u32, u32, u32), u32, u32) {
+    let is3d = desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+    let depth = u32::from(desc.DepthOrArraySize).max(1);
+    let size = (desc.Width.min(u64::from(u32::MAX)) as u32, desc.Height.max(1), if is3d { depth } else { 1 });
+    (size, crate::subresource::mip_levels(desc).max(1), if is3d { 1 } else { depth })
+}
+
+/// How a [`MemoryTexels`] format's elements decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Codec {
+    /// One texel per element, through [`crate::pack`].
+    Plain(usize),
+    /// 4×4 texels per block of this many bytes, through [`crate::bc`].
+    Block(usize),
+    /// A depth-stencil view format reading one plane of the CPU layout's planar depth-stencil
+    /// resources (plane 0: 32-bit depth elements, 24-bit UNORM in the low bits or an f32;
+    /// plane 1: 8-bit stencil), which [`crate::pack`] does not decode.
+    Depth24,
+    /// R32_FLOAT_X8X24_TYPELESS: plane 0 of D32_FLOAT_S8X24_UINT, an f32 per texel.
+    Depth32,
+    /// X24_TYPELESS_G8_UINT / X32_TYPELESS_G8X24_UINT: the stencil plane, read as green.
+    Stencil,
+}
+
+impl Codec {
+    fn of(format: DXGI_FORMAT) -> Option<Codec> {
+        if let Some(block) = crate::bc::block_bytes(format) {
+            return Some(Codec::Block(block));
         }
-        Some(info.bytes_per_element() as usize)
+        Some(match format {
+            sys::DXGI_FORMAT_R24_UNORM_X8_TYPELESS => Codec::Depth24,
+            sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS => Codec::Depth32,
+            sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT | sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT => Codec::Stencil,
+            _ => {
+                let info = crate::format::info(format)?;
+                if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
+                    return None;
+                }
+                Codec::Plain(info.bytes_per_element() as usize)
+            }
+        })
     }
 
-    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<&[u8]> {
+    fn bytes(self) -> usize {
+        match self {
+            Codec::Plain(n) | Codec::Block(n) => n,
+            Codec::Depth24 | Codec::Depth32 => 4,
+            Codec::Stencil => 1,
+        }
+    }
+
+    /// Lanes of a depth/stencil plane element (`None` for the other codecs).
+    fn plane_lanes(self, e: &[u8]) -> Option<[u32; 4]> {
+        let word = || u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+        let one = 1.0f32.to_bits();
+        Some(match self {
+            Codec::Depth24 => [((word() & 0xff_ffff) as f64 / 16_777_215.0) as f32, 0.0, 0.0, 1.0].map(f32::to_bits),
+            Codec::Depth32 => [word(), 0, 0, one],
+            Codec::Stencil => [0, u32::from(e[0]), 0, 1],
+            _ => return None,
+        })
+    }
+}
+
+impl MemoryTexels<'_> {
+    /// The bytes of the element holding texel (x, y, z) of `mip`: the texel itself, or its
+    /// 4×4 block for BC formats. Bounds are the mip's size in texels (its "virtual" size: a
+    /// BC mip of 10 texels has 12 in memory, and texels 10 and 11 are out of range).
+    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<(Codec, &[u8])> {
         let (w, h, d) = self.dims(mip);
         if x >= w || y >= h || mip >= self.mips {
             return None;
@@ -149,10 +241,31 @@ impl MemoryTexels<'_> {
         if depth >= d || slice >= self.array_size {
             return None;
         }
-        let size = self.element_bytes()?;
+        let codec = Codec::of(self.format)?;
+        let size = codec.bytes();
+        let (x, y) = if matches!(codec, Codec::Block(_)) { (x / 4, y / 4) } else { (x, y) };
         let sub = self.subresources.get((mip + slice * self.mips) as usize)?;
-        let at = sub.offset + depth as usize * sub.depth_pitch + y as usize * sub.row_pitch + x as usize * size;
-        self.bytes.get(at..at + size)
+        // Checked: a layout that points past the bytes reads nothing rather than overflowing.
+        let at = (depth as usize)
+            .checked_mul(sub.depth_pitch)?
+            .checked_add((y as usize).checked_mul(sub.row_pitch)?)?
+            .checked_add((x as usize).checked_mul(size)?)?
+            .checked_add(sub.offset)?;
+        Some((codec, self.bytes.get(at..at.checked_add(size)?)?))
+    }
+
+    /// BC6H's stand-in format has an alpha BC6H lacks: its alpha reads 1.
+    fn without_alpha(&self, mut c: [f32; 4]) -> [f32; 4] {
+        if matches!(self.format, sys::DXGI_FORMAT_BC6H_UF16 | sys::DXGI_FORMAT_BC6H_SF16) {
+            c[3] = 1.0;
+        }
+        c
+    }
+
+    /// The format border colors, references and out-of-range reads follow, for formats
+    /// [`crate::pack`] handles.
+    fn value_format(&self) -> DXGI_FORMAT {
+        crate::bc::uncompressed_equivalent(self.format).unwrap_or(self.format)
     }
 }
 
@@ -168,30 +281,68 @@ impl Texels for MemoryTexels<'_> {
         self.array_size
     }
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
-        crate::pack::decode_color(self.format, self.element(x, y, z, mip)?)
+        let (codec, e) = self.element(x, y, z, mip)?;
+        match codec {
+            Codec::Plain(_) => crate::pack::decode_color(self.format, e),
+            Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4),
+            Codec::Stencil => Some([0.0, f32::from(e[0]), 0.0, 1.0]),
+            _ => codec.plane_lanes(e).map(|l| l.map(f32::from_bits)),
+        }
     }
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
-        crate::pack::decode_lanes(self.format, self.element(x, y, z, mip)?)
+        let (codec, e) = self.element(x, y, z, mip)?;
+        match codec {
+            Codec::Plain(_) => crate::pack::decode_lanes(self.format, e),
+            Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4).map(|c| c.map(f32::to_bits)),
+            _ => codec.plane_lanes(e),
+        }
     }
     fn zero(&self) -> [f32; 4] {
-        crate::pack::decode_color(self.format, &[0; 16]).unwrap_or([0.0; 4])
+        match Codec::of(self.format) {
+            Some(Codec::Depth24 | Codec::Depth32 | Codec::Stencil) => [0.0, 0.0, 0.0, 1.0],
+            _ => self.without_alpha(crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])),
+        }
     }
     fn zero_lanes(&self) -> [u32; 4] {
         // An element of zero bytes decodes to 0 in the format's components and the defaults in
         // the others, which is exactly what an out-of-range load returns.
-        crate::pack::decode_lanes(self.format, &[0; 16]).unwrap_or([0; 4])
+        match Codec::of(self.format) {
+            Some(c @ (Codec::Depth24 | Codec::Depth32 | Codec::Stencil)) => c.plane_lanes(&[0; 4]).unwrap_or([0; 4]),
+            _ => crate::pack::decode_lanes(self.value_format(), &[0; 16]).unwrap_or([0; 4]),
+        }
     }
     fn border(&self, color: [f32; 4]) -> [f32; 4] {
-        // Encoding then decoding drops the components the format lacks, clamps to its range
-        // and snaps to its precision: the spec's treatment of border colors.
-        crate::pack::encode_color(self.format, color)
-            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
-            .unwrap_or(color)
+        match Codec::of(self.format) {
+            Some(Codec::Depth24) => [self.quantize_reference(color[0]), 0.0, 0.0, 1.0],
+            Some(Codec::Depth32) => [color[0], 0.0, 0.0, 1.0],
+            Some(Codec::Stencil) => {
+                let g = if color[1].is_nan() { 0.0 } else { color[1].clamp(0.0, 255.0).trunc() };
+                [0.0, g, 0.0, 1.0]
+            }
+            // Encoding then decoding drops the components the format lacks, clamps to its range
+            // and snaps to its precision: the spec's treatment of border colors.
+            _ => {
+                let f = self.value_format();
+                let c = crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b));
+                self.without_alpha(c.unwrap_or(color))
+            }
+        }
     }
     fn quantize_reference(&self, reference: f32) -> f32 {
-        crate::pack::encode_color(self.format, [reference, 0.0, 0.0, 0.0])
-            .and_then(|(b, _)| crate::pack::decode_color(self.format, &b))
-            .map_or(reference, |c| c[0])
+        match Codec::of(self.format) {
+            // As depth is stored in a D24 buffer: clamped to [0, 1], rounded to 24 bits.
+            Some(Codec::Depth24) => {
+                let r = if reference.is_nan() { 0.0 } else { f64::from(reference).clamp(0.0, 1.0) };
+                ((r * 16_777_215.0).round() / 16_777_215.0) as f32
+            }
+            Some(Codec::Depth32 | Codec::Stencil) => reference,
+            _ => {
+                let f = self.value_format();
+                crate::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
+                    .and_then(|(b, _)| crate::pack::decode_color(f, &b))
+                    .map_or(reference, |c| c[0])
+            }
+        }
     }
 }
 
@@ -310,8 +461,10 @@ pub struct Sampler {
     pub mag_linear: bool,
     /// Mip filter is LINEAR.
     pub mip_linear: bool,
-    /// The filter is ANISOTROPIC (filtered as trilinear, see the module notes).
+    /// The filter is ANISOTROPIC (see the module notes).
     pub anisotropic: bool,
+    /// MaxAnisotropy (0 counts as 1).
+    pub max_anisotropy: u32,
     /// The reduction.
     pub reduction: Reduction,
     /// D3D12_TEXTURE_ADDRESS_MODE of u, v, w.
@@ -340,6 +493,7 @@ impl Sampler {
             mag_linear: anisotropic || s.filter & 0x04 != 0,
             mip_linear: anisotropic || s.filter & 0x01 != 0,
             anisotropic,
+            max_anisotropy: s.max_anisotropy,
             reduction: match (s.filter >> 7) & 3 {
                 0 => Reduction::Standard,
                 1 => Reduction::Comparison,
@@ -421,7 +575,7 @@ pub fn address(mode: u32, t: i64, n: u32) -> Option<u32> {
     let t = match sys::D3D12_TEXTURE_ADDRESS_MODE(mode as _) {
         sys::D3D12_TEXTURE_ADDRESS_MODE_WRAP => t.rem_euclid(n),
         sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR => {
-            let t = if t < 0 { -t - 1 } else { t };
+            let t = if t < 0 { -(t + 1) } else { t };
             let flip = (t / n) & 1 == 1;
             let t = t % n;
             if flip {
@@ -431,7 +585,7 @@ pub fn address(mode: u32, t: i64, n: u32) -> Option<u32> {
             }
         }
         sys::D3D12_TEXTURE_ADDRESS_MODE_CLAMP => t.clamp(0, n - 1),
-        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE => (if t < 0 { -t - 1 } else { t }).clamp(0, n - 1),
+        sys::D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE => (if t < 0 { -(t + 1) } else { t }).clamp(0, n - 1),
         sys::D3D12_TEXTURE_ADDRESS_MODE_BORDER => return None,
         _ => 0,
     };
@@ -445,10 +599,11 @@ fn axis_taps(u: f32, n: u32, linear: bool, offset: i32) -> [(i64, f32); 2] {
         let s = fixed(scaled - 0.5);
         let t = s.floor();
         let w = (s - t) as f32;
-        let t = t as i64 + i64::from(offset);
-        [(t, 1.0 - w), (t + 1, w)]
+        // Saturating: texel addresses of absurd coordinates stay absurd instead of overflowing.
+        let t = (t as i64).saturating_add(i64::from(offset));
+        [(t, 1.0 - w), (t.saturating_add(1), w)]
     } else {
-        [(fixed(scaled).floor() as i64 + i64::from(offset), 1.0), (0, 0.0)]
+        [((fixed(scaled).floor() as i64).saturating_add(i64::from(offset)), 1.0), (0, 0.0)]
     }
 }
 
@@ -500,11 +655,20 @@ fn cube_direction(face: u32, sc: f64, tc: f64) -> [f64; 3] {
     }
 }
 
-/// The cube face a direction selects and its face coordinates (§7.18.7).
+/// The cube face a direction selects and its face coordinates (§7.18.7). NaN components count
+/// as 0, and the zero vector reads the center of +Z (a direction has to pick some face).
 pub fn cube_face(dir: [f32; 3]) -> CubeFace {
-    let (face, sc, tc, ma) = cube_axes(dir.map(f64::from));
-    let ma = if ma > 0.0 { ma } else { 1.0 };
-    CubeFace { face, u: ((sc / ma + 1.0) * 0.5) as f32, v: ((tc / ma + 1.0) * 0.5) as f32 }
+    let (face, sc, tc, ma) = cube_axes(dir.map(|c| if c.is_nan() { 0.0 } else { f64::from(c) }));
+    let coord = |s: f64| {
+        let c = if ma > 0.0 && ma.is_finite() { (s / ma + 1.0) * 0.5 } else { 0.5 };
+        // |s| <= |ma|, so this only catches infinite directions (inf / inf).
+        if c.is_nan() {
+            0.5
+        } else {
+            c.clamp(0.0, 1.0) as f32
+        }
+    };
+    CubeFace { face, u: coord(sc), v: coord(tc) }
 }
 
 /// Texel (i, j) of `face` of size n×n, possibly one texel off the face: the face and texel
@@ -574,27 +738,112 @@ fn cube_axes_for_face(face: u32, d: [f64; 3]) -> (f64, f64, f64) {
 pub fn lod(t: &(impl Texels + ?Sized), view: &View, s: &Sampler, coords: [f32; 4], mode: Lod) -> f32 {
     let (raw, bias) = match mode {
         Lod::Level(l) => (l, 0.0),
-        Lod::Derivatives { ddx, ddy, bias, .. } => {
-            let (w, h, d) = t.dims(view.first_mip);
-            let (dx, dy) = match view.dim {
-                Dim::Cube | Dim::CubeArray => {
-                    let dir = [coords[0], coords[1], coords[2]];
-                    (cube_derivatives(dir, ddx, w), cube_derivatives(dir, ddy, w))
-                }
-                dim => {
-                    let size = [w as f32, h as f32, d as f32];
-                    let scale =
-                        |v: [f32; 3]| std::array::from_fn(|i| if i < dim.axes() { v[i] * size[i] } else { 0.0 });
-                    (scale(ddx), scale(ddy))
-                }
-            };
-            (isotropic_lod(dx, dy), bias)
-        }
+        Lod::Derivatives { ddx, ddy, bias, .. } => match anisotropy(t, view, s, ddx, ddy) {
+            Some(a) => (a.lod, bias),
+            None => (derivative_lod(t, view, coords, ddx, ddy), bias),
+        },
     };
     // f32::max / min return the number when one side is NaN: NaN never propagates (§3.1).
     let biased = raw + s.mip_lod_bias + bias;
     let clamped = s.min_lod.max(s.max_lod.min(biased));
     clamped.max(min_clamp(view, mode))
+}
+
+/// The LOD of derivatives `ddx`, `ddy` of `coords` before bias and clamps: the derivatives in
+/// texels of the view's most detailed mip (face texels for cubes), then [`isotropic_lod`].
+fn derivative_lod(t: &(impl Texels + ?Sized), view: &View, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
+    let (w, h, d) = t.dims(view.first_mip);
+    let (dx, dy) = match view.dim {
+        Dim::Cube | Dim::CubeArray => {
+            let dir = [coords[0], coords[1], coords[2]];
+            (cube_derivatives(dir, ddx, w), cube_derivatives(dir, ddy, w))
+        }
+        dim => {
+            let size = [w as f32, h as f32, d as f32];
+            let scale = |v: [f32; 3]| std::array::from_fn(|i| if i < dim.axes() { v[i] * size[i] } else { 0.0 });
+            (scale(ddx), scale(ddy))
+        }
+    };
+    isotropic_lod(dx, dy)
+}
+
+/// An anisotropic footprint (§7.18.11): the LOD of its minor axis, how many times longer the
+/// major axis is (clamped to MaxAnisotropy), and the major axis in texels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Anisotropy {
+    /// `log2` of the minor axis length (before bias and clamps).
+    pub lod: f32,
+    /// Ratio of anisotropy, in [1, MaxAnisotropy].
+    pub ratio: f32,
+    /// The major axis (u, v) in texels of the view's most detailed mip: the line taps spread on.
+    pub major: [f32; 2],
+}
+
+/// The spec's anisotropic LOD computation on texel-space derivatives `dx`, `dy` (u, v): the
+/// major axis is the longer derivative, the ratio its squared length over the parallelogram's
+/// area, clamped to `max_anisotropy` (then the minor axis is major / ratio, else area / major);
+/// a minor axis under one texel shrinks the ratio (`max(1, ratio · minor)`) and is not clamped,
+/// so negative LODs stay reachable for LOD biasing, as the spec recommends.
+pub fn anisotropic_footprint(dx: [f32; 2], dy: [f32; 2], max_anisotropy: u32) -> Anisotropy {
+    let sq = |d: [f32; 2]| d[0] * d[0] + d[1] * d[1];
+    let (sx, sy) = (sq(dx), sq(dy));
+    let (major, sq_major) = if sx > sy { (dx, sx) } else { (dy, sy) };
+    let length_major = sq_major.sqrt();
+    if !length_major.is_finite() || length_major <= 0.0 {
+        return Anisotropy { lod: length_major.log2(), ratio: 1.0, major: [0.0; 2] };
+    }
+    let determinant = (dx[0] * dy[1] - dx[1] * dy[0]).abs();
+    let max = max_anisotropy.max(1) as f32;
+    let mut ratio = sq_major / determinant;
+    let length_minor = if ratio.is_nan() || ratio > max {
+        ratio = max;
+        length_major / ratio
+    } else {
+        determinant / length_major
+    };
+    if length_minor < 1.0 {
+        ratio = (ratio * length_minor).max(1.0);
+    }
+    Anisotropy { lod: length_minor.log2(), ratio, major }
+}
+
+/// The footprint of an anisotropic sampler's implicit-LOD sample on a 2D texture (the only
+/// type the spec filters anisotropically); `None` otherwise.
+fn anisotropy(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+) -> Option<Anisotropy> {
+    if !s.anisotropic || !matches!(view.dim, Dim::Tex2D | Dim::Tex2DArray) {
+        return None;
+    }
+    let (w, h, _) = t.dims(view.first_mip);
+    let texels = |d: [f32; 3]| [d[0] * w as f32, d[1] * h as f32];
+    Some(anisotropic_footprint(texels(ddx), texels(ddy), s.max_anisotropy))
+}
+
+/// `CalculateLevelOfDetail` and `CalculateLevelOfDetailUnclamped` (the `lod` instruction):
+/// `(clamped, unclamped)`. The unclamped LOD is the derivatives' LOD plus MipLODBias, free of
+/// every clamp (so it may be negative or −∞); the clamped one is the LOD a sample would use:
+/// all of [`lod`]'s clamps, then the view's mip range `[0, mips − 1]`.
+pub fn calculate_lod(
+    t: &(impl Texels + ?Sized),
+    view: &View,
+    s: &Sampler,
+    coords: [f32; 4],
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+) -> (f32, f32) {
+    let raw = match anisotropy(t, view, s, ddx, ddy) {
+        Some(a) => a.lod,
+        None => derivative_lod(t, view, coords, ddx, ddy),
+    };
+    let unclamped = raw + s.mip_lod_bias;
+    let mode = Lod::Derivatives { ddx, ddy, bias: 0.0, clamp: 0.0 };
+    let last = (view.levels(t) - 1) as f32;
+    (lod(t, view, s, coords, mode).clamp(0.0, last), unclamped)
 }
 
 /// The larger of the shader's LOD clamp and the view's ResourceMinLODClamp, in the view's mips.
@@ -656,7 +905,12 @@ impl Acc {
     }
 
     fn result(&self) -> [f32; 4] {
-        self.extreme.unwrap_or(self.sum)
+        match (self.extreme, self.compare) {
+            (Some(e), _) => e,
+            // Weights sum to 1 only up to rounding: a filtered comparison stays in [0, 1].
+            (None, Some(_)) => self.sum.map(|v| v.clamp(0.0, 1.0)),
+            (None, None) => self.sum,
+        }
     }
 }
 
@@ -671,7 +925,7 @@ struct Ctx<'a, T: Texels + ?Sized> {
 impl<T: Texels + ?Sized> Ctx<'_, T> {
     /// Adds the taps of mip `m` (view-relative) with total weight `weight`.
     fn level(&self, acc: &mut Acc, m: u32, linear: bool, c: &Coords, offset: [i32; 3], weight: f32) {
-        let mip = self.view.first_mip + m;
+        let mip = self.view.first_mip.saturating_add(m);
         let (w, h, d) = self.t.dims(mip);
         if let Some(face) = c.face {
             return self.cube_level(acc, mip, w, linear, face, c.slice, weight);
@@ -715,7 +969,9 @@ impl<T: Texels + ?Sized> Ctx<'_, T> {
 
     #[allow(clippy::too_many_arguments)]
     fn cube_level(&self, acc: &mut Acc, mip: u32, n: u32, linear: bool, f: CubeFace, cube: u32, weight: f32) {
-        let fetch = |face: u32, i: u32, j: u32| self.t.fetch(i, j, cube + face, mip).unwrap_or_else(|| self.t.zero());
+        let fetch = |face: u32, i: u32, j: u32| {
+            self.t.fetch(i, j, cube.saturating_add(face), mip).unwrap_or_else(|| self.t.zero())
+        };
         let n64 = i64::from(n);
         if !linear {
             let t = |u: f32| (fixed(u * n as f32).floor() as i64).clamp(0, n64 - 1) as u32;
@@ -756,7 +1012,11 @@ fn resolve(view: &View, s: &Sampler, coords: [f32; 4]) -> Coords {
         Dim::Cube | Dim::CubeArray => {
             let cube = if view.dim == Dim::CubeArray { index(coords[3], slices / 6) } else { 0 };
             let face = cube_face([coords[0], coords[1], coords[2]]);
-            Coords { uvw: [face.u, face.v, 0.0], face: Some(face), slice: view.first_slice + cube * 6 }
+            Coords {
+                uvw: [face.u, face.v, 0.0],
+                face: Some(face),
+                slice: view.first_slice.saturating_add(cube.saturating_mul(6)),
+            }
         }
         dim => {
             let axes = dim.axes();
@@ -766,7 +1026,7 @@ fn resolve(view: &View, s: &Sampler, coords: [f32; 4]) -> Coords {
                 Dim::Tex2DArray => index(coords[2], slices),
                 _ => 0,
             };
-            Coords { uvw, face: None, slice: view.first_slice + slice }
+            Coords { uvw, face: None, slice: view.first_slice.saturating_add(slice) }
         }
     }
 }
@@ -791,28 +1051,48 @@ pub fn sample(
     }
     let lod = lod(t, view, s, coords, mode);
     let ctx = Ctx { t, view, s, border: t.border(s.border) };
-    let c = resolve(view, s, coords);
+    // Anisotropic samples take ceil(ratio) trilinear taps spread evenly along the major axis of
+    // the footprint, each at the minor axis' LOD; everything else takes one tap.
+    let (taps, step) = match mode {
+        Lod::Derivatives { ddx, ddy, .. } => match anisotropy(t, view, s, ddx, ddy) {
+            Some(a) if a.ratio > 1.0 => {
+                let (w, h, _) = t.dims(view.first_mip);
+                (a.ratio.ceil() as u32, [a.major[0] / w as f32, a.major[1] / h as f32])
+            }
+            _ => (1, [0.0; 2]),
+        },
+        Lod::Level(_) => (1, [0.0; 2]),
+    };
     let mut acc = Acc {
         reduction: s.reduction,
         compare: compare.map(|r| (s.comparison_func, t.quantize_reference(r))),
         sum: [0.0; 4],
         extreme: None,
     };
-    let linear = if lod <= 0.0 { s.mag_linear } else { s.min_linear };
-    // 8.8 fixed point, with room for any clamped LOD and none for infinities.
+    // The LOD in 8.8 fixed point (room for any clamped LOD, none for infinities); the
+    // magnification test reads the same snapped value the mip selection does.
     let l = fixed(lod.clamp(-256.0, 256.0)) as f32;
-    if s.mip_linear {
-        let m = l.floor();
-        let w = l - m;
-        let m0 = (m.max(0.0) as u32).min(last);
-        let m1 = ((m + 1.0).max(0.0) as u32).min(last);
-        ctx.level(&mut acc, m0, linear, &c, offset, 1.0 - w);
-        if w > 0.0 {
-            ctx.level(&mut acc, m1, linear, &c, offset, w);
+    let linear = if l <= 0.0 { s.mag_linear } else { s.min_linear };
+    for k in 0..taps {
+        let along = (k as f32 + 0.5) / taps as f32 - 0.5;
+        let mut at = coords;
+        at[0] += along * step[0];
+        at[1] += along * step[1];
+        let c = resolve(view, s, at);
+        let share = 1.0 / taps as f32;
+        if s.mip_linear {
+            let m = l.floor();
+            let w = l - m;
+            let m0 = (m.max(0.0) as u32).min(last);
+            let m1 = ((m + 1.0).max(0.0) as u32).min(last);
+            ctx.level(&mut acc, m0, linear, &c, offset, (1.0 - w) * share);
+            if w > 0.0 {
+                ctx.level(&mut acc, m1, linear, &c, offset, w * share);
+            }
+        } else {
+            let m = ((l + 0.5).floor().max(0.0) as u32).min(last);
+            ctx.level(&mut acc, m, linear, &c, offset, share);
         }
-    } else {
-        let m = ((l + 0.5).floor().max(0.0) as u32).min(last);
-        ctx.level(&mut acc, m, linear, &c, offset, 1.0);
     }
     acc.result()
 }
@@ -845,7 +1125,7 @@ pub fn gather(
         let [iu, iv] = [f.u, f.v].map(|u| axis_taps(u, w, true, 0)[0].0);
         let texels = ORDER.map(|(di, dj)| {
             cube_texel(f.face, iu + di, iv + dj, w)
-                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice + face, mip).unwrap_or_else(|| t.zero())))
+                .map(|(face, i, j)| pick(t.fetch(i, j, c.slice.saturating_add(face), mip).unwrap_or_else(|| t.zero())))
         });
         // A corner's missing texel is the average of the three that exist (after comparing,
         // for GatherCmp).
@@ -885,10 +1165,10 @@ pub fn apply_mapping<T: Copy>(mapping: u32, v: [T; 4], zero: T, one: T) -> [T; 4
 /// slice — reads as [`Texels::zero_lanes`].
 pub fn load(t: &(impl Texels + ?Sized), view: &View, xyz: [i32; 3], mip: u32, offset: [i32; 3]) -> [u32; 4] {
     let zero = t.zero_lanes();
-    if mip >= view.levels(t) || view.first_mip + mip >= t.mips() {
+    if mip >= view.levels(t) || view.first_mip.saturating_add(mip) >= t.mips() {
         return zero;
     }
-    let abs = view.first_mip + mip;
+    let abs = view.first_mip.saturating_add(mip);
     let (w, h, d) = t.dims(abs);
     let axes = match view.dim {
         // Cubes are loaded as 2D arrays.
@@ -915,7 +1195,7 @@ pub fn load(t: &(impl Texels + ?Sized), view: &View, xyz: [i32; 3], mip: u32, of
             if slice < 0 || slice as u32 >= view.array_size.max(1) {
                 return zero;
             }
-            view.first_slice + slice as u32
+            view.first_slice.saturating_add(slice as u32)
         }
     };
     t.fetch_lanes(p[0], p[1], z, abs).unwrap_or(zero)
@@ -965,7 +1245,7 @@ mod tests {
 
     impl Texels for Grid {
         fn dims(&self, mip: u32) -> (u32, u32, u32) {
-            let m = |v: u32| (v >> mip).max(1);
+            let m = |v: u32| v.checked_shr(mip).unwrap_or(0).max(1);
             (m(self.size.0), m(self.size.1), m(self.size.2))
         }
         fn mips(&self) -> u32 {
@@ -1094,6 +1374,10 @@ mod tests {
         for mode in 1..=5 {
             assert_eq!(address(mode, 2, 4), Some(2), "in range is untouched by mode {mode}");
         }
+        // Extreme addresses do not overflow.
+        assert_eq!(address(MIRROR, i64::MIN, 4), Some(0));
+        assert_eq!(address(MIRROR_ONCE, i64::MIN, 4), Some(3));
+        assert_eq!(address(WRAP, i64::MIN, 3), Some(1));
     }
 
     #[test]
@@ -1214,6 +1498,19 @@ mod tests {
     }
 
     #[test]
+    fn calculate_lod_reports_the_clamped_and_the_raw_lod() {
+        let g = mip_chain();
+        let v = View { mip_levels: 3, ..View::whole(Dim::Tex2D, &g) };
+        let s = sampler(LINEAR, CLAMP);
+        let d = |x: f32| calculate_lod(&g, &v, &s, [0.0; 4], [x, 0.0, 0.0], [0.0; 3]);
+        assert_eq!(d(1.0 / 8.0), (1.0, 1.0));
+        assert_eq!(d(1.0 / 64.0), (0.0, -2.0), "magnified: clamped to mip 0");
+        assert_eq!(d(4.0), (2.0, 6.0), "past the view's last mip");
+        let biased = Sampler { mip_lod_bias: 0.5, max_lod: 1.25, ..s };
+        assert_eq!(calculate_lod(&g, &v, &biased, [0.0; 4], [1.0 / 8.0, 0.0, 0.0], [0.0; 3]), (1.25, 1.5));
+    }
+
+    #[test]
     fn mip_point_rounds_the_lod_to_the_nearest_mip() {
         let g = mip_chain();
         let v = View::whole(Dim::Tex2D, &g);
@@ -1281,6 +1578,9 @@ mod tests {
         assert_eq!(r(0.0), 1.5);
         assert_eq!(r(-1.0), 1.5);
         assert_eq!(r(0.25), 2.0);
+        // Below 1/512 the LOD snaps to 0: still magnified.
+        assert_eq!(r(0.001), 1.5);
+        assert_eq!(r(0.003), 2.0);
     }
 
     #[test]
@@ -1292,6 +1592,48 @@ mod tests {
         let c = sampler(0xd5, CLAMP);
         assert_eq!(c.reduction, Reduction::Comparison);
         assert!(c.anisotropic);
+    }
+
+    #[test]
+    fn anisotropic_footprint_follows_the_specs_formulas() {
+        // 4 texels along u per pixel, 1 along v: ratio 4, minor axis 1 texel, LOD 0.
+        let a = anisotropic_footprint([4.0, 0.0], [0.0, 1.0], 16);
+        assert_eq!(a, Anisotropy { lod: 0.0, ratio: 4.0, major: [4.0, 0.0] });
+        // MaxAnisotropy 2 clamps the ratio; the minor axis becomes major / 2: LOD 1.
+        let b = anisotropic_footprint([4.0, 0.0], [0.0, 1.0], 2);
+        assert_eq!(b, Anisotropy { lod: 1.0, ratio: 2.0, major: [4.0, 0.0] });
+        // The major axis is the longer derivative, here ddy.
+        assert_eq!(anisotropic_footprint([0.0, 2.0], [8.0, 0.0], 16).major, [8.0, 0.0]);
+        // A minor axis under a texel shrinks the ratio and keeps its negative LOD.
+        let c = anisotropic_footprint([2.0, 0.0], [0.0, 0.5], 16);
+        assert_eq!((c.lod, c.ratio), (-1.0, 2.0));
+        // Parallel derivatives have no area: the ratio clamps to MaxAnisotropy (0 counts as 1).
+        let d = anisotropic_footprint([4.0, 0.0], [2.0, 0.0], 0);
+        assert_eq!((d.lod, d.ratio), (2.0, 1.0));
+        assert_eq!(anisotropic_footprint([0.0; 2], [0.0; 2], 16).lod, f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn anisotropic_sampling_takes_the_minor_axis_lod_and_taps_along_the_major_axis() {
+        let mut s = sampler(0x55, CLAMP);
+        s.max_anisotropy = 16;
+        let d = Lod::Derivatives { ddx: [4.0 / 16.0, 0.0, 0.0], ddy: [0.0, 1.0 / 16.0, 0.0], bias: 0.0, clamp: 0.0 };
+        // Isotropic filtering would read mip 2; the minor axis is one texel: mip 0.
+        let g = mip_chain();
+        let v = View::whole(Dim::Tex2D, &g);
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], d, None)[0], 0.0);
+        assert_eq!(sample(&g, &v, &sampler(LINEAR, CLAMP), [0.5; 4], [0; 3], d, None)[0], 2.0);
+        assert_eq!(calculate_lod(&g, &v, &s, [0.5; 4], [4.0 / 16.0, 0.0, 0.0], [0.0, 1.0 / 16.0, 0.0]), (0.0, 0.0));
+        // Four taps at -1.5, -0.5, 0.5 and 1.5 texels from u = 8 land on texel centers 6..9 of a
+        // ramp R = x: their mean, minimum and maximum.
+        let ramp = grid((16, 16, 1), 1, 1, |x, _, _, _, _| [x as f32, 0.0, 0.0, 1.0]);
+        let rv = View::whole(Dim::Tex2D, &ramp);
+        let at = |s: &Sampler| sample(&ramp, &rv, s, [0.5, 8.5 / 16.0, 0.0, 0.0], [0; 3], d, None)[0];
+        assert_eq!(at(&s), 7.5);
+        assert_eq!(at(&Sampler { reduction: Reduction::Minimum, ..s }), 6.0);
+        assert_eq!(at(&Sampler { reduction: Reduction::Maximum, ..s }), 9.0);
+        // Explicit LODs and cubes stay trilinear.
+        assert_eq!(sample(&g, &v, &s, [0.5; 4], [0; 3], Lod::Level(2.0), None)[0], 2.0);
     }
 
     #[test]
@@ -1425,6 +1767,27 @@ mod tests {
         assert_eq!(cube_face([1.0, 1.0, 1.0]).face, 4);
         assert_eq!(cube_face([-1.0, 1.0, -1.0]).face, 5);
         assert_eq!(cube_face([1.0, -1.0, 0.5]).face, 3);
+    }
+
+    #[test]
+    fn degenerate_cube_directions_pick_a_face_inside_it() {
+        // Found by the fuzzing property: a NaN component once made a face coordinate huge.
+        let f = cube_face([f32::NAN, 0.0, 9.259165e27]);
+        assert_eq!((f.face, f.u, f.v), (4, 0.5, 0.5));
+        assert_eq!(cube_face([0.0; 3]), CubeFace { face: 4, u: 0.5, v: 0.5 });
+        let inf = cube_face([f32::INFINITY, f32::INFINITY, 1.0]);
+        assert!((0.0..=1.0).contains(&inf.u) && (0.0..=1.0).contains(&inf.v));
+    }
+
+    #[test]
+    fn filtered_comparisons_stay_within_0_and_1() {
+        // Found by the fuzzing property: six anisotropic taps' weights summed past 1.
+        let g = grid((8, 4, 1), 3, 1, |x, y, _, m, _| [(x + y + m) as f32, 1.0, 0.5, 1.0]);
+        let mut s = sampler(0x152, BORDER);
+        s.max_anisotropy = 6;
+        let d = Lod::Derivatives { ddx: [0.0; 3], ddy: [8.5e9, 0.0, 0.0], bias: 2.3e-35, clamp: 0.0 };
+        let r = sample(&g, &View::whole(Dim::Tex2D, &g), &s, [0.0; 4], [0; 3], d, Some(2.3e-35));
+        assert!(r.iter().all(|v| (0.0..=1.0).contains(v)), "{r:?}");
     }
 
     #[test]
@@ -1582,6 +1945,41 @@ mod tests {
             proptest::prop_assert!((0.0..=16.0).contains(&lo) && (0.0..=16.0).contains(&hi));
         }
 
+        /// Shaders pass anything: NaN, infinities, huge values, any sampler state. No input
+        /// panics (overflow included), and results stay finite for finite textures.
+        #[test]
+        fn any_input_samples_without_panicking(
+            coords in proptest::array::uniform4(proptest::num::f32::ANY),
+            ddx in proptest::array::uniform3(proptest::num::f32::ANY),
+            ddy in proptest::array::uniform3(proptest::num::f32::ANY),
+            level in proptest::num::f32::ANY,
+            offset in proptest::array::uniform3(-8i32..8),
+            filter in 0u32..0x200,
+            address in 0u32..7,
+            max_aniso in 0u32..17,
+            dim in 0usize..7,
+        ) {
+            let g = grid((8, 4, 2), 3, 1, |x, y, z, m, _| [(x + y + z + m) as f32, 1.0, 0.5, 1.0]);
+            let cubes = grid((4, 4, 1), 3, 12, |x, y, _, m, sl| [(x + y + m + sl) as f32, 0.0, 0.0, 1.0]);
+            let dims = [Dim::Tex1D, Dim::Tex1DArray, Dim::Tex2D, Dim::Tex2DArray, Dim::Tex3D, Dim::Cube, Dim::CubeArray];
+            let dim = dims[dim];
+            let t: &Grid = if matches!(dim, Dim::Cube | Dim::CubeArray) { &cubes } else { &g };
+            let view = View::whole(dim, t);
+            let mut s = sampler(filter, address);
+            s.max_anisotropy = max_aniso;
+            s.comparison_func = filter % 9;
+            for mode in [Lod::Level(level), Lod::Derivatives { ddx, ddy, bias: level, clamp: 0.0 }] {
+                let r = sample(t, &view, &s, coords, offset, mode, None);
+                proptest::prop_assert!(r.iter().all(|v| v.is_finite()), "{:?}", r);
+                let c = sample(t, &view, &s, coords, offset, mode, Some(level));
+                proptest::prop_assert!(c.iter().all(|v| (0.0..=1.0).contains(v)), "{:?}", c);
+            }
+            let _ = gather(t, &view, &s, coords, offset, 1, None);
+            let _ = calculate_lod(t, &view, &s, coords, ddx, ddy);
+            let xyz = coords.map(|c| c as i32);
+            let _ = load(t, &view, [xyz[0], xyz[1], xyz[2]], level as u32, offset);
+        }
+
         #[test]
         fn cube_faces_round_trip_through_their_directions(x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0) {
             proptest::prop_assume!(x.abs().max(y.abs()).max(z.abs()) > 1e-3);
@@ -1727,9 +2125,9 @@ mod tests {
         let subs3 = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
         let t3 = MemoryTexels { size: (2, 2, 2), mips: 1, array_size: 1, bytes: &vol, subresources: &subs3, ..t };
         assert_eq!(t3.fetch(0, 0, 1, 0), Some([0.0, 0.0, 1.0, 0.0]));
-        // Block-compressed formats are not decoded yet.
-        let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC1_UNORM, ..t };
-        assert_eq!(bc.fetch(0, 0, 0, 0), None);
+        // Video formats are not decoded.
+        let video = MemoryTexels { format: sys::DXGI_FORMAT_NV12, ..t };
+        assert_eq!(video.fetch(0, 0, 0, 0), None);
     }
 
     #[test]
@@ -1743,6 +2141,193 @@ mod tests {
         assert_eq!(apply_mapping(m, rgba, 0.0, 1.0), [3.0, 1.0, 0.0, 1.0]);
         assert_eq!(apply_mapping(m, [7u32, 8, 9, 10], 0, 1), [9, 7, 0, 1]);
         assert_eq!([0, 1, 2, 3].map(|c| mapping_source(m, c)), [2, 0, 4, 5]);
+    }
+
+    #[test]
+    fn memory_texels_decode_bc_blocks_by_block_rows_within_the_virtual_size() {
+        // A 6×6 BC4 mip: 2×2 blocks of 8 bytes, block rows 16 bytes apart. Block (1, 1) holds
+        // r0 = 255, r1 = 0 with every code 1 (0.0) except texel (1, 0) of the block, code 0.
+        let mut bytes = [0u8; 32];
+        bytes[24] = 255;
+        let codes: u64 = (0..16).filter(|&i| i != 1).fold(0, |a, i| a | 1 << (3 * i));
+        bytes[26..32].copy_from_slice(&codes.to_le_bytes()[..6]);
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_BC4_UNORM,
+            size: (6, 6, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(t.fetch(5, 4, 0, 0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(4, 4, 0, 0), Some([0.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(6, 4, 0, 0), None, "texel 6 lies in the block but past the mip");
+        assert_eq!(t.zero(), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(t.border([2.0, 0.5, 0.5, 0.5]), [1.0, 0.0, 0.0, 1.0]);
+        // BC6H stands in as RGBA16 float, but has no alpha: it reads 1.
+        let hdr = MemoryTexels { format: sys::DXGI_FORMAT_BC6H_SF16, ..t };
+        assert_eq!(hdr.zero(), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(hdr.border([-2.0, 0.5, 8.0, 0.0]), [-2.0, 0.5, 8.0, 1.0]);
+        // Point sampling the texel and clamping past the edge.
+        let v = View::whole(Dim::Tex2D, &t);
+        let s = sampler(POINT, CLAMP);
+        assert_eq!(sample(&t, &v, &s, [5.5 / 6.0, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
+        assert_eq!(sample(&t, &v, &s, [1.5, 4.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 1.0);
+        assert_eq!(sample(&t, &v, &s, [1.5, 5.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 0.0);
+    }
+
+    #[test]
+    fn depth_views_read_the_depth_plane_for_shadow_comparisons() {
+        // D24 plane 0: 24-bit UNORM in the low bits of 32-bit elements (top byte ignored).
+        let mut bytes = [0u8; 8];
+        bytes[..4].copy_from_slice(&(0xAB00_0000u32 | 0x80_0000).to_le_bytes());
+        bytes[4..].copy_from_slice(&0xff_ffffu32.to_le_bytes());
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 8, depth_pitch: 8 }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R24_UNORM_X8_TYPELESS,
+            size: (2, 1, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        let half = (0x80_0000 as f64 / 16_777_215.0) as f32;
+        assert_eq!(t.fetch(0, 0, 0, 0), Some([half, 0.0, 0.0, 1.0]));
+        assert_eq!(t.fetch(1, 0, 0, 0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(t.zero(), [0.0, 0.0, 0.0, 1.0]);
+        // The reference is clamped and rounded to 24 bits: 0.5 equals the stored 0x800000.
+        assert_eq!(t.quantize_reference(0.5), half);
+        assert_eq!(t.quantize_reference(7.0), 1.0);
+        let v = View::whole(Dim::Tex2D, &t);
+        let mut s = sampler(0x95, CLAMP);
+        s.comparison_func = 4; // LESS_EQUAL
+        let pcf = |r| sample(&t, &v, &s, [0.5, 0.5, 0.0, 0.0], [0; 3], Lod::Level(0.0), Some(r))[0];
+        assert_eq!(pcf(0.5), 1.0);
+        assert_eq!(pcf(0.75), 0.5);
+        assert_eq!(pcf(2.0), 0.5, "2.0 clamps to 1.0, which is <= the 1.0 texel");
+    }
+
+    #[test]
+    fn depth32_and_stencil_views_read_their_planes() {
+        let bytes = 0.25f32.to_le_bytes();
+        let subs = [SubresourceBytes { offset: 0, row_pitch: 4, depth_pitch: 4 }];
+        let d = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS,
+            size: (1, 1, 1),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(d.fetch(0, 0, 0, 0), Some([0.25, 0.0, 0.0, 1.0]));
+        // The stencil plane: one byte per texel, read as green (an integer).
+        let st = [7u8, 200];
+        let ss = [SubresourceBytes { offset: 0, row_pitch: 2, depth_pitch: 2 }];
+        for format in [sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT, sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT] {
+            let t = MemoryTexels { bytes: &st, format, size: (2, 1, 1), subresources: &ss, ..d };
+            let v = View::whole(Dim::Tex2D, &t);
+            assert_eq!(load(&t, &v, [1, 0, 0], 0, [0; 3]), [0, 200, 0, 1]);
+            assert_eq!(load(&t, &v, [2, 0, 0], 0, [0; 3]), [0, 0, 0, 1]);
+            assert_eq!(t.fetch(0, 0, 0, 0), Some([0.0, 7.0, 0.0, 1.0]));
+            assert_eq!(t.border([9.0, 300.0, 1.0, 1.0]), [0.0, 255.0, 0.0, 1.0]);
+        }
+    }
+
+    #[test]
+    fn backend_layouts_address_the_cpu_layout_of_a_texture() {
+        use crate::pack::encode_color;
+        // A 4×2 RGBA8 2D array of 2 slices with 2 mips, written texel by texel through the
+        // layouts, then read back through MemoryTexels.
+        let desc = sys::D3D12_RESOURCE_DESC1 {
+            Dimension: sys::D3D12_RESOURCE_DIMENSION_TEXTURE2D,
+            Alignment: 0,
+            Width: 4,
+            Height: 2,
+            DepthOrArraySize: 2,
+            MipLevels: 2,
+            Format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            SampleDesc: sys::DXGI_SAMPLE_DESC { Count: 1, Quality: 0 },
+            Layout: sys::D3D12_TEXTURE_LAYOUT_UNKNOWN,
+            Flags: sys::D3D12_RESOURCE_FLAG_NONE,
+            SamplerFeedbackMipRegion: Default::default(),
+        };
+        let layouts = backend_layouts(&desc, 0).unwrap();
+        assert_eq!(layouts.len(), 4);
+        assert_eq!(layouts[0], SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 });
+        let (size, mips, array_size) = backend_size(&desc);
+        assert_eq!((size, mips, array_size), ((4, 2, 1), 2, 2));
+        let bytes_len = crate::allocation::layout_bytes(&desc).unwrap() as usize;
+        let mut bytes = vec![0u8; bytes_len];
+        let value = |x: u32, y: u32, mip: u32, slice: u32| {
+            [x as f32 / 255.0, y as f32 / 255.0, mip as f32 / 255.0, slice as f32 / 255.0]
+        };
+        for slice in 0..2 {
+            for mip in 0..2u32 {
+                let l = layouts[(mip + slice * 2) as usize];
+                for y in 0..(2 >> mip) {
+                    for x in 0..(4 >> mip) {
+                        let at = l.offset + y as usize * l.row_pitch + x as usize * 4;
+                        let (e, _) = encode_color(desc.Format, value(x, y, mip, slice)).unwrap();
+                        bytes[at..at + 4].copy_from_slice(&e[..4]);
+                    }
+                }
+            }
+        }
+        let t = MemoryTexels { bytes: &bytes, format: desc.Format, size, mips, array_size, subresources: &layouts };
+        for (x, y, mip, slice) in [(3, 1, 0, 0), (1, 0, 1, 1), (0, 0, 1, 0), (2, 1, 0, 1)] {
+            assert_eq!(t.fetch(x, y, slice, mip), Some(value(x, y, mip, slice)));
+        }
+        assert_eq!(
+            backend_layouts(&sys::D3D12_RESOURCE_DESC1 { Dimension: sys::D3D12_RESOURCE_DIMENSION_BUFFER, ..desc }, 0),
+            None
+        );
+        assert_eq!(backend_layouts(&desc, 1), None, "RGBA8 has one plane");
+        // D24S8: plane 0 holds 32-bit depth elements, plane 1 the stencil bytes after it.
+        let ds = sys::D3D12_RESOURCE_DESC1 {
+            DepthOrArraySize: 1,
+            MipLevels: 1,
+            Format: sys::DXGI_FORMAT_D24_UNORM_S8_UINT,
+            ..desc
+        };
+        let depth = backend_layouts(&ds, 0).unwrap();
+        let stencil = backend_layouts(&ds, 1).unwrap();
+        assert_eq!((depth[0].offset, depth[0].row_pitch), (0, 16));
+        assert_eq!((stencil[0].offset, stencil[0].row_pitch), (32, 4));
+    }
+
+    #[test]
+    fn memory_texels_with_layouts_past_the_bytes_read_nothing() {
+        let bytes = [0u8; 16];
+        let subs = [SubresourceBytes { offset: usize::MAX - 2, row_pitch: usize::MAX, depth_pitch: usize::MAX }];
+        let t = MemoryTexels {
+            bytes: &bytes,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            size: (4, 4, 4),
+            mips: 1,
+            array_size: 1,
+            subresources: &subs,
+        };
+        assert_eq!(t.fetch(0, 0, 0, 0), None);
+        assert_eq!(t.fetch(3, 3, 3, 0), None);
+        assert_eq!(MemoryTexels { subresources: &[], ..t }.fetch(0, 0, 0, 0), None, "no layout");
+    }
+
+    #[test]
+    fn views_past_the_texture_read_zero_without_overflow() {
+        let g = grid((2, 2, 1), 1, 2, |_, _, _, _, _| [1.0; 4]);
+        let v = View {
+            first_mip: u32::MAX,
+            first_slice: u32::MAX,
+            array_size: u32::MAX,
+            ..View::whole(Dim::Tex2DArray, &g)
+        };
+        let s = sampler(LINEAR, WRAP);
+        assert_eq!(sample(&g, &v, &s, [0.5, 0.5, 3.0, 0.0], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
+        assert_eq!(gather(&g, &v, &s, [0.5; 4], [0; 3], 0, None), [0.0; 4]);
+        assert_eq!(load(&g, &v, [0, 0, 1], 0, [0; 3]), [0; 4]);
+        let c = View { dim: Dim::CubeArray, ..v };
+        assert_eq!(sample(&g, &c, &s, [1.0, 0.0, 0.0, 9.0], [0; 3], Lod::Level(0.0), None), [0.0; 4]);
     }
 
     #[test]
