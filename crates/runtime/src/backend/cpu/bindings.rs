@@ -386,26 +386,8 @@ fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
         });
     }
     let r = &e.desc;
-    let mips = u32::from(r.MipLevels.max(1));
-    let (size, array_size) = if r.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D {
-        ((r.Width as u32, r.Height, u32::from(r.DepthOrArraySize)), 1)
-    } else {
-        ((r.Width as u32, r.Height, 1), u32::from(r.DepthOrArraySize))
-    };
-    let plane = u32::from(d.plane);
-    let mut subresources = Vec::with_capacity((mips * array_size) as usize);
-    for slice in 0..array_size {
-        for mip in 0..mips {
-            let sub = mip + slice * mips + plane * mips * array_size;
-            let (off, fp) = allocation::subresource_layout(r, sub)?;
-            let rows = fp.Height.div_ceil(u32::from(info.block_height.max(1)));
-            subresources.push(SubresourceBytes {
-                offset: off as usize,
-                row_pitch: fp.RowPitch as usize,
-                depth_pitch: fp.RowPitch as usize * rows as usize,
-            });
-        }
-    }
+    let (size, mips, array_size) = sample::backend_size(r);
+    let subresources = sample::backend_layouts(r, u32::from(d.plane))?;
     Some(Tex {
         len: e.memory.len(),
         memory: e.memory.clone(),
