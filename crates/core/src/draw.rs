@@ -234,6 +234,9 @@ pub struct DrawStats {
     pub pixels_shaded: u64,
     /// Pixels that reached a render target.
     pub pixels_written: u64,
+    /// Samples that passed the depth and stencil tests (all covered samples without a depth
+    /// buffer): what an occlusion query counts.
+    pub samples_passed: u64,
 }
 
 /// The handle numbers the draw's shaders create: (class, space, register).
@@ -645,9 +648,11 @@ pub fn draw(
                 // No pixel shader: depth only.
                 for frags in quads.values() {
                     for f in frags {
-                        if let Some(d) = depth.as_deref_mut() {
-                            depth_write(d, p, f.x, f.y, f.depth, f.front_facing, call.stencil_ref);
-                        }
+                        let pass = match depth.as_deref_mut() {
+                            Some(d) => depth_write(d, p, f.x, f.y, f.depth, f.front_facing, call.stencil_ref),
+                            None => true,
+                        };
+                        stats.samples_passed += u64::from(pass);
                     }
                 }
                 continue;
@@ -728,6 +733,7 @@ pub fn draw(
                             continue;
                         }
                     }
+                    stats.samples_passed += 1;
                     let mut wrote = false;
                     for (n, slot) in targets.iter_mut().enumerate() {
                         let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
@@ -912,6 +918,7 @@ mod tests {
         assert_eq!(stats.vertices_shaded, 3);
         // Pixel centers with x + y + 1 < 16 are inside: 120 pixels.
         assert_eq!(stats.pixels_written, 120);
+        assert_eq!(stats.samples_passed, 120);
         for y in 0..16usize {
             for x in 0..16usize {
                 let px = &rt[y * 64 + x * 4..y * 64 + x * 4 + 4];
