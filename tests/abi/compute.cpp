@@ -17,7 +17,8 @@
 //   4. atomic (32 threads, 2 groups): every thread appends its id + `add` (root constants at
 //      b2, add = 100) at the slot an InterlockedAdd on word 0 returns: the counter ends at 64
 //      and the values are 100..163 in some order;
-//   5. a Dispatch with a zero group count does nothing.
+//   5. a Dispatch with a zero group count does nothing;
+//   6. a pipeline-statistics query around the copy counts 128 CS invocations.
 //
 // The last line is "compute_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -201,8 +202,24 @@ static void test_copy(Gpu &g)
     g.list->SetPipelineState(pso);
     g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
     g.list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(g.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    g.list->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
     g.list->Dispatch(2, 1, 1);
+    g.list->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    Com<ID3D12Resource> results;
+    results.p = g.buffer(D3D12_HEAP_TYPE_READBACK, sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS),
+                         D3D12_RESOURCE_STATE_COPY_DEST);
+    g.list->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
     std::vector<uint32_t> out = g.read(bdst, 130);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS *ps = nullptr;
+    CHECK_HR(results->Map(0, nullptr, reinterpret_cast<void **>(&ps)), S_OK);
+    if (ps) {
+        CHECK_EQ(ps->CSInvocations, 128u);  // 2 groups of 64 threads
+        CHECK_EQ(ps->VSInvocations, 0u);
+        CHECK_EQ(ps->PSInvocations, 0u);
+    }
     unsigned bad = 0;
     for (uint32_t i = 0; i < 128; i++) bad += out[i] != src[i] * 3 + i;
     CHECK_EQ(bad, 0u);

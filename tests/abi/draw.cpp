@@ -19,7 +19,10 @@
 //   2. DrawIndexedInstanced of a quad (two triangles of a 16-bit index buffer, base vertex
 //      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
-//      offset, the others kept).
+//      offset, the others kept);
+//   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
+//   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
+//   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
 //
 // The last line is "draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -347,11 +350,41 @@ static void draws(ID3D12Device *dev)
         return;
     }
 
-    // 1. DrawInstanced: the triangle.
+    // 1. DrawInstanced: the triangle, inside occlusion, binary-occlusion and
+    //    pipeline-statistics queries resolved to a readback buffer.
     const float tint[4] = {1.0f, 0.5f, 1.0f, 1.0f};
+    Com<ID3D12QueryHeap> occlusion, stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 2, 0};
+    CHECK_HR(f.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&occlusion)), S_OK);
+    qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(f.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
     bind(f, tint);
+    f.list->BeginQuery(occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    f.list->BeginQuery(occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 1);
+    f.list->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
     f.list->DrawInstanced(3, 1, 1, 0);
+    f.list->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    f.list->EndQuery(occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    f.list->EndQuery(occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 1);
+    Com<ID3D12Resource> results;
+    results.p = buffer(f.dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    f.list->ResolveQueryData(occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0, 1, results, 0);
+    f.list->ResolveQueryData(occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 1, 1, results, 8);
+    f.list->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 16);
     CHECK_EQ(check_image(read_target(f), in_triangle, tint, "DrawInstanced"), 120u);
+    const UINT64 *q = static_cast<const UINT64 *>(map(results));
+    CHECK_EQ(q[0], 120u);  // samples that passed (no depth buffer: every covered sample)
+    CHECK_EQ(q[1], 1u);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS ps;
+    memcpy(&ps, q + 2, sizeof ps);
+    CHECK_EQ(ps.IAVertices, 3u);
+    CHECK_EQ(ps.IAPrimitives, 1u);
+    CHECK_EQ(ps.VSInvocations, 3u);
+    CHECK_EQ(ps.CInvocations, 1u);
+    CHECK_EQ(ps.CPrimitives, 1u);
+    CHECK_EQ(ps.PSInvocations, 120u);
+    CHECK_EQ(ps.GSInvocations, 0u);
+    CHECK_EQ(ps.CSInvocations, 0u);
 
     // 2. DrawIndexedInstanced: the quad (indices 0..3 + base vertex 1), scissored to x < 8.
     bind(f, tint);

@@ -985,6 +985,7 @@ unsafe extern "C" fn begin_query(this: *mut Iface, heap: *mut ID3D12QueryHeap, t
             if !s.open_queries.insert((h as *const _ as usize, index)) {
                 return Err(rec_err(D3D12_MESSAGE_ID_BEGIN_END_QUERY_INVALID_PARAMETERS, "the query is already begun"));
             }
+            s.commands.push(Command::QueryBegin { data: h.inner.data.clone(), index });
             Ok(())
         })
     }

@@ -40,6 +40,9 @@ pub enum Command {
     Timestamp { data: Arc<QueryData>, index: u32 },
     /// End of another query: occlusion and statistics count nothing while nothing is drawn.
     QueryEnd { data: Arc<QueryData>, index: u32, ty: D3D12_QUERY_TYPE },
+    /// BeginQuery of an occlusion, pipeline-statistics or stream-output query: the counters
+    /// are noted so EndQuery reports what happened in between.
+    QueryBegin { data: Arc<QueryData>, index: u32 },
     /// ResolveQueryData.
     Resolve { data: Arc<QueryData>, ty: D3D12_QUERY_TYPE, start: u32, count: u32, dst: Memory, offset: u64 },
     /// WriteBufferImmediate: one 32-bit value.
@@ -144,6 +147,17 @@ pub struct DrawWork {
     pub start_instance: u32,
     pub render_targets: Vec<Option<BoundView>>,
     pub depth_stencil: Option<BoundView>,
+}
+
+impl DrawWork {
+    /// The vertices the input assembler reads (IAVertices): per instance, the draw's vertex or
+    /// index count.
+    pub fn ia_vertices(&self) -> u64 {
+        let n = match self.range {
+            DrawRange::Vertices { count, .. } | DrawRange::Indexed { count, .. } => count,
+        };
+        u64::from(n) * u64::from(self.instances)
+    }
 }
 
 /// Per-resource facts for state promotion and decay at execution.

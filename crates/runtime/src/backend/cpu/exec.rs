@@ -5,11 +5,13 @@
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
 use crate::commands::{Command, Recorded, SubState, TexSide};
+use crate::query_heap::QueryData;
 use crate::resource::Memory;
 use crate::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Runs one list's commands, then applies what the list did to its subresources' states
 /// (implicit promotion of first uses, explicit barriers).
@@ -26,7 +28,8 @@ pub fn run(list: &Recorded) {
     // list's state, one it only uses was not moved by a barrier.)
     let entry: Vec<Option<SubState>> =
         if crate::debug::active() { list.ends.iter().map(state_of).collect() } else { Vec::new() };
-    run_commands(&list.commands, &mut predicate);
+    let mut counters = Counters::default();
+    run_commands(&list.commands, &mut predicate, &mut counters);
     for (i, end) in list.ends.iter().enumerate() {
         let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
         let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
@@ -47,7 +50,59 @@ pub fn run(list: &Recorded) {
     }
 }
 
-fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>) {
+/// What a list's draws and dispatches did so far, for queries: samples that passed the depth
+/// and stencil tests, and D3D12_QUERY_DATA_PIPELINE_STATISTICS1's fields in its order
+/// (IAVertices, IAPrimitives, VSInvocations, GSInvocations, GSPrimitives, CInvocations,
+/// CPrimitives, PSInvocations, HSInvocations, DSInvocations, CSInvocations, ASInvocations,
+/// MSInvocations, MSPrimitives). A query begins and ends in one list (BeginQuery's rule), so
+/// per-list counters and the values noted at BeginQuery give its result.
+#[derive(Default)]
+struct Counters {
+    samples: u64,
+    stats: [u64; 14],
+    /// (query data, index) → the counters at BeginQuery.
+    begun: Vec<(usize, u32, u64, [u64; 14])>,
+}
+
+impl Counters {
+    fn draw(&mut self, ia_vertices: u64, s: &rd3d12_core::draw::DrawStats) {
+        self.samples += s.samples_passed;
+        let st = &mut self.stats;
+        st[0] += ia_vertices;
+        st[1] += s.primitives;
+        st[2] += s.vertices_shaded;
+        st[5] += s.primitives;
+        st[6] += s.primitives;
+        st[7] += s.pixels_shaded;
+    }
+
+    /// The values of query `index` of `data` (of type `ty`) at its EndQuery.
+    fn end(&mut self, data: &QueryData, index: u32, ty: D3D12_QUERY_TYPE) -> Vec<u64> {
+        let key = data as *const QueryData as usize;
+        let (samples, stats) = match self.begun.iter().position(|b| b.0 == key && b.1 == index) {
+            Some(i) => {
+                let b = self.begun.swap_remove(i);
+                (b.2, b.3)
+            }
+            None => (self.samples, self.stats),
+        };
+        match ty {
+            D3D12_QUERY_TYPE_OCCLUSION => vec![self.samples - samples],
+            D3D12_QUERY_TYPE_BINARY_OCCLUSION => vec![u64::from(self.samples > samples)],
+            D3D12_QUERY_TYPE_PIPELINE_STATISTICS | D3D12_QUERY_TYPE_PIPELINE_STATISTICS1 => {
+                self.stats.iter().zip(stats).map(|(now, then)| now - then).collect()
+            }
+            // Stream output writes nothing (no stream-output stage runs).
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn run_commands(
+    commands: &[Command],
+    predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>,
+    counters: &mut Counters,
+) {
     for c in commands {
         if c.predicated() && skipped(predicate) {
             continue;
@@ -70,8 +125,15 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
                 }
             }
             Command::Timestamp { data, index } => data.write(*index, &[crate::command_queue::now_ns()]),
-            // Nothing is drawn yet: occlusion counts and pipeline statistics are zero.
-            Command::QueryEnd { data, index, .. } => data.write(*index, &[]),
+            Command::QueryBegin { data, index } => {
+                let key = Arc::as_ptr(data) as usize;
+                counters.begun.retain(|b| !(b.0 == key && b.1 == *index));
+                counters.begun.push((key, *index, counters.samples, counters.stats));
+            }
+            Command::QueryEnd { data, index, ty } => {
+                let v = counters.end(data, *index, *ty);
+                data.write(*index, &v);
+            }
             Command::Resolve { data, ty, start, count, dst, offset } => {
                 dst.write(*offset, &data.resolve(*ty, *start, *count));
             }
@@ -86,22 +148,20 @@ fn run_commands(commands: &[Command], predicate: &mut Option<(Memory, u64, D3D12
                 atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
             }
             Command::Predication(p) => *predicate = p.clone(),
-            Command::Bundle(b) => run_commands(&b.commands, predicate),
+            Command::Bundle(b) => run_commands(&b.commands, predicate, counters),
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork => {}
-            Command::Draw(w) => {
-                if let Err(super::draw::Skipped::Unsupported(why)) = super::draw::run(w) {
-                    super::draw::report_skipped("draw", &why);
-                }
-            }
-            Command::Dispatch(w) => {
-                if let Err(super::draw::Skipped::Unsupported(why)) = super::compute::run(w) {
-                    super::draw::report_skipped("dispatch", &why);
-                }
-            }
+            Command::Draw(w) => match super::draw::run(w) {
+                Ok(stats) => counters.draw(w.ia_vertices(), &stats),
+                Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
+            },
+            Command::Dispatch(w) => match super::compute::run(w) {
+                Ok(stats) => counters.stats[10] += stats.threads,
+                Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("dispatch", &why),
+            },
         }
     }
 }
