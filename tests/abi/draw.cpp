@@ -20,6 +20,12 @@
 //      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
 //      offset, the others kept);
+//   4. with the debug layer (on for the whole test, which must report no message for the
+//      correct draws above): draws without a pipeline state, without a root signature, with
+//      another root signature than the pipeline's, with the topology undefined, an indexed
+//      draw without an index buffer and one reading past its view each report their
+//      D3D12_MESSAGE_ID (category EXECUTION, severity ERROR), and the list still closes with
+//      S_OK, as on Windows;
 //   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
 //   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
 //   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
@@ -27,6 +33,7 @@
 // The last line is "draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
 #include <directx/d3d12.h>
+#include <directx/d3d12sdklayers.h>
 #include <dxguids/dxguids.h>
 
 #include "check.h"
@@ -405,11 +412,84 @@ static void draws(ID3D12Device *dev)
     const float tint2[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "SetGraphicsRoot32BitConstant"), 120u);
 
+    // 4. The debug layer's draw-time checks.
+    Com<ID3D12InfoQueue> iq;
+    CHECK_HR(f.dev->QueryInterface(IID_PPV_ARGS(&iq)), S_OK);
+    if (!iq) return;
+    // Only the startup message of the device (INFO), nothing from the correct draws above.
+    CHECK_EQ(iq->GetNumStoredMessages(), 1u);
+    iq->ClearStoredMessages();
+    auto expect = [&](D3D12_MESSAGE_ID id, const char *what) {
+        set_ctx("%s", what);
+        CHECK_EQ(iq->GetNumStoredMessages(), 1u);
+        SIZE_T len = 0;
+        CHECK_HR(iq->GetMessage(0, nullptr, &len), S_OK);
+        std::vector<char> buf(len);
+        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
+        if (len && SUCCEEDED(iq->GetMessage(0, m, &len))) {
+            CHECK_EQ(m->ID, id);
+            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_EXECUTION);
+            CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
+        }
+        iq->ClearStoredMessages();
+        set_ctx("%s", "");
+    };
+    CHECK_HR(f.list->Close(), S_OK);
+    CHECK_HR(f.list->Reset(f.alloc, nullptr), S_OK);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_PIPELINE_STATE_NOT_SET, "no pipeline state");
+    f.list->SetPipelineState(f.pso);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {f.vb->GetGPUVirtualAddress(), 5 * 24, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_NOT_SET, "no root signature");
+    // Another root signature: one root CBV.
+    D3D12_ROOT_PARAMETER1 one = {};
+    one.ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 1;
+    rd.Desc_1_1.pParameters = &one;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    Com<ID3D12RootSignature> other;
+    if (blob)
+        CHECK_HR(f.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&other)),
+                 S_OK);
+    f.list->SetGraphicsRootSignature(other);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_MISMATCH, "another root signature");
+    f.list->SetGraphicsRootSignature(f.rs);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    CHECK_EQ(iq->GetNumStoredMessages(), 0u);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_UNDEFINED);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY, "undefined topology");
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_LINELIST);
+    f.list->DrawInstanced(2, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY, "lines on a triangle pipeline");
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    f.list->DrawIndexedInstanced(3, 1, 0, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_NOT_SET, "no index buffer");
+    f.list->IASetIndexBuffer(&ibv);
+    f.list->DrawIndexedInstanced(6, 1, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_TOO_SMALL, "indices 1..7 of 6");
+    f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
+    CHECK_EQ(iq->GetNumStoredMessages(), 0u);
+    CHECK_HR(f.list->Close(), S_OK);
+    CHECK_HR(f.list->Reset(f.alloc, nullptr), S_OK);
 }
+
 
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
+    {
+        Com<ID3D12Debug> debug;
+        CHECK_HR(D3D12GetDebugInterface(IID_PPV_ARGS(&debug)), S_OK);
+        if (debug) debug->EnableDebugLayer();
+    }
     ID3D12Device *dev = nullptr;
     CHECK_HR(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&dev)), S_OK);
     if (dev) {

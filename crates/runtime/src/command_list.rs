@@ -55,6 +55,8 @@ pub struct GraphicsState {
     pub executable: Option<Arc<crate::pipeline_state::Executable>>,
     /// The bound root signatures' descs (compute, graphics).
     pub root_descs: [Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>; 2],
+    /// Their canonical encodings, compared with the pipeline's at draws and dispatches.
+    pub root_canonical: [Option<Arc<[u8]>>; 2],
     /// The bound shader-visible heaps: (address range of the descriptors, D3D12_DESCRIPTOR_HEAP_TYPE).
     pub descriptor_heaps: Vec<(std::ops::Range<u64>, u32)>,
     pub compute_root_signature: usize,
@@ -1309,6 +1311,124 @@ unsafe extern "C" fn draw_indexed_instanced(
     }
 }
 
+/// The debug layer's checks of the state a draw or dispatch runs with (messages only, as on
+/// Windows: the list still closes): a pipeline and a root signature bound, the root signature
+/// the pipeline's, and for draws the topology, vertex and index buffers the pipeline reads.
+fn check_work_state(g: &GraphicsState, name: &str, compute: bool, indexed: Option<(u32, u32)>) {
+    if !crate::debug::active() {
+        return;
+    }
+    let report = |id: D3D12_MESSAGE_ID, text: &str| {
+        crate::debug::report_list_parts(
+            name,
+            D3D12_MESSAGE_CATEGORY_EXECUTION,
+            D3D12_MESSAGE_SEVERITY_ERROR,
+            id.0,
+            text,
+        )
+    };
+    let Some(exe) = &g.executable else {
+        report(D3D12_MESSAGE_ID_COMMAND_LIST_PIPELINE_STATE_NOT_SET, "no pipeline state is set");
+        return;
+    };
+    let kind = exe.pipeline.desc.kind;
+    if compute != (kind == rd3d12_core::pipeline::PipelineKind::Compute) {
+        report(
+            D3D12_MESSAGE_ID_COMMAND_LIST_PIPELINE_STATE_NOT_SET,
+            if compute {
+                "the pipeline state set is not a compute pipeline"
+            } else {
+                "the pipeline state set is a compute pipeline"
+            },
+        );
+        return;
+    }
+    let (not_set, mismatch) = if compute {
+        (
+            D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_NOT_SET,
+            D3D12_MESSAGE_ID_COMMAND_LIST_DISPATCH_ROOT_SIGNATURE_MISMATCH,
+        )
+    } else {
+        (
+            D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_NOT_SET,
+            D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_MISMATCH,
+        )
+    };
+    match &g.root_canonical[usize::from(!compute)] {
+        None => report(not_set, "no root signature is set"),
+        Some(b) if **b != exe.pipeline.root_signature.blob[..] => {
+            report(mismatch, "the root signature set is not the pipeline state's root signature")
+        }
+        Some(_) => {}
+    }
+    if compute {
+        return;
+    }
+    let d = &exe.pipeline.desc;
+    // D3D_PRIMITIVE_TOPOLOGY → D3D12_PRIMITIVE_TOPOLOGY_TYPE.
+    let ty = match g.topology {
+        1 => 1,
+        2 | 3 | 10 | 11 => 2,
+        4 | 5 | 12 | 13 => 3,
+        33..=64 => 4,
+        _ => 0,
+    };
+    if ty == 0 || (d.topology_type != 0 && ty != d.topology_type) {
+        report(
+            D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY,
+            "the primitive topology set is undefined or not of the pipeline state's topology type",
+        );
+    }
+    for e in &d.input_layout {
+        let vb = g.vertex_buffers.iter().find(|(s, _)| *s == e.input_slot).map(|v| v.1);
+        if vb.is_none_or(|v| v.BufferLocation == 0) {
+            report(
+                D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_VERTEX_BUFFER_NOT_SET,
+                &format!("the input layout reads slot {} but no vertex buffer is set there", e.input_slot),
+            );
+            break;
+        }
+    }
+    if let Some((count, start)) = indexed {
+        match &g.index_buffer {
+            None => report(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_NOT_SET, "no index buffer is set"),
+            Some(ib) if ib.BufferLocation == 0 => {
+                report(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_NOT_SET, "no index buffer is set")
+            }
+            Some(ib) => {
+                let size = match ib.Format {
+                    DXGI_FORMAT_R16_UINT => 2u64,
+                    DXGI_FORMAT_R32_UINT => 4,
+                    _ => {
+                        report(
+                            D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_FORMAT_INVALID,
+                            "the index buffer format is neither R16_UINT nor R32_UINT",
+                        );
+                        return;
+                    }
+                };
+                if ib.BufferLocation % size != 0 {
+                    report(
+                        D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_OFFSET_UNALIGNED,
+                        "the index buffer address is not aligned to its index size",
+                    );
+                }
+                if (u64::from(start) + u64::from(count)) * size > u64::from(ib.SizeInBytes) {
+                    report(
+                        D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_TOO_SMALL,
+                        &format!(
+                            "indices {start}..{} need {} bytes; the index buffer view has {}",
+                            u64::from(start) + u64::from(count),
+                            (u64::from(start) + u64::from(count)) * size,
+                            ib.SizeInBytes
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The root signature and arguments of one pipeline type, for executing shaders.
 fn binds(dev: &Device, g: &GraphicsState, compute: bool) -> Binds {
     Binds {
@@ -1341,6 +1461,11 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
                 return Err(wrong_list_type("this command is not valid on this command list type"));
             }
             let g = &s.gfx;
+            let indexed = match range {
+                DrawRange::Indexed { count, start_index, .. } => Some((count, start_index)),
+                DrawRange::Vertices { .. } => None,
+            };
+            check_work_state(g, name, false, indexed);
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work(name);
@@ -1402,6 +1527,7 @@ unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
                 return Err(rec_err(D3D12_MESSAGE_ID_OVERSIZED_DISPATCH, "thread group count above 65535"));
             }
             let g = &s.gfx;
+            check_work_state(g, "Dispatch", true, None);
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work("Dispatch");
@@ -1994,6 +2120,8 @@ unsafe fn set_root_signature(
                 })?;
                 (Some(rs.inner.slots().clone()), Some(rs.inner.shared_desc().clone()))
             };
+            g.root_canonical[usize::from(!compute)] =
+                RootSignature::from_iface(r).map(|rs| rs.inner.canonical().clone());
             g.root_descs[usize::from(!compute)] = desc;
             let slot = &mut g.root_slots[usize::from(!compute)];
             let same = (

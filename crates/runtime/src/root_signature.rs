@@ -515,6 +515,9 @@ pub struct RootSignature {
     blob: Box<[u8]>,
     /// The parameters' shapes, shared with the command lists it is set on.
     slots: std::sync::Arc<[RootSlot]>,
+    /// The canonical encoding pipelines keep of their root signature
+    /// (`RootSignatureInfo::blob`), to tell at a draw whether the bound one is the pipeline's.
+    canonical: std::sync::Arc<[u8]>,
 }
 
 impl RootSignature {
@@ -526,12 +529,18 @@ impl RootSignature {
         desc.check_device(&device_limits(&device.inner)).map_err(to_error)?;
         let total = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
         let slots = desc.slots().into();
-        Ok(Ptr::new(RootSignature { device, desc: desc.into(), blob: bytes[..total].into(), slots }))
+        let canonical = rd3d12_core::pipeline::RootSignatureInfo::new(&desc).blob.into();
+        Ok(Ptr::new(RootSignature { device, desc: desc.into(), blob: bytes[..total].into(), slots, canonical }))
     }
 
     /// The desc, at the version it was serialized with.
     pub fn desc(&self) -> &RootSignatureDesc {
         &self.desc
+    }
+
+    /// The canonical encoding (as pipelines hold it), shared.
+    pub fn canonical(&self) -> &std::sync::Arc<[u8]> {
+        &self.canonical
     }
 
     /// The desc, shared.
