@@ -154,16 +154,24 @@ fn run_commands(
             }
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork => {}
-            Command::Draw(w) => match super::draw::run(w) {
+            Command::Draw(w) => match contained(|| super::draw::run(w)) {
                 Ok(stats) => counters.draw(w.ia_vertices(), &stats),
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
             },
-            Command::Dispatch(w) => match super::compute::run(w) {
+            Command::Dispatch(w) => match contained(|| super::compute::run(w)) {
                 Ok(stats) => counters.stats[10] += stats.threads,
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("dispatch", &why),
             },
         }
     }
+}
+
+/// Runs shader work so that a defect of the interpreter (a panic) costs that draw or dispatch,
+/// not the queue's thread: the work is reported as skipped.
+fn contained<T>(f: impl FnOnce() -> Result<T, super::draw::Skipped>) -> Result<T, super::draw::Skipped> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(super::draw::Skipped::Unsupported("an internal error of the CPU backend (a panic)".into()))
+    })
 }
 
 /// Whether the current predicate skips predicated work: EQUAL_ZERO skips when the 64-bit value
