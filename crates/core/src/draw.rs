@@ -12,7 +12,8 @@
 //! unless their interpolation mode is constant (the leading vertex's value) or noperspective.
 //!
 //! Today: triangle topologies (points and lines are not drawn), one viewport and scissor,
-//! depth buffers of D32_FLOAT, single-sampled targets.
+//! depth-stencil views of D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT and D32_FLOAT_S8X24_UINT
+//! (see [`DepthStencilTarget`]), single-sampled targets.
 
 use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use crate::dxil::{EntryPoint, Function, Module, SignatureElement};
@@ -156,7 +157,7 @@ macro_rules! resource_ops {
 }
 pub(crate) use resource_ops;
 
-/// A render target or depth buffer: the bytes of one subresource.
+/// A render target: the bytes of one subresource.
 pub struct Target<'a> {
     /// The subresource's bytes from its first row.
     pub data: &'a mut [u8],
@@ -176,6 +177,43 @@ impl Target<'_> {
         let at = y as usize * self.row_pitch + x as usize * size;
         self.data.get_mut(at..at + size)
     }
+}
+
+/// One plane of a depth-stencil view: the bytes of its subresource.
+pub struct Plane<'a> {
+    /// The subresource's bytes from its first row.
+    pub data: &'a mut [u8],
+    /// Bytes from one row to the next.
+    pub row_pitch: usize,
+}
+
+impl Plane<'_> {
+    fn element(&mut self, x: i32, y: i32, size: usize) -> Option<&mut [u8]> {
+        let at = usize::try_from(y).ok()? * self.row_pitch + usize::try_from(x).ok()? * size;
+        self.data.get_mut(at..at + size)
+    }
+}
+
+/// A depth-stencil view. Depth-stencil formats are planar in the runtime's layout: plane 0
+/// holds depth (D16_UNORM: 2 bytes; D24_UNORM_S8_UINT: a 32-bit element with the 24-bit UNORM
+/// in bits 0–23; D32_FLOAT and D32_FLOAT_S8X24_UINT: the f32), plane 1 one stencil byte per
+/// pixel (D24_UNORM_S8_UINT and D32_FLOAT_S8X24_UINT only).
+pub struct DepthStencilTarget<'a> {
+    /// The view's format: D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT or D32_FLOAT_S8X24_UINT
+    /// (other formats pass every pixel untested).
+    pub format: sys::DXGI_FORMAT,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Plane 0: depth.
+    pub depth: Plane<'a>,
+    /// Plane 1: stencil (None: the format has none, and the stencil test passes).
+    pub stencil: Option<Plane<'a>>,
+    /// D3D12_DSV_FLAG_READ_ONLY_DEPTH: depth is tested but never written.
+    pub read_only_depth: bool,
+    /// D3D12_DSV_FLAG_READ_ONLY_STENCIL: stencil is tested but never written.
+    pub read_only_stencil: bool,
 }
 
 /// Why a draw stopped.
@@ -542,14 +580,14 @@ fn range_of(format: sys::DXGI_FORMAT) -> Range {
 }
 
 /// Runs one draw. Each stage reads its own bindings (root signature visibility); pixels go to
-/// `targets[n]` (None: no RTV bound in slot n) and depth to `depth`; the pipeline's states
-/// decide how.
+/// `targets[n]` (None: no RTV bound in slot n), depth and stencil to `depth`; the pipeline's
+/// states decide how.
 pub fn draw(
     call: &DrawCall<'_>,
     vs_bindings: &dyn Bindings,
     ps_bindings: &dyn Bindings,
     targets: &mut [Option<Target<'_>>],
-    mut depth: Option<&mut Target<'_>>,
+    mut depth: Option<&mut DepthStencilTarget<'_>>,
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
     if !matches!(
@@ -649,7 +687,9 @@ pub fn draw(
                 for frags in quads.values() {
                     for f in frags {
                         let pass = match depth.as_deref_mut() {
-                            Some(d) => depth_write(d, p, f.x, f.y, f.depth, f.front_facing, call.stencil_ref),
+                            Some(d) => {
+                                depth_write(d, p, &call.viewport, f.x, f.y, f.depth, f.front_facing, call.stencil_ref)
+                            }
                             None => true,
                         };
                         stats.samples_passed += u64::from(pass);
@@ -729,7 +769,7 @@ pub fn draw(
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let z = env.depth.unwrap_or(zs[lane]);
                     if let Some(d) = depth.as_deref_mut() {
-                        if !depth_write(d, p, x, y, z, front, call.stencil_ref) {
+                        if !depth_write(d, p, &call.viewport, x, y, z, front, call.stencil_ref) {
                             continue;
                         }
                     }
@@ -753,19 +793,117 @@ pub fn draw(
     Ok(stats)
 }
 
-/// The depth test and write of one pixel; `true` if the pixel passes. D32_FLOAT only; other
-/// depth formats pass untested.
-fn depth_write(d: &mut Target<'_>, p: &PipelineDesc, x: i32, y: i32, z: f32, front: bool, stencil_ref: u8) -> bool {
-    if d.format != sys::DXGI_FORMAT_D32_FLOAT {
-        return true;
+/// The depth and stencil tests of one pixel with their writes; `true` if the pixel passes.
+///
+/// The incoming depth is clamped to the viewport's depth range (what D3D does to SV_Depth;
+/// interpolated depth already is) and then converted to the buffer's format the way a
+/// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
+/// with denormals flushed), so the test compares exactly what is, or would be, stored. A plane
+/// the view marks read-only is tested but never written.
+#[allow(clippy::too_many_arguments)] // one pixel's whole depth-stencil state
+fn depth_write(
+    d: &mut DepthStencilTarget<'_>,
+    p: &PipelineDesc,
+    vp: &Viewport,
+    x: i32,
+    y: i32,
+    z: f32,
+    front: bool,
+    stencil_ref: u8,
+) -> bool {
+    let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
+    let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
+    let Some(kind) = DepthKind::of(d.format) else { return true };
+    let Some(e) = d.depth.element(x, y, kind.bytes()) else { return true };
+    // Both sides as exact f32s: UNORM values as their integers (at most 24 bits, exact in f32).
+    let stored = kind.read(e);
+    let incoming = kind.quantize(z);
+    let stencil_at = match d.stencil.as_mut() {
+        Some(s) => s.element(x, y, 1),
+        None => None,
+    };
+    let stored_stencil = stencil_at.as_ref().map(|s| s[0]);
+    let r = om::depth_stencil(&p.depth_stencil, front, incoming.0, Some(stored.0), stored_stencil, stencil_ref);
+    if let (Some(s), Some(v), false) = (stencil_at, r.stencil, d.read_only_stencil) {
+        s[0] = v;
     }
-    let Some(e) = d.element(x, y) else { return true };
-    let stored = f32::from_le_bytes([e[0], e[1], e[2], e[3]]);
-    let r = om::depth_stencil(&p.depth_stencil, front, z, Some(stored), None, stencil_ref);
-    if let Some(nz) = r.depth {
-        e.copy_from_slice(&nz.to_le_bytes());
+    if let (Some(_), false) = (r.depth, d.read_only_depth) {
+        let Some(e) = d.depth.element(x, y, kind.bytes()) else { return r.pass };
+        kind.write(e, incoming.1);
     }
     r.pass
+}
+
+/// The depth plane's element layout of a depth-stencil format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DepthKind {
+    /// D16_UNORM: 2 bytes.
+    Unorm16,
+    /// D24_UNORM_S8_UINT's plane 0: a 32-bit element, the UNORM in bits 0–23.
+    Unorm24,
+    /// D32_FLOAT and D32_FLOAT_S8X24_UINT's plane 0: the f32.
+    Float32,
+}
+
+impl DepthKind {
+    fn of(format: sys::DXGI_FORMAT) -> Option<DepthKind> {
+        match format {
+            sys::DXGI_FORMAT_D16_UNORM => Some(DepthKind::Unorm16),
+            sys::DXGI_FORMAT_D24_UNORM_S8_UINT => Some(DepthKind::Unorm24),
+            sys::DXGI_FORMAT_D32_FLOAT | sys::DXGI_FORMAT_D32_FLOAT_S8X24_UINT => Some(DepthKind::Float32),
+            _ => None,
+        }
+    }
+
+    fn bytes(self) -> usize {
+        if self == DepthKind::Unorm16 {
+            2
+        } else {
+            4
+        }
+    }
+
+    fn format(self) -> sys::DXGI_FORMAT {
+        match self {
+            DepthKind::Unorm16 => sys::DXGI_FORMAT_D16_UNORM,
+            DepthKind::Unorm24 => sys::DXGI_FORMAT_D24_UNORM_S8_UINT,
+            DepthKind::Float32 => sys::DXGI_FORMAT_D32_FLOAT,
+        }
+    }
+
+    /// The stored value as the test compares it, and its bits.
+    fn read(self, e: &[u8]) -> (f32, u32) {
+        match self {
+            DepthKind::Unorm16 => {
+                let v = u32::from(u16::from_le_bytes([e[0], e[1]]));
+                (v as f32, v)
+            }
+            DepthKind::Unorm24 => {
+                let v = u32::from_le_bytes([e[0], e[1], e[2], e[3]]) & 0x00FF_FFFF;
+                (v as f32, v)
+            }
+            DepthKind::Float32 => {
+                let v = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+                (f32::from_bits(v), v)
+            }
+        }
+    }
+
+    /// `z` converted to the format: the value the test compares, and the bits a write stores.
+    fn quantize(self, z: f32) -> (f32, u32) {
+        let (b, _) = crate::pack::encode_depth(self.format(), z).unwrap_or(([0; 16], 0));
+        self.read(&b[..4])
+    }
+
+    /// Stores `bits`; D24's bits 24–31 (no part of the depth) are kept.
+    fn write(self, e: &mut [u8], bits: u32) {
+        let b = bits.to_le_bytes();
+        match self {
+            DepthKind::Unorm16 => e[..2].copy_from_slice(&b[..2]),
+            DepthKind::Unorm24 => e[..3].copy_from_slice(&b[..3]),
+            DepthKind::Float32 => e[..4].copy_from_slice(&b),
+        }
+    }
 }
 
 /// Blends (or logic-ops, or copies) one pixel's color into a render target.
@@ -932,5 +1070,224 @@ mod tests {
                 }
             }
         }
+    }
+
+    const IDENTITY: [[f32; 4]; 4] =
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+
+    /// The textured fixtures' pipeline: position (float4) and uv (float2) per vertex, culling
+    /// off, and the pipeline's default depth-stencil state unless `f` changes it.
+    fn textured_pipeline(vs: &crate::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
+        let ins = &vs.dx.entry_points[0].inputs;
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element(&ins[0].name, ins[0].semantic_indices[0], sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 0),
+            element(&ins[1].name, ins[1].semantic_indices[0], sys::DXGI_FORMAT_R32G32_FLOAT, 16),
+        ];
+        p.rasterizer.cull = 1;
+        f(&mut p);
+        p
+    }
+
+    /// Runs one draw of `verts` ((x, y, z, w) in clip space, then u, v) on a `w`×`h` viewport
+    /// with the textured fixtures (`with_ps` false: no pixel shader).
+    #[allow(clippy::too_many_arguments)]
+    fn run_draw(
+        p: &PipelineDesc,
+        topology: input_assembler::Topology,
+        verts: &[[f32; 6]],
+        order: Vec<u32>,
+        cut: Option<u32>,
+        with_ps: bool,
+        (w, h): (u32, u32),
+        targets: &mut [Option<Target<'_>>],
+        depth: Option<&mut DepthStencilTarget<'_>>,
+        stencil_ref: u8,
+    ) -> DrawStats {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: with_ps.then(|| Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: p,
+            topology,
+            vertices: order,
+            cut,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref,
+        };
+        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, targets, depth).expect("draws")
+    }
+
+    fn vs_program() -> crate::dxil::Program {
+        program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"))
+    }
+
+    /// The upper-left half of a 4x4 target at depth `d` (clip z = 2d − 1: Mesa's vertex shader
+    /// maps GL's [-1, 1] to [0, 1]), uv (0,0), (1,0), (0,1): it covers the 6 pixels with
+    /// x + y < 3, (0,0) (1,0) (2,0) (0,1) (1,1) (0,2), clockwise (front-facing).
+    fn half(d: f32) -> [[f32; 6]; 3] {
+        let z = 2.0 * d - 1.0;
+        [[-1.0, 1.0, z, 1.0, 0.0, 0.0], [1.0, 1.0, z, 1.0, 1.0, 0.0], [-1.0, -1.0, z, 1.0, 0.0, 1.0]]
+    }
+
+    fn ds_target<'a>(
+        format: sys::DXGI_FORMAT,
+        depth: &'a mut [u8],
+        stencil: Option<&'a mut [u8]>,
+    ) -> DepthStencilTarget<'a> {
+        let bytes = depth.len() / 16;
+        DepthStencilTarget {
+            format,
+            width: 4,
+            height: 4,
+            depth: Plane { data: depth, row_pitch: 4 * bytes },
+            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4 }),
+            read_only_depth: false,
+            read_only_stencil: false,
+        }
+    }
+
+    /// A 4x4 depth plane of `format` cleared to `d`, as ClearDepthStencilView writes it.
+    fn cleared(format: sys::DXGI_FORMAT, d: f32) -> Vec<u8> {
+        let (e, n) = crate::pack::encode_depth(format, d).unwrap();
+        e[..n].repeat(16)
+    }
+
+    const TRI: input_assembler::Topology = input_assembler::Topology::TriangleList;
+    const COVERED: [usize; 6] = [0, 1, 2, 4, 5, 8];
+
+    #[test]
+    fn unorm_depth_buffers_store_the_rounded_unorm_of_the_depth() {
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |_| {});
+        // Depth 0.25 over a buffer cleared to 1.0 with LESS: the 6 covered pixels take
+        // floor(0.25·(2ⁿ−1) + 0.5): D16 16383.75 → 0x4000, D24 4194303.75 → 0x400000.
+        for (format, want, one) in [
+            (sys::DXGI_FORMAT_D16_UNORM, vec![0x00, 0x40], vec![0xFF, 0xFF]),
+            (sys::DXGI_FORMAT_D24_UNORM_S8_UINT, vec![0x00, 0x00, 0x40, 0x00], vec![0xFF, 0xFF, 0xFF, 0x00]),
+            (sys::DXGI_FORMAT_D32_FLOAT, 0.25f32.to_le_bytes().to_vec(), 1.0f32.to_le_bytes().to_vec()),
+        ] {
+            let mut d = cleared(format, 1.0);
+            let n = want.len();
+            let st = {
+                let mut ds = ds_target(format, &mut d, None);
+                run_draw(&p, TRI, &half(0.25), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0)
+            };
+            assert_eq!(st.samples_passed, 6);
+            for i in 0..16 {
+                let px = &d[i * n..(i + 1) * n];
+                assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn unorm_depth_compares_in_the_buffers_precision() {
+        // Stored 0.25; incoming 0.250001. EQUAL passes on D16 (both 16384: 0.250001·65535 =
+        // 16383.82 rounds to 16384) but not on D32_FLOAT, which keeps the difference.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_EQUAL.0);
+        for (format, passed) in [(sys::DXGI_FORMAT_D16_UNORM, 6), (sys::DXGI_FORMAT_D32_FLOAT, 0)] {
+            let mut d = cleared(format, 0.25);
+            let mut ds = ds_target(format, &mut d, None);
+            let st = run_draw(&p, TRI, &half(0.250001), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0);
+            assert_eq!(st.samples_passed, passed, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn stencil_ops_follow_the_stencil_and_depth_results_with_the_write_mask() {
+        // D24S8; stencil: row 0 holds 5, the rest 3; depth 1.0 except pixel (1,0) at 0.0.
+        // Front face: EQUAL to ref 5, pass INCR_SAT, depth-fail DECR, fail INVERT, write mask
+        // 0x0F. Drawn at depth 0.5 with LESS:
+        //   (0,0), (2,0): 5 == 5, 0.5 < 1 → 6, depth 0.5 (0x800000);
+        //   (1,0): 5 == 5, 0.5 < 0 fails → 4, depth stays 0;
+        //   (0,1), (1,1), (0,2): 3 != 5 → (3 & 0xF0) | (!3 & 0x0F) = 0x0C, depth stays 1.0.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front = crate::pipeline::StencilFace {
+                fail: sys::D3D12_STENCIL_OP_INVERT.0,
+                depth_fail: sys::D3D12_STENCIL_OP_DECR.0,
+                pass: sys::D3D12_STENCIL_OP_INCR_SAT.0,
+                func: sys::D3D12_COMPARISON_FUNC_EQUAL.0,
+                read_mask: 0xFF,
+                write_mask: 0x0F,
+            };
+            // The back face would zero everything: the triangle is front-facing.
+            p.depth_stencil.back.func = sys::D3D12_COMPARISON_FUNC_NEVER.0;
+            p.depth_stencil.back.fail = sys::D3D12_STENCIL_OP_ZERO.0;
+        });
+        let format = sys::DXGI_FORMAT_D24_UNORM_S8_UINT;
+        let mut d = cleared(format, 1.0);
+        d[4..8].copy_from_slice(&[0, 0, 0, 0]);
+        let mut s: Vec<u8> = (0..16).map(|i| if i < 4 { 5 } else { 3 }).collect();
+        let st = {
+            let mut ds = ds_target(format, &mut d, Some(&mut s));
+            run_draw(&p, TRI, &half(0.5), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 5)
+        };
+        assert_eq!(st.samples_passed, 2);
+        assert_eq!(s, [6, 4, 6, 5, 0x0C, 0x0C, 3, 3, 0x0C, 3, 3, 3, 3, 3, 3, 3]);
+        let depth: Vec<u32> = d.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let one = 0x00FF_FFFF;
+        assert_eq!(depth[..4], [0x80_0000, 0, 0x80_0000, one]);
+        assert!(depth[4..].iter().all(|&v| v == one));
+        // Wound the other way the triangle is back-facing: NEVER, fail ZERO on all 6 pixels.
+        let order = vec![0, 2, 1];
+        let mut ds = ds_target(format, &mut d, Some(&mut s));
+        let st = run_draw(&p, TRI, &half(0.5), order, None, false, (4, 4), &mut [], Some(&mut ds), 5);
+        assert_eq!(st.samples_passed, 0);
+        assert_eq!(s, [0, 0, 0, 5, 0, 0, 3, 3, 0, 3, 3, 3, 3, 3, 3, 3]);
+    }
+
+    #[test]
+    fn read_only_planes_are_tested_but_not_written() {
+        // D32S8, depth cleared to 1.0 and stencil to 7; ALWAYS / REPLACE with ref 9 and depth
+        // LESS at 0.5: writable planes take 0.5 and 9 on the 6 covered pixels; read-only ones
+        // keep their bytes while the pixels still pass (and a stencil test still applies).
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+        });
+        let format = sys::DXGI_FORMAT_D32_FLOAT_S8X24_UINT;
+        for (ro_depth, ro_stencil) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut d = cleared(format, 1.0);
+            let mut s = vec![7u8; 16];
+            let st = {
+                let mut ds = ds_target(format, &mut d, Some(&mut s));
+                ds.read_only_depth = ro_depth;
+                ds.read_only_stencil = ro_stencil;
+                run_draw(&p, TRI, &half(0.5), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 9)
+            };
+            assert_eq!(st.samples_passed, 6);
+            for i in 0..16 {
+                let z = f32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+                let hit = COVERED.contains(&i);
+                assert_eq!(z, if hit && !ro_depth { 0.5 } else { 1.0 }, "{ro_depth} {ro_stencil} {i}");
+                assert_eq!(s[i], if hit && !ro_stencil { 9 } else { 7 }, "{ro_depth} {ro_stencil} {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn shader_depth_is_clamped_to_the_viewport_depth_range() {
+        // SV_Depth 0.9 through a viewport of depths [0.2, 0.6] on D16 stores 0.6:
+        // floor(0.6·65535 + 0.5) = 39321 = 0x9999; -3.0 stores 0.2: 13107 = 0x3333.
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        let vp = Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.2, max_depth: 0.6 };
+        let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
+        let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
+        assert!(depth_write(&mut ds, &p, &vp, 1, 0, 0.9, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, 2, 0, -3.0, true, 0));
+        assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
     }
 }
