@@ -372,16 +372,20 @@ impl LineSetup {
             return None;
         }
         let (p, q) = (l[0].map(f64::from), l[1].map(f64::from));
-        let mut planes: Vec<Box<dyn Fn(&[f64; 4]) -> f64>> = vec![Box::new(|v| v[3] - 1e-9)];
+        // Planes `n · v + c >= 0`: w > 0, then 0 <= z <= w, then the guard band.
+        let mut planes: Vec<([f64; 4], f64)> = vec![([0.0, 0.0, 0.0, 1.0], -1e-9)];
         if state.depth_clip {
-            planes.push(Box::new(|v| v[2]));
-            planes.push(Box::new(|v| v[3] - v[2]));
+            planes.push(([0.0, 0.0, 1.0, 0.0], 0.0));
+            planes.push(([0.0, 0.0, -1.0, 1.0], 0.0));
         }
         for (axis, sign) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)] {
-            planes.push(Box::new(move |v| GUARD * v[3] - sign * v[axis]));
+            let mut n = [0.0, 0.0, 0.0, GUARD];
+            n[axis] = -sign;
+            planes.push((n, 0.0));
         }
         let (mut t0, mut t1) = (0.0f64, 1.0f64);
-        for d in &planes {
+        for (n, c) in &planes {
+            let d = |v: &[f64; 4]| n[0] * v[0] + n[1] * v[1] + n[2] * v[2] + n[3] * v[3] + c;
             let (d0, d1) = (d(&p), d(&q));
             if d0 < 0.0 && d1 < 0.0 {
                 return None;
