@@ -11,7 +11,9 @@
 //! SV_Depth replaces the interpolated depth. Pixel inputs are interpolated perspective-correctly
 //! unless their interpolation mode is constant (the leading vertex's value) or noperspective.
 //!
-//! Today: triangle topologies (points and lines are not drawn), one viewport and scissor,
+//! Every topology is drawn: triangles, aliased lines (the diamond-exit rule) and points (one
+//! pixel each), see [`crate::raster`]; lines and points are front-facing, a line's inputs are
+//! interpolated along it and a point's are its vertex's. Today: one viewport and scissor,
 //! depth-stencil views of D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT and D32_FLOAT_S8X24_UINT
 //! (see [`DepthStencilTarget`]), single-sampled targets.
 
@@ -590,15 +592,6 @@ pub fn draw(
     mut depth: Option<&mut DepthStencilTarget<'_>>,
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    if !matches!(
-        call.topology,
-        input_assembler::Topology::TriangleList
-            | input_assembler::Topology::TriangleStrip
-            | input_assembler::Topology::TriangleListAdj
-            | input_assembler::Topology::TriangleStripAdj
-    ) {
-        return Err(DrawError::Unsupported("point and line topologies"));
-    }
     if p.sample_count > 1 {
         return Err(DrawError::Unsupported("multisampled targets"));
     }
@@ -643,9 +636,13 @@ pub fn draw(
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
-            let Primitive::Triangle(tri) = prim else { continue };
+            let ids: &[u32] = match prim {
+                Primitive::Point(v) => std::slice::from_ref(v),
+                Primitive::Line(l) => l,
+                Primitive::Triangle(t) => t,
+            };
             let mut verts = Vec::with_capacity(3);
-            for &v in tri {
+            for &v in ids {
                 if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(v) {
                     let fetched = input_assembler::fetch(
                         &p.input_layout,
@@ -675,10 +672,30 @@ pub fn draw(
                 verts.push(cache[&v].clone());
             }
             stats.primitives += 1;
-            let clip = [verts[0].clip, verts[1].clip, verts[2].clip];
+            // Points and lines repeat their last vertex, with weight 0, to fill three.
+            let last = verts.len() - 1;
+            let vert = |k: usize| &verts[k.min(last)];
+            let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
             // Covered pixels, grouped by quad.
             let mut quads: HashMap<(i32, i32), Vec<raster::Fragment>> = HashMap::new();
-            raster::rasterize_triangle(&clip, &tstate, |f| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f));
+            let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
+            let line = match prim {
+                Primitive::Point(_) => {
+                    raster::rasterize_point(&clip[0], &tstate, &mut add);
+                    None
+                }
+                Primitive::Line(_) => {
+                    let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
+                    if let Some(l) = &setup {
+                        l.rasterize(&tstate, &mut add);
+                    }
+                    setup
+                }
+                Primitive::Triangle(_) => {
+                    raster::rasterize_triangle(&clip, &tstate, &mut add);
+                    None
+                }
+            };
             if quads.is_empty() {
                 continue;
             }
@@ -711,7 +728,7 @@ pub fn draw(
                     };
                     let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
                     let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
-                        verts[k].outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
+                        vert(k).outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
                     });
                     varyings.insert((pe.id, r as u32), (vals, pe.interpolation));
                 }
@@ -729,12 +746,18 @@ pub fn draw(
                 for (lane, hs) in handle_sets.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
-                    let (persp, linear, z) =
-                        match frag {
-                            Some(f) => (f.persp, f.linear, f.depth),
-                            None => raster::weights_at(&clip, &call.viewport, x as f32 + 0.5, y as f32 + 0.5)
-                                .unwrap_or(([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.0)),
-                        };
+                    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                    let (persp, linear, z) = match (frag, prim, &line) {
+                        (Some(f), _, _) => (f.persp, f.linear, f.depth),
+                        // Helpers: the primitive's weights extended to the pixel.
+                        (None, Primitive::Point(_), _) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], covered[0].depth),
+                        (None, _, Some(l)) => l.weights_at(cx, cy, &call.viewport),
+                        (None, _, None) => raster::weights_at(&clip, &call.viewport, cx, cy).unwrap_or((
+                            [1.0, 0.0, 0.0],
+                            [1.0, 0.0, 0.0],
+                            0.0,
+                        )),
+                    };
                     zs[lane] = z;
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
@@ -744,7 +767,7 @@ pub fn draw(
                         varyings: &varyings,
                         persp,
                         linear,
-                        position: [x as f32 + 0.5, y as f32 + 0.5, z, w],
+                        position: [cx, cy, z, w],
                         front,
                         primitive_id: prim_id as u32,
                         helper: frag.is_none(),
@@ -1289,5 +1312,129 @@ mod tests {
         assert!(depth_write(&mut ds, &p, &vp, 1, 0, 0.9, true, 0));
         assert!(depth_write(&mut ds, &p, &vp, 2, 0, -3.0, true, 0));
         assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
+    }
+
+    /// Clip-space (x, y, 0, 1) of render-target point (x, y) on an 8x8 viewport, with uv.
+    fn px(x: f32, y: f32, u: f32, v: f32) -> [f32; 6] {
+        [x / 4.0 - 1.0, 1.0 - y / 4.0, 0.0, 1.0, u, v]
+    }
+
+    fn unorm8(c: f32) -> u8 {
+        (c * 255.0).round() as u8
+    }
+
+    #[test]
+    fn a_cut_line_strip_draws_each_segment_half_open_with_uv_along_it() {
+        // Strip 0-1-2, cut, 3-4 on an 8x8 RGBA8 target; the pixel shader writes (u, v, 0.5, 1).
+        //   0→1: centers of (0,0) to (4,0): pixels (k,0), k = 0..3, at t = k/4: u = k/4, v = 0;
+        //   1→2: centers of (4,0) to (4,4): pixels (4,k), k = 0..3: u = 1, v = k/4 (the shared
+        //        vertex's pixel (4,0) is drawn once, by the segment it starts);
+        //   3→4: centers of (0,6) to (3,6): pixels (k,6), k = 0..2: u = k/3, v = 0;
+        // and nothing from 2 to 3 (the cut). 11 pixels.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let verts = [
+            px(0.5, 0.5, 0.0, 0.0),
+            px(4.5, 0.5, 1.0, 0.0),
+            px(4.5, 4.5, 1.0, 1.0),
+            px(0.5, 6.5, 0.0, 0.0),
+            px(3.5, 6.5, 1.0, 0.0),
+        ];
+        let cut = 0xFFFF_FFFF;
+        let mut rt = vec![0u8; 8 * 8 * 4];
+        let stats = {
+            let mut t = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            })];
+            let order = vec![0, 1, 2, cut, 3, 4];
+            run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
+        };
+        assert_eq!((stats.primitives, stats.pixels_shaded, stats.pixels_written), (3, 11, 11));
+        let mut want = vec![0u8; 8 * 8 * 4];
+        let mut put = |x: usize, y: usize, u: f32, v: f32| {
+            want[y * 32 + x * 4..y * 32 + x * 4 + 4].copy_from_slice(&[unorm8(u), unorm8(v), 128, 255])
+        };
+        for k in 0..4 {
+            put(k, 0, k as f32 / 4.0, 0.0);
+            put(4, k, 1.0, k as f32 / 4.0);
+        }
+        for k in 0..3 {
+            put(k, 6, k as f32 / 3.0, 0.0);
+        }
+        assert_eq!(rt, want);
+    }
+
+    #[test]
+    fn a_point_list_shades_one_pixel_per_point_with_its_vertex_values() {
+        // (1.5, 2.5) → pixel (1,2); (6.0, 3.0) → square [5.5, 6.5) x [2.5, 3.5) → (5,2);
+        // (7.9, 7.9) → (7,7). Each point's uv reaches its pixel unchanged.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let verts = [px(1.5, 2.5, 0.2, 0.6), px(6.0, 3.0, 1.0, 0.0), px(7.9, 7.9, 0.0, 1.0)];
+        let mut rt = vec![0u8; 8 * 8 * 4];
+        let stats = {
+            let mut t = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            })];
+            run_draw(
+                &p,
+                input_assembler::Topology::PointList,
+                &verts,
+                vec![0, 1, 2],
+                None,
+                true,
+                (8, 8),
+                &mut t,
+                None,
+                0,
+            )
+        };
+        assert_eq!((stats.primitives, stats.pixels_shaded, stats.pixels_written), (3, 3, 3));
+        let mut want = vec![0u8; 8 * 8 * 4];
+        for (x, y, c) in [(1, 2, [51, 153, 128, 255]), (5, 2, [255, 0, 128, 255]), (7, 7, [0, 255, 128, 255])] {
+            want[y * 32 + x * 4..y * 32 + x * 4 + 4].copy_from_slice(&c);
+        }
+        assert_eq!(rt, want);
+    }
+
+    #[test]
+    fn lines_use_the_front_face_stencil_state_and_write_depth() {
+        // A line list of two lines at depth 0.5 through a D24S8 view: front face ALWAYS /
+        // REPLACE with ref 3, back face NEVER (lines are always front-facing). Line 0 runs
+        // along row 1 from the center of (0,1) to the center of (3,1): (0,1) (1,1) (2,1);
+        // line 1 down column 3 from (3,0)'s center to (3,3)'s: (3,0) (3,1) (3,2). The 6
+        // samples pass; stencil 3 and depth 0x800000 there, the clear elsewhere.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_LESS_EQUAL.0;
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+            p.depth_stencil.back.func = sys::D3D12_COMPARISON_FUNC_NEVER.0;
+        });
+        let at = |x: f32, y: f32| [x / 2.0 - 1.0, 1.0 - y / 2.0, 0.0, 1.0, 0.0, 0.0];
+        let verts = [at(0.5, 1.5), at(3.5, 1.5), at(3.5, 0.5), at(3.5, 3.5)];
+        let format = sys::DXGI_FORMAT_D24_UNORM_S8_UINT;
+        let mut d = cleared(format, 1.0);
+        let mut s = vec![0u8; 16];
+        let st = {
+            let mut ds = ds_target(format, &mut d, Some(&mut s));
+            let topo = input_assembler::Topology::LineList;
+            run_draw(&p, topo, &verts, vec![0, 1, 2, 3], None, false, (4, 4), &mut [], Some(&mut ds), 3)
+        };
+        assert_eq!(st.samples_passed, 6);
+        let hit = [3, 4, 5, 6, 7, 11];
+        for i in 0..16 {
+            let z = u32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+            let h = hit.contains(&i);
+            assert_eq!((s[i], z), if h { (3, 0x80_0000) } else { (0, 0xFF_FFFF) }, "pixel {i}");
+        }
     }
 }
