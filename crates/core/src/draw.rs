@@ -263,13 +263,27 @@ pub struct DrawCall<'a> {
     pub stencil_ref: u8,
 }
 
-/// Counts of what a draw did.
+/// Counts of what a draw did, over all its instances. Those named after a member of
+/// D3D12_QUERY_DATA_PIPELINE_STATISTICS count what a pipeline-statistics query does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DrawStats {
-    /// Vertex shader invocations.
+    /// IAVertices: vertices the input assembler read (strip cut indices are no vertices).
+    pub ia_vertices: u64,
+    /// VSInvocations: vertex shader invocations (a vertex number repeated within one instance
+    /// is shaded once).
     pub vertices_shaded: u64,
-    /// Primitives assembled.
+    /// IAPrimitives: primitives assembled (trailing incomplete ones are dropped).
     pub primitives: u64,
+    /// CInvocations: primitives sent to the rasterizer (every assembled one: no stage
+    /// between turns it off).
+    pub c_invocations: u64,
+    /// CPrimitives: primitives rendered after clipping and culling. A triangle the near or far
+    /// plane cuts into a polygon counts one per piece of its fan; culled, degenerate and fully
+    /// clipped primitives count 0; coverage of pixel centers does not matter.
+    pub c_primitives: u64,
+    /// PSInvocations: pixel shader invocations for covered pixels, those that discard
+    /// included, the quads' helper lanes not.
+    pub ps_invocations: u64,
     /// Pixel shader invocations that were not helpers and not discarded.
     pub pixels_shaded: u64,
     /// Pixels that reached a render target.
@@ -596,6 +610,8 @@ pub fn draw(
         return Err(DrawError::Unsupported("multisampled targets"));
     }
     let mut stats = DrawStats::default();
+    let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
+    stats.ia_vertices = read * u64::from(call.instances);
     let prims = input_assembler::primitives(call.topology, &call.vertices, call.cut);
     let offsets = input_assembler::element_offsets(&p.input_layout);
     let vs_fn = call.vs.function()?;
@@ -672,6 +688,7 @@ pub fn draw(
                 verts.push(cache[&v].clone());
             }
             stats.primitives += 1;
+            stats.c_invocations += 1;
             // Points and lines repeat their last vertex, with weight 0, to fill three.
             let last = verts.len() - 1;
             let vert = |k: usize| &verts[k.min(last)];
@@ -681,18 +698,19 @@ pub fn draw(
             let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
             let line = match prim {
                 Primitive::Point(_) => {
-                    raster::rasterize_point(&clip[0], &tstate, &mut add);
+                    stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
                     None
                 }
                 Primitive::Line(_) => {
                     let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
                     if let Some(l) = &setup {
+                        stats.c_primitives += 1;
                         l.rasterize(&tstate, &mut add);
                     }
                     setup
                 }
                 Primitive::Triangle(_) => {
-                    raster::rasterize_triangle(&clip, &tstate, &mut add);
+                    stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
                     None
                 }
             };
@@ -785,6 +803,7 @@ pub fn draw(
                     exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
                 }
                 for (lane, env) in envs.iter().enumerate() {
+                    stats.ps_invocations += u64::from(!env.helper);
                     if env.helper || env.discarded {
                         continue;
                     }
@@ -1436,5 +1455,66 @@ mod tests {
             let h = hit.contains(&i);
             assert_eq!((s[i], z), if h { (3, 0x80_0000) } else { (0, 0xFF_FFFF) }, "pixel {i}");
         }
+    }
+
+    #[test]
+    fn pipeline_statistics_count_what_each_stage_did() {
+        // An indexed triangle strip 0 1 2 3 | cut | 4 5 0 over a 4x4 target, two instances.
+        // Per instance: the IA reads 7 vertices (the cut is none) and assembles 3 triangles;
+        // vertex 0 comes twice but is shaded once: 6 VS invocations; all 3 reach the
+        // rasterizer; the quad's two triangles are rendered but 4-5-0 (three copies of one
+        // position) is degenerate: 2; the quad covers all 16 pixels: 16 PS invocations.
+        let vs = vs_program();
+        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let corner = |x: f32, y: f32| [x, y, 0.0, 1.0, 0.0, 0.0];
+        let verts = [
+            corner(-1.0, 1.0),
+            corner(1.0, 1.0),
+            corner(-1.0, -1.0),
+            corner(1.0, -1.0),
+            corner(-1.0, 1.0),
+            corner(-1.0, 1.0),
+        ];
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let cut = 0xFFFF_FFFF;
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: &p,
+            topology: input_assembler::Topology::TriangleStrip,
+            vertices: vec![0, 1, 2, 3, cut, 4, 5, 0],
+            cut: Some(cut),
+            instances: 2,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        };
+        let mut rt = vec![0u8; 4 * 4 * 4];
+        let mut targets = [Some(Target {
+            data: &mut rt,
+            row_pitch: 16,
+            width: 4,
+            height: 4,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+        })];
+        let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &mut targets, None).expect("draws");
+        assert_eq!(
+            st,
+            DrawStats {
+                ia_vertices: 14,
+                vertices_shaded: 12,
+                primitives: 6,
+                c_invocations: 6,
+                c_primitives: 4,
+                ps_invocations: 32,
+                pixels_shaded: 32,
+                pixels_written: 32,
+                samples_passed: 32,
+            }
+        );
     }
 }

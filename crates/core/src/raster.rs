@@ -212,25 +212,28 @@ fn area2(a: &ScreenVertex, b: &ScreenVertex, c: &ScreenVertex) -> i64 {
 
 /// Rasterizes one triangle given in clip space, calling `emit` for every covered pixel in
 /// `state.bounds`, row by row, left to right. Degenerate and culled triangles emit nothing.
-pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
+/// Returns how many triangles were rendered after clipping and culling (what the
+/// CPrimitives statistic counts): 0, or the pieces of the clipped polygon (one per vertex past
+/// the second), whether or not they cover a pixel center in the bounds.
+pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
     if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
-        return;
+        return 0;
     }
     let poly = clip(tri, state.depth_clip);
     if poly.len() < 3 {
-        return;
+        return 0;
     }
     let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
     // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
     let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
     if orientation == 0 {
-        return;
+        return 0;
     }
     let clockwise = orientation > 0;
     let front_facing = clockwise != state.front_ccw;
     match state.cull {
-        Cull::Front if front_facing => return,
-        Cull::Back if !front_facing => return,
+        Cull::Front if front_facing => return 0,
+        Cull::Back if !front_facing => return 0,
         _ => {}
     }
     // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
@@ -238,6 +241,7 @@ pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: 
     for i in 1..screen.len() - 1 {
         raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
     }
+    screen.len() as u64 - 2
 }
 
 /// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
@@ -315,23 +319,23 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
 /// taken by the top-left rule: the pixel `(ceil(x) − 1, ceil(y) − 1)`. Points with w <= 0, and
 /// with DepthClipEnable those outside `0 <= z <= w`, are clipped; depth is clamped to the
 /// viewport's range. Points are always front-facing; their weights are (1, 0, 0).
-pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
-    if state.bounds.is_empty() || p.iter().any(|c| !c.is_finite()) {
-        return;
+pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> bool {
+    if p.iter().any(|c| !c.is_finite()) {
+        return false;
     }
     let pos = p.map(f64::from);
     if pos[3] <= 1e-9 || (state.depth_clip && (pos[2] < 0.0 || pos[2] > pos[3])) {
-        return;
+        return false;
     }
     if pos[0].abs() > GUARD * pos[3] || pos[1].abs() > GUARD * pos[3] {
-        return;
+        return false;
     }
     let v = to_screen(&ClipVertex { pos, weights: [1.0, 0.0, 0.0] }, &state.viewport);
     // The covered center c satisfies x − ½ <= c < x + ½, with c = px + ½.
     let (px, py) = ((v.x - 1).div_euclid(ONE), (v.y - 1).div_euclid(ONE));
     let b = &state.bounds;
     if px < i64::from(b.left) || px >= i64::from(b.right) || py < i64::from(b.top) || py >= i64::from(b.bottom) {
-        return;
+        return true;
     }
     let (zlo, zhi) = depth_range(&state.viewport);
     emit(&Fragment {
@@ -342,6 +346,7 @@ pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut
         linear: [1.0, 0.0, 0.0],
         front_facing: true,
     });
+    true
 }
 
 fn depth_range(vp: &Viewport) -> (f64, f64) {
@@ -801,6 +806,11 @@ mod tests {
         assert!(!got.is_empty());
         rasterize_triangle(&tri, &st, |f| assert!(f.depth >= 0.0));
         assert!(got.len() < 6, "part of the triangle is clipped away: {got:?}");
+        // Cut by z = 0 across its two edges from vertex 1, the triangle becomes a quadrilateral:
+        // two triangles rendered.
+        assert_eq!(rasterize_triangle(&tri, &st, |_| {}), 2);
+        let far = [[-1.0, 1.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1.0], [-1.0, -1.0, 2.0, 1.0]];
+        assert_eq!(rasterize_triangle(&far, &st, |_| {}), 0);
         for w in [0.0f32, f32::NAN] {
             let bad = [[0.0, 0.0, 0.0, w], [1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]];
             rasterize_triangle(&bad, &st, |_| {});
@@ -929,8 +939,12 @@ mod tests {
         assert_eq!(point(2.0, 1.0), [(1, 0, 0.25, true)]);
         assert_eq!(point(2.5, 1.5), [(2, 1, 0.25, true)]);
         assert!(point(8.2, 1.0).is_empty(), "outside the target");
+        // Rendered (CPrimitives) unless clipped: off the target still counts, behind the eye
+        // or beyond far does not.
+        assert!(rasterize_point(&at(8.2, 1.0, 8.0, 8.0, 0.25), &st, |_| {}));
         let mut behind = Vec::new();
-        rasterize_point(&[0.0, 0.0, 0.5, -1.0], &st, |f| behind.push(f.x));
+        assert!(!rasterize_point(&[0.0, 0.0, 0.5, -1.0], &st, |f| behind.push(f.x)));
+        assert!(!rasterize_point(&[0.0, 0.0, 2.0, 1.0], &st, |f| behind.push(f.x)));
         assert!(behind.is_empty());
     }
 }
