@@ -24,7 +24,10 @@
 //      LESS and stencil ALWAYS / REPLACE with ref 0x5A: both planes, copied out through
 //      GetCopyableFootprints, hold depth 0.5 (UNORM24 0x800000; Mesa's vertex shader maps
 //      z = 0 to 0.5) and stencil 0x5A exactly on the 120 covered pixels, and 0xFFFFFF / 0
-//      elsewhere.
+//      elsewhere;
+//   5. a LINESTRIP through pixel centers (0.5,0.5) → (12.5,0.5) → (12.5,8.5) with uv = position
+//      / 16: the aliased-line diamond-exit rule covers (0..11, 0) and (12, 0..7), 20 pixels,
+//      each the texel of its quadrant (uv interpolated along the line to the pixel center).
 //
 // The last line is "draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -448,6 +451,56 @@ static void depth_stencil_draw(Fixture &f)
     CHECK_EQ(stencil_hits, 120u);
 }
 
+// 5. A line strip: each segment leaves out the pixel it ends in.
+static bool on_strip(int x, int y) { return (y == 0 && x < 12) || (x == 12 && y < 8); }
+
+static void line_strip_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
+    D3D12_INPUT_ELEMENT_DESC ie[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = {ie, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    // Pixel (x, y) of the 16x16 viewport is clip (x / 8 - 1, 1 - y / 8).
+    const float pts[3][2] = {{0.5f, 0.5f}, {12.5f, 0.5f}, {12.5f, 8.5f}};
+    float verts[3][6];
+    for (int i = 0; i < 3; i++) {
+        float x = pts[i][0], y = pts[i][1];
+        float v[6] = {x / 8 - 1, 1 - y / 8, 0, 1, x / 16, y / 16};
+        memcpy(verts[i], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_LINESTRIP);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    CHECK_EQ(check_image(read_target(f), on_strip, tint, "LINESTRIP"), 20u);
+}
+
 static void draws(ID3D12Device *dev)
 {
     Fixture f;
@@ -484,6 +537,9 @@ static void draws(ID3D12Device *dev)
 
     // 4. Depth and stencil planes of a D24S8 view.
     depth_stencil_draw(f);
+
+    // 5. A line strip.
+    line_strip_draw(f);
 }
 
 int main()
