@@ -20,7 +20,15 @@
 //      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
 //      offset, the others kept);
-//   4. with the debug layer (on for the whole test, which must report no message for the
+//   4. the triangle through a D24_UNORM_S8_UINT depth-stencil view cleared to (1.0, 0), depth
+//      LESS and stencil ALWAYS / REPLACE with ref 0x5A: both planes, copied out through
+//      GetCopyableFootprints, hold depth 0.5 (UNORM24 0x800000; Mesa's vertex shader maps
+//      z = 0 to 0.5) and stencil 0x5A exactly on the 120 covered pixels, and 0xFFFFFF / 0
+//      elsewhere;
+//   5. a LINESTRIP through pixel centers (0.5,0.5) → (12.5,0.5) → (12.5,8.5) with uv = position
+//      / 16: the aliased-line diamond-exit rule covers (0..11, 0) and (12, 0..7), 20 pixels,
+//      each the texel of its quadrant (uv interpolated along the line to the pixel center).
+//   6. with the debug layer (on for the whole test, which must report no message for the
 //      correct draws above): draws without a pipeline state, without a root signature, with
 //      another root signature than the pipeline's, with the topology undefined, an indexed
 //      draw without an index buffer and one reading past its view each report their
@@ -348,6 +356,161 @@ static unsigned check_image(const Rgba *px, bool (*covered)(int, int), const flo
 static bool in_triangle(int x, int y) { return x + y < 15; }
 static bool left_half(int x, int) { return x < 8; }
 
+// 4. The triangle through a D24S8 depth-stencil view: depth and stencil planes both written.
+static void depth_stencil_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
+    D3D12_INPUT_ELEMENT_DESC ie[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.DepthStencilState.DepthEnable = TRUE;
+    pd.DepthStencilState.DepthWriteMask = D3D12_DEPTH_WRITE_MASK_ALL;
+    pd.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_LESS;
+    pd.DepthStencilState.StencilEnable = TRUE;
+    pd.DepthStencilState.StencilReadMask = 0xFF;
+    pd.DepthStencilState.StencilWriteMask = 0xFF;
+    D3D12_DEPTH_STENCILOP_DESC op = {D3D12_STENCIL_OP_KEEP, D3D12_STENCIL_OP_KEEP, D3D12_STENCIL_OP_REPLACE,
+                                     D3D12_COMPARISON_FUNC_ALWAYS};
+    pd.DepthStencilState.FrontFace = op;
+    pd.DepthStencilState.BackFace = op;
+    pd.InputLayout = {ie, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.DSVFormat = DXGI_FORMAT_D24_UNORM_S8_UINT;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 16;
+    d.Height = 16;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    Com<ID3D12Resource> ds, rb;
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_DEPTH_WRITE, nullptr,
+                                          IID_PPV_ARGS(&ds)),
+             S_OK);
+    Com<ID3D12DescriptorHeap> dsv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&dsv_heap)), S_OK);
+    if (!ds || !dsv_heap) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv = dsv_heap->GetCPUDescriptorHandleForHeapStart();
+    dev->CreateDepthStencilView(ds, nullptr, dsv);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT fp[2] = {};
+    UINT64 total = 0;
+    dev->GetCopyableFootprints(&d, 0, 2, 0, fp, nullptr, nullptr, &total);
+    rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    ID3D12GraphicsCommandList *l = f.list;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = f.rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    l->ClearDepthStencilView(dsv, D3D12_CLEAR_FLAG_DEPTH | D3D12_CLEAR_FLAG_STENCIL, 1.0f, 0, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, &dsv);
+    l->SetPipelineState(pso);
+    l->OMSetStencilRef(0x5A);
+    l->DrawInstanced(3, 1, 1, 0);
+    D3D12_RESOURCE_BARRIER b = transition(ds, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    for (UINT plane = 0; plane < 2; plane++) {
+        D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+        dst.pResource = rb;
+        dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+        dst.PlacedFootprint = fp[plane];
+        src.pResource = ds;
+        src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+        src.SubresourceIndex = plane;
+        l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    }
+    f.run();
+    const unsigned char *m = static_cast<const unsigned char *>(map(rb));
+    unsigned bad = 0, depth_hits = 0, stencil_hits = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            uint32_t z;
+            memcpy(&z, m + fp[0].Offset + y * fp[0].Footprint.RowPitch + 4 * x, 4);
+            unsigned char s = m[fp[1].Offset + y * fp[1].Footprint.RowPitch + x];
+            bool hit = in_triangle(x, y);
+            depth_hits += (z & 0xFFFFFF) == 0x800000;
+            stencil_hits += s == 0x5A;
+            if ((z & 0xFFFFFF) != (hit ? 0x800000u : 0xFFFFFFu) || s != (hit ? 0x5A : 0)) {
+                if (bad < 4) fprintf(stderr, "D24S8: pixel (%d,%d) depth %06x stencil %02x\n", x, y, z & 0xFFFFFF, s);
+                bad++;
+            }
+        }
+    CHECK_EQ(bad, 0u);
+    CHECK_EQ(depth_hits, 120u);
+    CHECK_EQ(stencil_hits, 120u);
+}
+
+// 5. A line strip: each segment leaves out the pixel it ends in.
+static bool on_strip(int x, int y) { return (y == 0 && x < 12) || (x == 12 && y < 8); }
+
+static void line_strip_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
+    D3D12_INPUT_ELEMENT_DESC ie[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = {ie, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    // Pixel (x, y) of the 16x16 viewport is clip (x / 8 - 1, 1 - y / 8).
+    const float pts[3][2] = {{0.5f, 0.5f}, {12.5f, 0.5f}, {12.5f, 8.5f}};
+    float verts[3][6];
+    for (int i = 0; i < 3; i++) {
+        float x = pts[i][0], y = pts[i][1];
+        float v[6] = {x / 8 - 1, 1 - y / 8, 0, 1, x / 16, y / 16};
+        memcpy(verts[i], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_LINESTRIP);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    CHECK_EQ(check_image(read_target(f), on_strip, tint, "LINESTRIP"), 20u);
+}
+
 static void draws(ID3D12Device *dev)
 {
     Fixture f;
@@ -412,7 +575,13 @@ static void draws(ID3D12Device *dev)
     const float tint2[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "SetGraphicsRoot32BitConstant"), 120u);
 
-    // 4. The debug layer's draw-time checks.
+    // 4. Depth and stencil planes of a D24S8 view.
+    depth_stencil_draw(f);
+
+    // 5. A line strip.
+    line_strip_draw(f);
+
+    // 6. The debug layer's draw-time checks.
     Com<ID3D12InfoQueue> iq;
     CHECK_HR(f.dev->QueryInterface(IID_PPV_ARGS(&iq)), S_OK);
     if (!iq) return;

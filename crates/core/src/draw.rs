@@ -11,8 +11,11 @@
 //! SV_Depth replaces the interpolated depth. Pixel inputs are interpolated perspective-correctly
 //! unless their interpolation mode is constant (the leading vertex's value) or noperspective.
 //!
-//! Today: triangle topologies (points and lines are not drawn), one viewport and scissor,
-//! depth buffers of D32_FLOAT, single-sampled targets.
+//! Every topology is drawn: triangles, aliased lines (the diamond-exit rule) and points (one
+//! pixel each), see [`crate::raster`]; lines and points are front-facing, a line's inputs are
+//! interpolated along it and a point's are its vertex's. Today: one viewport and scissor,
+//! depth-stencil views of D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT and D32_FLOAT_S8X24_UINT
+//! (see [`DepthStencilTarget`]), single-sampled targets.
 
 use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use crate::dxil::{EntryPoint, Function, Module, SignatureElement};
@@ -156,7 +159,7 @@ macro_rules! resource_ops {
 }
 pub(crate) use resource_ops;
 
-/// A render target or depth buffer: the bytes of one subresource.
+/// A render target: the bytes of one subresource.
 pub struct Target<'a> {
     /// The subresource's bytes from its first row.
     pub data: &'a mut [u8],
@@ -176,6 +179,43 @@ impl Target<'_> {
         let at = y as usize * self.row_pitch + x as usize * size;
         self.data.get_mut(at..at + size)
     }
+}
+
+/// One plane of a depth-stencil view: the bytes of its subresource.
+pub struct Plane<'a> {
+    /// The subresource's bytes from its first row.
+    pub data: &'a mut [u8],
+    /// Bytes from one row to the next.
+    pub row_pitch: usize,
+}
+
+impl Plane<'_> {
+    fn element(&mut self, x: i32, y: i32, size: usize) -> Option<&mut [u8]> {
+        let at = usize::try_from(y).ok()? * self.row_pitch + usize::try_from(x).ok()? * size;
+        self.data.get_mut(at..at + size)
+    }
+}
+
+/// A depth-stencil view. Depth-stencil formats are planar in the runtime's layout: plane 0
+/// holds depth (D16_UNORM: 2 bytes; D24_UNORM_S8_UINT: a 32-bit element with the 24-bit UNORM
+/// in bits 0–23; D32_FLOAT and D32_FLOAT_S8X24_UINT: the f32), plane 1 one stencil byte per
+/// pixel (D24_UNORM_S8_UINT and D32_FLOAT_S8X24_UINT only).
+pub struct DepthStencilTarget<'a> {
+    /// The view's format: D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT or D32_FLOAT_S8X24_UINT
+    /// (other formats pass every pixel untested).
+    pub format: sys::DXGI_FORMAT,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Plane 0: depth.
+    pub depth: Plane<'a>,
+    /// Plane 1: stencil (None: the format has none, and the stencil test passes).
+    pub stencil: Option<Plane<'a>>,
+    /// D3D12_DSV_FLAG_READ_ONLY_DEPTH: depth is tested but never written.
+    pub read_only_depth: bool,
+    /// D3D12_DSV_FLAG_READ_ONLY_STENCIL: stencil is tested but never written.
+    pub read_only_stencil: bool,
 }
 
 /// Why a draw stopped.
@@ -223,13 +263,27 @@ pub struct DrawCall<'a> {
     pub stencil_ref: u8,
 }
 
-/// Counts of what a draw did.
+/// Counts of what a draw did, over all its instances. Those named after a member of
+/// D3D12_QUERY_DATA_PIPELINE_STATISTICS count what a pipeline-statistics query does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DrawStats {
-    /// Vertex shader invocations.
+    /// IAVertices: vertices the input assembler read (strip cut indices are no vertices).
+    pub ia_vertices: u64,
+    /// VSInvocations: vertex shader invocations (a vertex number repeated within one instance
+    /// is shaded once).
     pub vertices_shaded: u64,
-    /// Primitives assembled.
+    /// IAPrimitives: primitives assembled (trailing incomplete ones are dropped).
     pub primitives: u64,
+    /// CInvocations: primitives sent to the rasterizer (every assembled one: no stage
+    /// between turns it off).
+    pub c_invocations: u64,
+    /// CPrimitives: primitives rendered after clipping and culling. A triangle the near or far
+    /// plane cuts into a polygon counts one per piece of its fan; culled, degenerate and fully
+    /// clipped primitives count 0; coverage of pixel centers does not matter.
+    pub c_primitives: u64,
+    /// PSInvocations: pixel shader invocations for covered pixels, those that discard
+    /// included, the quads' helper lanes not.
+    pub ps_invocations: u64,
     /// Pixel shader invocations that were not helpers and not discarded.
     pub pixels_shaded: u64,
     /// Pixels that reached a render target.
@@ -542,29 +596,22 @@ fn range_of(format: sys::DXGI_FORMAT) -> Range {
 }
 
 /// Runs one draw. Each stage reads its own bindings (root signature visibility); pixels go to
-/// `targets[n]` (None: no RTV bound in slot n) and depth to `depth`; the pipeline's states
-/// decide how.
+/// `targets[n]` (None: no RTV bound in slot n), depth and stencil to `depth`; the pipeline's
+/// states decide how.
 pub fn draw(
     call: &DrawCall<'_>,
     vs_bindings: &dyn Bindings,
     ps_bindings: &dyn Bindings,
     targets: &mut [Option<Target<'_>>],
-    mut depth: Option<&mut Target<'_>>,
+    mut depth: Option<&mut DepthStencilTarget<'_>>,
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    if !matches!(
-        call.topology,
-        input_assembler::Topology::TriangleList
-            | input_assembler::Topology::TriangleStrip
-            | input_assembler::Topology::TriangleListAdj
-            | input_assembler::Topology::TriangleStripAdj
-    ) {
-        return Err(DrawError::Unsupported("point and line topologies"));
-    }
     if p.sample_count > 1 {
         return Err(DrawError::Unsupported("multisampled targets"));
     }
     let mut stats = DrawStats::default();
+    let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
+    stats.ia_vertices = read * u64::from(call.instances);
     let prims = input_assembler::primitives(call.topology, &call.vertices, call.cut);
     let offsets = input_assembler::element_offsets(&p.input_layout);
     let vs_fn = call.vs.function()?;
@@ -605,9 +652,13 @@ pub fn draw(
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
-            let Primitive::Triangle(tri) = prim else { continue };
+            let ids: &[u32] = match prim {
+                Primitive::Point(v) => std::slice::from_ref(v),
+                Primitive::Line(l) => l,
+                Primitive::Triangle(t) => t,
+            };
             let mut verts = Vec::with_capacity(3);
-            for &v in tri {
+            for &v in ids {
                 if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(v) {
                     let fetched = input_assembler::fetch(
                         &p.input_layout,
@@ -637,10 +688,32 @@ pub fn draw(
                 verts.push(cache[&v].clone());
             }
             stats.primitives += 1;
-            let clip = [verts[0].clip, verts[1].clip, verts[2].clip];
+            stats.c_invocations += 1;
+            // Points and lines repeat their last vertex, with weight 0, to fill three.
+            let last = verts.len() - 1;
+            let vert = |k: usize| &verts[k.min(last)];
+            let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
             // Covered pixels, grouped by quad.
             let mut quads: HashMap<(i32, i32), Vec<raster::Fragment>> = HashMap::new();
-            raster::rasterize_triangle(&clip, &tstate, |f| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f));
+            let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
+            let line = match prim {
+                Primitive::Point(_) => {
+                    stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
+                    None
+                }
+                Primitive::Line(_) => {
+                    let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
+                    if let Some(l) = &setup {
+                        stats.c_primitives += 1;
+                        l.rasterize(&tstate, &mut add);
+                    }
+                    setup
+                }
+                Primitive::Triangle(_) => {
+                    stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
+                    None
+                }
+            };
             if quads.is_empty() {
                 continue;
             }
@@ -649,7 +722,9 @@ pub fn draw(
                 for frags in quads.values() {
                     for f in frags {
                         let pass = match depth.as_deref_mut() {
-                            Some(d) => depth_write(d, p, f.x, f.y, f.depth, f.front_facing, call.stencil_ref),
+                            Some(d) => {
+                                depth_write(d, p, &call.viewport, f.x, f.y, f.depth, f.front_facing, call.stencil_ref)
+                            }
                             None => true,
                         };
                         stats.samples_passed += u64::from(pass);
@@ -671,7 +746,7 @@ pub fn draw(
                     };
                     let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
                     let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
-                        verts[k].outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
+                        vert(k).outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
                     });
                     varyings.insert((pe.id, r as u32), (vals, pe.interpolation));
                 }
@@ -689,12 +764,18 @@ pub fn draw(
                 for (lane, hs) in handle_sets.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
-                    let (persp, linear, z) =
-                        match frag {
-                            Some(f) => (f.persp, f.linear, f.depth),
-                            None => raster::weights_at(&clip, &call.viewport, x as f32 + 0.5, y as f32 + 0.5)
-                                .unwrap_or(([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.0)),
-                        };
+                    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                    let (persp, linear, z) = match (frag, prim, &line) {
+                        (Some(f), _, _) => (f.persp, f.linear, f.depth),
+                        // Helpers: the primitive's weights extended to the pixel.
+                        (None, Primitive::Point(_), _) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], covered[0].depth),
+                        (None, _, Some(l)) => l.weights_at(cx, cy, &call.viewport),
+                        (None, _, None) => raster::weights_at(&clip, &call.viewport, cx, cy).unwrap_or((
+                            [1.0, 0.0, 0.0],
+                            [1.0, 0.0, 0.0],
+                            0.0,
+                        )),
+                    };
                     zs[lane] = z;
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
@@ -704,7 +785,7 @@ pub fn draw(
                         varyings: &varyings,
                         persp,
                         linear,
-                        position: [x as f32 + 0.5, y as f32 + 0.5, z, w],
+                        position: [cx, cy, z, w],
                         front,
                         primitive_id: prim_id as u32,
                         helper: frag.is_none(),
@@ -722,6 +803,7 @@ pub fn draw(
                     exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
                 }
                 for (lane, env) in envs.iter().enumerate() {
+                    stats.ps_invocations += u64::from(!env.helper);
                     if env.helper || env.discarded {
                         continue;
                     }
@@ -729,7 +811,7 @@ pub fn draw(
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let z = env.depth.unwrap_or(zs[lane]);
                     if let Some(d) = depth.as_deref_mut() {
-                        if !depth_write(d, p, x, y, z, front, call.stencil_ref) {
+                        if !depth_write(d, p, &call.viewport, x, y, z, front, call.stencil_ref) {
                             continue;
                         }
                     }
@@ -753,19 +835,117 @@ pub fn draw(
     Ok(stats)
 }
 
-/// The depth test and write of one pixel; `true` if the pixel passes. D32_FLOAT only; other
-/// depth formats pass untested.
-fn depth_write(d: &mut Target<'_>, p: &PipelineDesc, x: i32, y: i32, z: f32, front: bool, stencil_ref: u8) -> bool {
-    if d.format != sys::DXGI_FORMAT_D32_FLOAT {
-        return true;
+/// The depth and stencil tests of one pixel with their writes; `true` if the pixel passes.
+///
+/// The incoming depth is clamped to the viewport's depth range (what D3D does to SV_Depth;
+/// interpolated depth already is) and then converted to the buffer's format the way a
+/// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
+/// with denormals flushed), so the test compares exactly what is, or would be, stored. A plane
+/// the view marks read-only is tested but never written.
+#[allow(clippy::too_many_arguments)] // one pixel's whole depth-stencil state
+fn depth_write(
+    d: &mut DepthStencilTarget<'_>,
+    p: &PipelineDesc,
+    vp: &Viewport,
+    x: i32,
+    y: i32,
+    z: f32,
+    front: bool,
+    stencil_ref: u8,
+) -> bool {
+    let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
+    let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
+    let Some(kind) = DepthKind::of(d.format) else { return true };
+    let Some(e) = d.depth.element(x, y, kind.bytes()) else { return true };
+    // Both sides as exact f32s: UNORM values as their integers (at most 24 bits, exact in f32).
+    let stored = kind.read(e);
+    let incoming = kind.quantize(z);
+    let stencil_at = match d.stencil.as_mut() {
+        Some(s) => s.element(x, y, 1),
+        None => None,
+    };
+    let stored_stencil = stencil_at.as_ref().map(|s| s[0]);
+    let r = om::depth_stencil(&p.depth_stencil, front, incoming.0, Some(stored.0), stored_stencil, stencil_ref);
+    if let (Some(s), Some(v), false) = (stencil_at, r.stencil, d.read_only_stencil) {
+        s[0] = v;
     }
-    let Some(e) = d.element(x, y) else { return true };
-    let stored = f32::from_le_bytes([e[0], e[1], e[2], e[3]]);
-    let r = om::depth_stencil(&p.depth_stencil, front, z, Some(stored), None, stencil_ref);
-    if let Some(nz) = r.depth {
-        e.copy_from_slice(&nz.to_le_bytes());
+    if let (Some(_), false) = (r.depth, d.read_only_depth) {
+        let Some(e) = d.depth.element(x, y, kind.bytes()) else { return r.pass };
+        kind.write(e, incoming.1);
     }
     r.pass
+}
+
+/// The depth plane's element layout of a depth-stencil format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DepthKind {
+    /// D16_UNORM: 2 bytes.
+    Unorm16,
+    /// D24_UNORM_S8_UINT's plane 0: a 32-bit element, the UNORM in bits 0–23.
+    Unorm24,
+    /// D32_FLOAT and D32_FLOAT_S8X24_UINT's plane 0: the f32.
+    Float32,
+}
+
+impl DepthKind {
+    fn of(format: sys::DXGI_FORMAT) -> Option<DepthKind> {
+        match format {
+            sys::DXGI_FORMAT_D16_UNORM => Some(DepthKind::Unorm16),
+            sys::DXGI_FORMAT_D24_UNORM_S8_UINT => Some(DepthKind::Unorm24),
+            sys::DXGI_FORMAT_D32_FLOAT | sys::DXGI_FORMAT_D32_FLOAT_S8X24_UINT => Some(DepthKind::Float32),
+            _ => None,
+        }
+    }
+
+    fn bytes(self) -> usize {
+        if self == DepthKind::Unorm16 {
+            2
+        } else {
+            4
+        }
+    }
+
+    fn format(self) -> sys::DXGI_FORMAT {
+        match self {
+            DepthKind::Unorm16 => sys::DXGI_FORMAT_D16_UNORM,
+            DepthKind::Unorm24 => sys::DXGI_FORMAT_D24_UNORM_S8_UINT,
+            DepthKind::Float32 => sys::DXGI_FORMAT_D32_FLOAT,
+        }
+    }
+
+    /// The stored value as the test compares it, and its bits.
+    fn read(self, e: &[u8]) -> (f32, u32) {
+        match self {
+            DepthKind::Unorm16 => {
+                let v = u32::from(u16::from_le_bytes([e[0], e[1]]));
+                (v as f32, v)
+            }
+            DepthKind::Unorm24 => {
+                let v = u32::from_le_bytes([e[0], e[1], e[2], e[3]]) & 0x00FF_FFFF;
+                (v as f32, v)
+            }
+            DepthKind::Float32 => {
+                let v = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+                (f32::from_bits(v), v)
+            }
+        }
+    }
+
+    /// `z` converted to the format: the value the test compares, and the bits a write stores.
+    fn quantize(self, z: f32) -> (f32, u32) {
+        let (b, _) = crate::pack::encode_depth(self.format(), z).unwrap_or(([0; 16], 0));
+        self.read(&b[..4])
+    }
+
+    /// Stores `bits`; D24's bits 24–31 (no part of the depth) are kept.
+    fn write(self, e: &mut [u8], bits: u32) {
+        let b = bits.to_le_bytes();
+        match self {
+            DepthKind::Unorm16 => e[..2].copy_from_slice(&b[..2]),
+            DepthKind::Unorm24 => e[..3].copy_from_slice(&b[..3]),
+            DepthKind::Float32 => e[..4].copy_from_slice(&b),
+        }
+    }
 }
 
 /// Blends (or logic-ops, or copies) one pixel's color into a render target.
@@ -932,5 +1112,409 @@ mod tests {
                 }
             }
         }
+    }
+
+    const IDENTITY: [[f32; 4]; 4] =
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+
+    /// The textured fixtures' pipeline: position (float4) and uv (float2) per vertex, culling
+    /// off, and the pipeline's default depth-stencil state unless `f` changes it.
+    fn textured_pipeline(vs: &crate::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
+        let ins = &vs.dx.entry_points[0].inputs;
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element(&ins[0].name, ins[0].semantic_indices[0], sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 0),
+            element(&ins[1].name, ins[1].semantic_indices[0], sys::DXGI_FORMAT_R32G32_FLOAT, 16),
+        ];
+        p.rasterizer.cull = 1;
+        f(&mut p);
+        p
+    }
+
+    /// Runs one draw of `verts` ((x, y, z, w) in clip space, then u, v) on a `w`×`h` viewport
+    /// with the textured fixtures (`with_ps` false: no pixel shader).
+    #[allow(clippy::too_many_arguments)]
+    fn run_draw(
+        p: &PipelineDesc,
+        topology: input_assembler::Topology,
+        verts: &[[f32; 6]],
+        order: Vec<u32>,
+        cut: Option<u32>,
+        with_ps: bool,
+        (w, h): (u32, u32),
+        targets: &mut [Option<Target<'_>>],
+        depth: Option<&mut DepthStencilTarget<'_>>,
+        stencil_ref: u8,
+    ) -> DrawStats {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: with_ps.then(|| Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: p,
+            topology,
+            vertices: order,
+            cut,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref,
+        };
+        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, targets, depth).expect("draws")
+    }
+
+    fn vs_program() -> crate::dxil::Program {
+        program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"))
+    }
+
+    /// The upper-left half of a 4x4 target at depth `d` (clip z = 2d − 1: Mesa's vertex shader
+    /// maps GL's [-1, 1] to [0, 1]), uv (0,0), (1,0), (0,1): it covers the 6 pixels with
+    /// x + y < 3, (0,0) (1,0) (2,0) (0,1) (1,1) (0,2), clockwise (front-facing).
+    fn half(d: f32) -> [[f32; 6]; 3] {
+        let z = 2.0 * d - 1.0;
+        [[-1.0, 1.0, z, 1.0, 0.0, 0.0], [1.0, 1.0, z, 1.0, 1.0, 0.0], [-1.0, -1.0, z, 1.0, 0.0, 1.0]]
+    }
+
+    fn ds_target<'a>(
+        format: sys::DXGI_FORMAT,
+        depth: &'a mut [u8],
+        stencil: Option<&'a mut [u8]>,
+    ) -> DepthStencilTarget<'a> {
+        let bytes = depth.len() / 16;
+        DepthStencilTarget {
+            format,
+            width: 4,
+            height: 4,
+            depth: Plane { data: depth, row_pitch: 4 * bytes },
+            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4 }),
+            read_only_depth: false,
+            read_only_stencil: false,
+        }
+    }
+
+    /// A 4x4 depth plane of `format` cleared to `d`, as ClearDepthStencilView writes it.
+    fn cleared(format: sys::DXGI_FORMAT, d: f32) -> Vec<u8> {
+        let (e, n) = crate::pack::encode_depth(format, d).unwrap();
+        e[..n].repeat(16)
+    }
+
+    const TRI: input_assembler::Topology = input_assembler::Topology::TriangleList;
+    const COVERED: [usize; 6] = [0, 1, 2, 4, 5, 8];
+
+    #[test]
+    fn unorm_depth_buffers_store_the_rounded_unorm_of_the_depth() {
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |_| {});
+        // Depth 0.25 over a buffer cleared to 1.0 with LESS: the 6 covered pixels take
+        // floor(0.25·(2ⁿ−1) + 0.5): D16 16383.75 → 0x4000, D24 4194303.75 → 0x400000.
+        for (format, want, one) in [
+            (sys::DXGI_FORMAT_D16_UNORM, vec![0x00, 0x40], vec![0xFF, 0xFF]),
+            (sys::DXGI_FORMAT_D24_UNORM_S8_UINT, vec![0x00, 0x00, 0x40, 0x00], vec![0xFF, 0xFF, 0xFF, 0x00]),
+            (sys::DXGI_FORMAT_D32_FLOAT, 0.25f32.to_le_bytes().to_vec(), 1.0f32.to_le_bytes().to_vec()),
+        ] {
+            let mut d = cleared(format, 1.0);
+            let n = want.len();
+            let st = {
+                let mut ds = ds_target(format, &mut d, None);
+                run_draw(&p, TRI, &half(0.25), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0)
+            };
+            assert_eq!(st.samples_passed, 6);
+            for i in 0..16 {
+                let px = &d[i * n..(i + 1) * n];
+                assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn unorm_depth_compares_in_the_buffers_precision() {
+        // Stored 0.25; incoming 0.250001. EQUAL passes on D16 (both 16384: 0.250001·65535 =
+        // 16383.82 rounds to 16384) but not on D32_FLOAT, which keeps the difference.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_EQUAL.0);
+        for (format, passed) in [(sys::DXGI_FORMAT_D16_UNORM, 6), (sys::DXGI_FORMAT_D32_FLOAT, 0)] {
+            let mut d = cleared(format, 0.25);
+            let mut ds = ds_target(format, &mut d, None);
+            let st = run_draw(&p, TRI, &half(0.250001), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0);
+            assert_eq!(st.samples_passed, passed, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn stencil_ops_follow_the_stencil_and_depth_results_with_the_write_mask() {
+        // D24S8; stencil: row 0 holds 5, the rest 3; depth 1.0 except pixel (1,0) at 0.0.
+        // Front face: EQUAL to ref 5, pass INCR_SAT, depth-fail DECR, fail INVERT, write mask
+        // 0x0F. Drawn at depth 0.5 with LESS:
+        //   (0,0), (2,0): 5 == 5, 0.5 < 1 → 6, depth 0.5 (0x800000);
+        //   (1,0): 5 == 5, 0.5 < 0 fails → 4, depth stays 0;
+        //   (0,1), (1,1), (0,2): 3 != 5 → (3 & 0xF0) | (!3 & 0x0F) = 0x0C, depth stays 1.0.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front = crate::pipeline::StencilFace {
+                fail: sys::D3D12_STENCIL_OP_INVERT.0,
+                depth_fail: sys::D3D12_STENCIL_OP_DECR.0,
+                pass: sys::D3D12_STENCIL_OP_INCR_SAT.0,
+                func: sys::D3D12_COMPARISON_FUNC_EQUAL.0,
+                read_mask: 0xFF,
+                write_mask: 0x0F,
+            };
+            // The back face would zero everything: the triangle is front-facing.
+            p.depth_stencil.back.func = sys::D3D12_COMPARISON_FUNC_NEVER.0;
+            p.depth_stencil.back.fail = sys::D3D12_STENCIL_OP_ZERO.0;
+        });
+        let format = sys::DXGI_FORMAT_D24_UNORM_S8_UINT;
+        let mut d = cleared(format, 1.0);
+        d[4..8].copy_from_slice(&[0, 0, 0, 0]);
+        let mut s: Vec<u8> = (0..16).map(|i| if i < 4 { 5 } else { 3 }).collect();
+        let st = {
+            let mut ds = ds_target(format, &mut d, Some(&mut s));
+            run_draw(&p, TRI, &half(0.5), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 5)
+        };
+        assert_eq!(st.samples_passed, 2);
+        assert_eq!(s, [6, 4, 6, 5, 0x0C, 0x0C, 3, 3, 0x0C, 3, 3, 3, 3, 3, 3, 3]);
+        let depth: Vec<u32> = d.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let one = 0x00FF_FFFF;
+        assert_eq!(depth[..4], [0x80_0000, 0, 0x80_0000, one]);
+        assert!(depth[4..].iter().all(|&v| v == one));
+        // Wound the other way the triangle is back-facing: NEVER, fail ZERO on all 6 pixels.
+        let order = vec![0, 2, 1];
+        let mut ds = ds_target(format, &mut d, Some(&mut s));
+        let st = run_draw(&p, TRI, &half(0.5), order, None, false, (4, 4), &mut [], Some(&mut ds), 5);
+        assert_eq!(st.samples_passed, 0);
+        assert_eq!(s, [0, 0, 0, 5, 0, 0, 3, 3, 0, 3, 3, 3, 3, 3, 3, 3]);
+    }
+
+    #[test]
+    fn read_only_planes_are_tested_but_not_written() {
+        // D32S8, depth cleared to 1.0 and stencil to 7; ALWAYS / REPLACE with ref 9 and depth
+        // LESS at 0.5: writable planes take 0.5 and 9 on the 6 covered pixels; read-only ones
+        // keep their bytes while the pixels still pass (and a stencil test still applies).
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+        });
+        let format = sys::DXGI_FORMAT_D32_FLOAT_S8X24_UINT;
+        for (ro_depth, ro_stencil) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut d = cleared(format, 1.0);
+            let mut s = vec![7u8; 16];
+            let st = {
+                let mut ds = ds_target(format, &mut d, Some(&mut s));
+                ds.read_only_depth = ro_depth;
+                ds.read_only_stencil = ro_stencil;
+                run_draw(&p, TRI, &half(0.5), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 9)
+            };
+            assert_eq!(st.samples_passed, 6);
+            for i in 0..16 {
+                let z = f32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+                let hit = COVERED.contains(&i);
+                assert_eq!(z, if hit && !ro_depth { 0.5 } else { 1.0 }, "{ro_depth} {ro_stencil} {i}");
+                assert_eq!(s[i], if hit && !ro_stencil { 9 } else { 7 }, "{ro_depth} {ro_stencil} {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn shader_depth_is_clamped_to_the_viewport_depth_range() {
+        // SV_Depth 0.9 through a viewport of depths [0.2, 0.6] on D16 stores 0.6:
+        // floor(0.6·65535 + 0.5) = 39321 = 0x9999; -3.0 stores 0.2: 13107 = 0x3333.
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        let vp = Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.2, max_depth: 0.6 };
+        let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
+        let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
+        assert!(depth_write(&mut ds, &p, &vp, 1, 0, 0.9, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, 2, 0, -3.0, true, 0));
+        assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
+    }
+
+    /// Clip-space (x, y, 0, 1) of render-target point (x, y) on an 8x8 viewport, with uv.
+    fn px(x: f32, y: f32, u: f32, v: f32) -> [f32; 6] {
+        [x / 4.0 - 1.0, 1.0 - y / 4.0, 0.0, 1.0, u, v]
+    }
+
+    fn unorm8(c: f32) -> u8 {
+        (c * 255.0).round() as u8
+    }
+
+    #[test]
+    fn a_cut_line_strip_draws_each_segment_half_open_with_uv_along_it() {
+        // Strip 0-1-2, cut, 3-4 on an 8x8 RGBA8 target; the pixel shader writes (u, v, 0.5, 1).
+        //   0→1: centers of (0,0) to (4,0): pixels (k,0), k = 0..3, at t = k/4: u = k/4, v = 0;
+        //   1→2: centers of (4,0) to (4,4): pixels (4,k), k = 0..3: u = 1, v = k/4 (the shared
+        //        vertex's pixel (4,0) is drawn once, by the segment it starts);
+        //   3→4: centers of (0,6) to (3,6): pixels (k,6), k = 0..2: u = k/3, v = 0;
+        // and nothing from 2 to 3 (the cut). 11 pixels.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let verts = [
+            px(0.5, 0.5, 0.0, 0.0),
+            px(4.5, 0.5, 1.0, 0.0),
+            px(4.5, 4.5, 1.0, 1.0),
+            px(0.5, 6.5, 0.0, 0.0),
+            px(3.5, 6.5, 1.0, 0.0),
+        ];
+        let cut = 0xFFFF_FFFF;
+        let mut rt = vec![0u8; 8 * 8 * 4];
+        let stats = {
+            let mut t = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            })];
+            let order = vec![0, 1, 2, cut, 3, 4];
+            run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
+        };
+        assert_eq!((stats.primitives, stats.pixels_shaded, stats.pixels_written), (3, 11, 11));
+        let mut want = vec![0u8; 8 * 8 * 4];
+        let mut put = |x: usize, y: usize, u: f32, v: f32| {
+            want[y * 32 + x * 4..y * 32 + x * 4 + 4].copy_from_slice(&[unorm8(u), unorm8(v), 128, 255])
+        };
+        for k in 0..4 {
+            put(k, 0, k as f32 / 4.0, 0.0);
+            put(4, k, 1.0, k as f32 / 4.0);
+        }
+        for k in 0..3 {
+            put(k, 6, k as f32 / 3.0, 0.0);
+        }
+        assert_eq!(rt, want);
+    }
+
+    #[test]
+    fn a_point_list_shades_one_pixel_per_point_with_its_vertex_values() {
+        // (1.5, 2.5) → pixel (1,2); (6.0, 3.0) → square [5.5, 6.5) x [2.5, 3.5) → (5,2);
+        // (7.9, 7.9) → (7,7). Each point's uv reaches its pixel unchanged.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let verts = [px(1.5, 2.5, 0.2, 0.6), px(6.0, 3.0, 1.0, 0.0), px(7.9, 7.9, 0.0, 1.0)];
+        let mut rt = vec![0u8; 8 * 8 * 4];
+        let stats = {
+            let mut t = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            })];
+            run_draw(
+                &p,
+                input_assembler::Topology::PointList,
+                &verts,
+                vec![0, 1, 2],
+                None,
+                true,
+                (8, 8),
+                &mut t,
+                None,
+                0,
+            )
+        };
+        assert_eq!((stats.primitives, stats.pixels_shaded, stats.pixels_written), (3, 3, 3));
+        let mut want = vec![0u8; 8 * 8 * 4];
+        for (x, y, c) in [(1, 2, [51, 153, 128, 255]), (5, 2, [255, 0, 128, 255]), (7, 7, [0, 255, 128, 255])] {
+            want[y * 32 + x * 4..y * 32 + x * 4 + 4].copy_from_slice(&c);
+        }
+        assert_eq!(rt, want);
+    }
+
+    #[test]
+    fn lines_use_the_front_face_stencil_state_and_write_depth() {
+        // A line list of two lines at depth 0.5 through a D24S8 view: front face ALWAYS /
+        // REPLACE with ref 3, back face NEVER (lines are always front-facing). Line 0 runs
+        // along row 1 from the center of (0,1) to the center of (3,1): (0,1) (1,1) (2,1);
+        // line 1 down column 3 from (3,0)'s center to (3,3)'s: (3,0) (3,1) (3,2). The 6
+        // samples pass; stencil 3 and depth 0x800000 there, the clear elsewhere.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_LESS_EQUAL.0;
+            p.depth_stencil.stencil_enable = true;
+            p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+            p.depth_stencil.back.func = sys::D3D12_COMPARISON_FUNC_NEVER.0;
+        });
+        let at = |x: f32, y: f32| [x / 2.0 - 1.0, 1.0 - y / 2.0, 0.0, 1.0, 0.0, 0.0];
+        let verts = [at(0.5, 1.5), at(3.5, 1.5), at(3.5, 0.5), at(3.5, 3.5)];
+        let format = sys::DXGI_FORMAT_D24_UNORM_S8_UINT;
+        let mut d = cleared(format, 1.0);
+        let mut s = vec![0u8; 16];
+        let st = {
+            let mut ds = ds_target(format, &mut d, Some(&mut s));
+            let topo = input_assembler::Topology::LineList;
+            run_draw(&p, topo, &verts, vec![0, 1, 2, 3], None, false, (4, 4), &mut [], Some(&mut ds), 3)
+        };
+        assert_eq!(st.samples_passed, 6);
+        let hit = [3, 4, 5, 6, 7, 11];
+        for i in 0..16 {
+            let z = u32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+            let h = hit.contains(&i);
+            assert_eq!((s[i], z), if h { (3, 0x80_0000) } else { (0, 0xFF_FFFF) }, "pixel {i}");
+        }
+    }
+
+    #[test]
+    fn pipeline_statistics_count_what_each_stage_did() {
+        // An indexed triangle strip 0 1 2 3 | cut | 4 5 0 over a 4x4 target, two instances.
+        // Per instance: the IA reads 7 vertices (the cut is none) and assembles 3 triangles;
+        // vertex 0 comes twice but is shaded once: 6 VS invocations; all 3 reach the
+        // rasterizer; the quad's two triangles are rendered but 4-5-0 (three copies of one
+        // position) is degenerate: 2; the quad covers all 16 pixels: 16 PS invocations.
+        let vs = vs_program();
+        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let corner = |x: f32, y: f32| [x, y, 0.0, 1.0, 0.0, 0.0];
+        let verts = [
+            corner(-1.0, 1.0),
+            corner(1.0, 1.0),
+            corner(-1.0, -1.0),
+            corner(1.0, -1.0),
+            corner(-1.0, 1.0),
+            corner(-1.0, 1.0),
+        ];
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let cut = 0xFFFF_FFFF;
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: &p,
+            topology: input_assembler::Topology::TriangleStrip,
+            vertices: vec![0, 1, 2, 3, cut, 4, 5, 0],
+            cut: Some(cut),
+            instances: 2,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        };
+        let mut rt = vec![0u8; 4 * 4 * 4];
+        let mut targets = [Some(Target {
+            data: &mut rt,
+            row_pitch: 16,
+            width: 4,
+            height: 4,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+        })];
+        let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &mut targets, None).expect("draws");
+        assert_eq!(
+            st,
+            DrawStats {
+                ia_vertices: 14,
+                vertices_shaded: 12,
+                primitives: 6,
+                c_invocations: 6,
+                c_primitives: 4,
+                ps_invocations: 32,
+                pixels_shaded: 32,
+                pixels_written: 32,
+                samples_passed: 32,
+            }
+        );
     }
 }

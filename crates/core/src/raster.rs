@@ -1,7 +1,8 @@
-//! Triangle rasterization as Direct3D defines it, for the CPU backend's draws: clipping in clip
-//! space, the viewport transform, vertex snapping to 16.8 fixed point, culling, coverage of pixel
-//! centers with the top-left rule, and the interpolation weights (perspective-correct and
-//! screen-linear) and depth of every covered pixel.
+//! Triangle, line and point rasterization as Direct3D defines it, for the CPU backend's draws:
+//! clipping in clip space, the viewport transform, vertex snapping to 16.8 fixed point, culling,
+//! coverage of pixel centers with the top-left rule (triangles, and points as 1x1 squares),
+//! the diamond-exit rule of aliased lines ([`LineSetup`]), and the interpolation weights
+//! (perspective-correct and screen-linear) and depth of every covered pixel.
 //!
 //! The rules (D3D11.3 functional spec, "Rasterization Rules", which D3D12 keeps):
 //! - viewport: `x = (x_ndc + 1) * W/2 + TopLeftX`, `y = (1 - y_ndc) * H/2 + TopLeftY`,
@@ -211,25 +212,28 @@ fn area2(a: &ScreenVertex, b: &ScreenVertex, c: &ScreenVertex) -> i64 {
 
 /// Rasterizes one triangle given in clip space, calling `emit` for every covered pixel in
 /// `state.bounds`, row by row, left to right. Degenerate and culled triangles emit nothing.
-pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
+/// Returns how many triangles were rendered after clipping and culling (what the
+/// CPrimitives statistic counts): 0, or the pieces of the clipped polygon (one per vertex past
+/// the second), whether or not they cover a pixel center in the bounds.
+pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
     if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
-        return;
+        return 0;
     }
     let poly = clip(tri, state.depth_clip);
     if poly.len() < 3 {
-        return;
+        return 0;
     }
     let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
     // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
     let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
     if orientation == 0 {
-        return;
+        return 0;
     }
     let clockwise = orientation > 0;
     let front_facing = clockwise != state.front_ccw;
     match state.cull {
-        Cull::Front if front_facing => return,
-        Cull::Back if !front_facing => return,
+        Cull::Front if front_facing => return 0,
+        Cull::Back if !front_facing => return 0,
         _ => {}
     }
     // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
@@ -237,6 +241,7 @@ pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: 
     for i in 1..screen.len() - 1 {
         raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
     }
+    screen.len() as u64 - 2
 }
 
 /// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
@@ -267,8 +272,7 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
     let b = &state.bounds;
     let (x0, x1) = (first(min_x).max(i64::from(b.left)), last(max_x).min(i64::from(b.right) - 1));
     let (y0, y1) = (first(min_y).max(i64::from(b.top)), last(max_y).min(i64::from(b.bottom) - 1));
-    let vp = &state.viewport;
-    let (zlo, zhi) = (f64::from(vp.min_depth.min(vp.max_depth)), f64::from(vp.min_depth.max(vp.max_depth)));
+    let (zlo, zhi) = depth_range(&state.viewport);
     for py in y0..=y1 {
         let cy = py * ONE + ONE / 2;
         for px in x0..=x1 {
@@ -307,6 +311,220 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
                 front_facing,
             });
         }
+    }
+}
+
+/// Rasterizes a point: D3D12 draws a point as a 1x1-pixel square around its position (there
+/// is no point size), so it covers the one pixel whose center the square contains, edges
+/// taken by the top-left rule: the pixel `(ceil(x) − 1, ceil(y) − 1)`. Points with w <= 0, and
+/// with DepthClipEnable those outside `0 <= z <= w`, are clipped; depth is clamped to the
+/// viewport's range. Points are always front-facing; their weights are (1, 0, 0).
+pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> bool {
+    if p.iter().any(|c| !c.is_finite()) {
+        return false;
+    }
+    let pos = p.map(f64::from);
+    if pos[3] <= 1e-9 || (state.depth_clip && (pos[2] < 0.0 || pos[2] > pos[3])) {
+        return false;
+    }
+    if pos[0].abs() > GUARD * pos[3] || pos[1].abs() > GUARD * pos[3] {
+        return false;
+    }
+    let v = to_screen(&ClipVertex { pos, weights: [1.0, 0.0, 0.0] }, &state.viewport);
+    // The covered center c satisfies x − ½ <= c < x + ½, with c = px + ½.
+    let (px, py) = ((v.x - 1).div_euclid(ONE), (v.y - 1).div_euclid(ONE));
+    let b = &state.bounds;
+    if px < i64::from(b.left) || px >= i64::from(b.right) || py < i64::from(b.top) || py >= i64::from(b.bottom) {
+        return true;
+    }
+    let (zlo, zhi) = depth_range(&state.viewport);
+    emit(&Fragment {
+        x: px as i32,
+        y: py as i32,
+        depth: v.z.clamp(zlo, zhi) as f32,
+        persp: [1.0, 0.0, 0.0],
+        linear: [1.0, 0.0, 0.0],
+        front_facing: true,
+    });
+    true
+}
+
+fn depth_range(vp: &Viewport) -> (f64, f64) {
+    (f64::from(vp.min_depth.min(vp.max_depth)), f64::from(vp.min_depth.max(vp.max_depth)))
+}
+
+/// An aliased line ready to rasterize: clipped, on the render target, snapped.
+///
+/// Coverage follows the D3D11.3 functional spec's aliased line rules (§3.4.3, kept by D3D12):
+/// every pixel has a diamond `|x − cx| + |y − cy| <= ½` around its center; for an x-major line
+/// (`|dx| >= |dy|`) the diamond keeps its lower-left and lower-right edges and its bottom
+/// corner and leaves out the upper edges and the top, left and right corners; a y-major line's
+/// diamond also keeps the right corner. A line covers a pixel when, travelling from its start
+/// to its end, it exits the pixel's diamond: it meets the diamond and does not end inside it.
+/// So lines are half-open, and the strips' shared vertices are drawn once.
+#[derive(Debug, Clone, Copy)]
+pub struct LineSetup {
+    a: ScreenVertex,
+    b: ScreenVertex,
+    y_major: bool,
+}
+
+impl LineSetup {
+    /// Clips a clip-space line (w > 0; `0 <= z <= w` with DepthClipEnable) and maps it to the
+    /// render target; `None` when nothing is left or the line has no length.
+    pub fn new(l: &[[f32; 4]; 2], state: &TriangleState) -> Option<LineSetup> {
+        if l.iter().flatten().any(|c| !c.is_finite()) {
+            return None;
+        }
+        let (p, q) = (l[0].map(f64::from), l[1].map(f64::from));
+        // Planes `n · v + c >= 0`: w > 0, then 0 <= z <= w, then the guard band.
+        let mut planes: Vec<([f64; 4], f64)> = vec![([0.0, 0.0, 0.0, 1.0], -1e-9)];
+        if state.depth_clip {
+            planes.push(([0.0, 0.0, 1.0, 0.0], 0.0));
+            planes.push(([0.0, 0.0, -1.0, 1.0], 0.0));
+        }
+        for (axis, sign) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)] {
+            let mut n = [0.0, 0.0, 0.0, GUARD];
+            n[axis] = -sign;
+            planes.push((n, 0.0));
+        }
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (n, c) in &planes {
+            let d = |v: &[f64; 4]| n[0] * v[0] + n[1] * v[1] + n[2] * v[2] + n[3] * v[3] + c;
+            let (d0, d1) = (d(&p), d(&q));
+            if d0 < 0.0 && d1 < 0.0 {
+                return None;
+            }
+            if d0 < 0.0 {
+                t0 = t0.max(d0 / (d0 - d1));
+            } else if d1 < 0.0 {
+                t1 = t1.min(d0 / (d0 - d1));
+            }
+        }
+        if t0 > t1 {
+            return None;
+        }
+        let at =
+            |t: f64| ClipVertex { pos: std::array::from_fn(|i| p[i] + (q[i] - p[i]) * t), weights: [1.0 - t, t, 0.0] };
+        let (a, b) = (to_screen(&at(t0), &state.viewport), to_screen(&at(t1), &state.viewport));
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        if dx == 0 && dy == 0 {
+            return None;
+        }
+        Some(LineSetup { a, b, y_major: dx.abs() < dy.abs() })
+    }
+
+    /// Whether the line covers pixel (px, py) (the diamond-exit rule above), exactly.
+    pub fn covers(&self, px: i64, py: i64) -> bool {
+        let (cx, cy) = (px * ONE + ONE / 2, py * ONE + ONE / 2);
+        let (ax, ay) = (i128::from(self.a.x - cx), i128::from(self.a.y - cy));
+        let (ex, ey) = (i128::from(self.b.x - self.a.x), i128::from(self.b.y - self.a.y));
+        // The point at t = n / d, scaled by d, inside the half-open diamond?
+        let inside = |n: i128, d: i128| {
+            let (u, v) = (ax * d + n * ex, ay * d + n * ey);
+            let (s, half) = (u.abs() + v.abs(), i128::from(ONE / 2) * d);
+            s < half || (s == half && (v > 0 || (self.y_major && u == half)))
+        };
+        if inside(1, 1) {
+            return false; // it ends inside: it never exits
+        }
+        // t in [lo, hi] where the segment is inside the closed diamond; fractions (n, d > 0).
+        let (mut lo, mut hi) = ((0i128, 1i128), (1i128, 1i128));
+        let half = i128::from(ONE / 2);
+        for (su, sv) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let c0 = su * ax + sv * ay;
+            let k = su * ex + sv * ey;
+            // c0 + t·k <= half
+            if k == 0 {
+                if c0 > half {
+                    return false;
+                }
+            } else if k > 0 {
+                let bound = (half - c0, k);
+                if bound.0 * hi.1 < hi.0 * bound.1 {
+                    hi = bound;
+                }
+            } else {
+                let bound = (c0 - half, -k);
+                if bound.0 * lo.1 > lo.0 * bound.1 {
+                    lo = bound;
+                }
+            }
+        }
+        if lo.0 * hi.1 > hi.0 * lo.1 {
+            return false;
+        }
+        // The part in the closed diamond is convex: if any of it is in the half-open diamond,
+        // one of its ends or its middle is.
+        let mid = (lo.0 * hi.1 + hi.0 * lo.1, 2 * lo.1 * hi.1);
+        inside(lo.0, lo.1) || inside(hi.0, hi.1) || inside(mid.0, mid.1)
+    }
+
+    /// Calls `emit` for every covered pixel in `state.bounds`.
+    pub fn rasterize(&self, state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
+        let b = &state.bounds;
+        if b.is_empty() {
+            return;
+        }
+        let (a, e) = (&self.a, &self.b);
+        // Along the major axis every pixel from one end to the other; across it, the pixels
+        // within two of where the line crosses the pixel's center line.
+        let (major_a, major_b, minor_a, minor_b) =
+            if self.y_major { (a.y, e.y, a.x, e.x) } else { (a.x, e.x, a.y, e.y) };
+        let first = major_a.min(major_b).div_euclid(ONE) - 1;
+        let last = major_a.max(major_b).div_euclid(ONE) + 1;
+        let (lo_major, hi_major, lo_minor, hi_minor) = if self.y_major {
+            (i64::from(b.top), i64::from(b.bottom), i64::from(b.left), i64::from(b.right))
+        } else {
+            (i64::from(b.left), i64::from(b.right), i64::from(b.top), i64::from(b.bottom))
+        };
+        for m in first.max(lo_major)..=last.min(hi_major - 1) {
+            let c = (m * ONE + ONE / 2 - major_a) as f64;
+            let across = minor_a as f64 + c * (minor_b - minor_a) as f64 / (major_b - major_a) as f64;
+            let n0 = (across / ONE as f64).floor() as i64;
+            for n in (n0 - 2).max(lo_minor)..=(n0 + 2).min(hi_minor - 1) {
+                let (px, py) = if self.y_major { (n, m) } else { (m, n) };
+                if self.covers(px, py) {
+                    let (persp, linear, depth) = self.weights_at(px as f32 + 0.5, py as f32 + 0.5, &state.viewport);
+                    emit(&Fragment { x: px as i32, y: py as i32, depth, persp, linear, front_facing: true });
+                }
+            }
+        }
+    }
+
+    /// The line's weights at render-target point (x, y): the point projected onto the line in
+    /// screen space gives the screen-linear weights (not clamped, so helper pixels extrapolate);
+    /// the perspective-correct ones follow 1/w; depth is linear and clamped to the viewport's
+    /// range. The third weight is 0.
+    pub fn weights_at(&self, x: f32, y: f32, vp: &Viewport) -> ([f32; 3], [f32; 3], f32) {
+        let (a, b) = (&self.a, &self.b);
+        let one = ONE as f64;
+        let (ex, ey) = ((b.x - a.x) as f64 / one, (b.y - a.y) as f64 / one);
+        let (px, py) = (f64::from(x) - a.x as f64 / one, f64::from(y) - a.y as f64 / one);
+        let t = (px * ex + py * ey) / (ex * ex + ey * ey);
+        let l = [1.0 - t, t];
+        let pw = [l[0] * a.inv_w, l[1] * b.inv_w];
+        let psum = pw[0] + pw[1];
+        let pl = if psum > 0.0 { [pw[0] / psum, pw[1] / psum] } else { l };
+        let (zlo, zhi) = depth_range(vp);
+        let depth = (l[0] * a.z + l[1] * b.z).clamp(zlo, zhi);
+        let mut persp = [0.0f64; 3];
+        let mut linear = [0.0f64; 3];
+        for (k, vert) in [a, b].iter().enumerate() {
+            for j in 0..3 {
+                persp[j] += pl[k] * vert.weights[j];
+                linear[j] += l[k] * vert.weights[j];
+            }
+        }
+        (persp.map(|v| v as f32), linear.map(|v| v as f32), depth as f32)
+    }
+}
+
+/// Rasterizes an aliased line given in clip space (see [`LineSetup`]), calling `emit` for every
+/// covered pixel in `state.bounds`; culling does not apply and lines are front-facing.
+pub fn rasterize_line(l: &[[f32; 4]; 2], state: &TriangleState, emit: impl FnMut(&Fragment)) {
+    if let Some(s) = LineSetup::new(l, state) {
+        s.rasterize(state, emit);
     }
 }
 
@@ -588,6 +806,11 @@ mod tests {
         assert!(!got.is_empty());
         rasterize_triangle(&tri, &st, |f| assert!(f.depth >= 0.0));
         assert!(got.len() < 6, "part of the triangle is clipped away: {got:?}");
+        // Cut by z = 0 across its two edges from vertex 1, the triangle becomes a quadrilateral:
+        // two triangles rendered.
+        assert_eq!(rasterize_triangle(&tri, &st, |_| {}), 2);
+        let far = [[-1.0, 1.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1.0], [-1.0, -1.0, 2.0, 1.0]];
+        assert_eq!(rasterize_triangle(&far, &st, |_| {}), 0);
         for w in [0.0f32, f32::NAN] {
             let bad = [[0.0, 0.0, 0.0, w], [1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]];
             rasterize_triangle(&bad, &st, |_| {});
@@ -631,5 +854,97 @@ mod tests {
         assert_eq!(depth_bias(0, 2.0, 0.0, 0.25, Some(16), 0.0), 0.5);
         assert_eq!(depth_bias(0, 2.0, 0.1, 0.25, Some(16), 0.0), 0.1);
         assert_eq!(depth_bias(0, -2.0, -0.1, 0.25, Some(16), 0.0), -0.1);
+    }
+
+    fn line(from: (f32, f32), to: (f32, f32), st: &TriangleState) -> Vec<(i32, i32)> {
+        let (w, h) = (st.viewport.width, st.viewport.height);
+        let l = [at(from.0, from.1, w, h, 0.5), at(to.0, to.1, w, h, 0.5)];
+        let mut v = Vec::new();
+        rasterize_line(&l, st, |f| v.push((f.x, f.y)));
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_line_through_pixel_centers_leaves_out_the_pixel_it_ends_in() {
+        // From the center of (0,0) to the center of (4,0): it ends inside (4,0)'s diamond, so it
+        // never exits it; each of (0,0)..(3,0) it exits. Reversed, (0,0) is the end instead.
+        let st = state(8, 8);
+        assert_eq!(line((0.5, 0.5), (4.5, 0.5), &st), [(0, 0), (1, 0), (2, 0), (3, 0)]);
+        assert_eq!(line((4.5, 0.5), (0.5, 0.5), &st), [(1, 0), (2, 0), (3, 0), (4, 0)]);
+        // The 45° diagonal (x-major) from (0,0) to (4,4) crosses the centers of (k,k) and
+        // misses every other diamond (|x − 1.5| + |x − 0.5| >= 1 on y = x): 4 pixels.
+        assert_eq!(line((0.0, 0.0), (4.0, 4.0), &st), [(0, 0), (1, 1), (2, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn lines_on_pixel_edges_take_the_row_above_and_the_column_left() {
+        let st = state(8, 8);
+        // y = 1 runs through the bottom corners of row 0's diamonds (kept) and the top corners
+        // of row 1's (left out).
+        assert_eq!(line((0.0, 1.0), (4.0, 1.0), &st), [(0, 0), (1, 0), (2, 0), (3, 0)]);
+        // x = 1, y-major: the right corners of column 0's diamonds are kept for y-major
+        // lines, the left corners of column 1's are not.
+        assert_eq!(line((1.0, 0.0), (1.0, 4.0), &st), [(0, 0), (0, 1), (0, 2), (0, 3)]);
+        // The same x = 1 segment reversed (bottom to top) gives the same column.
+        assert_eq!(line((1.0, 4.0), (1.0, 0.0), &st), [(0, 0), (0, 1), (0, 2), (0, 3)]);
+    }
+
+    #[test]
+    fn short_lines_that_end_inside_a_diamond_cover_only_what_they_exit() {
+        let st = state(8, 8);
+        assert!(line((0.4, 0.5), (0.6, 0.5), &st).is_empty(), "starts and ends in one diamond");
+        // From (0.5, 0.5) to (1.2, 0.5): leaves (0,0)'s diamond at its right corner (not kept for
+        // x-major lines), ends inside (1,0)'s.
+        assert_eq!(line((0.5, 0.5), (1.2, 0.5), &st), [(0, 0)]);
+        assert!(line((2.0, 2.0), (2.0, 2.0), &st).is_empty(), "no length");
+    }
+
+    #[test]
+    fn line_weights_follow_the_projection_onto_the_line() {
+        // (0.5, 0.5) to (4.5, 0.5), w = 1: pixel (k, 0)'s center is k/4 of the way.
+        let st = state(8, 8);
+        let l = [at(0.5, 0.5, 8.0, 8.0, 0.0), at(4.5, 0.5, 8.0, 8.0, 1.0)];
+        let mut got = Vec::new();
+        rasterize_line(&l, &st, |f| got.push((f.x, f.linear, f.persp, f.depth, f.front_facing)));
+        assert_eq!(got.len(), 4);
+        for (x, linear, persp, depth, front) in got {
+            let t = x as f32 / 4.0;
+            assert!((linear[1] - t).abs() < 1e-6 && (linear[0] - (1.0 - t)).abs() < 1e-6 && linear[2] == 0.0);
+            assert_eq!(linear, persp);
+            assert!((depth - t).abs() < 1e-6 && front);
+        }
+    }
+
+    #[test]
+    fn a_line_crossing_the_near_plane_is_clipped_to_its_visible_part() {
+        // z from -1 (behind near) at x = 0.5 to 1 at x = 8.5, w = 1: visible from x = 4.5 on.
+        let st = state(16, 4);
+        let l = [at(0.5, 0.5, 16.0, 4.0, -1.0), at(8.5, 0.5, 16.0, 4.0, 1.0)];
+        let mut xs = Vec::new();
+        rasterize_line(&l, &st, |f| xs.push(f.x));
+        assert_eq!(xs, [4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn a_point_covers_the_pixel_whose_center_its_square_holds() {
+        let st = state(8, 8);
+        let point = |x: f32, y: f32| {
+            let mut v = Vec::new();
+            rasterize_point(&at(x, y, 8.0, 8.0, 0.25), &st, |f| v.push((f.x, f.y, f.depth, f.front_facing)));
+            v
+        };
+        assert_eq!(point(2.3, 1.7), [(2, 1, 0.25, true)]);
+        // Square [1.5, 2.5) x [0.5, 1.5): the left and top edges hold the centers.
+        assert_eq!(point(2.0, 1.0), [(1, 0, 0.25, true)]);
+        assert_eq!(point(2.5, 1.5), [(2, 1, 0.25, true)]);
+        assert!(point(8.2, 1.0).is_empty(), "outside the target");
+        // Rendered (CPrimitives) unless clipped: off the target still counts, behind the eye
+        // or beyond far does not.
+        assert!(rasterize_point(&at(8.2, 1.0, 8.0, 8.0, 0.25), &st, |_| {}));
+        let mut behind = Vec::new();
+        assert!(!rasterize_point(&[0.0, 0.0, 0.5, -1.0], &st, |f| behind.push(f.x)));
+        assert!(!rasterize_point(&[0.0, 0.0, 2.0, 1.0], &st, |f| behind.push(f.x)));
+        assert!(behind.is_empty());
     }
 }

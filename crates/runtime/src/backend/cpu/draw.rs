@@ -3,7 +3,7 @@
 //! constants, root descriptors, descriptor tables read from the bound heaps at execution,
 //! static samplers) by register and space, filtered by shader visibility — and the views the
 //! pipeline reads and writes: vertex and index buffers, SRV textures through
-//! [`rd3d12_core::sample`], render targets and the depth buffer.
+//! [`rd3d12_core::sample`], render targets and the depth-stencil view's depth and stencil planes.
 //!
 //! Render targets are drawn into a copy of their subresource that is written back afterwards,
 //! so a target the shaders also read (undefined in D3D12) is never aliased mutably.
@@ -13,7 +13,7 @@ use crate::commands::{BoundView, DrawRange, DrawWork};
 use crate::pipeline_state::Executable;
 use crate::resource::Memory;
 use rd3d12_core::allocation;
-use rd3d12_core::draw::{self, DrawCall, Shader, Target};
+use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, Target};
 use rd3d12_core::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_core::raster::{Rect, Viewport};
@@ -41,7 +41,13 @@ struct TargetPlace {
     format: DXGI_FORMAT,
 }
 
+/// The subresource of the view's plane (`d.plane` for render targets; depth-stencil views name
+/// plane 0 and reach their stencil in plane 1).
 fn target_place(b: &BoundView) -> Option<TargetPlace> {
+    plane_place(b, u32::from(b.view.plane))
+}
+
+fn plane_place(b: &BoundView, plane: u32) -> Option<TargetPlace> {
     let d = &b.view;
     let r = &b.resource.desc;
     if r.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER || d.is_null() {
@@ -52,7 +58,7 @@ fn target_place(b: &BoundView) -> Option<TargetPlace> {
     let three_d = r.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D;
     let array = if three_d { 1 } else { u32::from(r.DepthOrArraySize) };
     let slice = if three_d { 0 } else { t.first_slice };
-    let sub = t.first_mip + slice * mips + u32::from(d.plane) * mips * array;
+    let sub = t.first_mip + slice * mips + plane * mips * array;
     let (mut offset, fp) = allocation::subresource_layout(r, sub)?;
     if three_d {
         offset += u64::from(t.first_slice) * u64::from(fp.RowPitch) * u64::from(fp.Height);
@@ -185,7 +191,14 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     };
     // Targets: copies of the subresources, written back afterwards.
     let places: Vec<Option<TargetPlace>> = w.render_targets.iter().map(|b| b.as_ref().and_then(target_place)).collect();
-    let depth_place = w.depth_stencil.as_ref().and_then(target_place);
+    // A DSV names plane 0 (depth); formats with stencil keep it in plane 1.
+    let depth_place = w.depth_stencil.as_ref().and_then(|b| plane_place(b, 0));
+    let stencil_place = w
+        .depth_stencil
+        .as_ref()
+        .filter(|b| matches!(b.view.format, DXGI_FORMAT_D24_UNORM_S8_UINT | DXGI_FORMAT_D32_FLOAT_S8X24_UINT))
+        .and_then(|b| plane_place(b, 1));
+    let ds_flags = w.depth_stencil.as_ref().map_or(0, |b| u32::from(b.view.flags));
     let read = |p: &TargetPlace| {
         let mut v = vec![0u8; p.len];
         p.memory.read(p.offset, &mut v);
@@ -193,6 +206,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     };
     let mut rt_data: Vec<Option<Vec<u8>>> = places.iter().map(|p| p.as_ref().map(read)).collect();
     let mut depth_data = depth_place.as_ref().map(read);
+    let mut stencil_data = stencil_place.as_ref().map(read);
     let mut targets: Vec<Option<Target<'_>>> = places
         .iter()
         .zip(rt_data.iter_mut())
@@ -201,12 +215,18 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             Some(Target { data: d, row_pitch: p.row_pitch, width: p.width, height: p.height, format: p.format })
         })
         .collect();
-    let mut depth = depth_place.as_ref().zip(depth_data.as_mut()).map(|(p, d)| Target {
-        data: d,
-        row_pitch: p.row_pitch,
+    let stencil = stencil_place
+        .as_ref()
+        .zip(stencil_data.as_mut())
+        .map(|(p, d)| Plane { data: d.as_mut_slice(), row_pitch: p.row_pitch });
+    let mut depth = depth_place.as_ref().zip(depth_data.as_mut()).map(|(p, d)| DepthStencilTarget {
+        format: p.format,
         width: p.width,
         height: p.height,
-        format: p.format,
+        depth: Plane { data: d, row_pitch: p.row_pitch },
+        stencil,
+        read_only_depth: ds_flags & D3D12_DSV_FLAG_READ_ONLY_DEPTH.0 != 0,
+        read_only_stencil: ds_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL.0 != 0,
     });
     let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
     let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
@@ -218,8 +238,10 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             p.memory.write(p.offset, d);
         }
     }
-    if let (Some(p), Some(d)) = (&depth_place, &depth_data) {
-        p.memory.write(p.offset, d);
+    for (p, d) in [(&depth_place, &depth_data), (&stencil_place, &stencil_data)] {
+        if let (Some(p), Some(d)) = (p, d) {
+            p.memory.write(p.offset, d);
+        }
     }
     result.map_err(|e| unsupported(format!("{e:?}")))
 }
