@@ -44,9 +44,10 @@ fn private_libs(target: &Path, libdir: &Path) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// (a) EGL surfaceless GLES context, GL_RENDERER, a cleared FBO read back, a triangle drawn
-/// with a GLSL program and read back (see egl_clear.c).
-fn egl_clear(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
+/// (a) An EGL surfaceless GLES program given the renderer it must run on: egl_clear (a cleared
+/// FBO read back, a triangle drawn with a GLSL program and read back) and gl_scene (texture
+/// upload and sampling, depth test on a D24S8 renderbuffer, blending).
+fn egl_program(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
     let mut c = gl(exe, libs);
     match libs {
         Some(_) => c.arg(RENDERER),
@@ -151,16 +152,19 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
         Ok(d) => d,
         Err(e) => return step("mesa: private library folder", Err(e)),
     };
-    let exe = target.join("abi").join("egl_clear");
-    let mut cc = Command::new("gcc");
-    cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join("tests/mesa/egl_clear.c")).arg("-o").arg(&exe);
-    cc.args(["-lEGL", "-lGLESv2"]);
-    let built = output(&mut cc).map(|_| ());
-    let ok = built.is_ok();
-    step("mesa: build egl_clear", built);
-    if ok {
-        step("mesa: egl_clear on llvmpipe (control)", egl_clear(&exe, None));
-        step("mesa: egl_clear on d3d12 over rd3d12", egl_clear(&exe, Some(&libs)));
+    // (a) egl_clear and gl_scene: EGL surfaceless programs checking their pixels.
+    for name in ["egl_clear", "gl_scene"] {
+        let exe = target.join("abi").join(name);
+        let mut cc = Command::new("gcc");
+        cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join(format!("tests/mesa/{name}.c"))).arg("-o").arg(&exe);
+        cc.args(["-lEGL", "-lGLESv2"]);
+        let built = output(&mut cc).map(|_| ());
+        let ok = built.is_ok();
+        step(&format!("mesa: build {name}"), built);
+        if ok {
+            step(&format!("mesa: {name} on llvmpipe (control)"), egl_program(&exe, None));
+            step(&format!("mesa: {name} on d3d12 over rd3d12"), egl_program(&exe, Some(&libs)));
+        }
     }
     step("mesa: eglinfo on llvmpipe (control)", eglinfo(None));
     step("mesa: eglinfo on d3d12 over rd3d12", eglinfo(Some(&libs)));

@@ -149,17 +149,6 @@ pub struct DrawWork {
     pub depth_stencil: Option<BoundView>,
 }
 
-impl DrawWork {
-    /// The vertices the input assembler reads (IAVertices): per instance, the draw's vertex or
-    /// index count.
-    pub fn ia_vertices(&self) -> u64 {
-        let n = match self.range {
-            DrawRange::Vertices { count, .. } | DrawRange::Indexed { count, .. } => count,
-        };
-        u64::from(n) * u64::from(self.instances)
-    }
-}
-
 /// Per-resource facts for state promotion and decay at execution.
 pub struct Touched {
     /// The identity the list's state tracker knows the resource by.

@@ -170,6 +170,11 @@ pub trait Env {
     fn atomic_cmpxchg(&mut self, _resource: u32, _coords: [i32; 3], _cmp: u32, _new: u32) -> R<u32> {
         unsupported("AtomicCompareExchange")
     }
+    /// `BufferUpdateCounter`: adds `delta` (1 or -1) to a UAV's hidden counter; returns the
+    /// value before an increment and after a decrement (IncrementCounter / DecrementCounter).
+    fn update_counter(&mut self, _uav: u32, _delta: i32) -> R<u32> {
+        unsupported("BufferUpdateCounter")
+    }
     /// A system value read by an operation: `ThreadId` (93), `GroupId` (94), `ThreadIdInGroup`
     /// (95), `FlattenedThreadIdInGroup` (96, component 0), `PrimitiveID` (108), `SampleIndex`
     /// (90), `Coverage` (91), `ViewID` (138).
@@ -1132,6 +1137,12 @@ impl<'m> State<'m> {
                 let h = handle(&args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
                 Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
+            }
+            // BufferUpdateCounter (handle, inc: i8 1 or -1).
+            70 => {
+                let h = handle(&args, 0)?;
+                let delta = if u(1) as u8 as i8 >= 0 { 1 } else { -1 };
+                Val::Int(u64::from(env.update_counter(h, delta)?))
             }
             // Barrier: with the SyncThreadGroup flag (1), a thread of a group stops here until
             // every thread of the group got here (see run_group); memory is coherent already.

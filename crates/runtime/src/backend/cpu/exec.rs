@@ -65,15 +65,15 @@ struct Counters {
 }
 
 impl Counters {
-    fn draw(&mut self, ia_vertices: u64, s: &rd3d12_core::draw::DrawStats) {
+    fn draw(&mut self, s: &rd3d12_core::draw::DrawStats) {
         self.samples += s.samples_passed;
         let st = &mut self.stats;
-        st[0] += ia_vertices;
+        st[0] += s.ia_vertices;
         st[1] += s.primitives;
         st[2] += s.vertices_shaded;
-        st[5] += s.primitives;
-        st[6] += s.primitives;
-        st[7] += s.pixels_shaded;
+        st[5] += s.c_invocations;
+        st[6] += s.c_primitives;
+        st[7] += s.ps_invocations;
     }
 
     /// The values of query `index` of `data` (of type `ty`) at its EndQuery.
@@ -155,7 +155,7 @@ fn run_commands(
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork => {}
             Command::Draw(w) => match contained(|| super::draw::run(w)) {
-                Ok(stats) => counters.draw(w.ia_vertices(), &stats),
+                Ok(stats) => counters.draw(&stats),
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
             },
             Command::Dispatch(w) => match contained(|| super::compute::run(w)) {
