@@ -4,7 +4,7 @@
 //! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
 //! stages. Pure logic: the runtime resolves the root signature and descriptors.
 
-use crate::draw::{resource_ops, Bindings, DrawError, Handles};
+use crate::draw::{resource_ops, Bindings, Class, DrawError, Handles};
 use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use crate::dxil::metadata::Resource;
 use crate::dxil::{EntryPoint, Module};
@@ -37,31 +37,6 @@ impl Env for CsEnv<'_> {
     }
     fn store_output(&mut self, _sig: u32, _row: u32, _col: u8, _value: &Val) -> Result<(), ExecError> {
         Err(ExecError::Malformed("a compute shader has no output signature".into()))
-    }
-    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
-        self.handles.create(self.resources, class, range, index)
-    }
-    fn cbuffer_row(&mut self, h: u32, row: u32) -> Result<[u32; 4], ExecError> {
-        match self.handles.binding(h)? {
-            (crate::draw::Class::Cbv, (space, reg)) => Ok(self.bindings.cbuffer_row(space, reg, row)),
-            _ => Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
-        }
-    }
-    fn sample(
-        &mut self,
-        t: u32,
-        s: u32,
-        coords: [f32; 4],
-        offset: [i32; 3],
-        mode: SampleMode,
-        compare: Option<f32>,
-    ) -> Result<[f32; 4], ExecError> {
-        match (self.handles.binding(t)?, self.handles.binding(s)?) {
-            ((crate::draw::Class::Srv, tr), (crate::draw::Class::Sampler, sr)) => {
-                Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
-            }
-            _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
-        }
     }
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))

@@ -118,12 +118,47 @@ pub trait Bindings {
     fn atomic_cmpxchg(&self, _uav: (u32, u32), _coords: [i32; 3], _cmp: u32, _new: u32) -> u32 {
         0
     }
+    /// IncrementCounter (delta 1; returns the value before) or DecrementCounter (delta -1;
+    /// returns the value after) on a UAV's counter.
+    fn update_counter(&self, _uav: (u32, u32), _delta: i32) -> u32 {
+        0
+    }
 }
 
 /// The Env methods that reach resources, forwarded to [`Bindings`] through a [`Handles`]
-/// table; every shader stage's Env has `handles` and `bindings` fields.
+/// table; every shader stage's Env has `handles`, `resources` (the module's resource
+/// declarations) and `bindings` fields.
 macro_rules! resource_ops {
     () => {
+        fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
+            self.handles.create(self.resources, class, range, index)
+        }
+        fn cbuffer_row(&mut self, h: u32, row: u32) -> Result<[u32; 4], ExecError> {
+            match self.handles.binding(h)? {
+                (Class::Cbv, (space, reg)) => Ok(self.bindings.cbuffer_row(space, reg, row)),
+                _ => Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
+            }
+        }
+        fn sample(
+            &mut self,
+            t: u32,
+            s: u32,
+            coords: [f32; 4],
+            offset: [i32; 3],
+            mode: SampleMode,
+            compare: Option<f32>,
+        ) -> Result<[f32; 4], ExecError> {
+            match (self.handles.binding(t)?, self.handles.binding(s)?) {
+                ((Class::Srv, tr), (Class::Sampler, sr)) => {
+                    Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
+                }
+                _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
+            }
+        }
+        fn update_counter(&mut self, r: u32, delta: i32) -> Result<u32, ExecError> {
+            let reg = self.handles.uav(r)?;
+            Ok(self.bindings.update_counter(reg, delta))
+        }
         fn texture_load(&mut self, t: u32, mip: u32, c: [i32; 3], o: [i32; 3]) -> Result<[u32; 4], ExecError> {
             let (class, reg) = self.handles.binding(t)?;
             let at = [c[0].wrapping_add(o[0]), c[1].wrapping_add(o[1]), c[2].wrapping_add(o[2])];
@@ -375,32 +410,6 @@ fn lane_val(bits: u32, component_type: u32) -> Val {
     }
 }
 
-fn common_cbuffer(handles: &Handles, bindings: &dyn Bindings, h: u32, row: u32) -> Result<[u32; 4], ExecError> {
-    match handles.list.get(h as usize) {
-        Some((Class::Cbv, space, reg)) => Ok(bindings.cbuffer_row(*space, *reg, row)),
-        _ => Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
-    }
-}
-
-#[allow(clippy::too_many_arguments)] // the Env::sample arguments plus the two tables
-fn common_sample(
-    handles: &Handles,
-    bindings: &dyn Bindings,
-    t: u32,
-    s: u32,
-    coords: [f32; 4],
-    offset: [i32; 3],
-    mode: SampleMode,
-    compare: Option<f32>,
-) -> Result<[f32; 4], ExecError> {
-    match (handles.list.get(t as usize), handles.list.get(s as usize)) {
-        (Some((Class::Srv, ts, tr)), Some((Class::Sampler, ss, sr))) => {
-            Ok(bindings.sample((*ts, *tr), (*ss, *sr), coords, offset, mode, compare))
-        }
-        _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
-    }
-}
-
 impl Env for VsEnv<'_, '_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
         let e =
@@ -421,23 +430,6 @@ impl Env for VsEnv<'_, '_> {
             .or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
         slot[col as usize & 3] = value.clone();
         Ok(())
-    }
-    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
-        self.handles.create(self.resources, class, range, index)
-    }
-    fn cbuffer_row(&mut self, handle: u32, row: u32) -> Result<[u32; 4], ExecError> {
-        common_cbuffer(self.handles, self.bindings, handle, row)
-    }
-    fn sample(
-        &mut self,
-        t: u32,
-        s: u32,
-        c: [f32; 4],
-        o: [i32; 3],
-        m: SampleMode,
-        cmp: Option<f32>,
-    ) -> Result<[f32; 4], ExecError> {
-        common_sample(self.handles, self.bindings, t, s, c, o, m, cmp)
     }
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
@@ -524,23 +516,6 @@ impl Env for PsEnv<'_> {
             _ => {}
         }
         Ok(())
-    }
-    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
-        self.handles.create(self.resources, class, range, index)
-    }
-    fn cbuffer_row(&mut self, handle: u32, row: u32) -> Result<[u32; 4], ExecError> {
-        common_cbuffer(self.handles, self.bindings, handle, row)
-    }
-    fn sample(
-        &mut self,
-        t: u32,
-        s: u32,
-        c: [f32; 4],
-        o: [i32; 3],
-        m: SampleMode,
-        cmp: Option<f32>,
-    ) -> Result<[f32; 4], ExecError> {
-        common_sample(self.handles, self.bindings, t, s, c, o, m, cmp)
     }
     fn discard(&mut self) -> Result<(), ExecError> {
         self.discarded = true;

@@ -87,6 +87,8 @@ struct BufView {
     len: u64,
     kind: BufKind,
     elements: u32,
+    /// A UAV's counter: the counter resource's memory and the counter's byte offset.
+    counter: Option<(Memory, u64)>,
 }
 
 impl BufView {
@@ -264,7 +266,8 @@ fn buffer_view(lookup: &Lookup, d: &Descriptor) -> Option<BufView> {
     if base.checked_add(len)? > e.memory.len() {
         return None;
     }
-    Some(BufView { memory: e.memory.clone(), base, len, kind, elements: b.num_elements })
+    let counter = d.counter().and_then(|(id, off)| Some((lookup.resources.get(id)?.memory, off)));
+    Some(BufView { memory: e.memory.clone(), base, len, kind, elements: b.num_elements, counter })
 }
 
 /// A UAV descriptor's buffer or texture.
@@ -489,7 +492,7 @@ impl StageBindings<'_> {
                             let kind = if stride == 0 { BufKind::Raw } else { BufKind::Structured(stride) };
                             let elements =
                                 if stride == 0 { (len / 4) as u32 } else { (len / u64::from(stride)) as u32 };
-                            Some(Resolved::Buf(BufView { memory: m, base: off, len, kind, elements }))
+                            Some(Resolved::Buf(BufView { memory: m, base: off, len, kind, elements, counter: None }))
                         }
                     };
                 }
@@ -620,6 +623,17 @@ impl Bindings for StageBindings<'_> {
 
     fn atomic(&self, uav: (u32, u32), op: u32, coords: [i32; 3], value: u32) -> u32 {
         self.atomic_word(uav, coords).map_or(0, |p| atomic_op(p, op, value))
+    }
+
+    fn update_counter(&self, uav: (u32, u32), delta: i32) -> u32 {
+        let Resolved::Buf(BufView { counter: Some((m, off)), .. }) = &*self.resolve((UAV, uav.0, uav.1)) else {
+            return 0;
+        };
+        match m.ptr(*off, 4).filter(|p| (*p as usize).is_multiple_of(4)) {
+            Some(p) if delta >= 0 => atomic_op(p.cast(), 0, 1),
+            Some(p) => atomic_op(p.cast(), 0, u32::MAX).wrapping_sub(1),
+            None => 0,
+        }
     }
 
     fn atomic_cmpxchg(&self, uav: (u32, u32), coords: [i32; 3], cmp: u32, new: u32) -> u32 {
