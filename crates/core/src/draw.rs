@@ -668,6 +668,12 @@ pub fn draw(
             let last = verts.len() - 1;
             let vert = |k: usize| &verts[k.min(last)];
             let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
+            let bias = match prim {
+                Primitive::Triangle(_) => {
+                    triangle_depth_bias(&clip, &call.viewport, rt, depth.as_deref().map(|d| d.format))
+                }
+                _ => 0.0,
+            };
             // Covered pixels, grouped by quad.
             let mut quads: HashMap<(i32, i32), Vec<raster::Fragment>> = HashMap::new();
             let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
@@ -697,9 +703,16 @@ pub fn draw(
                 for frags in quads.values() {
                     for f in frags {
                         let pass = match depth.as_deref_mut() {
-                            Some(d) => {
-                                depth_write(d, p, &call.viewport, f.x, f.y, f.depth, f.front_facing, call.stencil_ref)
-                            }
+                            Some(d) => depth_write(
+                                d,
+                                p,
+                                &call.viewport,
+                                f.x,
+                                f.y,
+                                f.depth + bias,
+                                f.front_facing,
+                                call.stencil_ref,
+                            ),
                             None => true,
                         };
                         stats.samples_passed += u64::from(pass);
@@ -784,7 +797,8 @@ pub fn draw(
                     }
                     stats.pixels_shaded += 1;
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    let z = env.depth.unwrap_or(zs[lane]);
+                    // SV_Depth replaces the rasterized depth; the bias applies to the latter only.
+                    let z = env.depth.unwrap_or(zs[lane] + bias);
                     if let Some(d) = depth.as_deref_mut() {
                         if !depth_write(d, p, &call.viewport, x, y, z, front, call.stencil_ref) {
                             continue;
@@ -812,6 +826,60 @@ pub fn draw(
 
 /// The depth and stencil tests of one pixel with their writes; `true` if the pixel passes.
 ///
+/// The depth bias of a triangle (D3D11.3 §15.10 "Depth Bias", which D3D12 keeps): DepthBias
+/// scaled by the depth buffer's resolution (2⁻ⁿ for an n-bit UNORM buffer, 2^(e−23) for a float
+/// buffer, e the exponent of the triangle's largest |z|) plus SlopeScaledDepthBias times the
+/// triangle's largest screen-space depth slope, clamped by DepthBiasClamp. Zero without a depth
+/// buffer, without bias, or for a triangle with a vertex behind the eye (w ≤ 0: clipping decides
+/// its screen-space plane).
+fn triangle_depth_bias(
+    clip: &[[f32; 4]; 3],
+    vp: &Viewport,
+    rt: &crate::pipeline::Rasterizer,
+    format: Option<sys::DXGI_FORMAT>,
+) -> f32 {
+    let Some(format) = format else { return 0.0 };
+    if rt.depth_bias == 0 && rt.slope_scaled_depth_bias == 0.0 {
+        return 0.0;
+    }
+    if clip.iter().any(|c| c[3] <= 0.0) {
+        return 0.0;
+    }
+    // Screen-space positions.
+    let s = clip.map(|c| {
+        let (x, y, z) = (c[0] / c[3], c[1] / c[3], c[2] / c[3]);
+        [
+            f64::from(vp.x) + (1.0 + f64::from(x)) * f64::from(vp.width) / 2.0,
+            f64::from(vp.y) + (1.0 - f64::from(y)) * f64::from(vp.height) / 2.0,
+            f64::from(vp.min_depth) + f64::from(z) * f64::from(vp.max_depth - vp.min_depth),
+        ]
+    });
+    let e1 = [s[1][0] - s[0][0], s[1][1] - s[0][1], s[1][2] - s[0][2]];
+    let e2 = [s[2][0] - s[0][0], s[2][1] - s[0][1], s[2][2] - s[0][2]];
+    let det = e1[0] * e2[1] - e2[0] * e1[1];
+    let slope = if det == 0.0 {
+        0.0
+    } else {
+        let dzdx = (e1[2] * e2[1] - e2[2] * e1[1]) / det;
+        let dzdy = (e2[2] * e1[0] - e1[2] * e2[0]) / det;
+        dzdx.abs().max(dzdy.abs())
+    };
+    let unorm_bits = match format {
+        sys::DXGI_FORMAT_D16_UNORM => Some(16),
+        sys::DXGI_FORMAT_D24_UNORM_S8_UINT => Some(24),
+        _ => None,
+    };
+    let max_abs_z = s.iter().map(|v| v[2].abs()).fold(0.0f64, f64::max) as f32;
+    raster::depth_bias(
+        rt.depth_bias,
+        rt.slope_scaled_depth_bias,
+        rt.depth_bias_clamp,
+        slope as f32,
+        unorm_bits,
+        max_abs_z,
+    )
+}
+
 /// The incoming depth is clamped to the viewport's depth range (what D3D does to SV_Depth;
 /// interpolated depth already is) and then converted to the buffer's format the way a
 /// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
@@ -1202,6 +1270,52 @@ mod tests {
                 let px = &d[i * n..(i + 1) * n];
                 assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
             }
+        }
+    }
+
+    #[test]
+    fn depth_bias_moves_the_tested_depth() {
+        let vs = vs_program();
+        // Constant bias on D16: 10 · 2⁻¹⁶ added to depth 0, stored floor(10·65535/65536 + 0.5)
+        // = floor(10.4998) = 10 on the covered pixels (0 without bias), with ALWAYS so every
+        // covered pixel writes.
+        let p = textured_pipeline(&vs, |p| {
+            p.rasterizer.depth_bias = 10;
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        });
+        let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
+        {
+            let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
+            run_draw(&p, TRI, &half(0.0), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0);
+        }
+        for i in 0..16 {
+            let want: u16 = if COVERED.contains(&i) { 10 } else { 0xFFFF };
+            assert_eq!(u16::from_le_bytes([d[2 * i], d[2 * i + 1]]), want, "pixel {i}");
+        }
+        // Slope-scaled bias 1.0 on D32: a full-viewport triangle pair whose depth runs from 0 at
+        // the left edge to 0.125 at the right edge of the 4-pixel viewport has slope 1/32 per
+        // pixel; pixel x stores its center's depth (x + 0.5)/32 plus 1/32, exactly (x + 1.5)/32.
+        let p = textured_pipeline(&vs, |p| {
+            p.rasterizer.slope_scaled_depth_bias = 1.0;
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        });
+        // Clip z = 2d − 1 with d = 0 at x = −1 and d = 0.125 at x = 1.
+        let (z0, z1) = (-1.0, 2.0 * 0.125 - 1.0);
+        let quad = [
+            [-1.0, 1.0, z0, 1.0, 0.0, 0.0],
+            [1.0, 1.0, z1, 1.0, 1.0, 0.0],
+            [-1.0, -1.0, z0, 1.0, 0.0, 1.0],
+            [1.0, -1.0, z1, 1.0, 1.0, 1.0],
+        ];
+        let mut d = cleared(sys::DXGI_FORMAT_D32_FLOAT, 1.0);
+        {
+            let mut ds = ds_target(sys::DXGI_FORMAT_D32_FLOAT, &mut d, None);
+            run_draw(&p, TRI, &quad, vec![0, 1, 2, 2, 1, 3], None, false, (4, 4), &mut [], Some(&mut ds), 0);
+        }
+        for i in 0..16 {
+            let x = (i % 4) as f32;
+            let got = f32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+            assert_eq!(got, (x + 1.5) / 32.0, "pixel {i}");
         }
     }
 
