@@ -18,7 +18,9 @@
 //      b2, add = 100) at the slot an InterlockedAdd on word 0 returns: the counter ends at 64
 //      and the values are 100..163 in some order;
 //   5. a Dispatch with a zero group count does nothing;
-//   6. a pipeline-statistics query around the copy counts 128 CS invocations.
+//   6. a pipeline-statistics query around the copy counts 128 CS invocations;
+//   7. gather (GLSL textureGather): a 2x2 RGBA8 texture (an SRV in a table, a static sampler)
+//      gathered at its center, each thread one channel, in D3D's texel order.
 //
 // The last line is "compute_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -369,6 +371,86 @@ static void test_atomic(Gpu &g)
     CHECK_EQ(bad, 0u);
 }
 
+static void test_gather(Gpu &g)
+{
+    // t0 in a table, s0 a static point/clamp sampler, u1 a root UAV.
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p[2] = {table(&r, 1), root_uav(1)};
+    D3D12_STATIC_SAMPLER_DESC ss = {};
+    ss.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    ss.AddressU = ss.AddressV = ss.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    ss.MaxLOD = D3D12_FLOAT32_MAX;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 2;
+    rd.Desc_1_1.pParameters = p;
+    rd.Desc_1_1.NumStaticSamplers = 1;
+    rd.Desc_1_1.pStaticSamplers = &ss;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(g.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "gather.cs.dxil");
+    if (!pso) return;
+    // The 2x2 RGBA8 texture: red, green (row 0), blue, white (row 1), uploaded by a copy.
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 2;
+    d.Height = 2;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 1;
+    D3D12_HEAP_PROPERTIES hp = {};
+    hp.Type = D3D12_HEAP_TYPE_DEFAULT;
+    Com<ID3D12Resource> tex, up, out, upo;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_COMMON, nullptr,
+                                            IID_PPV_ARGS(&tex)),
+             S_OK);
+    std::vector<uint32_t> rows(128, 0);
+    rows[0] = 0xFF0000FF;  // red    (bytes 255 0 0 255)
+    rows[1] = 0xFF00FF00;  // green
+    rows[64] = 0xFFFF0000; // blue, row 1 at 256 bytes
+    rows[65] = 0xFFFFFFFF; // white
+    Com<ID3D12Resource> staging;
+    staging.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, 512, D3D12_RESOURCE_STATE_GENERIC_READ);
+    void *m = nullptr;
+    CHECK_HR(staging->Map(0, nullptr, &m), S_OK);
+    memcpy(m, rows.data(), 512);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = tex;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.pResource = staging;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    src.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 2, 2, 1, 256};
+    g.list->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    out.p = g.uav_buffer(std::vector<uint32_t>(16, 0), upo);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    g.dev->CreateShaderResourceView(tex, nullptr, heap->GetCPUDescriptorHandleForHeapStart());
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    g.list->SetDescriptorHeaps(1, heaps);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootDescriptorTable(0, heap->GetGPUDescriptorHandleForHeapStart());
+    g.list->SetComputeRootUnorderedAccessView(1, out->GetGPUVirtualAddress());
+    g.list->Dispatch(1, 1, 1);
+    std::vector<uint32_t> got = g.read(out, 16);
+    // Thread i gathers channel i at the texture's center: (-u,+v) blue, (+u,+v) white,
+    // (+u,-v) green, (-u,-v) red.
+    const float want[16] = {0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1};
+    unsigned bad = 0;
+    for (int i = 0; i < 16; i++) {
+        float f;
+        memcpy(&f, &got[i], 4);
+        bad += f != want[i];
+    }
+    CHECK_EQ(bad, 0u);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -382,6 +464,7 @@ int main()
             test_reduce(g);
             test_image(g);
             test_atomic(g);
+            test_gather(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -247,6 +247,89 @@ mod tests {
         assert_eq!(got, (100..164).collect::<Vec<u32>>());
     }
 
+    /// A 2x2 RGBA8 texture (red, green / blue, white by rows) gathered through core::sample.
+    struct Gathering {
+        out: RefCell<Vec<u32>>,
+    }
+
+    impl Bindings for Gathering {
+        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
+            [0; 4]
+        }
+        fn sample(
+            &self,
+            _: (u32, u32),
+            _: (u32, u32),
+            _: [f32; 4],
+            _: [i32; 3],
+            _: SampleMode,
+            _: Option<f32>,
+        ) -> [f32; 4] {
+            [0.0; 4]
+        }
+        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
+            [0; 4]
+        }
+        fn buffer_store(&self, b: (u32, u32), _stride: u32, index: u32, _offset: u32, value: [u32; 4], mask: u8) {
+            assert_eq!(b, (0, 1), "Out is u1");
+            let mut o = self.out.borrow_mut();
+            for (k, v) in value.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    o[(index / 4) as usize + k] = *v;
+                }
+            }
+        }
+        fn gather(
+            &self,
+            texture: (u32, u32),
+            sampler: (u32, u32),
+            coords: [f32; 4],
+            offset: [i32; 2],
+            channel: u32,
+            compare: Option<f32>,
+        ) -> [f32; 4] {
+            assert_eq!((texture, sampler), ((0, 0), (0, 0)));
+            let bytes = [255u8, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255];
+            let subs = [crate::sample::SubresourceBytes { offset: 0, row_pitch: 8, depth_pitch: 16 }];
+            let t = crate::sample::MemoryTexels {
+                bytes: &bytes,
+                format: rd3d12_sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                size: (2, 2, 1),
+                mips: 1,
+                array_size: 1,
+                subresources: &subs,
+            };
+            let view = crate::sample::View::whole(crate::sample::Dim::Tex2D, &t);
+            let s = crate::sample::Sampler::from_desc(&crate::descriptor::SamplerDesc {
+                filter: 0,
+                address: [3, 3, 3],
+                mip_lod_bias: 0.0,
+                max_anisotropy: 1,
+                comparison_func: 0,
+                border: [0; 4],
+                min_lod: 0.0,
+                max_lod: f32::MAX,
+                flags: 0,
+            });
+            crate::sample::gather(&t, &view, &s, coords, [offset[0], offset[1], 0], channel as usize, compare)
+        }
+    }
+
+    #[test]
+    fn gather_returns_each_channel_of_the_footprint_in_d3d_order() {
+        // At the center of the 2x2 texture the footprint is all four texels, returned as
+        // (-u,+v) (+u,+v) (+u,-v) (-u,-v) = (0,1) blue, (1,1) white, (1,0) green, (0,0) red.
+        // Thread i gathers channel i: red [0,1,0,1], green [0,1,1,0], blue [1,1,0,0], alpha 1s.
+        let p = program(include_bytes!("../tests/fixtures/dxil/gather.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let b = Gathering { out: RefCell::new(vec![0; 16]) };
+        dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+        let want: [[f32; 4]; 4] =
+            [[0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]];
+        let got: Vec<f32> = b.out.borrow().iter().map(|w| f32::from_bits(*w)).collect();
+        assert_eq!(got, want.iter().flatten().copied().collect::<Vec<f32>>());
+    }
+
     #[test]
     fn numthreads_above_the_limit_is_refused() {
         let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));

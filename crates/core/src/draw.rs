@@ -123,6 +123,30 @@ pub trait Bindings {
     fn update_counter(&self, _uav: (u32, u32), _delta: i32) -> u32 {
         0
     }
+    /// Gather / GatherCmp: component `channel` of the four texels of a bilinear footprint.
+    fn gather(
+        &self,
+        _texture: (u32, u32),
+        _sampler: (u32, u32),
+        _coords: [f32; 4],
+        _offset: [i32; 2],
+        _channel: u32,
+        _compare: Option<f32>,
+    ) -> [f32; 4] {
+        [0.0; 4]
+    }
+    /// CalculateLevelOfDetail (`clamped`) / CalculateLevelOfDetailUnclamped.
+    fn calculate_lod(
+        &self,
+        _texture: (u32, u32),
+        _sampler: (u32, u32),
+        _coords: [f32; 3],
+        _ddx: [f32; 3],
+        _ddy: [f32; 3],
+        _clamped: bool,
+    ) -> f32 {
+        0.0
+    }
 }
 
 /// The Env methods that reach resources, forwarded to [`Bindings`] through a [`Handles`]
@@ -153,6 +177,38 @@ macro_rules! resource_ops {
                     Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
                 }
                 _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
+            }
+        }
+        fn gather(
+            &mut self,
+            t: u32,
+            s: u32,
+            coords: [f32; 4],
+            offset: [i32; 2],
+            channel: u32,
+            compare: Option<f32>,
+        ) -> Result<[f32; 4], ExecError> {
+            match (self.handles.binding(t)?, self.handles.binding(s)?) {
+                ((Class::Srv, tr), (Class::Sampler, sr)) => {
+                    Ok(self.bindings.gather(tr, sr, coords, offset, channel, compare))
+                }
+                _ => Err(ExecError::Malformed("gather without an SRV and a sampler".into())),
+            }
+        }
+        fn calculate_lod(
+            &mut self,
+            t: u32,
+            s: u32,
+            coords: [f32; 3],
+            ddx: [f32; 3],
+            ddy: [f32; 3],
+            clamped: bool,
+        ) -> Result<f32, ExecError> {
+            match (self.handles.binding(t)?, self.handles.binding(s)?) {
+                ((Class::Srv, tr), (Class::Sampler, sr)) => {
+                    Ok(self.bindings.calculate_lod(tr, sr, coords, ddx, ddy, clamped))
+                }
+                _ => Err(ExecError::Malformed("calculateLOD without an SRV and a sampler".into())),
             }
         }
         fn update_counter(&mut self, r: u32, delta: i32) -> Result<u32, ExecError> {
@@ -1316,6 +1372,121 @@ mod tests {
             let x = (i % 4) as f32;
             let got = f32::from_le_bytes([d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
             assert_eq!(got, (x + 1.5) / 32.0, "pixel {i}");
+        }
+    }
+
+    /// The pixel stage of `lod.ps`: CalculateLOD on a 4x4 texture of 3 mips, point sampler.
+    struct LodPs;
+    impl Bindings for LodPs {
+        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
+            [0; 4]
+        }
+        fn sample(
+            &self,
+            _: (u32, u32),
+            _: (u32, u32),
+            _: [f32; 4],
+            _: [i32; 3],
+            _: SampleMode,
+            _: Option<f32>,
+        ) -> [f32; 4] {
+            [0.0; 4]
+        }
+        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
+            [0; 4]
+        }
+        fn calculate_lod(
+            &self,
+            texture: (u32, u32),
+            sampler: (u32, u32),
+            coords: [f32; 3],
+            ddx: [f32; 3],
+            ddy: [f32; 3],
+            clamped: bool,
+        ) -> f32 {
+            assert_eq!((texture, sampler), ((0, 0), (0, 0)));
+            let bytes = vec![0u8; 4 * (16 + 4 + 1)];
+            let subs = [
+                crate::sample::SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 64 },
+                crate::sample::SubresourceBytes { offset: 64, row_pitch: 8, depth_pitch: 16 },
+                crate::sample::SubresourceBytes { offset: 80, row_pitch: 4, depth_pitch: 4 },
+            ];
+            let t = crate::sample::MemoryTexels {
+                bytes: &bytes,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                size: (4, 4, 1),
+                mips: 3,
+                array_size: 1,
+                subresources: &subs,
+            };
+            let view = crate::sample::View::whole(crate::sample::Dim::Tex2D, &t);
+            let s = crate::sample::Sampler::from_desc(&crate::descriptor::SamplerDesc {
+                filter: 0,
+                address: [1, 1, 1],
+                mip_lod_bias: 0.0,
+                max_anisotropy: 1,
+                comparison_func: 0,
+                border: [0; 4],
+                min_lod: 0.0,
+                max_lod: f32::MAX,
+                flags: 0,
+            });
+            let c = [coords[0], coords[1], coords[2], 0.0];
+            let (lod, unclamped) = crate::sample::calculate_lod(&t, &view, &s, c, ddx, ddy);
+            if clamped {
+                lod
+            } else {
+                unclamped
+            }
+        }
+    }
+
+    #[test]
+    fn calculate_lod_takes_the_quads_derivatives() {
+        // uv runs from 0 to 1 over the 16 pixels of each axis: 1/16 per pixel, a quarter texel
+        // of the 4x4 texture, so the unclamped LOD is log2(1/4) = -2 and the clamped LOD 0.
+        // lod.ps writes (clamped, unclamped, 0, 1) to an RGBA32F target.
+        let vs = vs_program();
+        let ps = program(include_bytes!("../tests/fixtures/dxil/lod.ps.dxil"));
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let quad: [[f32; 6]; 4] = [
+            [-1.0, 1.0, 0.0, 1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 1.0, 1.0, 0.0],
+            [-1.0, -1.0, 0.0, 1.0, 0.0, 1.0],
+            [1.0, -1.0, 0.0, 1.0, 1.0, 1.0],
+        ];
+        let vb: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: &p,
+            topology: TRI,
+            vertices: vec![0, 1, 2, 2, 1, 3],
+            cut: None,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        };
+        let mut rt = vec![0u8; 16 * 16 * 16];
+        let stats = {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 256,
+                width: 16,
+                height: 16,
+                format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+            })];
+            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &LodPs, &mut targets, None).expect("draws")
+        };
+        assert_eq!(stats.pixels_written, 256);
+        for (i, px) in rt.chunks(16).enumerate() {
+            let v: Vec<f32> = px.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+            assert_eq!((v[0], v[2], v[3]), (0.0, 0.0, 1.0), "pixel {i}");
+            assert!((v[1] + 2.0).abs() < 1e-4, "pixel {i}: unclamped LOD {}", v[1]);
         }
     }
 

@@ -133,6 +133,33 @@ pub trait Env {
     ) -> R<[f32; 4]>;
     /// `Discard` with a true condition.
     fn discard(&mut self) -> R<()>;
+    /// `TextureGather` / `TextureGatherCmp`: component `channel` of the four texels a bilinear
+    /// sample would read, in D3D's order (−u+v, +u+v, +u−v, −u−v); with `compare`, each
+    /// compared against it.
+    fn gather(
+        &mut self,
+        _texture: u32,
+        _sampler: u32,
+        _coords: [f32; 4],
+        _offset: [i32; 2],
+        _channel: u32,
+        _compare: Option<f32>,
+    ) -> R<[f32; 4]> {
+        unsupported("TextureGather")
+    }
+    /// `CalculateLOD`: the LOD a sample with these derivatives would use, clamped to the
+    /// sampler's and view's ranges (`clamped`) or not.
+    fn calculate_lod(
+        &mut self,
+        _texture: u32,
+        _sampler: u32,
+        _coords: [f32; 3],
+        _ddx: [f32; 3],
+        _ddy: [f32; 3],
+        _clamped: bool,
+    ) -> R<f32> {
+        unsupported("CalculateLOD")
+    }
     /// `TextureLoad`: the texel (as its four 32-bit lanes) at integer coordinates of a mip
     /// level (or sample index), offset applied; out of range gives 0.
     fn texture_load(
@@ -205,7 +232,7 @@ fn derivative_operands(m: &Module, f: &Function, kind: &InstKind) -> Option<(u32
     let op = m.dx_op(f, kind)?;
     match op.opcode {
         83..=86 => Some((op.opcode, vec![0])),
-        60 | 61 | 64 => Some((op.opcode, vec![2, 3, 4])),
+        60 | 61 | 64 | 81 => Some((op.opcode, vec![2, 3, 4])),
         _ => None,
     }
 }
@@ -1013,6 +1040,43 @@ impl<'m> State<'m> {
             }
             // CheckAccessFullyMapped of a status word.
             71 => Val::Int(u64::from(u(0) != 0)),
+            // TextureGather (srv, sampler, c0..c3, o0, o1, channel) and TextureGatherCmp (.., compare).
+            73 | 74 => {
+                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
+                    return bad("gather without handles");
+                };
+                let off = |i: usize| match args.get(i) {
+                    Some(Val::Int(v)) => *v as u32 as i32,
+                    _ => 0,
+                };
+                let compare = (op.opcode == 74).then(|| f(9));
+                let c = env.gather(*t, *sm, [f(2), f(3), f(4), f(5)], [off(6), off(7)], u(8) as u32, compare)?;
+                // Integer results carry the values themselves.
+                let float = self.m.types.is_float(self.m.types.element(ty, 0).unwrap_or(ty));
+                let mut v: Vec<Val> = c
+                    .iter()
+                    .map(|x| if float { Val::F32(*x) } else { Val::Int(u64::from(*x as i64 as u32)) })
+                    .collect();
+                v.push(Val::Int(1));
+                Val::Agg(v)
+            }
+            // CalculateLOD (srv, sampler, c0, c1, c2, clamped): derivatives from the quad.
+            81 => {
+                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
+                    return bad("calculateLOD without handles");
+                };
+                let quad = |k: usize| self.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
+                let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
+                Val::F32(env.calculate_lod(*t, *sm, [f(2), f(3), f(4)], qx, qy, u(5) & 1 != 0)?)
+            }
+            // UMul: {low, high} words of the 64-bit product.
+            42 => {
+                let (lo, hi) = umul(u(0) as u32, u(1) as u32);
+                Val::Agg(vec![Val::Int(u64::from(lo)), Val::Int(u64::from(hi))])
+            }
+            // Msad (reference, source, accumulator): the accumulator plus the absolute
+            // differences of the byte pairs whose reference byte is not zero.
+            50 => Val::Int(u64::from(msad(u(0) as u32, u(1) as u32, u(2) as u32))),
             // UDiv: {quotient, remainder}; division by zero gives all bits set in both (D3D).
             43 => {
                 let (a, b) = (u(0) as u32, u(1) as u32);
@@ -1272,6 +1336,25 @@ fn compare(pred: u32, a: &Val, b: &Val, w: u32) -> R<bool> {
         40 => sx < sy,
         41 => sx <= sy,
         _ => return bad(format!("predicate {pred}")),
+    })
+}
+
+/// UMul: the (low, high) words of the 64-bit product.
+fn umul(a: u32, b: u32) -> (u32, u32) {
+    let p = u64::from(a) * u64::from(b);
+    (p as u32, (p >> 32) as u32)
+}
+
+/// Msad: `acc` plus |reference byte − source byte| over the byte lanes whose reference byte is
+/// not zero.
+fn msad(reference: u32, source: u32, acc: u32) -> u32 {
+    (0..4).fold(acc, |a, k| {
+        let (r, s) = ((reference >> (8 * k)) & 0xFF, (source >> (8 * k)) & 0xFF);
+        if r == 0 {
+            a
+        } else {
+            a.wrapping_add(r.abs_diff(s))
+        }
     })
 }
 
@@ -1546,6 +1629,10 @@ mod tests {
     #[test]
     fn integer_and_float_helpers() {
         assert_eq!(sext(0xFF, 8), -1);
+        assert_eq!(umul(0xFFFF_FFFF, 0xFFFF_FFFF), (1, 0xFFFF_FFFE));
+        assert_eq!(umul(0x1_0000, 0x1_0000), (0, 1));
+        // Bytes (ref, src): (0x10, 0x30) 32, (0, 0xFF) skipped, (0x80, 0x7F) 1, (0xFF, 0) 255.
+        assert_eq!(msad(0xFF80_0010, 0x007F_FF30, 5), 5 + 32 + 1 + 255);
         assert_eq!(mask(u64::MAX, 32), 0xFFFF_FFFF);
         assert_eq!(round_half_even(2.5), 2.0);
         assert_eq!(round_half_even(3.5), 4.0);

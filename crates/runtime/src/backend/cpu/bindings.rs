@@ -625,6 +625,49 @@ impl Bindings for StageBindings<'_> {
         self.atomic_word(uav, coords).map_or(0, |p| atomic_op(p, op, value))
     }
 
+    fn gather(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        coords: [f32; 4],
+        offset: [i32; 2],
+        channel: u32,
+        compare: Option<f32>,
+    ) -> [f32; 4] {
+        let t = self.resolve((SRV, texture.0, texture.1));
+        let s = self.resolve((SAMPLER, sampler.0, sampler.1));
+        let (Resolved::Texture(t), Resolved::Sampler(s)) = (&*t, &*s) else { return [0.0; 4] };
+        // The component mapping picks which stored component the channel reads.
+        let source = sample::mapping_source(t.mapping, channel as usize & 3);
+        let offset = [offset[0], offset[1], 0];
+        match source {
+            0..=3 => t.with(|texels| sample::gather(texels, &t.view, s, coords, offset, source as usize, compare)),
+            5 => [1.0; 4],
+            _ => [0.0; 4],
+        }
+    }
+
+    fn calculate_lod(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        coords: [f32; 3],
+        ddx: [f32; 3],
+        ddy: [f32; 3],
+        clamped: bool,
+    ) -> f32 {
+        let t = self.resolve((SRV, texture.0, texture.1));
+        let s = self.resolve((SAMPLER, sampler.0, sampler.1));
+        let (Resolved::Texture(t), Resolved::Sampler(s)) = (&*t, &*s) else { return 0.0 };
+        let c = [coords[0], coords[1], coords[2], 0.0];
+        let (lod, unclamped) = t.with(|texels| sample::calculate_lod(texels, &t.view, s, c, ddx, ddy));
+        if clamped {
+            lod
+        } else {
+            unclamped
+        }
+    }
+
     fn update_counter(&self, uav: (u32, u32), delta: i32) -> u32 {
         let Resolved::Buf(BufView { counter: Some((m, off)), .. }) = &*self.resolve((UAV, uav.0, uav.1)) else {
             return 0;
