@@ -19,6 +19,8 @@
 //      and the values are 100..163 in some order;
 //   5. a Dispatch with a zero group count does nothing;
 //   6. a pipeline-statistics query around the copy counts 128 CS invocations;
+//   4b. ExecuteIndirect with a (root constant, dispatch) signature and a count buffer of 2
+//      over 3 records: two more groups appending with add = 1000 and 5000;
 //   7. gather (GLSL textureGather): a 2x2 RGBA8 texture (an SRV in a table, a static sampler)
 //      gathered at its center, each thread one channel, in D3D's texel order.
 //
@@ -347,13 +349,13 @@ static void test_atomic(Gpu &g)
     Com<ID3D12PipelineState> pso;
     pso.p = g.pipeline(rs, "atomic.cs.dxil");
     if (!pso) return;
-    std::vector<uint32_t> init(65, 0);
+    std::vector<uint32_t> init(129, 0);
     Com<ID3D12Resource> up, buf;
     buf.p = g.uav_buffer(init, up);
     Com<ID3D12DescriptorHeap> heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
     CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
-    raw_uav(g.dev, buf, 65, heap->GetCPUDescriptorHandleForHeapStart());
+    raw_uav(g.dev, buf, 129, heap->GetCPUDescriptorHandleForHeapStart());
     ID3D12DescriptorHeap *heaps[] = {heap};
     g.list->SetDescriptorHeaps(1, heaps);
     g.list->SetComputeRootSignature(rs);
@@ -362,13 +364,33 @@ static void test_atomic(Gpu &g)
     g.list->SetComputeRoot32BitConstant(1, 100, 0);
     g.list->Dispatch(2, 1, 1);
     g.list->Dispatch(0, 1, 1);
-    std::vector<uint32_t> out = g.read(buf, 65);
-    CHECK_EQ(out[0], 64u);
+
+    // ExecuteIndirect: records of (root constant `add`, dispatch x y z), 16 bytes each; three
+    // records, the count buffer says 2: adds 1000 and 5000, one group of 32 each.
+    D3D12_INDIRECT_ARGUMENT_DESC a[2] = {};
+    a[0].Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT;
+    a[0].Constant.RootParameterIndex = 1;
+    a[0].Constant.DestOffsetIn32BitValues = 0;
+    a[0].Constant.Num32BitValuesToSet = 1;
+    a[1].Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
+    D3D12_COMMAND_SIGNATURE_DESC sd = {16, 2, a, 0};
+    Com<ID3D12CommandSignature> sig;
+    CHECK_HR(g.dev->CreateCommandSignature(&sd, rs, IID_PPV_ARGS(&sig)), S_OK);
+    const uint32_t records[12] = {1000, 1, 1, 1, 5000, 1, 1, 1, 9999, 1, 1, 1};
+    Com<ID3D12Resource> argbuf, countbuf, up2, up3;
+    argbuf.p = g.uav_buffer(std::vector<uint32_t>(records, records + 12), up2);
+    countbuf.p = g.uav_buffer(std::vector<uint32_t>{2}, up3);
+    if (sig) g.list->ExecuteIndirect(sig, 3, argbuf, 0, countbuf, 0);
+
+    std::vector<uint32_t> out = g.read(buf, 129);
+    CHECK_EQ(out[0], 128u);
     std::vector<uint32_t> values(out.begin() + 1, out.end());
     std::sort(values.begin(), values.end());
-    unsigned bad = 0;
-    for (uint32_t i = 0; i < 64; i++) bad += values[i] != 100 + i;
-    CHECK_EQ(bad, 0u);
+    std::vector<uint32_t> want;
+    for (uint32_t i = 0; i < 64; i++) want.push_back(100 + i);
+    for (uint32_t i = 0; i < 32; i++) want.push_back(1000 + i);
+    for (uint32_t i = 0; i < 32; i++) want.push_back(5000 + i);
+    CHECK(values == want);
 }
 
 static void test_gather(Gpu &g)

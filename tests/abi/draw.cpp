@@ -18,6 +18,8 @@
 //      shows the 2x2 texture's texel of its quadrant times the tint; the rest keeps the clear;
 //   2. DrawIndexedInstanced of a quad (two triangles of a 16-bit index buffer, base vertex
 //      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
+//   2b. the same quad through ExecuteIndirect (index buffer view and indexed-draw arguments
+//      read from a buffer);
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
 //      offset, the others kept);
 //   4. the triangle through a D24_UNORM_S8_UINT depth-stencil view cleared to (1.0, 0), depth
@@ -564,6 +566,26 @@ static void draws(ID3D12Device *dev)
     f.list->RSSetScissorRects(1, &half);
     f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
     CHECK_EQ(check_image(read_target(f), left_half, tint, "DrawIndexedInstanced"), 128u);
+
+    // 2b. The same quad through ExecuteIndirect: a record of (index buffer view, indexed draw
+    //     arguments), 36 bytes, read from an upload buffer when the list executes; the list
+    //     has no index buffer set.
+    bind(f, tint);
+    f.list->RSSetScissorRects(1, &half);
+    D3D12_INDIRECT_ARGUMENT_DESC ia[2] = {};
+    ia[0].Type = D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW;
+    ia[1].Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+    D3D12_COMMAND_SIGNATURE_DESC sd = {36, 2, ia, 0};
+    Com<ID3D12CommandSignature> sig;
+    CHECK_HR(f.dev->CreateCommandSignature(&sd, nullptr, IID_PPV_ARGS(&sig)), S_OK);
+    Com<ID3D12Resource> argbuf;
+    argbuf.p = buffer(f.dev, D3D12_HEAP_TYPE_UPLOAD, 36, D3D12_RESOURCE_STATE_GENERIC_READ);
+    unsigned char *rec = static_cast<unsigned char *>(map(argbuf));
+    memcpy(rec, &ibv, sizeof ibv);
+    const D3D12_DRAW_INDEXED_ARGUMENTS da = {6, 1, 0, 1, 0};
+    memcpy(rec + 16, &da, sizeof da);
+    if (sig) f.list->ExecuteIndirect(sig, 1, argbuf, 0, nullptr, 0);
+    CHECK_EQ(check_image(read_target(f), left_half, tint, "ExecuteIndirect"), 128u);
 
     // 3. One root constant changed at an offset: the tint's blue becomes 0.25.
     bind(f, tint);

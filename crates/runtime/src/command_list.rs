@@ -13,7 +13,8 @@
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
 use crate::commands::{
-    Binds, BoundView, Command, DispatchWork, DrawRange, DrawWork, Lookup, Recorded, TexSide, Touched,
+    Binds, BoundView, Command, DispatchWork, DrawRange, DrawWork, IndirectBase, IndirectWork, Lookup, Recorded,
+    TexSide, Touched,
 };
 use crate::descriptor_heap;
 use crate::descriptor_heap::DescriptorHeap;
@@ -1263,30 +1264,6 @@ unsafe extern "C" fn end_event(this: *mut Iface) {
 
 // ---- shader work: validated and recorded ------------------------------------------------------
 
-/// Records work that needs shader execution after checking it is legal on the list's type.
-///
-/// # Safety
-/// `this` null or one of our live list pointers.
-unsafe fn shader_work(
-    this: *mut Iface,
-    name: &'static str,
-    allowed: &[D3D12_COMMAND_LIST_TYPE],
-    check: impl FnOnce() -> Result<()>,
-) {
-    // SAFETY: forwarded.
-    unsafe {
-        record(this, name, |l, s| {
-            if !allowed.contains(&l.ty) {
-                return Err(wrong_list_type("this command is not valid on this command list type"));
-            }
-            check()?;
-            l.warn_shader_work(name);
-            s.commands.push(Command::ShaderWork);
-            Ok(())
-        })
-    }
-}
-
 const DIRECT: &[D3D12_COMMAND_LIST_TYPE] = &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE];
 const COMPUTE: &[D3D12_COMMAND_LIST_TYPE] =
     &[D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_BUNDLE, D3D12_COMMAND_LIST_TYPE_COMPUTE];
@@ -1438,6 +1415,54 @@ fn binds(dev: &Device, g: &GraphicsState, compute: bool) -> Binds {
     }
 }
 
+/// A draw's work from the list's state (the index buffer only for indexed draws).
+fn draw_work(
+    dev: &Device,
+    g: &GraphicsState,
+    exe: &Arc<crate::pipeline_state::Executable>,
+    range: DrawRange,
+    instances: u32,
+    start_instance: u32,
+) -> DrawWork {
+    let resolve_va = |va: u64, size: u32| {
+        if va == 0 || size == 0 {
+            return None;
+        }
+        dev.va().resolve(va, u64::from(size))
+    };
+    let mut vertex_buffers = Vec::new();
+    for (slot, v) in &g.vertex_buffers {
+        let slot = *slot as usize;
+        if vertex_buffers.len() <= slot {
+            vertex_buffers.resize(slot + 1, None);
+        }
+        vertex_buffers[slot] =
+            resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.StrideInBytes));
+    }
+    let index_buffer = match range {
+        DrawRange::Indexed { .. } => g
+            .index_buffer
+            .and_then(|v| resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.Format))),
+        DrawRange::Vertices { .. } => None,
+    };
+    DrawWork {
+        pipeline: exe.clone(),
+        binds: binds(dev, g, false),
+        topology: g.topology as u32,
+        viewport: g.viewports.first().copied(),
+        scissor: g.scissors.first().copied(),
+        blend_factor: g.blend_factor,
+        stencil_ref: g.stencil_ref,
+        vertex_buffers,
+        index_buffer,
+        range,
+        instances,
+        start_instance,
+        render_targets: g.render_targets.iter().map(|&h| bound_view(dev, h)).collect(),
+        depth_stencil: g.depth_stencil.and_then(|h| bound_view(dev, h)),
+    }
+}
+
 /// A view bound with OMSetRenderTargets, read now (the GPU uses the descriptor contents of
 /// record time); its memory is noted as written.
 fn bound_view(dev: &Device, h: D3D12_CPU_DESCRIPTOR_HANDLE) -> Option<BoundView> {
@@ -1472,44 +1497,7 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
                 s.commands.push(Command::ShaderWork);
                 return Ok(());
             };
-            let dev = &l.device.inner;
-            let resolve_va = |va: u64, size: u32| {
-                if va == 0 || size == 0 {
-                    return None;
-                }
-                dev.va().resolve(va, u64::from(size))
-            };
-            let mut vertex_buffers = Vec::new();
-            for (slot, v) in &g.vertex_buffers {
-                let slot = *slot as usize;
-                if vertex_buffers.len() <= slot {
-                    vertex_buffers.resize(slot + 1, None);
-                }
-                vertex_buffers[slot] =
-                    resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.StrideInBytes));
-            }
-            let index_buffer = match range {
-                DrawRange::Indexed { .. } => g.index_buffer.and_then(|v| {
-                    resolve_va(v.BufferLocation, v.SizeInBytes).map(|(m, o)| (m, o, v.SizeInBytes, v.Format))
-                }),
-                DrawRange::Vertices { .. } => None,
-            };
-            let work = DrawWork {
-                pipeline: exe.clone(),
-                binds: binds(dev, g, false),
-                topology: g.topology as u32,
-                viewport: g.viewports.first().copied(),
-                scissor: g.scissors.first().copied(),
-                blend_factor: g.blend_factor,
-                stencil_ref: g.stencil_ref,
-                vertex_buffers,
-                index_buffer,
-                range,
-                instances,
-                start_instance,
-                render_targets: g.render_targets.iter().map(|&h| bound_view(dev, h)).collect(),
-                depth_stencil: g.depth_stencil.and_then(|h| bound_view(dev, h)),
-            };
+            let work = draw_work(&l.device.inner, g, exe, range, instances, start_instance);
             s.commands.push(Command::Draw(Box::new(work)));
             Ok(())
         })
@@ -1582,7 +1570,7 @@ unsafe extern "C" fn execute_indirect(
             Some(D3D12_COMMAND_LIST_TYPE_COMPUTE) => ListKind::Compute,
             _ => ListKind::Other,
         };
-        shader_work(this, "ExecuteIndirect", COMPUTE, || {
+        let check = || {
             let sig = crate::command_signature::CommandSignature::from_iface(sig)
                 .ok_or_else(|| rec_err(INVALID, "pCommandSignature is NULL or not a command signature"))?;
             let buffer = |r: &Object<Resource>, what: &'static str| {
@@ -1605,9 +1593,66 @@ unsafe extern "C" fn execute_indirect(
                     wrong_list_type("this command signature cannot execute on this command list type")
                 }
                 IndirectError::Invalid(m) => rec_err(INVALID, m),
-            })
+            })?;
+            Ok(Some(sig.inner.layout.clone()))
+        };
+        record(this, "ExecuteIndirect", |l, s| {
+            if !COMPUTE.contains(&l.ty) {
+                return Err(wrong_list_type("this command is not valid on this command list type"));
+            }
+            let Some(layout) = check()? else { return Ok(()) };
+            // Validated above: both are buffers when present.
+            let a = resource(args, INVALID, "pArgumentBuffer is NULL")?;
+            let c = if count.is_null() { None } else { Some((resource(count, INVALID, "pCountBuffer")?, count_off)) };
+            record_indirect(l, s, layout, max, (a, args_off), c);
+            Ok(())
         })
     }
+}
+
+/// Records an ExecuteIndirect whose arguments were validated: the state its draws or
+/// dispatches start from, the argument buffer and the count buffer, read at execution.
+///
+/// # Safety
+/// `this` null or one of our live lists; the buffers live COM pointers (validated).
+unsafe fn record_indirect(
+    l: &CommandList,
+    s: &mut ListState,
+    layout: rd3d12_core::indirect::CommandSignature,
+    max: u32,
+    args: (&Object<Resource>, u64),
+    count: Option<(&Object<Resource>, u64)>,
+) {
+    use rd3d12_core::indirect::SignatureKind;
+    let g = &s.gfx;
+    let dev = &l.device.inner;
+    let compute = layout.kind == SignatureKind::Compute;
+    check_work_state(g, "ExecuteIndirect", compute, None);
+    let base = match g.executable.as_ref() {
+        Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
+            IndirectBase::Dispatch(Box::new(DispatchWork {
+                pipeline: e.clone(),
+                binds: binds(dev, g, true),
+                groups: [0; 3],
+            }))
+        }
+        Some(e) if !compute && crate::backend::cpu::draw::runnable(e) => {
+            let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
+            IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0)))
+        }
+        _ => {
+            l.warn_shader_work("ExecuteIndirect");
+            s.commands.push(Command::ShaderWork);
+            return;
+        }
+    };
+    s.commands.push(Command::Indirect(Box::new(IndirectWork {
+        layout,
+        max,
+        args: (args.0.inner.memory(), args.1),
+        count: count.map(|(c, off)| (c.inner.memory(), off)),
+        base,
+    })));
 }
 
 // ---- clears -----------------------------------------------------------------------------------

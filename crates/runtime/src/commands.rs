@@ -63,6 +63,8 @@ pub enum Command {
     Draw(Box<DrawWork>),
     /// A dispatch (see [`DispatchWork`]).
     Dispatch(Box<DispatchWork>),
+    /// ExecuteIndirect (see [`IndirectWork`]).
+    Indirect(Box<IndirectWork>),
     /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,
@@ -80,6 +82,7 @@ impl Command {
                 | Command::Fill { .. }
                 | Command::Draw(_)
                 | Command::Dispatch(_)
+                | Command::Indirect(_)
                 | Command::ShaderWork
         )
     }
@@ -114,11 +117,51 @@ pub enum DrawRange {
 /// What shaders read through the root signature: the bound root signature, its arguments
 /// (descriptor tables are read at execution, as the GPU reads them) and where descriptors,
 /// resources and addresses are found.
+#[derive(Clone)]
 pub struct Binds {
     pub root: Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>,
     /// (parameter index, argument).
     pub root_args: Vec<(u32, crate::command_list::RootArg)>,
     pub lookup: Lookup,
+}
+
+impl DrawWork {
+    /// A copy for one command of an ExecuteIndirect to change.
+    pub fn clone_for_indirect(&self) -> DrawWork {
+        DrawWork {
+            pipeline: self.pipeline.clone(),
+            binds: self.binds.clone(),
+            topology: self.topology,
+            viewport: self.viewport,
+            scissor: self.scissor,
+            blend_factor: self.blend_factor,
+            stencil_ref: self.stencil_ref,
+            vertex_buffers: self.vertex_buffers.clone(),
+            index_buffer: self.index_buffer.clone(),
+            range: self.range,
+            instances: self.instances,
+            start_instance: self.start_instance,
+            render_targets: self.render_targets.clone(),
+            depth_stencil: self.depth_stencil.clone(),
+        }
+    }
+}
+
+/// ExecuteIndirect: the command signature, at most `max` commands read at execution from the
+/// argument buffer (`count` bounds them by the count buffer's value), each changing the
+/// state `base` starts from as its arguments say, then drawing or dispatching.
+pub struct IndirectWork {
+    pub layout: rd3d12_core::indirect::CommandSignature,
+    pub max: u32,
+    pub args: (Memory, u64),
+    pub count: Option<(Memory, u64)>,
+    pub base: IndirectBase,
+}
+
+/// The state an ExecuteIndirect's commands start from.
+pub enum IndirectBase {
+    Draw(Box<DrawWork>),
+    Dispatch(Box<DispatchWork>),
 }
 
 /// One Dispatch: the compute pipeline, its bindings and the thread-group counts.

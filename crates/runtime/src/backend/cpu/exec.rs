@@ -158,6 +158,20 @@ fn run_commands(
                 Ok(stats) => counters.draw(&stats),
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
             },
+            Command::Indirect(w) => {
+                // Each command's outcome: counted, or reported as skipped.
+                let mut each = |r: Result<super::indirect::Ran, super::draw::Skipped>| match r {
+                    Ok(super::indirect::Ran::Draw(s)) => counters.draw(&s),
+                    Ok(super::indirect::Ran::Dispatch(s)) => counters.stats[10] += s.threads,
+                    Err(super::draw::Skipped::Unsupported(why)) => {
+                        super::draw::report_skipped("indirect command", &why)
+                    }
+                };
+                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| super::indirect::run(w, &mut each)));
+                if ran.is_err() {
+                    super::draw::report_skipped("indirect command", "an internal error of the CPU backend (a panic)");
+                }
+            }
             Command::Dispatch(w) => match contained(|| super::compute::run(w)) {
                 Ok(stats) => counters.stats[10] += stats.threads,
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("dispatch", &why),

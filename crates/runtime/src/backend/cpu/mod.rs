@@ -19,4 +19,5 @@ pub mod bindings;
 pub mod compute;
 pub mod draw;
 pub mod exec;
+pub mod indirect;
 pub mod memory;
