@@ -22,6 +22,8 @@
 //      read from a buffer);
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
 //      offset, the others kept);
+//   3b. the triangle inside a render pass whose CLEAR beginning access clears the target
+//      (cleared to black and unbound before) to the clear color;
 //   4. the triangle through a D24_UNORM_S8_UINT depth-stencil view cleared to (1.0, 0), depth
 //      LESS and stencil ALWAYS / REPLACE with ref 0x5A: both planes, copied out through
 //      GetCopyableFootprints, hold depth 0.5 (UNORM24 0x800000; Mesa's vertex shader maps
@@ -596,6 +598,31 @@ static void draws(ID3D12Device *dev)
     f.list->DrawInstanced(3, 1, 1, 0);
     const float tint2[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "SetGraphicsRoot32BitConstant"), 120u);
+
+    // 3b. A render pass: the target cleared to black and unbound, then BeginRenderPass binds
+    //     it with a CLEAR beginning access of the clear color; the triangle drawn inside shows
+    //     the same image as draw 1.
+    bind(f, tint);
+    {
+        Com<ID3D12GraphicsCommandList4> l4;
+        CHECK_HR(f.list->QueryInterface(IID_PPV_ARGS(&l4)), S_OK);
+        D3D12_CPU_DESCRIPTOR_HANDLE rtv = f.rtv_heap->GetCPUDescriptorHandleForHeapStart();
+        const float black[4] = {0, 0, 0, 0};
+        f.list->ClearRenderTargetView(rtv, black, 0, nullptr);
+        f.list->OMSetRenderTargets(0, nullptr, FALSE, nullptr);
+        D3D12_RENDER_PASS_RENDER_TARGET_DESC rp = {};
+        rp.cpuDescriptor = rtv;
+        rp.BeginningAccess.Type = D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR;
+        rp.BeginningAccess.Clear.ClearValue.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        for (int c = 0; c < 4; c++) rp.BeginningAccess.Clear.ClearValue.Color[c] = kClear.c[c] / 255.0f;
+        rp.EndingAccess.Type = D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE;
+        if (l4) {
+            l4->BeginRenderPass(1, &rp, nullptr, D3D12_RENDER_PASS_FLAG_NONE);
+            l4->DrawInstanced(3, 1, 1, 0);
+            l4->EndRenderPass();
+        }
+    }
+    CHECK_EQ(check_image(read_target(f), in_triangle, tint, "render pass"), 120u);
 
     // 4. Depth and stencil planes of a D24S8 view.
     depth_stencil_draw(f);
