@@ -24,6 +24,8 @@
 //      offset, the others kept);
 //   3b. the triangle inside a render pass whose CLEAR beginning access clears the target
 //      (cleared to black and unbound before) to the clear color;
+//   3c. a bundle that sets the topology and one root constant and draws, inheriting every
+//      other state from the direct list; what it set stays set for the list's next draw;
 //   4. the triangle through a D24_UNORM_S8_UINT depth-stencil view cleared to (1.0, 0), depth
 //      LESS and stencil ALWAYS / REPLACE with ref 0x5A: both planes, copied out through
 //      GetCopyableFootprints, hold depth 0.5 (UNORM24 0x800000; Mesa's vertex shader maps
@@ -623,6 +625,37 @@ static void draws(ID3D12Device *dev)
         }
     }
     CHECK_EQ(check_image(read_target(f), in_triangle, tint, "render pass"), 120u);
+
+    // 3c. A bundle (initial pipeline state: the PSO): it sets the topology and one root
+    //     constant (the tint's blue, 0.25) and draws; everything else (root signature, the other
+    //     root arguments, descriptor heaps, vertex buffers, render target, viewport, scissor) it
+    //     inherits from the direct list. The constant stays set after the bundle: a second draw
+    //     in the direct list shows the same image.
+    {
+        Com<ID3D12CommandAllocator> balloc;
+        Com<ID3D12GraphicsCommandList> bundle;
+        CHECK_HR(f.dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_BUNDLE, IID_PPV_ARGS(&balloc)), S_OK);
+        CHECK_HR(f.dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_BUNDLE, balloc, f.pso, IID_PPV_ARGS(&bundle)),
+                 S_OK);
+        if (bundle) {
+            bundle->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+            bundle->SetGraphicsRoot32BitConstant(2, bits, 2);
+            bundle->DrawInstanced(3, 1, 1, 0);
+            CHECK_HR(bundle->Close(), S_OK);
+            bind(f, tint);
+            f.list->ExecuteBundle(bundle);
+            CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "bundle"), 120u);
+            bind(f, tint);
+            f.list->ExecuteBundle(bundle);
+            const float black[4] = {0, 0, 0, 0};
+            f.list->ClearRenderTargetView(f.rtv_heap->GetCPUDescriptorHandleForHeapStart(), black, 0, nullptr);
+            const float clear[4] = {kClear.c[0] / 255.0f, kClear.c[1] / 255.0f, kClear.c[2] / 255.0f,
+                                    kClear.c[3] / 255.0f};
+            f.list->ClearRenderTargetView(f.rtv_heap->GetCPUDescriptorHandleForHeapStart(), clear, 0, nullptr);
+            f.list->DrawInstanced(3, 1, 1, 0);
+            CHECK_EQ(check_image(read_target(f), in_triangle, tint2, "after the bundle"), 120u);
+        }
+    }
 
     // 4. Depth and stencil planes of a D24S8 view.
     depth_stencil_draw(f);

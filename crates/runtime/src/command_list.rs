@@ -13,8 +13,8 @@
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_allocator::{AllocatorState, CommandAllocator};
 use crate::commands::{
-    Binds, BoundView, Command, DispatchWork, DrawRange, DrawWork, IndirectBase, IndirectWork, Lookup, Recorded,
-    TexSide, Touched,
+    Binds, BoundView, BundleWork, Command, DispatchWork, DrawRange, DrawWork, IndirectBase, IndirectWork, Lookup,
+    Recorded, TexSide, Touched,
 };
 use crate::descriptor_heap;
 use crate::descriptor_heap::DescriptorHeap;
@@ -43,8 +43,8 @@ enum Phase {
     Failed(HRESULT),
 }
 
-/// Pipeline and binding state recorded for draws and dispatches (executed by the shader issue).
-#[derive(Default)]
+/// Pipeline and binding state recorded for draws and dispatches.
+#[derive(Default, Clone)]
 pub struct GraphicsState {
     pub topology: i32,
     pub viewports: Vec<D3D12_VIEWPORT>,
@@ -72,6 +72,93 @@ pub struct GraphicsState {
     pub render_targets: Vec<D3D12_CPU_DESCRIPTOR_HANDLE>,
     pub depth_stencil: Option<D3D12_CPU_DESCRIPTOR_HANDLE>,
     pub view_instance_mask: u32,
+    /// What a bundle set itself (the rest it inherits from the list that executes it).
+    pub bundle_set: BundleSet,
+    /// The state is a bundle's (root arguments may target the executing list's root signature).
+    pub bundle: bool,
+}
+
+/// The state a bundle set (ExecuteBundle: bundles inherit everything from the executing list
+/// but the pipeline state and the primitive topology, and what they set stays set).
+#[derive(Default, Clone, Copy)]
+pub struct BundleSet {
+    /// Set{Compute,Graphics}RootSignature (compute, graphics).
+    pub root_signature: [bool; 2],
+    pub index_buffer: bool,
+    pub blend_factor: bool,
+    pub stencil_ref: bool,
+    pub descriptor_heaps: bool,
+}
+
+impl GraphicsState {
+    /// The state a bundle's draw or dispatch runs with, or the executing list's state after the
+    /// bundle: `self` (the executing list's state) with what the bundle `b` set. The pipeline
+    /// state and topology are always the bundle's.
+    pub fn with_bundle(&self, b: &GraphicsState) -> GraphicsState {
+        let mut m = self.clone();
+        m.pipeline = b.pipeline;
+        m.executable = b.executable.clone();
+        m.topology = b.topology;
+        for k in 0..2 {
+            let compute = k == 0;
+            if b.bundle_set.root_signature[k] {
+                m.root_descs[k] = b.root_descs[k].clone();
+                m.root_slots[k] = b.root_slots[k].clone();
+                m.root_canonical[k] = b.root_canonical[k].clone();
+                if compute {
+                    m.compute_root_signature = b.compute_root_signature;
+                } else {
+                    m.graphics_root_signature = b.graphics_root_signature;
+                }
+                m.root_args.retain(|a| a.0 != compute);
+            }
+        }
+        for a in &b.root_args {
+            let arg = match &a.2 {
+                // Constants a bundle set against the executing list's root signature: written
+                // at their offset into the list's values of that parameter.
+                RootArg::Constants(off, vals) => {
+                    let n = match m.root_descs[usize::from(!a.0)]
+                        .as_deref()
+                        .and_then(|r| r.parameters.get(a.1 as usize))
+                        .map(|p| &p.kind)
+                    {
+                        Some(rd3d12_core::root_signature::ParameterKind::Constants(c)) => c.num_32bit_values as usize,
+                        _ => (*off as usize + vals.len()).max(vals.len()),
+                    };
+                    let mut all = match m.root_args.iter().find(|x| x.0 == a.0 && x.1 == a.1) {
+                        Some((_, _, RootArg::Constants(0, old))) => old.clone(),
+                        _ => vec![0; n],
+                    };
+                    all.resize(n.max(*off as usize + vals.len()), 0);
+                    all[*off as usize..*off as usize + vals.len()].copy_from_slice(vals);
+                    RootArg::Constants(0, all)
+                }
+                other => other.clone(),
+            };
+            m.root_args.retain(|x| !(x.0 == a.0 && x.1 == a.1));
+            m.root_args.push((a.0, a.1, arg));
+        }
+        for (slot, v) in &b.vertex_buffers {
+            m.vertex_buffers.retain(|x| x.0 != *slot);
+            m.vertex_buffers.push((*slot, *v));
+        }
+        if b.bundle_set.index_buffer {
+            m.index_buffer = b.index_buffer;
+        }
+        if b.bundle_set.blend_factor {
+            m.blend_factor = b.blend_factor;
+        }
+        if b.bundle_set.stencil_ref {
+            m.stencil_ref = b.stencil_ref;
+        }
+        if b.bundle_set.descriptor_heaps {
+            m.descriptor_heaps = b.descriptor_heaps.clone();
+        }
+        m.bundle_set = BundleSet::default();
+        m.bundle = false;
+        m
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -354,6 +441,7 @@ pub fn create(
     node_mask: u32,
     ty: D3D12_COMMAND_LIST_TYPE,
     allocator: Option<&Object<CommandAllocator>>,
+    initial: *mut ID3D12PipelineState,
 ) -> Result<Ptr<CommandList>> {
     device.inner.check_alive()?;
     if node_mask > 1 {
@@ -382,6 +470,9 @@ pub fn create(
         s.phase = Phase::Recording;
         s.allocator = Some(alloc.inner.state.clone());
         s.generation = generation;
+        // pInitialState: the pipeline state the list starts with (as Reset's).
+        s.gfx.pipeline = initial as usize;
+        s.gfx.executable = executable(initial);
     }
     Ok(list)
 }
@@ -543,7 +634,8 @@ unsafe extern "C" fn close(this: *mut Iface) -> HRESULT {
         let touched = std::mem::take(&mut s.touched);
         let ends = s.tracker.end_states();
         s.touched_ids.clear();
-        s.recorded = Some(Arc::new(Recorded { commands, touched, ends }));
+        let bundle_state = (l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE).then(|| Box::new(s.gfx.clone()));
+        s.recorded = Some(Arc::new(Recorded { commands, touched, ends, bundle_state }));
         s.phase = Phase::Closed;
         Ok(S_OK)
     })
@@ -1415,6 +1507,67 @@ fn binds(dev: &Device, g: &GraphicsState, compute: bool) -> Binds {
     }
 }
 
+/// A bundle's draw, dispatch or ExecuteIndirect, as the executing list records it with the
+/// merged state.
+fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &BundleWork) {
+    let dev = &l.device.inner;
+    match work {
+        BundleWork::Draw { range, instances, start_instance } => {
+            let indexed = match *range {
+                DrawRange::Indexed { count, start_index, .. } => Some((count, start_index)),
+                DrawRange::Vertices { .. } => None,
+            };
+            check_work_state(g, "ExecuteBundle", false, indexed);
+            match g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e)) {
+                Some(exe) => {
+                    let w = draw_work(dev, g, exe, *range, *instances, *start_instance);
+                    s.commands.push(Command::Draw(Box::new(w)));
+                }
+                None => l.warn_shader_work("ExecuteBundle"),
+            }
+        }
+        BundleWork::Dispatch(groups) => {
+            check_work_state(g, "ExecuteBundle", true, None);
+            match g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e)) {
+                Some(exe) => {
+                    let w = DispatchWork { pipeline: exe.clone(), binds: binds(dev, g, true), groups: *groups };
+                    s.commands.push(Command::Dispatch(Box::new(w)));
+                }
+                None => l.warn_shader_work("ExecuteBundle"),
+            }
+        }
+        BundleWork::Indirect { layout, max, args, count } => {
+            use rd3d12_core::indirect::SignatureKind;
+            let compute = layout.kind == SignatureKind::Compute;
+            check_work_state(g, "ExecuteBundle", compute, None);
+            let base = match g.executable.as_ref() {
+                Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
+                    IndirectBase::Dispatch(Box::new(DispatchWork {
+                        pipeline: e.clone(),
+                        binds: binds(dev, g, true),
+                        groups: [0; 3],
+                    }))
+                }
+                Some(e) if !compute && crate::backend::cpu::draw::runnable(e) => {
+                    let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
+                    IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0)))
+                }
+                _ => {
+                    l.warn_shader_work("ExecuteBundle");
+                    return;
+                }
+            };
+            s.commands.push(Command::Indirect(Box::new(IndirectWork {
+                layout: layout.clone(),
+                max: *max,
+                args: args.clone(),
+                count: count.clone(),
+                base,
+            })));
+        }
+    }
+}
+
 /// A draw's work from the list's state (the index buffer only for indexed draws).
 fn draw_work(
     dev: &Device,
@@ -1485,6 +1638,12 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
             if !DIRECT.contains(&l.ty) {
                 return Err(wrong_list_type("this command is not valid on this command list type"));
             }
+            if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                // Completed with the executing list's state at ExecuteBundle.
+                let work = BundleWork::Draw { range, instances, start_instance };
+                s.commands.push(Command::BundleWork(Box::new((s.gfx.clone(), work))));
+                return Ok(());
+            }
             let g = &s.gfx;
             let indexed = match range {
                 DrawRange::Indexed { count, start_index, .. } => Some((count, start_index)),
@@ -1513,6 +1672,13 @@ unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
             }
             if x > max || y > max || z > max {
                 return Err(rec_err(D3D12_MESSAGE_ID_OVERSIZED_DISPATCH, "thread group count above 65535"));
+            }
+            if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+                if x == 0 || y == 0 || z == 0 {
+                    return Ok(());
+                }
+                s.commands.push(Command::BundleWork(Box::new((s.gfx.clone(), BundleWork::Dispatch([x, y, z])))));
+                return Ok(());
             }
             let g = &s.gfx;
             check_work_state(g, "Dispatch", true, None);
@@ -1624,6 +1790,16 @@ unsafe fn record_indirect(
     count: Option<(&Object<Resource>, u64)>,
 ) {
     use rd3d12_core::indirect::SignatureKind;
+    if l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE {
+        let work = BundleWork::Indirect {
+            layout,
+            max,
+            args: (args.0.inner.memory(), args.1),
+            count: count.map(|(c, off)| (c.inner.memory(), off)),
+        };
+        s.commands.push(Command::BundleWork(Box::new((s.gfx.clone(), work))));
+        return;
+    }
     let g = &s.gfx;
     let dev = &l.device.inner;
     let compute = layout.kind == SignatureKind::Compute;
@@ -2066,6 +2242,7 @@ unsafe fn set_state(
             if !allowed.contains(&l.ty) {
                 return Err(wrong_list_type("this state cannot be set on this command list type"));
             }
+            s.gfx.bundle = l.ty == D3D12_COMMAND_LIST_TYPE_BUNDLE;
             f(&mut s.gfx)
         })
     }
@@ -2122,6 +2299,7 @@ unsafe extern "C" fn om_set_blend_factor(this: *mut Iface, f: *const FLOAT) {
     unsafe {
         set_state(this, "OMSetBlendFactor", DIRECT, |g| {
             g.blend_factor = if f.is_null() { [1.0; 4] } else { *(f as *const [f32; 4]) };
+            g.bundle_set.blend_factor = true;
             Ok(())
         })
     }
@@ -2131,6 +2309,7 @@ unsafe extern "C" fn om_set_stencil_ref(this: *mut Iface, r: UINT) {
     unsafe {
         set_state(this, "OMSetStencilRef", DIRECT, |g| {
             g.stencil_ref = r;
+            g.bundle_set.stencil_ref = true;
             Ok(())
         })
     }
@@ -2171,7 +2350,19 @@ unsafe extern "C" fn execute_bundle(this: *mut Iface, bundle: *mut ID3D12Graphic
                     _ => return Err(rec_err(D3D12_MESSAGE_ID_EXECUTE_BUNDLE_OPEN_BUNDLE, "the bundle is not closed")),
                 }
             };
-            s.commands.push(Command::Bundle(rec));
+            // The bundle's draws and dispatches run with this list's state plus what the bundle
+            // set before them; the rest of the bundle (markers) runs as recorded.
+            for c in &rec.commands {
+                let Command::BundleWork(w) = c else { continue };
+                let (bg, work) = &**w;
+                let merged = s.gfx.with_bundle(bg);
+                materialize(l, s, &merged, work);
+            }
+            s.commands.push(Command::Bundle(rec.clone()));
+            // What the bundle set stays set in this list.
+            if let Some(end) = &rec.bundle_state {
+                s.gfx = s.gfx.with_bundle(end);
+            }
             Ok(())
         })
     }
@@ -2205,6 +2396,7 @@ unsafe extern "C" fn set_descriptor_heaps(this: *mut Iface, n: UINT, heaps: *con
                 bound.push((start..end, ty));
             }
             g.descriptor_heaps = bound;
+            g.bundle_set.descriptor_heaps = true;
             Ok(())
         })
     }
@@ -2236,6 +2428,7 @@ unsafe fn set_root_signature(
             g.root_canonical[usize::from(!compute)] =
                 RootSignature::from_iface(r).map(|rs| rs.inner.canonical().clone());
             g.root_descs[usize::from(!compute)] = desc;
+            g.bundle_set.root_signature[usize::from(!compute)] = true;
             let slot = &mut g.root_slots[usize::from(!compute)];
             let same = (
                 slot.as_ref().map(|s| Arc::as_ptr(s) as *const u8),
@@ -2277,8 +2470,16 @@ fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> R
         RootArg::View(RootView::Uav, _) => (RootSet::Uav, D3D12_MESSAGE_ID_SET_ROOT_UNORDERED_ACCESS_VIEW_INVALID),
     };
     let slots = g.root_slots[usize::from(!compute)].as_deref();
-    check_root_set(slots, index, set).map_err(|m| rec_err(id, m))?;
-    if let (RootArg::Table(h), Some(RootSlot::Table { sampler })) = (&arg, slots.and_then(|s| s.get(index as usize))) {
+    // A bundle without its own root signature sets arguments of the executing list's, which
+    // only ExecuteBundle knows.
+    let inherited = g.bundle && slots.is_none();
+    if !inherited {
+        check_root_set(slots, index, set).map_err(|m| rec_err(id, m))?;
+    }
+    let heaps_known = !g.bundle || g.bundle_set.descriptor_heaps;
+    if let (RootArg::Table(h), Some(RootSlot::Table { sampler }), true) =
+        (&arg, slots.and_then(|s| s.get(index as usize)), heaps_known)
+    {
         let ty = if *sampler { D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER } else { D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV };
         if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 && r.contains(h)) {
             return Err(rec_err(id, "BaseDescriptor is not in the bound descriptor heap of the table's type"));
@@ -2335,6 +2536,7 @@ unsafe extern "C" fn ia_set_index_buffer(this: *mut Iface, v: *const D3D12_INDEX
     unsafe {
         set_state(this, "IASetIndexBuffer", DIRECT, |g| {
             g.index_buffer = v.as_ref().copied();
+            g.bundle_set.index_buffer = true;
             Ok(())
         })
     }

@@ -65,6 +65,10 @@ pub enum Command {
     Dispatch(Box<DispatchWork>),
     /// ExecuteIndirect (see [`IndirectWork`]).
     Indirect(Box<IndirectWork>),
+    /// In a bundle: a draw, dispatch or ExecuteIndirect with the bundle's state when it was
+    /// recorded; ExecuteBundle turns it into Draw / Dispatch / Indirect with the executing
+    /// list's state merged in. Nothing when the bundle's own commands run.
+    BundleWork(Box<(crate::command_list::GraphicsState, BundleWork)>),
     /// Work that needs shader execution (draws, dispatches, render passes): recorded and
     /// validated; executed once the shader issue lands.
     ShaderWork,
@@ -147,6 +151,22 @@ impl DrawWork {
     }
 }
 
+/// A bundle's shader work, completed at ExecuteBundle.
+pub enum BundleWork {
+    Draw {
+        range: DrawRange,
+        instances: u32,
+        start_instance: u32,
+    },
+    Dispatch([u32; 3]),
+    Indirect {
+        layout: rd3d12_core::indirect::CommandSignature,
+        max: u32,
+        args: (Memory, u64),
+        count: Option<(Memory, u64)>,
+    },
+}
+
 /// ExecuteIndirect: the command signature, at most `max` commands read at execution from the
 /// argument buffer (`count` bounds them by the count buffer's value), each changing the
 /// state `base` starts from as its arguments say, then drawing or dispatching.
@@ -208,4 +228,6 @@ pub struct Recorded {
     /// What the list does to each subresource's state (implicit promotion, barriers), applied
     /// in queue order after the list's commands.
     pub ends: Vec<rd3d12_core::states::SubresourceEnd>,
+    /// A bundle's state at Close: what it leaves set in the list that executes it.
+    pub bundle_state: Option<Box<crate::command_list::GraphicsState>>,
 }

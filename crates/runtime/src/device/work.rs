@@ -91,14 +91,14 @@ pub unsafe extern "C" fn create_command_list(
     node_mask: UINT,
     ty: D3D12_COMMAND_LIST_TYPE,
     allocator: *mut ID3D12CommandAllocator,
-    _initial: *mut ID3D12PipelineState,
+    initial: *mut ID3D12PipelineState,
     riid: *const IID,
     ppv: *mut *mut c_void,
 ) -> HRESULT {
-    // SAFETY: the allocator is recognised by vtable.
+    // SAFETY: the allocator and the initial state are recognised by vtable.
     unsafe {
         create("CreateCommandList", riid, ppv, || {
-            command_list::create(device(this)?, node_mask, ty, downcast::<CommandAllocator, _>(allocator))
+            command_list::create(device(this)?, node_mask, ty, downcast::<CommandAllocator, _>(allocator), initial)
         })
     }
 }

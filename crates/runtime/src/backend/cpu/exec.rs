@@ -153,7 +153,7 @@ fn run_commands(
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
-            Command::ShaderWork => {}
+            Command::ShaderWork | Command::BundleWork(_) => {}
             Command::Draw(w) => match contained(|| super::draw::run(w)) {
                 Ok(stats) => counters.draw(&stats),
                 Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
