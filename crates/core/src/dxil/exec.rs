@@ -225,6 +225,16 @@ pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     State::new(module, func).run(env)
 }
 
+/// The dx.op opcode of every instruction of `f` (`u32::MAX` for the others), computed once.
+fn opcodes<'f>(m: &Module, f: &'f Function) -> &'f Vec<Vec<u32>> {
+    f.exec_cache.0.get_or_init(|| {
+        f.blocks
+            .iter()
+            .map(|b| b.insts.iter().map(|i| m.dx_op(f, &i.kind).map_or(u32::MAX, |op| op.opcode)).collect())
+            .collect()
+    })
+}
+
 /// Operands whose derivatives an instruction needs, as (index into the dx.op's arguments
 /// after the opcode): the value of a derivative operation, the u, v, w coordinates of an
 /// implicit-LOD sample.
@@ -254,14 +264,22 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
                 l.enter()?;
             }
         }
-        let live: Vec<usize> = (0..4).filter(|i| !done[*i]).collect();
+        let mut live = [0usize; 4];
+        let mut n = 0;
+        for i in (0..4).filter(|i| !done[*i]) {
+            live[n] = i;
+            n += 1;
+        }
+        let live = &live[..n];
         let Some(&first) = live.first() else { return Ok(()) };
         let at = (lanes[first].at.block, lanes[first].at.index);
         if live.iter().any(|&i| (lanes[i].at.block, lanes[i].at.index) != at) {
             break;
         }
         let inst = lanes[first].current()?;
-        if let (Some((_, operands)), 4) = (derivative_operands(module, func, &inst.kind), live.len()) {
+        let opcode = opcodes(module, func).get(at.0).and_then(|b| b.get(at.1)).copied().unwrap_or(u32::MAX);
+        let needs = matches!(opcode, 60 | 61 | 64 | 81 | 83..=86);
+        if let (true, Some((_, operands)), 4) = (needs, derivative_operands(module, func, &inst.kind), live.len()) {
             let op = module.dx_op(func, &inst.kind).ok_or_else(|| ExecError::Malformed("dx.op".into()))?;
             let mut per_lane: [Vec<[f32; 4]>; 4] = Default::default();
             for &k in &operands {
@@ -283,7 +301,7 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
                 lane.derivs = Some(d);
             }
         }
-        for &i in &live {
+        for &i in live {
             done[i] = lanes[i].step(&mut *envs[i])?;
             lanes[i].derivs = None;
         }
@@ -363,6 +381,8 @@ struct State<'m> {
     shared: Option<Rc<RefCell<Shared>>>,
     /// Set when the invocation reached a barrier that synchronises the group.
     at_barrier: bool,
+    /// A dx.op call's argument values (kept to reuse its allocation).
+    scratch: Vec<Val>,
 }
 
 /// Groupshared memory: the allocations of the `addrspace(3)` globals, made on first use by any
@@ -389,6 +409,7 @@ impl<'m> State<'m> {
             globals: Vec::new(),
             shared: None,
             at_barrier: false,
+            scratch: Vec::new(),
         }
     }
 
@@ -666,6 +687,23 @@ impl<'m> State<'m> {
                     self.value(*otherwise)?
                 }
             }
+            InstKind::ExtractValue { agg, indices } if indices.len() == 1 && agg.0 >= self.f.first_local => {
+                // One index into a local aggregate: clone the element only.
+                let i = (agg.0 - self.f.first_local) as usize;
+                match self.locals.get(i) {
+                    Some(Some(Val::Agg(e))) => e
+                        .get(indices[0] as usize)
+                        .cloned()
+                        .ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+                    _ => {
+                        let v = self.value(*agg)?;
+                        match v {
+                            Val::Agg(mut e) if (indices[0] as usize) < e.len() => e.swap_remove(indices[0] as usize),
+                            _ => return bad("extractvalue out of range"),
+                        }
+                    }
+                }
+            }
             InstKind::ExtractValue { agg, indices } => {
                 let mut v = self.value(*agg)?;
                 for i in indices {
@@ -905,15 +943,34 @@ impl<'m> State<'m> {
     }
 
     fn call(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
-        let op =
-            self.m.dx_op(self.f, kind).ok_or_else(|| ExecError::Unsupported("a call that is not a dx.op".into()))?;
-        let mut args = Vec::with_capacity(op.args.len());
-        for a in op.args {
-            args.push(match a {
-                Operand::Value(v) => self.value(*v)?,
-                Operand::Metadata(_) => Val::Undef,
-            });
+        let opcode =
+            opcodes(self.m, self.f).get(self.at.block).and_then(|b| b.get(self.at.index)).copied().unwrap_or(u32::MAX);
+        let InstKind::Call { args: operands, .. } = kind else { return bad("call") };
+        if opcode == u32::MAX || operands.is_empty() {
+            return Err(ExecError::Unsupported("a call that is not a dx.op".into()));
         }
+        // The argument values (after the opcode), in a buffer the invocation reuses.
+        let mut args = std::mem::take(&mut self.scratch);
+        args.clear();
+        for a in &operands[1..] {
+            let v = match a {
+                Operand::Value(v) => self.value(*v),
+                Operand::Metadata(_) => Ok(Val::Undef),
+            };
+            match v {
+                Ok(v) => args.push(v),
+                Err(e) => {
+                    self.scratch = args;
+                    return Err(e);
+                }
+            }
+        }
+        let r = self.op(opcode, &args, ty, env);
+        self.scratch = args;
+        r
+    }
+
+    fn op(&mut self, opcode: u32, args: &[Val], ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
         let f = |i: usize| args.get(i).map_or(0.0, Val::f32);
         let u = |i: usize| args.get(i).map_or(0, Val::int);
         let is_double = matches!(self.ty(ty)?, Type::Double);
@@ -925,7 +982,7 @@ impl<'m> State<'m> {
             }
         };
         let w = self.int_bits(ty);
-        Ok(Some(match op.opcode {
+        Ok(Some(match opcode {
             4 => {
                 let vertex = match args.get(3) {
                     Some(Val::Int(v)) => Some(*v as u32),
@@ -941,7 +998,7 @@ impl<'m> State<'m> {
             7 => float1(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }),
             8..=11 => {
                 let x = f(0);
-                Val::Int(u64::from(match op.opcode {
+                Val::Int(u64::from(match opcode {
                     8 => x.is_nan(),
                     9 => x.is_infinite(),
                     10 => x.is_finite(),
@@ -977,7 +1034,7 @@ impl<'m> State<'m> {
             35 | 36 => {
                 let (a, b) = (f(0), f(1));
                 // D3D min/max: a NaN operand gives the other one.
-                Val::F32(if op.opcode == 35 { a.max(b) } else { a.min(b) })
+                Val::F32(if opcode == 35 { a.max(b) } else { a.min(b) })
             }
             37 => Val::Int(mask(sext(u(0), w).max(sext(u(1), w)) as u64, w)),
             38 => Val::Int(mask(sext(u(0), w).min(sext(u(1), w)) as u64, w)),
@@ -1016,7 +1073,7 @@ impl<'m> State<'m> {
                 // The quad's coarse derivatives of u, v, w (zero when running alone).
                 let quad = |k: usize| self.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
                 let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
-                let (mode, compare) = match op.opcode {
+                let (mode, compare) = match opcode {
                     60 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
                     61 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
                     62 => (SampleMode::Level(f(9)), None),
@@ -1049,7 +1106,7 @@ impl<'m> State<'m> {
                     Some(Val::Int(v)) => *v as u32 as i32,
                     _ => 0,
                 };
-                let compare = (op.opcode == 74).then(|| f(9));
+                let compare = (opcode == 74).then(|| f(9));
                 let c = env.gather(*t, *sm, [f(2), f(3), f(4), f(5)], [off(6), off(7)], u(8) as u32, compare)?;
                 // Integer results carry the values themselves.
                 let float = self.m.types.is_float(self.m.types.element(ty, 0).unwrap_or(ty));
@@ -1100,12 +1157,12 @@ impl<'m> State<'m> {
                     0
                 } else if width + off < 32 {
                     let shl = v << (32 - (width + off));
-                    if op.opcode == 51 {
+                    if opcode == 51 {
                         ((shl as i32) >> (32 - width)) as u32
                     } else {
                         shl >> (32 - width)
                     }
-                } else if op.opcode == 51 {
+                } else if opcode == 51 {
                     ((v as i32) >> off) as u32
                 } else {
                     v >> off
@@ -1150,14 +1207,14 @@ impl<'m> State<'m> {
             }
             // TextureLoad (handle, mip or sample, c0..c2, o0..o2).
             66 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
                 let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
                 self.res_ret(r, ty)?
             }
             // TextureStore (handle, c0..c2, v0..v3, mask).
             67 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
                 // textureStore(handle, c0, c1, c2, v0, v1, v2, v3, mask).
                 let v = [4, 5, 6, 7].map(|k| args.get(k).map_or(0, lane_bits));
@@ -1166,7 +1223,7 @@ impl<'m> State<'m> {
             }
             // BufferLoad (handle, c0, c1) and RawBufferLoad (handle, c0, c1, mask, alignment).
             68 | 139 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let c1 = match args.get(2) {
                     Some(Val::Int(v)) => *v as u32,
                     _ => 0,
@@ -1176,7 +1233,7 @@ impl<'m> State<'m> {
             }
             // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
             69 | 140 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let c1 = match args.get(2) {
                     Some(Val::Int(v)) => *v as u32,
                     _ => 0,
@@ -1187,24 +1244,24 @@ impl<'m> State<'m> {
             }
             // GetDimensions (handle, mip) -> {width, height, depth, mips}.
             72 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let d = env.dimensions(h, u(1) as u32)?;
                 Val::Agg(d.iter().map(|x| Val::Int(u64::from(*x))).collect())
             }
             // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
             78 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
                 Val::Int(u64::from(env.atomic(h, u(1) as u32, [i(2), i(3), i(4)], u(5) as u32)?))
             }
             79 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let i = |k: usize| u(k) as u32 as i32;
                 Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
             }
             // BufferUpdateCounter (handle, inc: i8 1 or -1).
             70 => {
-                let h = handle(&args, 0)?;
+                let h = handle(args, 0)?;
                 let delta = if u(1) as u8 as i8 >= 0 { 1 } else { -1 };
                 Val::Int(u64::from(env.update_counter(h, delta)?))
             }
@@ -1216,11 +1273,11 @@ impl<'m> State<'m> {
                 }
                 return Ok(None);
             }
-            90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(op.opcode, u(0) as u32)?)),
+            90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
             // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
             83..=86 => {
                 let d = self.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
-                Val::F32(d[(op.opcode - 83) as usize])
+                Val::F32(d[(opcode - 83) as usize])
             }
             82 => {
                 if u(0) & 1 != 0 {

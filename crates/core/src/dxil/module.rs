@@ -157,6 +157,20 @@ pub struct Function {
     pub values: Vec<ValueDef>,
     /// The basic blocks; the first is the entry.
     pub blocks: Vec<BasicBlock>,
+    /// Facts about the body the interpreter computes once (see [`ExecCache`]).
+    pub exec_cache: ExecCache,
+}
+
+/// What the interpreter computes once per function and keeps: the `dx.op` opcode of every
+/// instruction (`u32::MAX` for the others), by block and index. Not part of the function's
+/// identity: every cache compares equal.
+#[derive(Debug, Clone, Default)]
+pub struct ExecCache(pub std::sync::OnceLock<Vec<Vec<u32>>>);
+
+impl PartialEq for ExecCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Function {
@@ -389,6 +403,7 @@ impl Module {
                     first_local: 0,
                     values: Vec::new(),
                     blocks: Vec::new(),
+                    exec_cache: ExecCache::default(),
                 });
                 self.values.push(ValueDef { ty: ptr, kind: ValueKind::Function(self.functions.len() - 1), name: None });
             }
