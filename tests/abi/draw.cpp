@@ -36,7 +36,8 @@
 //      each the texel of its quadrant (uv interpolated along the line to the pixel center).
 //   6. with the debug layer (on for the whole test, which must report no message for the
 //      correct draws above): draws without a pipeline state, without a root signature, with
-//      another root signature than the pipeline's, with the topology undefined, an indexed
+//      another root signature than the pipeline's, with the topology undefined or of another
+//      type than the pipeline's, a depth-stencil view the pipeline does not declare, an indexed
 //      draw without an index buffer and one reading past its view each report their
 //      D3D12_MESSAGE_ID (category EXECUTION, severity ERROR), and the list still closes with
 //      S_OK, as on Windows;
@@ -719,7 +720,7 @@ static void draws(ID3D12Device *dev)
     expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY, "undefined topology");
     f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_LINELIST);
     f.list->DrawInstanced(2, 1, 0, 0);
-    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY, "lines on a triangle pipeline");
+    expect(D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE, "lines on a triangle pipeline");
     f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     f.list->DrawIndexedInstanced(3, 1, 0, 0, 0);
     expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_NOT_SET, "no index buffer");
@@ -728,6 +729,32 @@ static void draws(ID3D12Device *dev)
     expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INDEX_BUFFER_TOO_SMALL, "indices 1..7 of 6");
     f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
     CHECK_EQ(iq->GetNumStoredMessages(), 0u);
+    // A depth-stencil view bound while the pipeline's DSVFormat is UNKNOWN.
+    {
+        D3D12_RESOURCE_DESC d = {};
+        d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+        d.Width = 16;
+        d.Height = 16;
+        d.DepthOrArraySize = 1;
+        d.MipLevels = 1;
+        d.Format = DXGI_FORMAT_D32_FLOAT;
+        d.SampleDesc.Count = 1;
+        d.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL;
+        D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+        Com<ID3D12Resource> depth;
+        CHECK_HR(f.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_DEPTH_WRITE, nullptr,
+                                                IID_PPV_ARGS(&depth)),
+                 S_OK);
+        Com<ID3D12DescriptorHeap> dsv_heap;
+        D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+        CHECK_HR(f.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&dsv_heap)), S_OK);
+        D3D12_CPU_DESCRIPTOR_HANDLE dsv = dsv_heap->GetCPUDescriptorHandleForHeapStart();
+        f.dev->CreateDepthStencilView(depth, nullptr, dsv);
+        D3D12_CPU_DESCRIPTOR_HANDLE rtv = f.rtv_heap->GetCPUDescriptorHandleForHeapStart();
+        f.list->OMSetRenderTargets(1, &rtv, FALSE, &dsv);
+        f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
+        expect(D3D12_MESSAGE_ID_DEPTH_STENCIL_FORMAT_MISMATCH_PIPELINE_STATE, "a DSV the pipeline does not declare");
+    }
     CHECK_HR(f.list->Close(), S_OK);
     CHECK_HR(f.list->Reset(f.alloc, nullptr), S_OK);
 }

@@ -1383,7 +1383,7 @@ unsafe extern "C" fn draw_indexed_instanced(
 /// The debug layer's checks of the state a draw or dispatch runs with (messages only, as on
 /// Windows: the list still closes): a pipeline and a root signature bound, the root signature
 /// the pipeline's, and for draws the topology, vertex and index buffers the pipeline reads.
-fn check_work_state(g: &GraphicsState, name: &str, compute: bool, indexed: Option<(u32, u32)>) {
+fn check_work_state(dev: &Device, g: &GraphicsState, name: &str, compute: bool, indexed: Option<(u32, u32)>) {
     if !crate::debug::active() {
         return;
     }
@@ -1442,11 +1442,46 @@ fn check_work_state(g: &GraphicsState, name: &str, compute: bool, indexed: Optio
         33..=64 => 4,
         _ => 0,
     };
-    if ty == 0 || (d.topology_type != 0 && ty != d.topology_type) {
+    if ty == 0 {
+        report(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY, "the primitive topology is undefined");
+    } else if d.topology_type != 0 && ty != d.topology_type {
         report(
-            D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_INVALID_PRIMITIVETOPOLOGY,
-            "the primitive topology set is undefined or not of the pipeline state's topology type",
+            D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE,
+            "the primitive topology set is not of the pipeline state's PrimitiveTopologyType",
         );
+    }
+    // The bound views against the pipeline's formats and sample count.
+    for (i, h) in g.render_targets.iter().enumerate() {
+        let Some(v) = descriptor_heap::descriptor_at(dev, *h).filter(|v| !v.is_null()) else { continue };
+        let want = if (i as u32) < d.num_render_targets { d.rtv_formats[i] } else { 0 };
+        if v.format.0 != want {
+            report(
+                D3D12_MESSAGE_ID_RENDER_TARGET_FORMAT_MISMATCH_PIPELINE_STATE,
+                &format!("render target {i} has format {}, the pipeline state {want}", v.format.0),
+            );
+        }
+        let samples = descriptor_heap::resolve(dev, v.resource).map_or(1, |e| e.desc.SampleDesc.Count);
+        if samples != d.sample_count.max(1) {
+            report(
+                D3D12_MESSAGE_ID_RENDER_TARGET_SAMPLE_DESC_MISMATCH_PIPELINE_STATE,
+                &format!("render target {i} has {samples} samples, the pipeline state {}", d.sample_count.max(1)),
+            );
+        }
+    }
+    if let Some(v) = g.depth_stencil.and_then(|h| descriptor_heap::descriptor_at(dev, h)).filter(|v| !v.is_null()) {
+        if v.format.0 != d.dsv_format {
+            report(
+                D3D12_MESSAGE_ID_DEPTH_STENCIL_FORMAT_MISMATCH_PIPELINE_STATE,
+                &format!("the depth-stencil view has format {}, the pipeline state {}", v.format.0, d.dsv_format),
+            );
+        }
+        let samples = descriptor_heap::resolve(dev, v.resource).map_or(1, |e| e.desc.SampleDesc.Count);
+        if samples != d.sample_count.max(1) {
+            report(
+                D3D12_MESSAGE_ID_DEPTH_STENCIL_SAMPLE_DESC_MISMATCH_PIPELINE_STATE,
+                &format!("the depth-stencil view has {samples} samples, the pipeline state {}", d.sample_count.max(1)),
+            );
+        }
     }
     for e in &d.input_layout {
         let vb = g.vertex_buffers.iter().find(|(s, _)| *s == e.input_slot).map(|v| v.1);
@@ -1517,7 +1552,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
                 DrawRange::Indexed { count, start_index, .. } => Some((count, start_index)),
                 DrawRange::Vertices { .. } => None,
             };
-            check_work_state(g, "ExecuteBundle", false, indexed);
+            check_work_state(dev, g, "ExecuteBundle", false, indexed);
             match g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e)) {
                 Some(exe) => {
                     let w = draw_work(dev, g, exe, *range, *instances, *start_instance);
@@ -1527,7 +1562,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
             }
         }
         BundleWork::Dispatch(groups) => {
-            check_work_state(g, "ExecuteBundle", true, None);
+            check_work_state(dev, g, "ExecuteBundle", true, None);
             match g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e)) {
                 Some(exe) => {
                     let w = DispatchWork { pipeline: exe.clone(), binds: binds(dev, g, true), groups: *groups };
@@ -1539,7 +1574,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
         BundleWork::Indirect { layout, max, args, count } => {
             use rd3d12_core::indirect::SignatureKind;
             let compute = layout.kind == SignatureKind::Compute;
-            check_work_state(g, "ExecuteBundle", compute, None);
+            check_work_state(dev, g, "ExecuteBundle", compute, None);
             let base = match g.executable.as_ref() {
                 Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
                     IndirectBase::Dispatch(Box::new(DispatchWork {
@@ -1649,7 +1684,7 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
                 DrawRange::Indexed { count, start_index, .. } => Some((count, start_index)),
                 DrawRange::Vertices { .. } => None,
             };
-            check_work_state(g, name, false, indexed);
+            check_work_state(&l.device.inner, g, name, false, indexed);
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work(name);
@@ -1681,7 +1716,7 @@ unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
                 return Ok(());
             }
             let g = &s.gfx;
-            check_work_state(g, "Dispatch", true, None);
+            check_work_state(&l.device.inner, g, "Dispatch", true, None);
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work("Dispatch");
@@ -1803,7 +1838,7 @@ unsafe fn record_indirect(
     let g = &s.gfx;
     let dev = &l.device.inner;
     let compute = layout.kind == SignatureKind::Compute;
-    check_work_state(g, "ExecuteIndirect", compute, None);
+    check_work_state(dev, g, "ExecuteIndirect", compute, None);
     let base = match g.executable.as_ref() {
         Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
             IndirectBase::Dispatch(Box::new(DispatchWork {
