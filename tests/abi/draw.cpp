@@ -11,7 +11,9 @@
 // b1, Mesa's state variables; PS b0, the tint), a descriptor table (PS t0, an SRV of a 2x2
 // texture in a shader-visible heap) and a static sampler (PS s0, point, clamp).
 //
-// Checked, pixel by pixel after a copy to a readback buffer:
+// A pipeline whose root signature leaves one of the shaders' resources unbound is refused with
+// E_INVALIDARG (PS_ROOT_SIGNATURE_MISMATCH). Checked, pixel by pixel after a copy to a readback
+// buffer:
 //   1. DrawInstanced of a right triangle over the top-left half of a 16x16 RGBA8 target:
 //      a pixel is covered exactly when x + y < 15 (its center inside; centers on the
 //      hypotenuse belong to the right/bottom edge and are left out: 120 pixels), and
@@ -233,6 +235,22 @@ static bool build(Fixture &f)
     pd.SampleDesc.Count = 1;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&f.pso)), S_OK);
     if (!f.pso) return false;
+    // The same pipeline with a root signature that leaves the pixel shader's t0 unbound: the
+    // shaders' resource bindings (their PSV0 part) must all be bound, as on Windows.
+    {
+        rd.Desc_1_1.NumParameters = 3;
+        Com<ID3DBlob> b3, e3;
+        CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &b3, &e3), S_OK);
+        Com<ID3D12RootSignature> partial;
+        if (b3)
+            CHECK_HR(dev->CreateRootSignature(0, b3->GetBufferPointer(), b3->GetBufferSize(), IID_PPV_ARGS(&partial)),
+                     S_OK);
+        D3D12_GRAPHICS_PIPELINE_STATE_DESC bad = pd;
+        bad.pRootSignature = partial;
+        ID3D12PipelineState *pso = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&pso)), E_INVALIDARG);
+        CHECK_PTR(pso, NULL);
+    }
 
     // The 2x2 texture, uploaded with CopyTextureRegion (rows 256-byte aligned in the buffer).
     f.tex.p = texture(dev, 2, 2, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
@@ -668,8 +686,19 @@ static void draws(ID3D12Device *dev)
     Com<ID3D12InfoQueue> iq;
     CHECK_HR(f.dev->QueryInterface(IID_PPV_ARGS(&iq)), S_OK);
     if (!iq) return;
-    // Only the startup message of the device (INFO), nothing from the correct draws above.
-    CHECK_EQ(iq->GetNumStoredMessages(), 1u);
+    // Only the startup message of the device (INFO) and the refused pipeline's error, nothing
+    // from the correct draws above.
+    CHECK_EQ(iq->GetNumStoredMessages(), 2u);
+    {
+        SIZE_T len = 0;
+        CHECK_HR(iq->GetMessage(1, nullptr, &len), S_OK);
+        std::vector<char> buf(len);
+        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
+        if (len && SUCCEEDED(iq->GetMessage(1, m, &len))) {
+            CHECK_EQ(m->ID, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH);
+            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
+        }
+    }
     iq->ClearStoredMessages();
     auto expect = [&](D3D12_MESSAGE_ID id, const char *what) {
         set_ctx("%s", what);

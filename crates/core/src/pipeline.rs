@@ -1020,6 +1020,101 @@ fn effective_root_signature(d: &PipelineDesc, shaders: &[(Slot, Shader)], l: &Li
     })
 }
 
+/// Whether the root signature binds every resource range a DXIL shader declares (its PSV0
+/// resource bindings), with a parameter visible to the shader's stage: CBVs by root constants,
+/// root CBVs or table ranges; raw and structured buffer SRVs/UAVs (without counter) also by
+/// root SRVs/UAVs; typed views and textures only by table ranges; samplers by table ranges
+/// or static samplers. A range left unbound fails creation with the stage's
+/// ROOT_SIGNATURE_MISMATCH message, as on Windows ("not fully bound in root signature").
+fn check_bindings(shaders: &[(Slot, Shader)], rs: &RootSignatureInfo) -> R<()> {
+    use crate::root_signature::{range_type, visibility, UNBOUNDED};
+    let any = shaders.iter().any(|(_, s)| s.psv.as_ref().is_some_and(|p| !p.bindings.is_empty()));
+    if !any {
+        return Ok(());
+    }
+    let Ok(desc) = RootSignatureDesc::deserialize(&rs.blob) else { return Ok(()) };
+    for (slot, s) in shaders {
+        let Some(psv) = &s.psv else { continue };
+        // D3D12_SHADER_VISIBILITY of the stage (compute sees every parameter).
+        let vis = match slot {
+            Slot::Vs => 1,
+            Slot::Hs => 2,
+            Slot::Ds => 3,
+            Slot::Gs => 4,
+            Slot::Ps => 5,
+            Slot::As => 6,
+            Slot::Ms => 7,
+            Slot::Cs => visibility::ALL,
+        };
+        let visible = |v: u32| *slot == Slot::Cs || v == visibility::ALL || v == vis;
+        for b in &psv.bindings {
+            let (rt, name) = match b.ty {
+                1 => (range_type::SAMPLER, "sampler"),
+                2 => (range_type::CBV, "CBV"),
+                3..=5 => (range_type::SRV, "SRV"),
+                6..=9 => (range_type::UAV, "UAV"),
+                _ => continue,
+            };
+            let root_view_ok = matches!(b.ty, 2 | 4 | 5 | 7 | 8);
+            let covered = |reg: u32| -> bool {
+                if rt == range_type::SAMPLER
+                    && desc
+                        .static_samplers
+                        .iter()
+                        .any(|ss| ss.shader_register == reg && ss.register_space == b.space && visible(ss.visibility))
+                {
+                    return true;
+                }
+                desc.parameters.iter().filter(|p| visible(p.visibility)).any(|p| match &p.kind {
+                    ParameterKind::Constants(c) => {
+                        rt == range_type::CBV && c.shader_register == reg && c.register_space == b.space
+                    }
+                    ParameterKind::Table(ranges) => ranges.iter().any(|r| {
+                        r.range_type == rt
+                            && r.register_space == b.space
+                            && reg >= r.base_shader_register
+                            && (r.num_descriptors == UNBOUNDED || reg - r.base_shader_register < r.num_descriptors)
+                    }),
+                    other => other.root_descriptor().is_some_and(|(t, rd)| {
+                        t == rt && root_view_ok && rd.shader_register == reg && rd.register_space == b.space
+                    }),
+                })
+            };
+            let ok = if b.upper == u32::MAX {
+                // An unbounded shader range needs an unbounded table range from its first register.
+                desc.parameters.iter().filter(|p| visible(p.visibility)).any(|p| match &p.kind {
+                    ParameterKind::Table(ranges) => ranges.iter().any(|r| {
+                        r.range_type == rt
+                            && r.register_space == b.space
+                            && r.num_descriptors == UNBOUNDED
+                            && r.base_shader_register <= b.lower
+                    }),
+                    _ => false,
+                })
+            } else if b.upper < b.lower {
+                true
+            } else {
+                (b.lower..=b.upper).take(4096).all(covered)
+            };
+            if !ok {
+                let count =
+                    if b.upper == u32::MAX { "unbounded".to_string() } else { (b.upper - b.lower + 1).to_string() };
+                return Err(gp(
+                    slot.root_signature_mismatch(),
+                    format!(
+                        "Root Signature doesn't match {}: Shader {name} descriptor range (BaseShaderRegister={}, \
+                         NumDescriptors={count}, RegisterSpace={}) is not fully bound in root signature",
+                        slot.name(),
+                        b.lower,
+                        b.space
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Validates a description and builds the pipeline (without looking at its cached blob:
 /// [`cache::check_cached_blob`] does that, with the device's identity).
 pub fn validate(d: &PipelineDesc, l: &Limits) -> R<Pipeline> {
@@ -1067,6 +1162,7 @@ pub fn validate(d: &PipelineDesc, l: &Limits) -> R<Pipeline> {
         }
     }
     let root_signature = effective_root_signature(d, &shaders, l)?;
+    check_bindings(&shaders, &root_signature)?;
     let mut desc = d.clone();
     desc.cached_blob = None;
     if d.kind == PipelineKind::Graphics {

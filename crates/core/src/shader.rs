@@ -228,6 +228,22 @@ pub struct Psv {
     pub stage: Option<Stage>,
     /// Number of resource bindings.
     pub resource_count: u32,
+    /// The resource bindings (PSVResourceBindInfo0): what the root signature must cover.
+    pub bindings: Vec<PsvBinding>,
+}
+
+/// One resource binding of a PSV0 part: a register range of one class in one space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PsvBinding {
+    /// PSVResourceType: 1 sampler, 2 CBV, 3 typed SRV, 4 raw SRV, 5 structured SRV, 6 typed
+    /// UAV, 7 raw UAV, 8 structured UAV, 9 structured UAV with counter.
+    pub ty: u32,
+    /// Register space.
+    pub space: u32,
+    /// First register.
+    pub lower: u32,
+    /// Last register (u32::MAX for an unbounded range).
+    pub upper: u32,
 }
 
 /// A parsed shader container.
@@ -431,14 +447,20 @@ fn parse_psv(p: &[u8], stage: Stage) -> Result<Psv, ShaderError> {
     let mut at = 4 + info_size as u64;
     let resource_count = read_u32(p, at as usize).ok_or(bad("resource count missing"))?;
     at += 4;
+    let mut bindings = Vec::new();
     if resource_count > 0 {
         let bind_size = read_u32(p, at as usize).ok_or(bad("resource bind size missing"))? as u64;
         at += 4;
         if bind_size < 16 || at + bind_size * resource_count as u64 > p.len() as u64 {
             return Err(bad("resource bindings outside the part"));
         }
+        for k in 0..resource_count as u64 {
+            let b = (at + k * bind_size) as usize;
+            let w = |i: usize| read_u32(p, b + 4 * i).unwrap_or(0);
+            bindings.push(PsvBinding { ty: w(0), space: w(1), lower: w(2), upper: w(3) });
+        }
     }
-    Ok(Psv { runtime_info_size: info_size, stage: psv_stage, resource_count })
+    Ok(Psv { runtime_info_size: info_size, stage: psv_stage, resource_count, bindings })
 }
 
 /// Parses a shader container.

@@ -1241,3 +1241,96 @@ fn library_round_trip_and_errors() {
     let dup = cache::serialize_library(&[entries[0].clone(), entries[0].clone()], &id());
     assert_eq!(err(&dup).hr, E_INVALIDARG);
 }
+
+// ---- root signature against the shaders' resource bindings ----------------------------------------
+
+/// A root signature of version 1.1 with `params` and `samplers`, as pipelines see it.
+fn info_of(
+    params: Vec<crate::root_signature::RootParameter>,
+    samplers: Vec<crate::root_signature::StaticSampler>,
+) -> RootSignatureInfo {
+    RootSignatureInfo::new(&RootSignatureDesc {
+        version: crate::root_signature::Version::V1_1,
+        parameters: params,
+        static_samplers: samplers,
+        flags: IA,
+    })
+}
+
+#[test]
+fn shader_resources_must_be_bound_by_the_root_signature() {
+    use crate::root_signature::{DescriptorRange, RootConstants, RootParameter, StaticSampler};
+    // Mesa's textured shaders: the VS reads cbuffers b0 and b1, the PS b0, t0 and s0 (PSV0).
+    let vs = include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil").to_vec();
+    let ps = include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil").to_vec();
+    let l = Limits { allow_unsigned_dxil: true, ..Limits::new(Caps::today(), ShaderModel::new(6, 2)) };
+    let consts = |reg: u32, vis: u32| RootParameter {
+        kind: ParameterKind::Constants(RootConstants { shader_register: reg, register_space: 0, num_32bit_values: 16 }),
+        visibility: vis,
+    };
+    let srv_table = |vis: u32| RootParameter {
+        kind: ParameterKind::Table(vec![DescriptorRange {
+            range_type: crate::root_signature::range_type::SRV,
+            num_descriptors: 1,
+            base_shader_register: 0,
+            register_space: 0,
+            flags: 0,
+            offset_in_descriptors_from_table_start: 0,
+        }]),
+        visibility: vis,
+    };
+    let sampler = StaticSampler { shader_register: 0, visibility: 5, ..Default::default() };
+    let desc = |params, samplers| {
+        let mut d = PipelineDesc::new(PipelineKind::Graphics);
+        d.root_signature = Some(info_of(params, samplers));
+        d.set_shader(Slot::Vs, Some(vs.clone()));
+        d.set_shader(Slot::Ps, Some(ps.clone()));
+        d.num_render_targets = 1;
+        d.rtv_formats[0] = DXGI_FORMAT_R8G8B8A8_UNORM.0;
+        d.topology_type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE.0;
+        let el = |index: u32, format: DXGI_FORMAT, offset: u32| InputElement {
+            semantic_name: Some("TEXCOORD".into()),
+            semantic_index: index,
+            format: format.0,
+            input_slot: 0,
+            aligned_byte_offset: offset,
+            slot_class: 0,
+            instance_step_rate: 0,
+        };
+        d.input_layout = vec![el(0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0), el(1, DXGI_FORMAT_R32G32_FLOAT, 16)];
+        d
+    };
+    // Everything bound: b0, b1 for the VS (visibility VERTEX), b0 and t0 for the PS, s0 static.
+    let full = || vec![consts(0, 1), consts(1, 1), consts(0, 5), srv_table(5)];
+    validate(&desc(full(), vec![sampler]), &l).unwrap_or_else(|e| panic!("rejected: {e}"));
+    // Visibility ALL binds for both stages at once (one b0 for both).
+    validate(&desc(vec![consts(0, 0), consts(1, 1), srv_table(0)], vec![sampler]), &l).expect("ALL");
+    // No t0 for the PS.
+    let e = validate(&desc(vec![consts(0, 1), consts(1, 1), consts(0, 5)], vec![sampler]), &l).unwrap_err();
+    assert_eq!(e.id.0, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH.0, "{e}");
+    assert!(
+        e.message.contains("SRV descriptor range (BaseShaderRegister=0, NumDescriptors=1, RegisterSpace=0)"),
+        "{e}"
+    );
+    // t0 visible to the vertex shader only.
+    let e =
+        validate(&desc(vec![consts(0, 1), consts(1, 1), consts(0, 5), srv_table(1)], vec![sampler]), &l).unwrap_err();
+    assert_eq!(e.id.0, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH.0);
+    // No s0.
+    let e = validate(&desc(full(), vec![]), &l).unwrap_err();
+    assert!(e.message.contains("Shader sampler descriptor range"), "{e}");
+    // No b1 for the VS.
+    let e = validate(&desc(vec![consts(0, 1), consts(0, 5), srv_table(5)], vec![sampler]), &l).unwrap_err();
+    assert_eq!(e.id.0, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_VS_ROOT_SIGNATURE_MISMATCH.0, "{e}");
+    // A texture cannot be bound by a root SRV.
+    let root_srv = RootParameter {
+        kind: ParameterKind::Srv(crate::root_signature::RootDescriptor {
+            shader_register: 0,
+            register_space: 0,
+            flags: 0,
+        }),
+        visibility: 5,
+    };
+    let e = validate(&desc(vec![consts(0, 1), consts(1, 1), consts(0, 5), root_srv], vec![sampler]), &l).unwrap_err();
+    assert_eq!(e.id.0, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH.0);
+}

@@ -98,7 +98,10 @@ fn checksum_states() {
 #[test]
 fn dxil_parts_are_read() {
     let s = parse(&ShaderBuilder::dxil(Stage::Pixel).build()).unwrap();
-    assert_eq!(s.psv, Some(Psv { runtime_info_size: 36, stage: Some(Stage::Pixel), resource_count: 0 }));
+    assert_eq!(
+        s.psv,
+        Some(Psv { runtime_info_size: 36, stage: Some(Stage::Pixel), resource_count: 0, bindings: vec![] })
+    );
     assert!(s.hash.is_some());
 }
 
@@ -289,4 +292,20 @@ fn shader_model_ordering_and_values() {
     assert!(ShaderModel::new(5, 1) < ShaderModel::new(6, 0));
     assert_eq!(ShaderModel::new(6, 5).d3d_value(), 0x65);
     assert_eq!(ShaderModel::from_d3d_value(0x51), ShaderModel::new(5, 1));
+}
+
+#[test]
+fn psv_resource_bindings_of_mesas_pixel_shader() {
+    // textured.ps: cbuffer b0 (the tint), texture t0, sampler s0, all space 0, one register each.
+    let s = parse(include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")).expect("parses");
+    let mut b = s.psv.expect("PSV0").bindings;
+    b.sort_by_key(|b| b.ty);
+    assert_eq!(
+        b,
+        vec![
+            PsvBinding { ty: 1, space: 0, lower: 0, upper: 0 },
+            PsvBinding { ty: 2, space: 0, lower: 0, upper: 0 },
+            PsvBinding { ty: 3, space: 0, lower: 0, upper: 0 },
+        ]
+    );
 }
