@@ -206,12 +206,16 @@ pub struct Target<'a> {
     pub height: u32,
     /// The view's format.
     pub format: sys::DXGI_FORMAT,
+    /// Bytes from one sample's copy of the subresource to the next (multisampled resources:
+    /// [`crate::allocation::msaa_sample_stride`]; 0 when single-sampled). `data` holds every
+    /// sample the pipeline's SampleDesc.Count names.
+    pub sample_stride: usize,
 }
 
 impl Target<'_> {
-    fn element(&mut self, x: i32, y: i32) -> Option<&mut [u8]> {
+    fn element(&mut self, x: i32, y: i32, sample: u32) -> Option<&mut [u8]> {
         let size = crate::format::info(self.format)?.bytes_per_element() as usize;
-        let at = y as usize * self.row_pitch + x as usize * size;
+        let at = sample as usize * self.sample_stride + y as usize * self.row_pitch + x as usize * size;
         self.data.get_mut(at..at + size)
     }
 }
@@ -222,11 +226,15 @@ pub struct Plane<'a> {
     pub data: &'a mut [u8],
     /// Bytes from one row to the next.
     pub row_pitch: usize,
+    /// Bytes from one sample's copy to the next (0 when single-sampled), as [`Target`].
+    pub sample_stride: usize,
 }
 
 impl Plane<'_> {
-    fn element(&mut self, x: i32, y: i32, size: usize) -> Option<&mut [u8]> {
-        let at = usize::try_from(y).ok()? * self.row_pitch + usize::try_from(x).ok()? * size;
+    fn element(&mut self, x: i32, y: i32, sample: u32, size: usize) -> Option<&mut [u8]> {
+        let at = sample as usize * self.sample_stride
+            + usize::try_from(y).ok()? * self.row_pitch
+            + usize::try_from(x).ok()? * size;
         self.data.get_mut(at..at + size)
     }
 }
@@ -581,9 +589,10 @@ pub fn draw(
     mut depth: Option<&mut DepthStencilTarget<'_>>,
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    if p.sample_count > 1 {
-        return Err(DrawError::Unsupported("multisampled targets"));
-    }
+    let samples =
+        raster::standard_sample_positions(p.sample_count).ok_or(DrawError::Unsupported("this sample count"))?;
+    // SampleMask, limited to the pattern's samples.
+    let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
     let mut stats = DrawStats::default();
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
     stats.ia_vertices = read * u64::from(call.instances);
@@ -621,8 +630,14 @@ pub fn draw(
     if limit.0 != u32::MAX {
         bounds = bounds.intersect(&Rect { left: 0, top: 0, right: limit.0 as i32, bottom: limit.1 as i32 });
     }
-    let tstate =
-        TriangleState { cull, front_ccw: rt.front_ccw, depth_clip: rt.depth_clip, viewport: call.viewport, bounds };
+    let tstate = TriangleState {
+        cull,
+        front_ccw: rt.front_ccw,
+        depth_clip: rt.depth_clip,
+        viewport: call.viewport,
+        bounds,
+        samples,
+    };
 
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
@@ -702,20 +717,21 @@ pub fn draw(
                 // No pixel shader: depth only.
                 for frags in quads.values() {
                     for f in frags {
-                        let pass = match depth.as_deref_mut() {
-                            Some(d) => depth_write(
-                                d,
-                                p,
-                                &call.viewport,
-                                f.x,
-                                f.y,
-                                f.depth + bias,
-                                f.front_facing,
-                                call.stencil_ref,
-                            ),
-                            None => true,
-                        };
-                        stats.samples_passed += u64::from(pass);
+                        for s in bits(f.coverage & sample_mask) {
+                            let pass = match depth.as_deref_mut() {
+                                Some(d) => depth_write(
+                                    d,
+                                    p,
+                                    &call.viewport,
+                                    (f.x, f.y, s),
+                                    f.sample_depth[s as usize] + bias,
+                                    f.front_facing,
+                                    call.stencil_ref,
+                                ),
+                                None => true,
+                            };
+                            stats.samples_passed += u64::from(pass);
+                        }
                     }
                 }
                 continue;
@@ -748,10 +764,15 @@ pub fn draw(
                 let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
                 let mut handle_sets: Vec<Handles> =
                     (0..4).map(|_| Handles { list: handles.list.clone(), strides: handles.strides.clone() }).collect();
-                let mut zs = [0.0f32; 4];
+                let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
+                let mut coverage = [0u16; 4];
                 for (lane, hs) in handle_sets.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
+                    if let Some(f) = frag {
+                        zs[lane] = f.sample_depth;
+                        coverage[lane] = f.coverage;
+                    }
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     let (persp, linear, z) = match (frag, prim, &line) {
                         (Some(f), _, _) => (f.persp, f.linear, f.depth),
@@ -764,7 +785,6 @@ pub fn draw(
                             0.0,
                         )),
                     };
-                    zs[lane] = z;
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
                     let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
@@ -797,21 +817,36 @@ pub fn draw(
                     }
                     stats.pixels_shaded += 1;
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    // SV_Depth replaces the rasterized depth; the bias applies to the latter only.
-                    let z = env.depth.unwrap_or(zs[lane] + bias);
-                    if let Some(d) = depth.as_deref_mut() {
-                        if !depth_write(d, p, &call.viewport, x, y, z, front, call.stencil_ref) {
-                            continue;
-                        }
+                    let mut mask = coverage[lane] & sample_mask;
+                    if p.blend.alpha_to_coverage {
+                        let alpha = env.targets.first().cloned().flatten().map_or(1.0, |t| f32_of(&t[3]));
+                        mask &= alpha_coverage(alpha, samples.len());
                     }
-                    stats.samples_passed += 1;
+                    // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
+                    // depth; the bias applies to the latter only), then the output.
+                    let mut passed = 0u16;
+                    for s in bits(mask) {
+                        let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
+                        if let Some(d) = depth.as_deref_mut() {
+                            if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
+                                continue;
+                            }
+                        }
+                        passed |= 1 << s;
+                    }
+                    stats.samples_passed += u64::from(passed.count_ones());
+                    if passed == 0 {
+                        continue;
+                    }
                     let mut wrote = false;
                     for (n, slot) in targets.iter_mut().enumerate() {
                         let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
                             continue;
                         };
                         let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
-                        write_pixel(t, x, y, &src, blend, call.blend_factor);
+                        for s in bits(passed) {
+                            write_pixel(t, (x, y, s), &src, blend, call.blend_factor);
+                        }
                         wrote = true;
                     }
                     if wrote {
@@ -885,13 +920,11 @@ fn triangle_depth_bias(
 /// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
 /// with denormals flushed), so the test compares exactly what is, or would be, stored. A plane
 /// the view marks read-only is tested but never written.
-#[allow(clippy::too_many_arguments)] // one pixel's whole depth-stencil state
 fn depth_write(
     d: &mut DepthStencilTarget<'_>,
     p: &PipelineDesc,
     vp: &Viewport,
-    x: i32,
-    y: i32,
+    (x, y, sample): (i32, i32, u32),
     z: f32,
     front: bool,
     stencil_ref: u8,
@@ -899,12 +932,12 @@ fn depth_write(
     let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
     let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
     let Some(kind) = DepthKind::of(d.format) else { return true };
-    let Some(e) = d.depth.element(x, y, kind.bytes()) else { return true };
+    let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return true };
     // Both sides as exact f32s: UNORM values as their integers (at most 24 bits, exact in f32).
     let stored = kind.read(e);
     let incoming = kind.quantize(z);
     let stencil_at = match d.stencil.as_mut() {
-        Some(s) => s.element(x, y, 1),
+        Some(s) => s.element(x, y, sample, 1),
         None => None,
     };
     let stored_stencil = stencil_at.as_ref().map(|s| s[0]);
@@ -913,7 +946,7 @@ fn depth_write(
         s[0] = v;
     }
     if let (Some(_), false) = (r.depth, d.read_only_depth) {
-        let Some(e) = d.depth.element(x, y, kind.bytes()) else { return r.pass };
+        let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return r.pass };
         kind.write(e, incoming.1);
     }
     r.pass
@@ -991,10 +1024,30 @@ impl DepthKind {
     }
 }
 
-/// Blends (or logic-ops, or copies) one pixel's color into a render target.
-fn write_pixel(t: &mut Target<'_>, x: i32, y: i32, src: &[Val; 4], blend: &crate::pipeline::RtBlend, factor: [f32; 4]) {
+/// The samples of a coverage mask, lowest first.
+fn bits(mask: u16) -> impl Iterator<Item = u32> {
+    (0..16).filter(move |s| mask & (1 << s) != 0)
+}
+
+/// Alpha-to-coverage: the first `round(alpha × n)` samples of `n` (alpha clamped to [0, 1],
+/// NaN → 0). D3D leaves the dither pattern to the implementation; this one is ordered and the
+/// same for every pixel, and with one sample it keeps the pixel for alpha ≥ 0.5.
+fn alpha_coverage(alpha: f32, n: usize) -> u16 {
+    let a = if alpha.is_nan() { 0.0 } else { alpha.clamp(0.0, 1.0) };
+    let k = (a * n as f32 + 0.5).floor() as u32;
+    ((1u32 << k.min(16)) - 1) as u16
+}
+
+/// Blends (or logic-ops, or copies) one sample's color into a render target.
+fn write_pixel(
+    t: &mut Target<'_>,
+    (x, y, sample): (i32, i32, u32),
+    src: &[Val; 4],
+    blend: &crate::pipeline::RtBlend,
+    factor: [f32; 4],
+) {
     let format = t.format;
-    let Some(e) = t.element(x, y) else { return };
+    let Some(e) = t.element(x, y, sample) else { return };
     let integer = crate::format::info(format).is_some_and(|i| i.name.contains("INT"));
     if integer {
         let s = [0, 1, 2, 3].map(|c| bits_of(&src[c]));
@@ -1135,6 +1188,7 @@ mod tests {
                 width: 16,
                 height: 16,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &mut targets, None).expect("draws")
         };
@@ -1232,8 +1286,8 @@ mod tests {
             format,
             width: 4,
             height: 4,
-            depth: Plane { data: depth, row_pitch: 4 * bytes },
-            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4 }),
+            depth: Plane { data: depth, row_pitch: 4 * bytes, sample_stride: 0 },
+            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4, sample_stride: 0 }),
             read_only_depth: false,
             read_only_stencil: false,
         }
@@ -1417,8 +1471,8 @@ mod tests {
         let vp = Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.2, max_depth: 0.6 };
         let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
         let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
-        assert!(depth_write(&mut ds, &p, &vp, 1, 0, 0.9, true, 0));
-        assert!(depth_write(&mut ds, &p, &vp, 2, 0, -3.0, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (1, 0, 0), 0.9, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (2, 0, 0), -3.0, true, 0));
         assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
     }
 
@@ -1457,6 +1511,7 @@ mod tests {
                 width: 8,
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             let order = vec![0, 1, 2, cut, 3, 4];
             run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
@@ -1491,6 +1546,7 @@ mod tests {
                 width: 8,
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             run_draw(
                 &p,
@@ -1589,6 +1645,7 @@ mod tests {
             width: 4,
             height: 4,
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            sample_stride: 0,
         })];
         let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &mut targets, None).expect("draws");
         assert_eq!(
