@@ -32,6 +32,7 @@ const SV_INSTANCE_ID: u32 = 2;
 const SV_POSITION: u32 = 3;
 const SV_PRIMITIVE_ID: u32 = 10;
 const SV_IS_FRONT_FACE: u32 = 13;
+const SV_COVERAGE: u32 = 14;
 const SV_TARGET: u32 = 16;
 const SV_DEPTH: u32 = 17;
 /// DXIL interpolation modes.
@@ -470,6 +471,10 @@ struct PsEnv<'b> {
     discarded: bool,
     targets: [Option<[Val; 4]>; 8],
     depth: Option<f32>,
+    /// Input SV_Coverage: the pixel's covered samples ANDed with SampleMask.
+    coverage: u32,
+    /// Output SV_Coverage, ANDed into the samples written.
+    out_coverage: Option<u32>,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
     outputs: &'b [SignatureElement],
@@ -521,6 +526,7 @@ impl Env for PsEnv<'_> {
                     self.depth = Some(*z);
                 }
             }
+            SV_COVERAGE => self.out_coverage = Some(bits_of(value)),
             _ => {}
         }
         Ok(())
@@ -528,6 +534,15 @@ impl Env for PsEnv<'_> {
     fn discard(&mut self) -> Result<(), ExecError> {
         self.discarded = true;
         Ok(())
+    }
+    /// SampleIndex (90): 0, the shader runs once per pixel (see [`draw`]); Coverage (91): the
+    /// pixel's covered samples under SampleMask.
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            90 => Ok(0),
+            91 => Ok(self.coverage),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
+        }
     }
     resource_ops!();
 }
@@ -581,6 +596,14 @@ fn range_of(format: sys::DXGI_FORMAT) -> Range {
 /// Runs one draw. Each stage reads its own bindings (root signature visibility); pixels go to
 /// `targets[n]` (None: no RTV bound in slot n), depth and stencil to `depth`; the pipeline's
 /// states decide how.
+///
+/// Multisampling (SampleDesc.Count 2, 4, 8 or 16; targets laid out `sample_stride` apart):
+/// coverage and depth are per sample at the standard positions ([`raster`]); the pixel shader
+/// runs once per pixel, at the pixel center, also when it reads SV_SampleIndex (which then
+/// reads 0; D3D would run it per sample: not done here) — SV_Coverage reads the covered samples
+/// under SampleMask. Its output goes to every covered sample that SampleMask, an output
+/// SV_Coverage and alpha-to-coverage ([`alpha_coverage`]) keep and that passes the depth-stencil
+/// test at its own depth. Occlusion counts passing samples.
 pub fn draw(
     call: &DrawCall<'_>,
     vs_bindings: &dyn Bindings,
@@ -800,6 +823,8 @@ pub fn draw(
                         discarded: false,
                         targets: Default::default(),
                         depth: None,
+                        coverage: u32::from(coverage[lane] & sample_mask),
+                        out_coverage: None,
                         handles: hs,
                         resources: ps_res,
                         outputs: &ps.entry.outputs,
@@ -817,7 +842,7 @@ pub fn draw(
                     }
                     stats.pixels_shaded += 1;
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    let mut mask = coverage[lane] & sample_mask;
+                    let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
                     if p.blend.alpha_to_coverage {
                         let alpha = env.targets.first().cloned().flatten().map_or(1.0, |t| f32_of(&t[3]));
                         mask &= alpha_coverage(alpha, samples.len());
@@ -1325,6 +1350,49 @@ mod tests {
                 assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
             }
         }
+    }
+
+    #[test]
+    fn msaa_depth_is_written_per_covered_sample_under_the_sample_mask() {
+        // 4x on a 4x4 D32 buffer (64 bytes per sample): the half triangle's hypotenuse is
+        // x + y = 4 on screen; pixel (x, y)'s samples lie at x + y + 1 + (−0.5, 0.25, −0.25, 0.5)
+        // on that axis, so x + y ≤ 2 covers all four, x + y = 3 samples 0 and 2, the rest none.
+        // SampleMask 0b0011 keeps samples 0 and 1: sample 0 on the 10 pixels x + y ≤ 3, sample
+        // 1 on the 6 with x + y ≤ 2; 16 samples pass (ALWAYS) and store depth 0.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.sample_count = 4;
+            p.sample_mask = 0b0011;
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        });
+        let mut d = cleared(sys::DXGI_FORMAT_D32_FLOAT, 1.0).repeat(4);
+        let stats = {
+            let mut ds = ds_target(sys::DXGI_FORMAT_D32_FLOAT, &mut d, None);
+            ds.depth.row_pitch = 16;
+            ds.depth.sample_stride = 64;
+            run_draw(&p, TRI, &half(0.0), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0)
+        };
+        assert_eq!(stats.samples_passed, 16);
+        for s in 0..4 {
+            for i in 0..16 {
+                let (x, y) = (i % 4, i / 4);
+                let hit = (s == 0 && x + y <= 3) || (s == 1 && x + y <= 2);
+                let at = 64 * s + 4 * i;
+                let got = f32::from_le_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]]);
+                assert_eq!(got, if hit { 0.0 } else { 1.0 }, "sample {s} pixel ({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn alpha_to_coverage_keeps_the_first_round_alpha_n_samples() {
+        assert_eq!(alpha_coverage(0.0, 4), 0);
+        assert_eq!(alpha_coverage(0.3, 4), 0b0001);
+        assert_eq!(alpha_coverage(0.5, 4), 0b0011);
+        assert_eq!(alpha_coverage(1.0, 4), 0b1111);
+        assert_eq!(alpha_coverage(f32::NAN, 8), 0);
+        assert_eq!(alpha_coverage(0.5, 1), 1);
+        assert_eq!(alpha_coverage(2.0, 16), 0xFFFF);
     }
 
     #[test]
