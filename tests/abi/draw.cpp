@@ -43,6 +43,8 @@
 //      draw without an index buffer and one reading past its view each report their
 //      D3D12_MESSAGE_ID (category EXECUTION, severity ERROR), and the list still closes with
 //      S_OK, as on Windows;
+//   7. a triangle into a 4x MSAA target, resolved: pixels the hypotenuse crosses average the
+//      covered samples (the standard 4x positions) with the clear;
 //   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
 //   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
 //   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
@@ -536,6 +538,111 @@ static void line_strip_draw(Fixture &f)
     CHECK_EQ(check_image(read_target(f), on_strip, tint, "LINESTRIP"), 20u);
 }
 
+// 7. A 4x MSAA target: the triangle (0, 0), (16, 0), (0, 16) drawn into a 16x16 RGBA8 target
+// with 4 samples cleared to (10, 20, 30, 255), resolved (AVERAGE) into a single-sampled texture.
+// The standard 4x positions, in 1/16 pixel from the center, are (-2, -6), (6, -2), (-6, 2),
+// (2, 6): at pixel (x, y) sample s lies at x + y + 1 + d_s with d = (-0.5, 0.25, -0.25, 0.5) on
+// the axis x + y, and is inside when that is below 16 (the hypotenuse is a right edge). So
+// pixels with x + y <= 14 have all four samples covered (the texel of their quadrant, tint 1),
+// those with x + y = 15 samples 0 and 2 (the texel and the clear averaged: (0, 200, 0) and
+// (10, 20, 30) give (5, 110, 15), (0, 0, 200) gives (5, 10, 115), alpha 255), the rest none.
+// The pixel shader runs once per pixel at its center (uv of the center's quadrant).
+static void msaa_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
+    D3D12_INPUT_ELEMENT_DESC ie[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.RasterizerState.MultisampleEnable = TRUE;
+    pd.InputLayout = {ie, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 4;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 16;
+    d.Height = 16;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 4;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    Com<ID3D12Resource> ms, resolved;
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
+                                          IID_PPV_ARGS(&ms)),
+             S_OK);
+    resolved.p = texture(dev, 16, 16, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!pso || !ms || !resolved || !rtv_heap) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    dev->CreateRenderTargetView(ms, nullptr, rtv);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    ID3D12GraphicsCommandList *l = f.list;
+    const float clear[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 1.0f};
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetPipelineState(pso);
+    l->DrawInstanced(3, 1, 1, 0);
+    D3D12_RESOURCE_BARRIER b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->ResolveSubresource(resolved, 0, ms, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+    b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = f.readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = resolved;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    f.run();
+    const Rgba *px = static_cast<const Rgba *>(map(f.readback));
+    const Rgba bg = {{10, 20, 30, 255}};
+    unsigned bad = 0, full = 0, half = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            Rgba want = bg;
+            if (x + y <= 14) {
+                want = kTexels[(y >= 8) * 2 + (x >= 8)];
+                full++;
+            } else if (x + y == 15) {
+                // Only the top-right (green) and bottom-left (blue) quadrants reach x + y = 15.
+                want = x >= 8 ? Rgba{{5, 110, 15, 255}} : Rgba{{5, 10, 115, 255}};
+                half++;
+            }
+            Rgba got = px[y * 64 + x];
+            if (memcmp(&got, &want, 4) != 0) {
+                if (bad < 4)
+                    fprintf(stderr, "MSAA: pixel (%d,%d) is %d %d %d %d, expected %d %d %d %d\n", x, y, got.c[0],
+                            got.c[1], got.c[2], got.c[3], want.c[0], want.c[1], want.c[2], want.c[3]);
+                bad++;
+            }
+        }
+    CHECK_EQ(bad, 0u);
+    CHECK_EQ(full, 120u);
+    CHECK_EQ(half, 16u);
+}
+
 static void draws(ID3D12Device *dev)
 {
     Fixture f;
@@ -681,6 +788,9 @@ static void draws(ID3D12Device *dev)
 
     // 5. A line strip.
     line_strip_draw(f);
+
+    // 7. A 4x multisampled draw, resolved.
+    msaa_draw(f);
 
     // 6. The debug layer's draw-time checks.
     Com<ID3D12InfoQueue> iq;

@@ -830,14 +830,14 @@ static void test_allocation_info(ID3D12Device *dev, ID3D12Device4 *dev4)
     d = with_alignment(tex2d(DXGI_FORMAT_R8G8B8A8_UNORM, 32, 32, 1, 1), MB4);
     info = ID3D12Device_GetResourceAllocationInfo(dev, 0, 1, &d);
     CHECK_EQ(info.SizeInBytes, ALL_ONES_64);
-    /* MSAA: no sample count above 1 is supported today (MULTISAMPLE_QUALITY_LEVELS reports 0
-     * levels), so a 4x desc is invalid; Alignment is the MSAA default, 4 MB. */
-    set_ctx("RGBA8 64x64 4x MSAA RT (unsupported today)");
+    /* MSAA (2, 4 and 8 samples): Alignment 0 takes the MSAA default, 4 MB, and the size (4 x
+     * 16 KB here) is rounded up to it. */
+    set_ctx("RGBA8 64x64 4x MSAA RT");
     d = tex2d(DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);
     d.SampleDesc.Count = 4;
     d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
     info = ID3D12Device_GetResourceAllocationInfo(dev, 0, 1, &d);
-    CHECK_INFO(info, ALL_ONES_64, MB4);
+    CHECK_INFO(info, MB4, MB4);
 
     /* 64KB_UNDEFINED_SWIZZLE textures take 0 or 64 KB only (resources.md §6.1); a 32x32 RGBA8
      * one is a single 64 KB tile -> {65536, 65536}; asking 4096 -> invalid. */
@@ -1048,7 +1048,10 @@ static void test_format_features(ID3D12Device *dev)
     g_ctx[0] = 0;
 
     /* FORMAT_SUPPORT (features.md §3.4), today's masks. */
-    const UINT rt = D3D12_FORMAT_SUPPORT1_RENDER_TARGET, ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL;
+    /* Render targets also multisample and resolve; depth buffers multisample. */
+    const UINT rt = D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET |
+                    D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE,
+               ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_B8G8R8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_TYPELESS, S_OK, S1_TEX123 | S1_COPY, tiled);
@@ -1100,11 +1103,12 @@ static void test_format_features(ID3D12Device *dev)
         {"UNKNOWN x1", DXGI_FORMAT_UNKNOWN, 1, S_OK, 1},
         {"D32_FLOAT x1", DXGI_FORMAT_D32_FLOAT, 1, S_OK, 1},
         {"BC1 x1", DXGI_FORMAT_BC1_UNORM, 1, S_OK, 1},
-        /* Today no MSAA: 0 levels, S_OK, for every count above 1. */
-        {"RGBA8 x2", DXGI_FORMAT_R8G8B8A8_UNORM, 2, S_OK, 0},
-        {"RGBA8 x4", DXGI_FORMAT_R8G8B8A8_UNORM, 4, S_OK, 0},
-        {"RGBA8 x8", DXGI_FORMAT_R8G8B8A8_UNORM, 8, S_OK, 0},
-        {"D32_FLOAT x4", DXGI_FORMAT_D32_FLOAT, 4, S_OK, 0},
+        /* MSAA: one quality level for 2, 4 and 8 samples of render-target and depth formats. */
+        {"RGBA8 x2", DXGI_FORMAT_R8G8B8A8_UNORM, 2, S_OK, 1},
+        {"RGBA8 x4", DXGI_FORMAT_R8G8B8A8_UNORM, 4, S_OK, 1},
+        {"RGBA8 x8", DXGI_FORMAT_R8G8B8A8_UNORM, 8, S_OK, 1},
+        {"D32_FLOAT x4", DXGI_FORMAT_D32_FLOAT, 4, S_OK, 1},
+        {"BC1 x4", DXGI_FORMAT_BC1_UNORM, 4, S_OK, 0},
         /* Unsupported counts and UNKNOWN: S_OK, 0 levels (native). */
         {"RGBA8 x3", DXGI_FORMAT_R8G8B8A8_UNORM, 3, S_OK, 0},
         {"RGBA8 x32", DXGI_FORMAT_R8G8B8A8_UNORM, 32, S_OK, 0},

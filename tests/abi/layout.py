@@ -97,6 +97,8 @@ S1_MIP = 0x1000
 S1_RENDER_TARGET = 0x4000
 S1_DEPTH_STENCIL = 0x10000
 S1_CAST_WITHIN_BIT_LAYOUT = 0x100000
+S1_MULTISAMPLE_RESOLVE = 0x40000
+S1_MULTISAMPLE_RENDERTARGET = 0x200000
 S2_TILED = 0x200
 
 
@@ -392,14 +394,17 @@ def test_allocation_info(dev):
 
 
 def test_format_support(dev):
-    # Today's copy-only runtime: texture dimensions, MIP, CAST_WITHIN_BIT_LAYOUT and TILED; no
-    # buffer / shader / render-target / depth-stencil bits (see layout.c).
+    # Today's runtime: texture dimensions, MIP, CAST_WITHIN_BIT_LAYOUT and TILED; render targets
+    # (multisampled and resolvable too) and depth-stencil (multisampled too); no buffer or shader
+    # bits (see layout.c).
     tex123 = S1_TEXTURE1D | S1_TEXTURE2D | S1_TEXTURE3D
     copy = S1_MIP | S1_CAST_WITHIN_BIT_LAYOUT
+    rt = S1_RENDER_TARGET | S1_MULTISAMPLE_RENDERTARGET | S1_MULTISAMPLE_RESOLVE
+    ds = S1_DEPTH_STENCIL | S1_MULTISAMPLE_RENDERTARGET
     for name, fmt, expected in (
-            ("R8G8B8A8_UNORM", FORMAT_R8G8B8A8_UNORM, (S_OK, tex123 | copy | S1_RENDER_TARGET, S2_TILED)),
+            ("R8G8B8A8_UNORM", FORMAT_R8G8B8A8_UNORM, (S_OK, tex123 | copy | rt, S2_TILED)),
             ("BC1_UNORM", FORMAT_BC1_UNORM, (S_OK, S1_TEXTURE2D | S1_TEXTURE3D | copy, S2_TILED)),
-            ("D32_FLOAT", FORMAT_D32_FLOAT, (S_OK, S1_TEXTURE1D | S1_TEXTURE2D | copy | S1_DEPTH_STENCIL, S2_TILED)),
+            ("D32_FLOAT", FORMAT_D32_FLOAT, (S_OK, S1_TEXTURE1D | S1_TEXTURE2D | copy | ds, S2_TILED)),
             ("UNKNOWN", FORMAT_UNKNOWN, (S_OK, S1_BUFFER, S2_TILED)),
             # known but unsupported: E_FAIL with both masks zeroed
             ("R1_UNORM", FORMAT_R1_UNORM, (E_FAIL, 0, 0)),

@@ -70,7 +70,9 @@ impl Caps {
             render_targets: true,
             depth_stencil: true,
             uav: false,
-            msaa: false,
+            // Multisampled render targets and depth buffers: clears, copies, resolves and
+            // draws set every sample (4 MB / 64 KB placement like hardware).
+            msaa: true,
             video: false,
             present: false,
             // Reserved resources map 64 KB tiles from heaps; unmapped tiles read zero and drop
@@ -137,7 +139,7 @@ mod tests {
         let c = Caps::today();
         assert!(!c.shaders && !c.uav);
         assert!(c.render_targets && c.depth_stencil);
-        assert!(!c.msaa && !c.video && !c.present);
+        assert!(c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);
         assert_eq!(c.feature_level, 0xb000);
         assert!(c.fl11_or_better());

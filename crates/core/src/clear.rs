@@ -5,7 +5,8 @@
 //! covers: every array slice of the view's mip (the W slices of a 3D view), or the view's
 //! elements of a buffer. Rectangles restrict the clear to their union in x and y (`left` and
 //! `right` are elements of a buffer view, whose height is one row), clipped to the view; an
-//! empty or inverted rectangle clears nothing. The geometry is the CPU backend's tight layout
+//! empty or inverted rectangle clears nothing. A multisampled texture's clear sets every
+//! sample (the same rows, `s × msaa_sample_stride` on for sample `s`). The geometry is the CPU backend's tight layout
 //! ([`crate::allocation::subresource_layout`]).
 
 use crate::allocation;
@@ -24,14 +25,19 @@ pub struct Fill {
     pub surface: Surface,
     /// Elements per row, rows, slices.
     pub extent: (u32, u32, u32),
+    /// Samples written (SampleDesc.Count; 1 for single-sampled resources and buffers): a
+    /// clear of a multisampled resource sets every sample, `surface.sample_stride` apart.
+    pub samples: u32,
 }
 
 impl Fill {
-    /// Byte offsets of every row (`extent.0 × element_bytes` bytes each), with its row and
-    /// slice within the fill.
+    /// Byte offsets of every row (`extent.0 × element_bytes` bytes each) of every sample,
+    /// with its row and slice within the fill: samples outermost, then slices, then rows.
     pub fn rows(&self, element_bytes: u32) -> impl Iterator<Item = (u64, u32, u32)> + '_ {
         let (_, h, d) = self.extent;
-        (0..d).flat_map(move |z| (0..h).map(move |y| (self.surface.row_offset(element_bytes, 0, y, z), y, z)))
+        (0..self.samples.max(1)).flat_map(move |s| {
+            (0..d).flat_map(move |z| (0..h).map(move |y| (self.surface.row_offset(element_bytes, s, y, z), y, z)))
+        })
     }
 }
 
@@ -84,6 +90,9 @@ pub fn texture_fills(
     {
         return Err(ClearError::ViewMismatch);
     }
+    let samples = desc.SampleDesc.Count.max(1);
+    let sample_stride =
+        if samples > 1 { allocation::msaa_sample_stride(desc).ok_or(ClearError::ViewMismatch)? } else { 0 };
     let mut fills = Vec::new();
     let (first, count) = if is_3d { (0, 1) } else { (range.first_slice, range.array_size) };
     for slice in first..first + count {
@@ -112,9 +121,10 @@ pub fn texture_fills(
                     slice_pitch,
                     subresource: Some(sub),
                     origin: (x, y, z0),
-                    sample_stride: 0,
+                    sample_stride,
                 },
                 extent: (w, h, depth),
+                samples,
             });
         }
     }
@@ -161,6 +171,7 @@ pub fn buffer_fills(
                 sample_stride: 0,
             },
             extent: (w * per, 1, 1),
+            samples: 1,
         })
         .collect())
 }

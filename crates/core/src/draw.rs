@@ -32,6 +32,7 @@ const SV_INSTANCE_ID: u32 = 2;
 const SV_POSITION: u32 = 3;
 const SV_PRIMITIVE_ID: u32 = 10;
 const SV_IS_FRONT_FACE: u32 = 13;
+const SV_COVERAGE: u32 = 14;
 const SV_TARGET: u32 = 16;
 const SV_DEPTH: u32 = 17;
 /// DXIL interpolation modes.
@@ -262,12 +263,16 @@ pub struct Target<'a> {
     pub height: u32,
     /// The view's format.
     pub format: sys::DXGI_FORMAT,
+    /// Bytes from one sample's copy of the subresource to the next (multisampled resources:
+    /// [`crate::allocation::msaa_sample_stride`]; 0 when single-sampled). `data` holds every
+    /// sample the pipeline's SampleDesc.Count names.
+    pub sample_stride: usize,
 }
 
 impl Target<'_> {
-    fn element(&mut self, x: i32, y: i32) -> Option<&mut [u8]> {
+    fn element(&mut self, x: i32, y: i32, sample: u32) -> Option<&mut [u8]> {
         let size = crate::format::info(self.format)?.bytes_per_element() as usize;
-        let at = y as usize * self.row_pitch + x as usize * size;
+        let at = sample as usize * self.sample_stride + y as usize * self.row_pitch + x as usize * size;
         self.data.get_mut(at..at + size)
     }
 }
@@ -278,11 +283,15 @@ pub struct Plane<'a> {
     pub data: &'a mut [u8],
     /// Bytes from one row to the next.
     pub row_pitch: usize,
+    /// Bytes from one sample's copy to the next (0 when single-sampled), as [`Target`].
+    pub sample_stride: usize,
 }
 
 impl Plane<'_> {
-    fn element(&mut self, x: i32, y: i32, size: usize) -> Option<&mut [u8]> {
-        let at = usize::try_from(y).ok()? * self.row_pitch + usize::try_from(x).ok()? * size;
+    fn element(&mut self, x: i32, y: i32, sample: u32, size: usize) -> Option<&mut [u8]> {
+        let at = sample as usize * self.sample_stride
+            + usize::try_from(y).ok()? * self.row_pitch
+            + usize::try_from(x).ok()? * size;
         self.data.get_mut(at..at + size)
     }
 }
@@ -518,6 +527,10 @@ struct PsEnv<'b> {
     discarded: bool,
     targets: [Option<[Val; 4]>; 8],
     depth: Option<f32>,
+    /// Input SV_Coverage: the pixel's covered samples ANDed with SampleMask.
+    coverage: u32,
+    /// Output SV_Coverage, ANDed into the samples written.
+    out_coverage: Option<u32>,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
     outputs: &'b [SignatureElement],
@@ -569,6 +582,7 @@ impl Env for PsEnv<'_> {
                     self.depth = Some(*z);
                 }
             }
+            SV_COVERAGE => self.out_coverage = Some(bits_of(value)),
             _ => {}
         }
         Ok(())
@@ -576,6 +590,15 @@ impl Env for PsEnv<'_> {
     fn discard(&mut self) -> Result<(), ExecError> {
         self.discarded = true;
         Ok(())
+    }
+    /// SampleIndex (90): 0, the shader runs once per pixel (see [`draw`]); Coverage (91): the
+    /// pixel's covered samples under SampleMask.
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            90 => Ok(0),
+            91 => Ok(self.coverage),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
+        }
     }
     resource_ops!();
 }
@@ -629,6 +652,14 @@ fn range_of(format: sys::DXGI_FORMAT) -> Range {
 /// Runs one draw. Each stage reads its own bindings (root signature visibility); pixels go to
 /// `targets[n]` (None: no RTV bound in slot n), depth and stencil to `depth`; the pipeline's
 /// states decide how.
+///
+/// Multisampling (SampleDesc.Count 2, 4, 8 or 16; targets laid out `sample_stride` apart):
+/// coverage and depth are per sample at the standard positions ([`raster`]); the pixel shader
+/// runs once per pixel, at the pixel center, also when it reads SV_SampleIndex (which then
+/// reads 0; D3D would run it per sample: not done here) — SV_Coverage reads the covered samples
+/// under SampleMask. Its output goes to every covered sample that SampleMask, an output
+/// SV_Coverage and alpha-to-coverage ([`alpha_coverage`]) keep and that passes the depth-stencil
+/// test at its own depth. Occlusion counts passing samples.
 pub fn draw(
     call: &DrawCall<'_>,
     vs_bindings: &dyn Bindings,
@@ -637,9 +668,10 @@ pub fn draw(
     mut depth: Option<&mut DepthStencilTarget<'_>>,
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    if p.sample_count > 1 {
-        return Err(DrawError::Unsupported("multisampled targets"));
-    }
+    let samples =
+        raster::standard_sample_positions(p.sample_count).ok_or(DrawError::Unsupported("this sample count"))?;
+    // SampleMask, limited to the pattern's samples.
+    let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
     let mut stats = DrawStats::default();
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
     stats.ia_vertices = read * u64::from(call.instances);
@@ -677,8 +709,14 @@ pub fn draw(
     if limit.0 != u32::MAX {
         bounds = bounds.intersect(&Rect { left: 0, top: 0, right: limit.0 as i32, bottom: limit.1 as i32 });
     }
-    let tstate =
-        TriangleState { cull, front_ccw: rt.front_ccw, depth_clip: rt.depth_clip, viewport: call.viewport, bounds };
+    let tstate = TriangleState {
+        cull,
+        front_ccw: rt.front_ccw,
+        depth_clip: rt.depth_clip,
+        viewport: call.viewport,
+        bounds,
+        samples,
+    };
 
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
@@ -758,20 +796,21 @@ pub fn draw(
                 // No pixel shader: depth only.
                 for frags in quads.values() {
                     for f in frags {
-                        let pass = match depth.as_deref_mut() {
-                            Some(d) => depth_write(
-                                d,
-                                p,
-                                &call.viewport,
-                                f.x,
-                                f.y,
-                                f.depth + bias,
-                                f.front_facing,
-                                call.stencil_ref,
-                            ),
-                            None => true,
-                        };
-                        stats.samples_passed += u64::from(pass);
+                        for s in bits(f.coverage & sample_mask) {
+                            let pass = match depth.as_deref_mut() {
+                                Some(d) => depth_write(
+                                    d,
+                                    p,
+                                    &call.viewport,
+                                    (f.x, f.y, s),
+                                    f.sample_depth[s as usize] + bias,
+                                    f.front_facing,
+                                    call.stencil_ref,
+                                ),
+                                None => true,
+                            };
+                            stats.samples_passed += u64::from(pass);
+                        }
                     }
                 }
                 continue;
@@ -804,10 +843,15 @@ pub fn draw(
                 let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
                 let mut handle_sets: Vec<Handles> =
                     (0..4).map(|_| Handles { list: handles.list.clone(), strides: handles.strides.clone() }).collect();
-                let mut zs = [0.0f32; 4];
+                let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
+                let mut coverage = [0u16; 4];
                 for (lane, hs) in handle_sets.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
+                    if let Some(f) = frag {
+                        zs[lane] = f.sample_depth;
+                        coverage[lane] = f.coverage;
+                    }
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     let (persp, linear, z) = match (frag, prim, &line) {
                         (Some(f), _, _) => (f.persp, f.linear, f.depth),
@@ -820,7 +864,6 @@ pub fn draw(
                             0.0,
                         )),
                     };
-                    zs[lane] = z;
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
                     let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
@@ -836,6 +879,8 @@ pub fn draw(
                         discarded: false,
                         targets: Default::default(),
                         depth: None,
+                        coverage: u32::from(coverage[lane] & sample_mask),
+                        out_coverage: None,
                         handles: hs,
                         resources: ps_res,
                         outputs: &ps.entry.outputs,
@@ -853,21 +898,36 @@ pub fn draw(
                     }
                     stats.pixels_shaded += 1;
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    // SV_Depth replaces the rasterized depth; the bias applies to the latter only.
-                    let z = env.depth.unwrap_or(zs[lane] + bias);
-                    if let Some(d) = depth.as_deref_mut() {
-                        if !depth_write(d, p, &call.viewport, x, y, z, front, call.stencil_ref) {
-                            continue;
-                        }
+                    let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
+                    if p.blend.alpha_to_coverage {
+                        let alpha = env.targets.first().cloned().flatten().map_or(1.0, |t| f32_of(&t[3]));
+                        mask &= alpha_coverage(alpha, samples.len());
                     }
-                    stats.samples_passed += 1;
+                    // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
+                    // depth; the bias applies to the latter only), then the output.
+                    let mut passed = 0u16;
+                    for s in bits(mask) {
+                        let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
+                        if let Some(d) = depth.as_deref_mut() {
+                            if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
+                                continue;
+                            }
+                        }
+                        passed |= 1 << s;
+                    }
+                    stats.samples_passed += u64::from(passed.count_ones());
+                    if passed == 0 {
+                        continue;
+                    }
                     let mut wrote = false;
                     for (n, slot) in targets.iter_mut().enumerate() {
                         let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
                             continue;
                         };
                         let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
-                        write_pixel(t, x, y, &src, blend, call.blend_factor);
+                        for s in bits(passed) {
+                            write_pixel(t, (x, y, s), &src, blend, call.blend_factor);
+                        }
                         wrote = true;
                     }
                     if wrote {
@@ -941,13 +1001,11 @@ fn triangle_depth_bias(
 /// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
 /// with denormals flushed), so the test compares exactly what is, or would be, stored. A plane
 /// the view marks read-only is tested but never written.
-#[allow(clippy::too_many_arguments)] // one pixel's whole depth-stencil state
 fn depth_write(
     d: &mut DepthStencilTarget<'_>,
     p: &PipelineDesc,
     vp: &Viewport,
-    x: i32,
-    y: i32,
+    (x, y, sample): (i32, i32, u32),
     z: f32,
     front: bool,
     stencil_ref: u8,
@@ -955,12 +1013,12 @@ fn depth_write(
     let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
     let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
     let Some(kind) = DepthKind::of(d.format) else { return true };
-    let Some(e) = d.depth.element(x, y, kind.bytes()) else { return true };
+    let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return true };
     // Both sides as exact f32s: UNORM values as their integers (at most 24 bits, exact in f32).
     let stored = kind.read(e);
     let incoming = kind.quantize(z);
     let stencil_at = match d.stencil.as_mut() {
-        Some(s) => s.element(x, y, 1),
+        Some(s) => s.element(x, y, sample, 1),
         None => None,
     };
     let stored_stencil = stencil_at.as_ref().map(|s| s[0]);
@@ -969,7 +1027,7 @@ fn depth_write(
         s[0] = v;
     }
     if let (Some(_), false) = (r.depth, d.read_only_depth) {
-        let Some(e) = d.depth.element(x, y, kind.bytes()) else { return r.pass };
+        let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return r.pass };
         kind.write(e, incoming.1);
     }
     r.pass
@@ -1047,10 +1105,30 @@ impl DepthKind {
     }
 }
 
-/// Blends (or logic-ops, or copies) one pixel's color into a render target.
-fn write_pixel(t: &mut Target<'_>, x: i32, y: i32, src: &[Val; 4], blend: &crate::pipeline::RtBlend, factor: [f32; 4]) {
+/// The samples of a coverage mask, lowest first.
+fn bits(mask: u16) -> impl Iterator<Item = u32> {
+    (0..16).filter(move |s| mask & (1 << s) != 0)
+}
+
+/// Alpha-to-coverage: the first `round(alpha × n)` samples of `n` (alpha clamped to [0, 1],
+/// NaN → 0). D3D leaves the dither pattern to the implementation; this one is ordered and the
+/// same for every pixel, and with one sample it keeps the pixel for alpha ≥ 0.5.
+fn alpha_coverage(alpha: f32, n: usize) -> u16 {
+    let a = if alpha.is_nan() { 0.0 } else { alpha.clamp(0.0, 1.0) };
+    let k = (a * n as f32 + 0.5).floor() as u32;
+    ((1u32 << k.min(16)) - 1) as u16
+}
+
+/// Blends (or logic-ops, or copies) one sample's color into a render target.
+fn write_pixel(
+    t: &mut Target<'_>,
+    (x, y, sample): (i32, i32, u32),
+    src: &[Val; 4],
+    blend: &crate::pipeline::RtBlend,
+    factor: [f32; 4],
+) {
     let format = t.format;
-    let Some(e) = t.element(x, y) else { return };
+    let Some(e) = t.element(x, y, sample) else { return };
     let integer = crate::format::info(format).is_some_and(|i| i.name.contains("INT"));
     if integer {
         let s = [0, 1, 2, 3].map(|c| bits_of(&src[c]));
@@ -1191,6 +1269,7 @@ mod tests {
                 width: 16,
                 height: 16,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &mut targets, None).expect("draws")
         };
@@ -1288,8 +1367,8 @@ mod tests {
             format,
             width: 4,
             height: 4,
-            depth: Plane { data: depth, row_pitch: 4 * bytes },
-            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4 }),
+            depth: Plane { data: depth, row_pitch: 4 * bytes, sample_stride: 0 },
+            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4, sample_stride: 0 }),
             read_only_depth: false,
             read_only_stencil: false,
         }
@@ -1327,6 +1406,49 @@ mod tests {
                 assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
             }
         }
+    }
+
+    #[test]
+    fn msaa_depth_is_written_per_covered_sample_under_the_sample_mask() {
+        // 4x on a 4x4 D32 buffer (64 bytes per sample): the half triangle's hypotenuse is
+        // x + y = 4 on screen; pixel (x, y)'s samples lie at x + y + 1 + (−0.5, 0.25, −0.25, 0.5)
+        // on that axis, so x + y ≤ 2 covers all four, x + y = 3 samples 0 and 2, the rest none.
+        // SampleMask 0b0011 keeps samples 0 and 1: sample 0 on the 10 pixels x + y ≤ 3, sample
+        // 1 on the 6 with x + y ≤ 2; 16 samples pass (ALWAYS) and store depth 0.
+        let vs = vs_program();
+        let p = textured_pipeline(&vs, |p| {
+            p.sample_count = 4;
+            p.sample_mask = 0b0011;
+            p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        });
+        let mut d = cleared(sys::DXGI_FORMAT_D32_FLOAT, 1.0).repeat(4);
+        let stats = {
+            let mut ds = ds_target(sys::DXGI_FORMAT_D32_FLOAT, &mut d, None);
+            ds.depth.row_pitch = 16;
+            ds.depth.sample_stride = 64;
+            run_draw(&p, TRI, &half(0.0), vec![0, 1, 2], None, false, (4, 4), &mut [], Some(&mut ds), 0)
+        };
+        assert_eq!(stats.samples_passed, 16);
+        for s in 0..4 {
+            for i in 0..16 {
+                let (x, y) = (i % 4, i / 4);
+                let hit = (s == 0 && x + y <= 3) || (s == 1 && x + y <= 2);
+                let at = 64 * s + 4 * i;
+                let got = f32::from_le_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]]);
+                assert_eq!(got, if hit { 0.0 } else { 1.0 }, "sample {s} pixel ({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn alpha_to_coverage_keeps_the_first_round_alpha_n_samples() {
+        assert_eq!(alpha_coverage(0.0, 4), 0);
+        assert_eq!(alpha_coverage(0.3, 4), 0b0001);
+        assert_eq!(alpha_coverage(0.5, 4), 0b0011);
+        assert_eq!(alpha_coverage(1.0, 4), 0b1111);
+        assert_eq!(alpha_coverage(f32::NAN, 8), 0);
+        assert_eq!(alpha_coverage(0.5, 1), 1);
+        assert_eq!(alpha_coverage(2.0, 16), 0xFFFF);
     }
 
     #[test]
@@ -1588,8 +1710,8 @@ mod tests {
         let vp = Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.2, max_depth: 0.6 };
         let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
         let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
-        assert!(depth_write(&mut ds, &p, &vp, 1, 0, 0.9, true, 0));
-        assert!(depth_write(&mut ds, &p, &vp, 2, 0, -3.0, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (1, 0, 0), 0.9, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (2, 0, 0), -3.0, true, 0));
         assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
     }
 
@@ -1628,6 +1750,7 @@ mod tests {
                 width: 8,
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             let order = vec![0, 1, 2, cut, 3, 4];
             run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
@@ -1662,6 +1785,7 @@ mod tests {
                 width: 8,
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
             })];
             run_draw(
                 &p,
@@ -1760,6 +1884,7 @@ mod tests {
             width: 4,
             height: 4,
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            sample_stride: 0,
         })];
         let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &mut targets, None).expect("draws");
         assert_eq!(

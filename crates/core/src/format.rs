@@ -1193,18 +1193,18 @@ mod tests {
         let c = Caps::today();
         // UNKNOWN → BUFFER only, plus TILED (reserved buffers; tier 3 today)
         assert_eq!(format_support(DXGI_FORMAT_UNKNOWN, &c), Ok((0x1, 0x200)));
-        // RGBA8: TEXTURE1D|2D|3D|MIP|RENDER_TARGET|CAST_WITHIN_BIT_LAYOUT; nothing that needs
-        // shaders (sampling, blending, logic ops), no DISPLAY (no swap chains)
+        // RGBA8: TEXTURE1D|2D|3D|MIP|RENDER_TARGET|MULTISAMPLE_RESOLVE|CAST_WITHIN_BIT_LAYOUT|
+        // MULTISAMPLE_RENDERTARGET; nothing that needs shaders (sampling, blending, logic ops,
+        // MULTISAMPLE_LOAD), no DISPLAY (no swap chains)
+        let rgba8 = 0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x40000 | 0x100000 | 0x200000;
+        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((rgba8, 0x200)));
+        assert_eq!(format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c), Ok((rgba8, 0x200)));
+        // D32_FLOAT: no TEXTURE3D; DEPTH_STENCIL (DSVs are created and cleared),
+        // MULTISAMPLE_RENDERTARGET
         assert_eq!(
-            format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c),
-            Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x100000, 0x200))
+            format_support(DXGI_FORMAT_D32_FLOAT, &c),
+            Ok((0x10 | 0x20 | 0x1000 | 0x10000 | 0x100000 | 0x200000, 0x200))
         );
-        assert_eq!(
-            format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c),
-            Ok((0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x100000, 0x200))
-        );
-        // D32_FLOAT: no TEXTURE3D; DEPTH_STENCIL (DSVs are created and cleared)
-        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x10 | 0x20 | 0x1000 | 0x10000 | 0x100000, 0x200)));
         // BC1: no 1D
         assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
         // NV12: TEXTURE2D only (no mips, no cast)
@@ -1305,9 +1305,9 @@ mod tests {
         assert_eq!(msaa_quality_levels(DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 4, 0, &c), Ok(1));
         assert_eq!(msaa_quality_levels(DXGI_FORMAT_BC1_UNORM, 4, 0, &c), Ok(0));
         assert_eq!(msaa_quality_levels(DXGI_FORMAT(200), 4, 0, &c), Err(MsaaError::InvalidArg));
-        // today: no MSAA at all, but counts 1 and 0 keep their native answers
+        // today: MSAA render targets with one quality level
         let t = Caps::today();
-        assert_eq!(msaa_quality_levels(DXGI_FORMAT_R8G8B8A8_UNORM, 4, 0, &t), Ok(0));
+        assert_eq!(msaa_quality_levels(DXGI_FORMAT_R8G8B8A8_UNORM, 4, 0, &t), Ok(1));
         assert_eq!(msaa_quality_levels(DXGI_FORMAT_R8G8B8A8_UNORM, 1, 0, &t), Ok(1));
         assert_eq!(msaa_quality_levels(DXGI_FORMAT_R8G8B8A8_UNORM, 0, 0, &t), Err(MsaaError::Fail));
     }

@@ -48,6 +48,7 @@ pub mod output_merger;
 pub mod pack;
 pub mod pipeline;
 pub mod raster;
+pub mod resolve;
 pub mod root_signature;
 pub mod sample;
 pub mod shader;

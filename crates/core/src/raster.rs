@@ -17,7 +17,12 @@
 //!   viewport's range), and against `w > 0`; x and y are not clipped (a guard band): only what
 //!   falls in the viewport and scissor is produced;
 //! - attributes are interpolated perspective-correctly (or linearly in screen space for
-//!   `noperspective`), depth linearly in screen space.
+//!   `noperspective`), depth linearly in screen space;
+//! - multisampling ("Multisampling" and "Standard Multisample Quality Levels"): a triangle
+//!   covers each sample whose position ([`standard_sample_positions`]) is inside it, by the same
+//!   top-left rule; a pixel is produced when any sample is covered, with the attributes at its
+//!   center (evaluated even when the center itself is outside: no centroid) and the depth at
+//!   every sample. Points and aliased lines cover every sample of the pixels they cover.
 //!
 //! Everything here is pure arithmetic on `f32`/`f64`/`i64`; there is no unsafe code.
 
@@ -104,6 +109,50 @@ pub struct TriangleState {
     pub viewport: Viewport,
     /// Viewport ∩ scissor ∩ render target, in pixels: only pixels inside are produced.
     pub bounds: Rect,
+    /// Sample positions relative to the pixel center in 1/16 pixel
+    /// ([`standard_sample_positions`]; `[(0, 0)]` single-sampled).
+    pub samples: &'static [(i8, i8)],
+}
+
+/// Most samples per pixel (D3D12_MAX_MULTISAMPLE_SAMPLE_COUNT 32 is not supported; 16 is the
+/// largest standard pattern).
+pub const MAX_SAMPLES: usize = 16;
+
+/// D3D12_STANDARD_MULTISAMPLE_PATTERN: the sample positions of `count` samples (1, 2, 4, 8, 16)
+/// as (x, y) offsets from the pixel center in 1/16 pixel, y down, in sample-index order (D3D11.3
+/// functional spec §19.2.4 "Standard Multisample Quality Levels", which D3D12 keeps). `None`
+/// for other counts.
+pub fn standard_sample_positions(count: u32) -> Option<&'static [(i8, i8)]> {
+    const ONE: [(i8, i8); 1] = [(0, 0)];
+    const TWO: [(i8, i8); 2] = [(4, 4), (-4, -4)];
+    const FOUR: [(i8, i8); 4] = [(-2, -6), (6, -2), (-6, 2), (2, 6)];
+    const EIGHT: [(i8, i8); 8] = [(1, -3), (-1, 3), (5, 1), (-3, -5), (-5, 5), (-7, -1), (3, 7), (7, -7)];
+    const SIXTEEN: [(i8, i8); 16] = [
+        (1, 1),
+        (-1, -3),
+        (-3, 2),
+        (4, -1),
+        (-5, -2),
+        (2, 5),
+        (5, 3),
+        (3, -5),
+        (-2, 6),
+        (0, -7),
+        (-4, -6),
+        (-6, 4),
+        (-8, 0),
+        (7, -4),
+        (6, 7),
+        (-7, -8),
+    ];
+    match count {
+        1 => Some(&ONE),
+        2 => Some(&TWO),
+        4 => Some(&FOUR),
+        8 => Some(&EIGHT),
+        16 => Some(&SIXTEEN),
+        _ => None,
+    }
 }
 
 /// One covered pixel.
@@ -113,8 +162,13 @@ pub struct Fragment {
     pub x: i32,
     /// Pixel row.
     pub y: i32,
-    /// Interpolated depth (before bias), clamped to the viewport's depth range.
+    /// Interpolated depth (before bias) at the pixel center, clamped to the viewport's depth
+    /// range.
     pub depth: f32,
+    /// Covered samples: bit `s` for sample `s` of [`TriangleState::samples`].
+    pub coverage: u16,
+    /// Interpolated depth at each covered sample (before bias, clamped like `depth`).
+    pub sample_depth: [f32; MAX_SAMPLES],
     /// Perspective-correct weights of the triangle's three vertices (sum 1).
     pub persp: [f32; 3],
     /// Screen-linear weights (`noperspective` attributes; sum 1).
@@ -266,32 +320,54 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
     let max_x = v.iter().map(|p| p.x).max().unwrap_or(0);
     let min_y = v.iter().map(|p| p.y).min().unwrap_or(0);
     let max_y = v.iter().map(|p| p.y).max().unwrap_or(0);
-    // Pixels whose centers can fall inside: center = x·ONE + ONE/2.
-    let first = |lo: i64| ((lo - ONE / 2) + ONE - 1).div_euclid(ONE);
-    let last = |hi: i64| (hi - ONE / 2).div_euclid(ONE);
+    // Pixels whose samples can fall inside: center = x·ONE + ONE/2, samples within half a
+    // pixel of it.
+    let single = state.samples.len() <= 1 && state.samples.first().is_none_or(|&s| s == (0, 0));
+    let margin = if single { 0 } else { ONE / 2 };
+    let first = |lo: i64| ((lo - margin - ONE / 2) + ONE - 1).div_euclid(ONE);
+    let last = |hi: i64| (hi + margin - ONE / 2).div_euclid(ONE);
     let b = &state.bounds;
     let (x0, x1) = (first(min_x).max(i64::from(b.left)), last(max_x).min(i64::from(b.right) - 1));
     let (y0, y1) = (first(min_y).max(i64::from(b.top)), last(max_y).min(i64::from(b.bottom) - 1));
     let (zlo, zhi) = depth_range(&state.viewport);
+    let edge_at = |x: i64, y: i64| -> [i64; 3] {
+        edges.map(|(a, bb)| {
+            let (pa, pb) = (&v[a], &v[bb]);
+            (pb.x - pa.x) * (y - pa.y) - (pb.y - pa.y) * (x - pa.x)
+        })
+    };
+    let inside = |e: &[i64; 3]| (0..3).all(|k| e[k] + bias[k] >= 0);
+    let depth_at = |e: &[i64; 3]| {
+        let l = e.map(|x| x as f64 / area as f64);
+        (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi)
+    };
+    let step = ONE / 16;
     for py in y0..=y1 {
         let cy = py * ONE + ONE / 2;
         for px in x0..=x1 {
             let cx = px * ONE + ONE / 2;
-            let mut e = [0i64; 3];
-            let mut inside = true;
-            for (k, &(a, bb)) in edges.iter().enumerate() {
-                let (pa, pb) = (&v[a], &v[bb]);
-                e[k] = (pb.x - pa.x) * (cy - pa.y) - (pb.y - pa.y) * (cx - pa.x);
-                if e[k] + bias[k] < 0 {
-                    inside = false;
-                    break;
+            let e = edge_at(cx, cy);
+            let mut coverage = 0u16;
+            let mut sample_depth = [0.0f32; MAX_SAMPLES];
+            if single {
+                if inside(&e) {
+                    coverage = 1;
+                    sample_depth[0] = depth_at(&e) as f32;
+                }
+            } else {
+                for (s, &(ox, oy)) in state.samples.iter().enumerate().take(MAX_SAMPLES) {
+                    let es = edge_at(cx + i64::from(ox) * step, cy + i64::from(oy) * step);
+                    if inside(&es) {
+                        coverage |= 1 << s;
+                        sample_depth[s] = depth_at(&es) as f32;
+                    }
                 }
             }
-            if !inside {
+            if coverage == 0 {
                 continue;
             }
             let l = e.map(|x| x as f64 / area as f64);
-            let depth = (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi);
+            let depth = depth_at(&e);
             let pw = [l[0] * v[0].inv_w, l[1] * v[1].inv_w, l[2] * v[2].inv_w];
             let psum = pw[0] + pw[1] + pw[2];
             let mut persp = [0.0f64; 3];
@@ -306,6 +382,8 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
                 x: px as i32,
                 y: py as i32,
                 depth: depth as f32,
+                coverage,
+                sample_depth,
                 persp: persp.map(|x| x as f32),
                 linear: linear.map(|x| x as f32),
                 front_facing,
@@ -338,15 +416,24 @@ pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut
         return true;
     }
     let (zlo, zhi) = depth_range(&state.viewport);
+    let depth = v.z.clamp(zlo, zhi) as f32;
     emit(&Fragment {
         x: px as i32,
         y: py as i32,
-        depth: v.z.clamp(zlo, zhi) as f32,
+        depth,
+        coverage: all_samples(state),
+        sample_depth: [depth; MAX_SAMPLES],
         persp: [1.0, 0.0, 0.0],
         linear: [1.0, 0.0, 0.0],
         front_facing: true,
     });
     true
+}
+
+/// Every sample of the state's pattern (points and lines cover whole pixels).
+fn all_samples(state: &TriangleState) -> u16 {
+    let n = state.samples.len().clamp(1, MAX_SAMPLES);
+    (((1u32 << n) - 1) & 0xFFFF) as u16
 }
 
 fn depth_range(vp: &Viewport) -> (f64, f64) {
@@ -486,7 +573,16 @@ impl LineSetup {
                 let (px, py) = if self.y_major { (n, m) } else { (m, n) };
                 if self.covers(px, py) {
                     let (persp, linear, depth) = self.weights_at(px as f32 + 0.5, py as f32 + 0.5, &state.viewport);
-                    emit(&Fragment { x: px as i32, y: py as i32, depth, persp, linear, front_facing: true });
+                    emit(&Fragment {
+                        x: px as i32,
+                        y: py as i32,
+                        depth,
+                        coverage: all_samples(state),
+                        sample_depth: [depth; MAX_SAMPLES],
+                        persp,
+                        linear,
+                        front_facing: true,
+                    });
                 }
             }
         }
@@ -614,6 +710,7 @@ mod tests {
             depth_clip: true,
             viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
             bounds: Rect { left: 0, top: 0, right: w, bottom: h },
+            samples: standard_sample_positions(1).unwrap(),
         }
     }
 
@@ -946,5 +1043,54 @@ mod tests {
         assert!(!rasterize_point(&[0.0, 0.0, 0.5, -1.0], &st, |f| behind.push(f.x)));
         assert!(!rasterize_point(&[0.0, 0.0, 2.0, 1.0], &st, |f| behind.push(f.x)));
         assert!(behind.is_empty());
+    }
+
+    #[test]
+    fn msaa_edge_covers_exactly_the_samples_inside() {
+        // 4× pattern (1/16 px from the center): (−2, −6), (6, −2), (−6, 2), (2, 6). The edge
+        // x + y = 4 crosses pixel (1, 2), center (1.5, 2.5): its samples sit at x + y = 3.5,
+        // 4.25, 3.75, 4.5, so the upper-left triangle covers samples 0 and 2, the lower-right
+        // one samples 1 and 3. Pixel (2, 2) (sums 4.5 .. 5.5) is outside the first entirely.
+        let mut st = state(4, 4);
+        st.samples = standard_sample_positions(4).unwrap();
+        let run = |tri: &[[f32; 4]; 3]| {
+            let mut v = Vec::new();
+            rasterize_triangle(tri, &st, |f| v.push(*f));
+            v
+        };
+        // z = 0.1·x on the first triangle.
+        let upper = run(&[at(0.0, 0.0, 4.0, 4.0, 0.0), at(4.0, 0.0, 4.0, 4.0, 0.4), at(0.0, 4.0, 4.0, 4.0, 0.0)]);
+        let find = |v: &[Fragment], x, y| v.iter().find(|f| (f.x, f.y) == (x, y)).copied();
+        let f = find(&upper, 1, 2).unwrap();
+        assert_eq!(f.coverage, 0b0101);
+        // Depth at each covered sample: 0.1 × 1.375 and 0.1 × 1.125.
+        assert!((f.sample_depth[0] - 0.1375).abs() < 1e-6 && (f.sample_depth[2] - 0.1125).abs() < 1e-6);
+        assert_eq!(find(&upper, 2, 1).unwrap().coverage, 0b0101);
+        assert_eq!(find(&upper, 1, 1).unwrap().coverage, 0b1111);
+        assert!(find(&upper, 2, 2).is_none());
+        let lower = run(&[at(4.0, 0.0, 4.0, 4.0, 0.0), at(4.0, 4.0, 4.0, 4.0, 0.0), at(0.0, 4.0, 4.0, 4.0, 0.0)]);
+        assert_eq!(find(&lower, 1, 2).unwrap().coverage, 0b1010);
+        assert_eq!(find(&lower, 2, 2).unwrap().coverage, 0b1111);
+        // Together the two triangles cover every sample of every pixel exactly once.
+        for y in 0..4 {
+            for x in 0..4 {
+                let a = find(&upper, x, y).map_or(0, |f| f.coverage);
+                let b = find(&lower, x, y).map_or(0, |f| f.coverage);
+                assert_eq!((a & b, a | b), (0, 0b1111), "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn standard_patterns_have_distinct_positions_inside_the_pixel() {
+        for n in [1u32, 2, 4, 8, 16] {
+            let p = standard_sample_positions(n).unwrap();
+            assert_eq!(p.len(), n as usize);
+            for (i, a) in p.iter().enumerate() {
+                assert!((-8..8).contains(&a.0) && (-8..8).contains(&a.1));
+                assert!(p[i + 1..].iter().all(|b| b != a));
+            }
+        }
+        assert!(standard_sample_positions(3).is_none());
     }
 }

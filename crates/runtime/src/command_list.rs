@@ -27,6 +27,7 @@ use rd3d12_core::clear;
 use rd3d12_core::copy::{self, Location, Side};
 use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::pack;
+use rd3d12_core::resolve;
 use rd3d12_core::root_signature::{check_root_set, RootSet, RootSlot};
 use rd3d12_core::states::{self, HeapKind, ListStates, ListType};
 use rd3d12_core::Caps;
@@ -891,50 +892,97 @@ unsafe extern "C" fn copy_tiles(
     }
 }
 
-/// ResolveSubresource(Region) needs a multisampled source; no multisampled resource can exist
-/// on this adapter yet (MSAA is reported unsupported), so every call is invalid.
-unsafe extern "C" fn resolve_subresource(
+/// ResolveSubresource and ResolveSubresourceRegion: validated and planned by
+/// [`rd3d12_core::resolve::plan`], executed on the queue as [`Command::ResolveTexture`].
+/// The source is used in RESOLVE_SOURCE and the destination in RESOLVE_DEST (an in-place
+/// DECOMPRESS of one subresource only in RESOLVE_DEST, REC).
+///
+/// # Safety
+/// `dst` and `src` null or live COM pointers.
+#[allow(clippy::too_many_arguments)]
+unsafe fn record_resolve(
     this: *mut Iface,
+    method: &'static str,
     dst: *mut ID3D12Resource,
-    _ds: UINT,
+    ds: UINT,
+    dst_xy: (u32, u32),
     src: *mut ID3D12Resource,
-    _ss: UINT,
-    _f: DXGI_FORMAT,
+    ss: UINT,
+    rect: Option<D3D12_RECT>,
+    f: DXGI_FORMAT,
+    mode: D3D12_RESOLVE_MODE,
+    region: bool,
 ) {
     // SAFETY: pointers recognised by vtable.
     unsafe {
-        record(this, "ResolveSubresource", |l, _| {
+        record(this, method, |l, s| {
             if l.ty == D3D12_COMMAND_LIST_TYPE_COPY {
-                return Err(wrong_list_type("ResolveSubresource is not valid on copy lists"));
+                return Err(wrong_list_type("ResolveSubresource(Region) is not valid on copy lists"));
             }
-            let _ = resource(dst, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE, "pDstResource is NULL")?;
-            let r = resource(src, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE, "pSrcResource is NULL")?;
-            if r.inner.desc.SampleDesc.Count <= 1 {
-                return Err(rec_err(
-                    D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALIDSRCRESOURCE,
-                    "the resolve source is not multisampled",
-                ));
+            let d = resource(dst, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_NULLDST, "pDstResource is NULL")?;
+            let r = resource(src, D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_NULLSRC, "pSrcResource is NULL")?;
+            let mode = resolve::mode(mode.0).ok_or_else(|| {
+                rec_err(
+                    D3D12_MESSAGE_ID_RESOLVESUBRESOURCE_INVALID_FORMAT,
+                    format!("ResolveMode {} is not supported (sampler feedback is not)", mode.0),
+                )
+            })?;
+            let dside = resolve::Side { desc: &d.inner.desc, heap: heap_kind(&d.inner), subresource: ds };
+            let sside = resolve::Side { desc: &r.inner.desc, heap: heap_kind(&r.inner), subresource: ss };
+            let plan = resolve::plan(&dside, dst_xy, &sside, rect.as_ref(), f, mode, region).map_err(violation)?;
+            if std::ptr::eq(d, r) && ds == ss {
+                s.use_as(d, ds, D3D12_RESOURCE_STATE_RESOLVE_DEST.0);
+            } else {
+                s.use_as(d, ds, D3D12_RESOURCE_STATE_RESOLVE_DEST.0);
+                s.use_as(r, ss, D3D12_RESOURCE_STATE_RESOLVE_SOURCE.0);
+            }
+            if let Some(plan) = plan {
+                s.commands.push(Command::ResolveTexture {
+                    dst: written(d),
+                    src: r.inner.memory(),
+                    plan: Box::new(plan),
+                });
             }
             Ok(())
         })
     }
 }
 
+/// [ResolveSubresource](https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12graphicscommandlist-resolvesubresource):
+/// an AVERAGE resolve of whole subresources.
+unsafe extern "C" fn resolve_subresource(
+    this: *mut Iface,
+    dst: *mut ID3D12Resource,
+    ds: UINT,
+    src: *mut ID3D12Resource,
+    ss: UINT,
+    f: DXGI_FORMAT,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        record_resolve(this, "ResolveSubresource", dst, ds, (0, 0), src, ss, None, f, D3D12_RESOLVE_MODE_AVERAGE, false)
+    }
+}
+
+/// [ResolveSubresourceRegion](https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12graphicscommandlist1-resolvesubresourceregion).
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn resolve_subresource_region(
     this: *mut Iface,
     dst: *mut ID3D12Resource,
     ds: UINT,
-    _x: UINT,
-    _y: UINT,
+    x: UINT,
+    y: UINT,
     src: *mut ID3D12Resource,
     ss: UINT,
-    _rect: *mut D3D12_RECT,
+    rect: *mut D3D12_RECT,
     f: DXGI_FORMAT,
-    _mode: D3D12_RESOLVE_MODE,
+    mode: D3D12_RESOLVE_MODE,
 ) {
-    // SAFETY: forwarded.
-    unsafe { resolve_subresource(this, dst, ds, src, ss, f) }
+    // SAFETY: `rect` null or readable per the method's contract; the rest forwarded.
+    unsafe {
+        let rect = rect.as_ref().copied();
+        record_resolve(this, "ResolveSubresourceRegion", dst, ds, (x, y), src, ss, rect, f, mode, true)
+    }
 }
 
 // ---- barriers ---------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ pub enum Command {
     /// A clear (ClearRenderTargetView / ClearDepthStencilView / ClearUnorderedAccessView*):
     /// one element pattern written over rectangles of the resource.
     Fill { memory: Memory, fills: Vec<rd3d12_core::clear::Fill>, element: [u8; 16], element_bytes: u32 },
+    /// ResolveSubresource / ResolveSubresourceRegion: the samples of `src` combined into
+    /// `dst` (or copied, for DECOMPRESS) as the plan says.
+    ResolveTexture { dst: Memory, src: Memory, plan: Box<rd3d12_core::resolve::ResolvePlan> },
     /// ID3D12DebugCommandList::AssertResourceState deferred to execution: the subresource's
     /// state when the list runs must be `state` (a debug-layer message otherwise).
     AssertState { states: States, id: u64, sub: u32, state: u32 },
@@ -75,8 +78,8 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether SetPredication can skip the command (docs: draws, dispatches, clears and copies;
-    /// not queries, resolves of query data or barriers).
+    /// Whether SetPredication can skip the command (docs: draws, dispatches, clears, copies and
+    /// ResolveSubresource; not queries, resolves of query data or barriers).
     pub fn predicated(&self) -> bool {
         matches!(
             self,
@@ -84,6 +87,7 @@ impl Command {
                 | Command::CopyTexture { .. }
                 | Command::CopyTiles { .. }
                 | Command::Fill { .. }
+                | Command::ResolveTexture { .. }
                 | Command::Draw(_)
                 | Command::Dispatch(_)
                 | Command::Indirect(_)

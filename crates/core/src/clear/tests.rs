@@ -185,3 +185,27 @@ fn view_outside_the_resource() {
     let small = tex(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 8, 8, 1, 1, DXGI_FORMAT_R8_UNORM, RT);
     assert_eq!(texture_fills(&small, &v, 0, 1, &[]), Err(ClearError::ViewMismatch));
 }
+
+#[test]
+fn msaa_clear_writes_every_sample() {
+    // 4×4 RGBA8 with 4 samples: one sample's layout is 4 rows of 16 bytes = 64 bytes (a
+    // multiple of 16), so sample s starts at 64 s.
+    let mut d = tex(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 4, 4, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, RT);
+    d.SampleDesc.Count = 4;
+    let v = descriptor::rtv(None, Some(ViewResource { desc: &d, id: 1 })).unwrap();
+    let f = texture_fills(&d, &v, 0, 4, &[rect(1, 2, 3, 4)]).unwrap();
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].samples, f[0].surface.sample_stride), (4, 64));
+    // Rows 2 and 3 from x = 1: 2·16 + 4 = 36 and 52, then the same 64, 128, 192 on.
+    assert_eq!(f[0].rows(4).map(|r| r.0).collect::<Vec<_>>(), [36, 52, 100, 116, 164, 180, 228, 244]);
+}
+
+#[test]
+fn msaa_depth_clear_writes_every_sample() {
+    // 3×2 D32_FLOAT with 2 samples: 3·4 = 12-byte rows, 24 bytes rounded up to 32 per sample.
+    let mut d = tex(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 3, 2, 1, 1, DXGI_FORMAT_D32_FLOAT, DS);
+    d.SampleDesc.Count = 2;
+    let v = descriptor::dsv(None, Some(ViewResource { desc: &d, id: 1 })).unwrap();
+    let f = texture_fills(&d, &v, 0, 4, &[]).unwrap();
+    assert_eq!(f[0].rows(4).map(|r| r.0).collect::<Vec<_>>(), [0, 12, 32, 44]);
+}

@@ -788,12 +788,12 @@ fn render_target_and_depth_formats() {
 fn sample_desc_follows_msaa_support() {
     use D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_SAMPLE_DESC as SAMPLE;
     rejects(&with(|d| d.sample_count = 0), SAMPLE);
-    rejects(&with(|d| d.sample_count = 4), SAMPLE);
+    rejects(&with(|d| d.sample_count = 3), SAMPLE);
     rejects(&with(|d| d.sample_quality = 1), SAMPLE);
     rejects(
         &with(|d| d.num_render_targets = 0).tap(|d| {
             d.rtv_formats[0] = 0;
-            d.sample_count = 2;
+            d.sample_count = 3;
         }),
         SAMPLE,
     );

@@ -37,8 +37,11 @@ struct TargetPlace {
     row_pitch: usize,
     width: u32,
     height: u32,
+    /// Bytes from the first byte of sample 0 to the end of the last sample's subresource.
     len: usize,
     format: DXGI_FORMAT,
+    /// Bytes between the samples of a multisampled resource (0 single-sampled).
+    sample_stride: usize,
 }
 
 /// The subresource of the view's plane (`d.plane` for render targets; depth-stencil views name
@@ -63,14 +66,19 @@ fn plane_place(b: &BoundView, plane: u32) -> Option<TargetPlace> {
     if three_d {
         offset += u64::from(t.first_slice) * u64::from(fp.RowPitch) * u64::from(fp.Height);
     }
+    // Sample s of a multisampled subresource lies s × the sample stride on.
+    let samples = r.SampleDesc.Count.max(1) as usize;
+    let sample_stride = if samples > 1 { allocation::msaa_sample_stride(r)? as usize } else { 0 };
+    let one = fp.RowPitch as usize * fp.Height as usize;
     Some(TargetPlace {
         memory: b.resource.memory.clone(),
         offset,
         row_pitch: fp.RowPitch as usize,
         width: fp.Width,
         height: fp.Height,
-        len: fp.RowPitch as usize * fp.Height as usize,
+        len: sample_stride * (samples - 1) + one,
         format: d.format,
+        sample_stride,
     })
 }
 
@@ -212,18 +220,26 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         .zip(rt_data.iter_mut())
         .map(|(p, d)| {
             let (p, d) = (p.as_ref()?, d.as_mut()?);
-            Some(Target { data: d, row_pitch: p.row_pitch, width: p.width, height: p.height, format: p.format })
+            Some(Target {
+                data: d,
+                row_pitch: p.row_pitch,
+                width: p.width,
+                height: p.height,
+                format: p.format,
+                sample_stride: p.sample_stride,
+            })
         })
         .collect();
-    let stencil = stencil_place
-        .as_ref()
-        .zip(stencil_data.as_mut())
-        .map(|(p, d)| Plane { data: d.as_mut_slice(), row_pitch: p.row_pitch });
+    let stencil = stencil_place.as_ref().zip(stencil_data.as_mut()).map(|(p, d)| Plane {
+        data: d.as_mut_slice(),
+        row_pitch: p.row_pitch,
+        sample_stride: p.sample_stride,
+    });
     let mut depth = depth_place.as_ref().zip(depth_data.as_mut()).map(|(p, d)| DepthStencilTarget {
         format: p.format,
         width: p.width,
         height: p.height,
-        depth: Plane { data: d, row_pitch: p.row_pitch },
+        depth: Plane { data: d, row_pitch: p.row_pitch, sample_stride: p.sample_stride },
         stencil,
         read_only_depth: ds_flags & D3D12_DSV_FLAG_READ_ONLY_DEPTH.0 != 0,
         read_only_stencil: ds_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL.0 != 0,

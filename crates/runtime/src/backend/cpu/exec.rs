@@ -152,6 +152,7 @@ fn run_commands(
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
+            Command::ResolveTexture { dst, src, plan } => resolve(dst, src, plan),
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork | Command::BundleWork(_) => {}
             Command::Draw(w) => match contained(|| super::draw::run(w)) {
@@ -395,6 +396,32 @@ fn fill(memory: &Memory, fills: &[rd3d12_core::clear::Fill], element: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// ResolveSubresource(Region): per row, every sample's row of the source, combined by
+/// [`rd3d12_core::resolve::resolve_row`] into the destination row (DECOMPRESS: each sample's
+/// row copied to the same sample of the destination). Multisampled resources are never
+/// reserved, so their rows are plain offsets; a single-sampled destination may be reserved.
+fn resolve(dst: &Memory, src: &Memory, plan: &rd3d12_core::resolve::ResolvePlan) {
+    use rd3d12_core::resolve::{resolve_row, Mode};
+    let (eb, n) = (plan.element_bytes, plan.row_bytes());
+    let mut rows = vec![vec![0u8; n]; plan.samples as usize];
+    let mut out = vec![0u8; n];
+    for y in 0..plan.extent.1 {
+        for (row, off) in rows.iter_mut().zip(plan.src_rows(y)) {
+            src.read(off, row);
+        }
+        if plan.mode == Mode::Decompress {
+            for (s, row) in rows.iter().enumerate() {
+                dst.write(plan.dst.row_offset(eb, s as u32, y, 0), row);
+            }
+            continue;
+        }
+        read_row(dst, &plan.dst, eb as u64, y, 0, &mut out);
+        let refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        resolve_row(plan.format, plan.mode, eb, &refs, &mut out);
+        write_row(dst, &plan.dst, eb as u64, y, 0, &out);
     }
 }
 
