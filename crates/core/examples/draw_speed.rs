@@ -112,6 +112,7 @@ fn main() {
             width: w,
             height: h,
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            sample_stride: 0,
         })];
         let s = draw(&call, &Vs, &Ps, &mut targets, None).expect("draws");
         pixels += s.pixels_written;

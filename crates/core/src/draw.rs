@@ -1601,6 +1601,7 @@ mod tests {
                 width: 16,
                 height: 16,
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+                sample_stride: 0,
             })];
             draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &LodPs, &mut targets, None).expect("draws")
         };
