@@ -44,7 +44,8 @@
 //      D3D12_MESSAGE_ID (category EXECUTION, severity ERROR), and the list still closes with
 //      S_OK, as on Windows;
 //   7. a triangle into a 4x MSAA target, resolved: pixels the hypotenuse crosses average the
-//      covered samples (the standard 4x positions) with the clear;
+//      covered samples (the standard 4x positions) with the clear; 7b. the same inside a render
+//      pass whose CLEAR beginning access clears and whose RESOLVE ending access resolves;
 //   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
 //   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
 //   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
@@ -547,7 +548,7 @@ static void line_strip_draw(Fixture &f)
 // those with x + y = 15 samples 0 and 2 (the texel and the clear averaged: (0, 200, 0) and
 // (10, 20, 30) give (5, 110, 15), (0, 0, 200) gives (5, 10, 115), alpha 255), the rest none.
 // The pixel shader runs once per pixel at its center (uv of the center's quadrant).
-static void msaa_draw(Fixture &f)
+static void msaa_draw(Fixture &f, bool render_pass)
 {
     ID3D12Device *dev = f.dev;
     std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
@@ -599,13 +600,39 @@ static void msaa_draw(Fixture &f)
     bind(f, tint);
     ID3D12GraphicsCommandList *l = f.list;
     const float clear[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 1.0f};
-    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
-    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
-    l->SetPipelineState(pso);
-    l->DrawInstanced(3, 1, 1, 0);
-    D3D12_RESOURCE_BARRIER b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-    l->ResourceBarrier(1, &b);
-    l->ResolveSubresource(resolved, 0, ms, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+    D3D12_RESOURCE_BARRIER b;
+    if (render_pass) {
+        // The same through a render pass: CLEAR beginning access, RESOLVE (AVERAGE) ending
+        // access of the whole target into `resolved`.
+        Com<ID3D12GraphicsCommandList4> l4;
+        CHECK_HR(l->QueryInterface(IID_PPV_ARGS(&l4)), S_OK);
+        if (!l4) return;
+        D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS sub = {0, 0, 0, 0, {0, 0, 16, 16}};
+        D3D12_RENDER_PASS_RENDER_TARGET_DESC rp = {};
+        rp.cpuDescriptor = rtv;
+        rp.BeginningAccess.Type = D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR;
+        rp.BeginningAccess.Clear.ClearValue.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        for (int c = 0; c < 4; c++) rp.BeginningAccess.Clear.ClearValue.Color[c] = clear[c];
+        rp.EndingAccess.Type = D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_RESOLVE;
+        rp.EndingAccess.Resolve.pSrcResource = ms;
+        rp.EndingAccess.Resolve.pDstResource = resolved;
+        rp.EndingAccess.Resolve.SubresourceCount = 1;
+        rp.EndingAccess.Resolve.pSubresourceParameters = &sub;
+        rp.EndingAccess.Resolve.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        rp.EndingAccess.Resolve.ResolveMode = D3D12_RESOLVE_MODE_AVERAGE;
+        l4->BeginRenderPass(1, &rp, nullptr, D3D12_RENDER_PASS_FLAG_NONE);
+        l4->SetPipelineState(pso);
+        l4->DrawInstanced(3, 1, 1, 0);
+        l4->EndRenderPass();
+    } else {
+        l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+        l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+        l->SetPipelineState(pso);
+        l->DrawInstanced(3, 1, 1, 0);
+        b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        l->ResourceBarrier(1, &b);
+        l->ResolveSubresource(resolved, 0, ms, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+    }
     b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
     D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
@@ -789,8 +816,10 @@ static void draws(ID3D12Device *dev)
     // 5. A line strip.
     line_strip_draw(f);
 
-    // 7. A 4x multisampled draw, resolved.
-    msaa_draw(f);
+    // 7. A 4x multisampled draw, resolved; 7b. the same in a render pass with a RESOLVE ending
+    //    access.
+    msaa_draw(f, false);
+    msaa_draw(f, true);
 
     // 6. The debug layer's draw-time checks.
     Com<ID3D12InfoQueue> iq;

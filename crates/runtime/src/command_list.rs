@@ -190,6 +190,8 @@ struct ListState {
     tracker: ListStates,
     open_queries: HashSet<(usize, u32)>,
     in_render_pass: bool,
+    /// The RESOLVE ending accesses of the open render pass, performed at EndRenderPass.
+    pass_resolves: Vec<PassResolve>,
     gfx: GraphicsState,
     /// SetMarker / BeginEvent / EndEvent, kept for tools: (kind, metadata, bytes).
     markers: Vec<(u8, u32, Vec<u8>)>,
@@ -211,6 +213,7 @@ impl ListState {
             tracker: ListStates::default(),
             open_queries: HashSet::new(),
             in_render_pass: false,
+            pass_resolves: Vec::new(),
             gfx: GraphicsState::default(),
             markers: Vec::new(),
             event_depth: 0,
@@ -930,11 +933,17 @@ unsafe fn record_resolve(
             let dside = resolve::Side { desc: &d.inner.desc, heap: heap_kind(&d.inner), subresource: ds };
             let sside = resolve::Side { desc: &r.inner.desc, heap: heap_kind(&r.inner), subresource: ss };
             let plan = resolve::plan(&dside, dst_xy, &sside, rect.as_ref(), f, mode, region).map_err(violation)?;
+            // A render pass resolves from its render target, which stays in RENDER_TARGET.
+            let src_state = if method == "EndRenderPass" {
+                D3D12_RESOURCE_STATE_RENDER_TARGET.0
+            } else {
+                D3D12_RESOURCE_STATE_RESOLVE_SOURCE.0
+            };
             if std::ptr::eq(d, r) && ds == ss {
                 s.use_as(d, ds, D3D12_RESOURCE_STATE_RESOLVE_DEST.0);
             } else {
                 s.use_as(d, ds, D3D12_RESOURCE_STATE_RESOLVE_DEST.0);
-                s.use_as(r, ss, D3D12_RESOURCE_STATE_RESOLVE_SOURCE.0);
+                s.use_as(r, ss, src_state);
             }
             if let Some(plan) = plan {
                 s.commands.push(Command::ResolveTexture {
@@ -2156,6 +2165,38 @@ unsafe extern "C" fn discard_resource(this: *mut Iface, res: *mut ID3D12Resource
     }
 }
 
+/// A RESOLVE ending access of a render pass, copied out of the BeginRenderPass desc (whose
+/// memory the application may reuse before EndRenderPass).
+#[derive(Clone, Copy)]
+struct PassResolve {
+    src: *mut ID3D12Resource,
+    dst: *mut ID3D12Resource,
+    sub: D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS,
+    format: DXGI_FORMAT,
+    mode: D3D12_RESOLVE_MODE,
+}
+
+// SAFETY: the pointers are only compared and passed back to `record_resolve`, which recognises
+// them by vtable, on the thread recording the list (lists are not free-threaded).
+unsafe impl Send for PassResolve {}
+
+/// The RESOLVE ending accesses of an ending-access desc.
+///
+/// # Safety
+/// The desc's pSubresourceParameters holds SubresourceCount readable entries when non-null.
+unsafe fn pass_resolves(e: &D3D12_RENDER_PASS_ENDING_ACCESS, out: &mut Vec<PassResolve>) -> Result<()> {
+    if e.Type != D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_RESOLVE {
+        return Ok(());
+    }
+    // SAFETY: the union holds the resolve parameters for a RESOLVE access.
+    let r = unsafe { e.__bindgen_anon_1.Resolve };
+    // SAFETY: forwarded.
+    for sub in unsafe { array(r.pSubresourceParameters, r.SubresourceCount)? } {
+        out.push(PassResolve { src: r.pSrcResource, dst: r.pDstResource, sub, format: r.Format, mode: r.ResolveMode });
+    }
+    Ok(())
+}
+
 /// BeginRenderPass (render passes tier 0: the runtime emulates them): binds the render targets
 /// and the depth-stencil view as OMSetRenderTargets does, and performs each CLEAR beginning
 /// access as ClearRenderTargetView / ClearDepthStencilView would (PRESERVE, DISCARD and
@@ -2240,6 +2281,15 @@ unsafe extern "C" fn begin_render_pass(
                     }
                 }
             }
+            let mut resolves = Vec::new();
+            for r in &rts {
+                pass_resolves(&r.EndingAccess, &mut resolves)?;
+            }
+            if let Some(d) = &ds {
+                pass_resolves(&d.DepthEndingAccess, &mut resolves)?;
+                pass_resolves(&d.StencilEndingAccess, &mut resolves)?;
+            }
+            s.pass_resolves = resolves;
             s.gfx.render_targets = rts.iter().map(|r| r.cpuDescriptor).collect();
             s.gfx.depth_stencil = ds_handle;
             s.in_render_pass = true;
@@ -2248,9 +2298,12 @@ unsafe extern "C" fn begin_render_pass(
     }
 }
 
+/// EndRenderPass: performs the pass's RESOLVE ending accesses as ResolveSubresourceRegion
+/// (each subresource's SrcRect to (DstX, DstY)).
 unsafe extern "C" fn end_render_pass(this: *mut Iface) {
     // SAFETY: forwarded.
     unsafe {
+        let mut resolves = Vec::new();
         record(this, "EndRenderPass", |_, s| {
             if !std::mem::replace(&mut s.in_render_pass, false) {
                 return Err(rec_err(
@@ -2258,8 +2311,26 @@ unsafe extern "C" fn end_render_pass(this: *mut Iface) {
                     "EndRenderPass without BeginRenderPass",
                 ));
             }
+            resolves = std::mem::take(&mut s.pass_resolves);
             Ok(())
-        })
+        });
+        for r in resolves {
+            let p = r.sub;
+            let rect = (p.SrcRect.right > p.SrcRect.left && p.SrcRect.bottom > p.SrcRect.top).then_some(p.SrcRect);
+            record_resolve(
+                this,
+                "EndRenderPass",
+                r.dst,
+                p.DstSubresource,
+                (p.DstX, p.DstY),
+                r.src,
+                p.SrcSubresource,
+                rect,
+                r.format,
+                r.mode,
+                true,
+            );
+        }
     }
 }
 
