@@ -1052,22 +1052,36 @@ static void test_format_features(ID3D12Device *dev)
     const UINT rt = D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET |
                     D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE,
                ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_B8G8R8A8_UNORM, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_TYPELESS, S_OK, S1_TEX123 | S1_COPY, tiled);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32A32_FLOAT, S_OK, S1_TEX123 | S1_COPY | rt, tiled);
-    /* 96-bit: no tiled support. */
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK, S1_TEX123 | S1_COPY | rt, 0);
-    /* BC: 2D and 3D, no 1D. */
+    /* Shaders execute: cube textures, loads, sampling and gathers; buffers and vertex buffers;
+     * blending in draws; typed UAVs with typed loads and stores. No DISPLAY (no swap chains),
+     * MULTISAMPLE_LOAD (Texture2DMS loads) or SO_BUFFER (no stream output). */
+    const UINT cube = D3D12_FORMAT_SUPPORT1_TEXTURECUBE,
+               read = D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE |
+                      D3D12_FORMAT_SUPPORT1_SHADER_GATHER,
+               vb = D3D12_FORMAT_SUPPORT1_BUFFER | D3D12_FORMAT_SUPPORT1_IA_VERTEX_BUFFER,
+               blend = D3D12_FORMAT_SUPPORT1_BLENDABLE, uav = D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW,
+               uavrw = D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD | D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE;
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | uav,
+                         tiled | uavrw);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_B8G8R8A8_UNORM, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend, tiled);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_TYPELESS, S_OK, S1_TEX123 | cube | S1_COPY, tiled);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32A32_FLOAT, S_OK,
+                         S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | uav, tiled | uavrw);
+    /* 96-bit: no tiled support, no typed UAV. */
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend, 0);
+    /* BC: 2D, 3D and cube, no 1D; read by shaders. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_BC1_UNORM, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | S1_COPY, tiled);
+                         D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | cube | S1_COPY | read,
+                         tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_BC7_UNORM, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | S1_COPY, tiled);
-    /* Depth: 1D and 2D, no 3D (features.md §3.4 D32_FLOAT), DEPTH_STENCIL. */
+                         D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | cube | S1_COPY | read,
+                         tiled);
+    /* Depth: 1D, 2D and cube, no 3D (features.md §3.4 D32_FLOAT), DEPTH_STENCIL; not sampled as
+     * a depth format (its SRVs are R32_FLOAT / R24_UNORM_X8_TYPELESS). */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_D32_FLOAT, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY | ds, tiled);
+                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | cube | S1_COPY | ds, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_D24_UNORM_S8_UINT, S_OK,
-                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | S1_COPY | ds, 0);
+                         D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | cube | S1_COPY | ds, 0);
     /* NV12: a 2D texture, nothing else without video. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_NV12, S_OK, D3D12_FORMAT_SUPPORT1_TEXTURE2D, 0);
     /* UNKNOWN -> S_OK, Support1 BUFFER (native); Support2 TILED (tiled buffers exist). */

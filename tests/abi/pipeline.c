@@ -458,7 +458,9 @@ static void test_graphics_rules(void)
 #define RT0(...)                                                                                \
     D3D12_RENDER_TARGET_BLEND_DESC *rt0 = &d.BlendState.RenderTarget[0];                        \
     __VA_ARGS__
-    GFX(E_INVALIDARG, RT0(rt0->LogicOpEnable = TRUE; rt0->LogicOp = D3D12_LOGIC_OP_XOR)); /* OutputMergerLogicOp is FALSE */
+    /* OutputMergerLogicOp is TRUE: logic ops on a UINT render target; a UNORM one has none. */
+    GFX(S_OK, RT0(rt0->LogicOpEnable = TRUE; rt0->LogicOp = D3D12_LOGIC_OP_XOR; d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UINT));
+    GFX(E_INVALIDARG, RT0(rt0->LogicOpEnable = TRUE; rt0->LogicOp = D3D12_LOGIC_OP_XOR));
     GFX(E_INVALIDARG, RT0(rt0->BlendEnable = TRUE; rt0->SrcBlend = 0));
     GFX(E_INVALIDARG, RT0(rt0->BlendEnable = TRUE; rt0->DestBlend = 12));
     GFX(E_INVALIDARG, RT0(rt0->BlendEnable = TRUE; rt0->BlendOp = 6));

@@ -27,8 +27,12 @@ pub struct Caps {
     pub depth_stencil: bool,
     /// Unordered-access views (typed UAV, UAV loads/stores/atomics). Needs `shaders`.
     pub uav: bool,
-    /// Multisampled render targets (and MSAA loads/resolves).
+    /// Multisampled render targets (and MSAA resolves).
     pub msaa: bool,
+    /// Loads from multisampled textures in shaders (Texture2DMS.Load).
+    pub msaa_load: bool,
+    /// The stream-output stage (SO_BUFFER).
+    pub stream_output: bool,
     /// Video decode / processing / encode.
     pub video: bool,
     /// Swap chains / scan-out (DISPLAY, BACK_BUFFER_CAST).
@@ -57,22 +61,27 @@ pub struct Caps {
 }
 
 impl Caps {
-    /// What the CPU backend can do today: create buffers and textures, copy and map them.
-    /// No shader execution, no rendering, no video, no tiled resources.
+    /// What the CPU backend can do today: buffers and textures, copies and maps, clears, and
+    /// draws and dispatches of DXIL vertex, pixel and compute shaders. No video, no swap chains.
     pub const fn today() -> Self {
         Caps {
-            // 11_1 needs output-merger logic ops, which need rendering: until then the
-            // device reports 11_0, the minimum D3D12 knows.
+            // 11_1 needs more than logic ops (UAVs at every stage with 64 slots, target-independent
+            // rasterization): the device reports 11_0.
             feature_level: sys::D3D_FEATURE_LEVEL_11_0.0,
-            shaders: false,
-            // RTVs and DSVs are created, bound and cleared (ClearRenderTargetView,
-            // ClearDepthStencilView); draws into them wait for shader execution.
+            // DXIL shaders execute (dxil::exec): sampling, gathers, loads, vertex and index
+            // buffers, blending and logic ops in draws.
+            shaders: true,
+            // RTVs and DSVs are created, bound, cleared and drawn into.
             render_targets: true,
             depth_stencil: true,
-            uav: false,
+            // Typed, raw and structured UAVs: loads, stores and atomics from shaders, clears.
+            uav: true,
             // Multisampled render targets and depth buffers: clears, copies, resolves and
             // draws set every sample (4 MB / 64 KB placement like hardware).
             msaa: true,
+            // Texture2DMS SRVs read sample 0 only, and no stream-output stage runs.
+            msaa_load: false,
+            stream_output: false,
             video: false,
             present: false,
             // Reserved resources map 64 KB tiles from heaps; unmapped tiles read zero and drop
@@ -85,7 +94,8 @@ impl Caps {
             // to refuse unaligned BC top levels (resources.md §5.3 REC).
             unaligned_block_textures: true,
             msaa_64kb_aligned: true,
-            typed_uav_load_additional_formats: false,
+            // Typed UAV loads decode every format the backend stores (pack::decode_lanes).
+            typed_uav_load_additional_formats: true,
             writable_msaa_textures: false,
             sampler_feedback: false,
             max_gpu_va_bits_per_resource: 40,
@@ -103,6 +113,8 @@ impl Caps {
             depth_stencil: true,
             uav: true,
             msaa: true,
+            msaa_load: true,
+            stream_output: true,
             video: false,
             present: true,
             tiled_resources_tier: 3,
@@ -135,9 +147,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn today_has_views_and_clears_but_no_shaders() {
+    fn today_executes_shaders_but_has_no_video_or_swap_chains() {
         let c = Caps::today();
-        assert!(!c.shaders && !c.uav);
+        assert!(c.shaders && c.uav && c.typed_uav_load_additional_formats);
+        assert!(!c.msaa_load && !c.stream_output);
         assert!(c.render_targets && c.depth_stencil);
         assert!(c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);

@@ -870,8 +870,10 @@ pub fn masked_support(i: &FormatInfo, caps: &Caps) -> (u32, u32) {
         b &= !OUTPUT_MERGER_LOGIC_OP;
     }
     if i.has(F_VIDEO) && !caps.video {
-        // Render targets of video formats are per-plane views, which come with video support.
-        a &= !RENDER_TARGET;
+        // Render targets of video formats are per-plane views, which come with video support;
+        // so are the shader views (video formats are not decoded by the sampler).
+        a &= !(RENDER_TARGET | BLENDABLE | SHADER_LOAD | SHADER_SAMPLE | SHADER_GATHER | TYPED_UNORDERED_ACCESS_VIEW);
+        b &= !(UAV_TYPED_LOAD | UAV_TYPED_STORE);
     }
     if !caps.shaders {
         // Blending and logic ops are done by draws.
@@ -880,6 +882,12 @@ pub fn masked_support(i: &FormatInfo, caps: &Caps) -> (u32, u32) {
     }
     if !caps.present {
         a &= !(DISPLAY | BACK_BUFFER_CAST);
+    }
+    if !caps.stream_output {
+        a &= !SO_BUFFER;
+    }
+    if !caps.msaa_load {
+        a &= !MULTISAMPLE_LOAD;
     }
     if !caps.depth_stencil {
         a &= !DEPTH_STENCIL;
@@ -1193,22 +1201,28 @@ mod tests {
         let c = Caps::today();
         // UNKNOWN → BUFFER only, plus TILED (reserved buffers; tier 3 today)
         assert_eq!(format_support(DXGI_FORMAT_UNKNOWN, &c), Ok((0x1, 0x200)));
-        // RGBA8: TEXTURE1D|2D|3D|MIP|RENDER_TARGET|MULTISAMPLE_RESOLVE|CAST_WITHIN_BIT_LAYOUT|
-        // MULTISAMPLE_RENDERTARGET; nothing that needs shaders (sampling, blending, logic ops,
-        // MULTISAMPLE_LOAD), no DISPLAY (no swap chains)
-        let rgba8 = 0x10 | 0x20 | 0x40 | 0x1000 | 0x4000 | 0x40000 | 0x100000 | 0x200000;
-        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((rgba8, 0x200)));
-        assert_eq!(format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c), Ok((rgba8, 0x200)));
-        // D32_FLOAT: no TEXTURE3D; DEPTH_STENCIL (DSVs are created and cleared),
-        // MULTISAMPLE_RENDERTARGET
-        assert_eq!(
-            format_support(DXGI_FORMAT_D32_FLOAT, &c),
-            Ok((0x10 | 0x20 | 0x1000 | 0x10000 | 0x100000 | 0x200000, 0x200))
-        );
-        // BC1: no 1D
-        assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x20 | 0x40 | 0x1000 | 0x100000, 0x200)));
-        // NV12: TEXTURE2D only (no mips, no cast)
+        // RGBA8: BUFFER 0x1 | IA_VERTEX_BUFFER 0x2 | TEXTURE1D/2D/3D/CUBE 0xF0 | SHADER_LOAD 0x100
+        // | SHADER_SAMPLE 0x200 | MIP 0x1000 | RENDER_TARGET 0x4000 | BLENDABLE 0x8000 |
+        // MULTISAMPLE_RESOLVE 0x40000 | CAST_WITHIN_BIT_LAYOUT 0x100000 | MULTISAMPLE_RENDERTARGET
+        // 0x200000 | SHADER_GATHER 0x800000 | TYPED_UNORDERED_ACCESS_VIEW 0x2000000 = 0x2B4D3F3;
+        // not DISPLAY / BACK_BUFFER_CAST (no swap chains), MULTISAMPLE_LOAD (Texture2DMS loads) or
+        // SO_BUFFER (no stream output). Support2: UAV_TYPED_LOAD 0x40 | UAV_TYPED_STORE 0x80 |
+        // TILED 0x200.
+        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x2B4D3F3, 0x2C0)));
+        // BGRA8: the same without typed UAVs (its class has none): 0x2B4D3F3 − 0x2000000.
+        assert_eq!(format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c), Ok((0xB4D3F3, 0x200)));
+        // D32_FLOAT: TEXTURE1D|2D|CUBE 0xB0 | MIP | DEPTH_STENCIL 0x10000 | CAST |
+        // MULTISAMPLE_RENDERTARGET; no TEXTURE3D, not sampled as D32 (its SRVs are R32_FLOAT)
+        assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x3110B0, 0x200)));
+        // BC1: TEXTURE2D|3D|CUBE 0xE0 | LOAD | SAMPLE | MIP | CAST | GATHER; no 1D, no views to write
+        assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x9013E0, 0x200)));
+        // NV12: TEXTURE2D only (no mips, no cast; video formats are not decoded)
         assert_eq!(format_support(DXGI_FORMAT_NV12, &c), Ok((0x20, 0)));
+        // R32_UINT: BUFFER | IA_VERTEX_BUFFER | IA_INDEX_BUFFER | TEXTURE1D..CUBE | LOAD | MIP |
+        // RENDER_TARGET | CAST | MULTISAMPLE_RENDERTARGET | TYPED_UAV (no sampling, blending or
+        // resolve for integers); Support2: every UAV atomic 0x3F | typed load/store 0xC0 |
+        // OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
+        assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x23051F7, 0x3FF)));
         // unknown enum value
         assert_eq!(format_support(DXGI_FORMAT(116), &c), Err(FormatSupportError::InvalidArg));
         assert_eq!(format_support(DXGI_FORMAT(0xFFFF_FFFF), &c), Err(FormatSupportError::InvalidArg));

@@ -113,6 +113,9 @@ impl Device {
                     CrossNodeSharingTier: D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED,
                     // Heaps hold any mix of buffers and textures (heap-and-memory.md §6).
                     ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_2,
+                    // The output merger does logic ops on UINT render targets (core::output_merger).
+                    OutputMergerLogicOp: 1,
+                    TypedUAVLoadAdditionalFormats: b(caps.typed_uav_load_additional_formats),
                     ..Default::default()
                 };
             }

@@ -85,7 +85,7 @@ fn shader_cache_reports_single_pso_and_library() {
 fn limits_follow_what_the_device_reports() {
     let d = device();
     let l = limits(&d.inner);
-    assert!(!l.logic_op && !l.depth_bounds && !l.mesh_shaders && !l.independent_stencil_masks);
+    assert!(l.logic_op && !l.depth_bounds && !l.mesh_shaders && !l.independent_stencil_masks);
     assert_eq!((l.conservative_raster_tier, l.view_instancing_tier, l.node_count), (0, 0, 1));
     assert_eq!(l.max_shader_model, ShaderModel::new(6, 2));
     assert_eq!(l.root_signature.max_version, Version::from_raw(features::MAX_ROOT_SIGNATURE.0).unwrap());
