@@ -145,6 +145,12 @@ struct Rgba {
 static const Rgba kTexels[4] = {{{200, 0, 0, 255}}, {{0, 200, 0, 255}}, {{0, 0, 200, 255}}, {{100, 100, 100, 255}}};
 static const Rgba kClear = {{10, 20, 30, 40}};
 
+// Mesa's textured shaders and their input layout (TEXCOORD0 position, TEXCOORD1 uv).
+static const D3D12_INPUT_ELEMENT_DESC kTexturedLayout[2] = {
+    {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+
 struct Fixture {
     ID3D12Device *dev = nullptr;
     Com<ID3D12CommandQueue> queue;
@@ -156,6 +162,7 @@ struct Fixture {
     Com<ID3D12PipelineState> pso;
     Com<ID3D12Resource> tex, upload, rt, readback, cb, vb, ib;
     Com<ID3D12DescriptorHeap> srv_heap, rtv_heap;
+    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
 
     void run()
     {
@@ -169,6 +176,26 @@ struct Fixture {
         CHECK_HR(list->Reset(alloc, nullptr), S_OK);
     }
 };
+
+// The textured pipeline: the fixture's root signature, no culling, one RGBA8 target, triangles.
+static D3D12_GRAPHICS_PIPELINE_STATE_DESC textured_pso(const Fixture &f)
+{
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = f.rs;
+    pd.VS = {f.vs.data(), f.vs.size()};
+    pd.PS = {f.ps.data(), f.ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = {kTexturedLayout, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    return pd;
+}
 
 static bool build(Fixture &f)
 {
@@ -216,26 +243,8 @@ static bool build(Fixture &f)
     CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&f.rs)), S_OK);
 
     // Pipeline: Mesa names its inputs TEXCOORD0 (pos) and TEXCOORD1 (uv).
-    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
-    CHECK(vs.size() > 100 && ps.size() > 100);
-    D3D12_INPUT_ELEMENT_DESC ie[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
-    pd.pRootSignature = f.rs;
-    pd.VS = {vs.data(), vs.size()};
-    pd.PS = {ps.data(), ps.size()};
-    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-    pd.SampleMask = UINT_MAX;
-    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    pd.RasterizerState.DepthClipEnable = TRUE;
-    pd.InputLayout = {ie, 2};
-    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-    pd.NumRenderTargets = 1;
-    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-    pd.SampleDesc.Count = 1;
+    CHECK(f.vs.size() > 100 && f.ps.size() > 100);
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&f.pso)), S_OK);
     if (!f.pso) return false;
     // The same pipeline with a root signature that leaves the pixel shader's t0 unbound: the
@@ -388,20 +397,7 @@ static bool left_half(int x, int) { return x < 8; }
 static void depth_stencil_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
-    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
-    D3D12_INPUT_ELEMENT_DESC ie[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
-    pd.pRootSignature = f.rs;
-    pd.VS = {vs.data(), vs.size()};
-    pd.PS = {ps.data(), ps.size()};
-    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-    pd.SampleMask = UINT_MAX;
-    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    pd.RasterizerState.DepthClipEnable = TRUE;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.DepthStencilState.DepthEnable = TRUE;
     pd.DepthStencilState.DepthWriteMask = D3D12_DEPTH_WRITE_MASK_ALL;
     pd.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_LESS;
@@ -412,12 +408,7 @@ static void depth_stencil_draw(Fixture &f)
                                      D3D12_COMPARISON_FUNC_ALWAYS};
     pd.DepthStencilState.FrontFace = op;
     pd.DepthStencilState.BackFace = op;
-    pd.InputLayout = {ie, 2};
-    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-    pd.NumRenderTargets = 1;
-    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
     pd.DSVFormat = DXGI_FORMAT_D24_UNORM_S8_UINT;
-    pd.SampleDesc.Count = 1;
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     if (!pso) return;
@@ -495,25 +486,8 @@ static bool on_strip(int x, int y) { return (y == 0 && x < 12) || (x == 12 && y 
 static void line_strip_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
-    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
-    D3D12_INPUT_ELEMENT_DESC ie[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
-    pd.pRootSignature = f.rs;
-    pd.VS = {vs.data(), vs.size()};
-    pd.PS = {ps.data(), ps.size()};
-    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-    pd.SampleMask = UINT_MAX;
-    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    pd.RasterizerState.DepthClipEnable = TRUE;
-    pd.InputLayout = {ie, 2};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE;
-    pd.NumRenderTargets = 1;
-    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-    pd.SampleDesc.Count = 1;
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     if (!pso) return;
@@ -551,25 +525,8 @@ static void line_strip_draw(Fixture &f)
 static void msaa_draw(Fixture &f, bool render_pass)
 {
     ID3D12Device *dev = f.dev;
-    std::vector<char> vs = fixture("textured.vs.dxil"), ps = fixture("textured.ps.dxil");
-    D3D12_INPUT_ELEMENT_DESC ie[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
-    pd.pRootSignature = f.rs;
-    pd.VS = {vs.data(), vs.size()};
-    pd.PS = {ps.data(), ps.size()};
-    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-    pd.SampleMask = UINT_MAX;
-    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    pd.RasterizerState.DepthClipEnable = TRUE;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.RasterizerState.MultisampleEnable = TRUE;
-    pd.InputLayout = {ie, 2};
-    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-    pd.NumRenderTargets = 1;
-    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
     pd.SampleDesc.Count = 4;
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);

@@ -1632,22 +1632,9 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
             use rd3d12_core::indirect::SignatureKind;
             let compute = layout.kind == SignatureKind::Compute;
             check_work_state(dev, g, "ExecuteBundle", compute, None);
-            let base = match g.executable.as_ref() {
-                Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
-                    IndirectBase::Dispatch(Box::new(DispatchWork {
-                        pipeline: e.clone(),
-                        binds: binds(dev, g, true),
-                        groups: [0; 3],
-                    }))
-                }
-                Some(e) if !compute && crate::backend::cpu::draw::runnable(e) => {
-                    let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
-                    IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0)))
-                }
-                _ => {
-                    l.warn_shader_work("ExecuteBundle");
-                    return;
-                }
+            let Some(base) = indirect_base(dev, g, compute) else {
+                l.warn_shader_work("ExecuteBundle");
+                return;
             };
             s.commands.push(Command::Indirect(Box::new(IndirectWork {
                 layout: layout.clone(),
@@ -1657,6 +1644,21 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
                 base,
             })));
         }
+    }
+}
+
+/// The state an ExecuteIndirect's commands start from, if the bound pipeline runs on the CPU
+/// backend.
+fn indirect_base(dev: &Device, g: &GraphicsState, compute: bool) -> Option<IndirectBase> {
+    let e = g.executable.as_ref()?;
+    if compute && crate::backend::cpu::compute::runnable(e) {
+        let w = DispatchWork { pipeline: e.clone(), binds: binds(dev, g, true), groups: [0; 3] };
+        Some(IndirectBase::Dispatch(Box::new(w)))
+    } else if !compute && crate::backend::cpu::draw::runnable(e) {
+        let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
+        Some(IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0))))
+    } else {
+        None
     }
 }
 
@@ -1896,23 +1898,10 @@ unsafe fn record_indirect(
     let dev = &l.device.inner;
     let compute = layout.kind == SignatureKind::Compute;
     check_work_state(dev, g, "ExecuteIndirect", compute, None);
-    let base = match g.executable.as_ref() {
-        Some(e) if compute && crate::backend::cpu::compute::runnable(e) => {
-            IndirectBase::Dispatch(Box::new(DispatchWork {
-                pipeline: e.clone(),
-                binds: binds(dev, g, true),
-                groups: [0; 3],
-            }))
-        }
-        Some(e) if !compute && crate::backend::cpu::draw::runnable(e) => {
-            let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
-            IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0)))
-        }
-        _ => {
-            l.warn_shader_work("ExecuteIndirect");
-            s.commands.push(Command::ShaderWork);
-            return;
-        }
+    let Some(base) = indirect_base(dev, g, compute) else {
+        l.warn_shader_work("ExecuteIndirect");
+        s.commands.push(Command::ShaderWork);
+        return;
     };
     s.commands.push(Command::Indirect(Box::new(IndirectWork {
         layout,
