@@ -46,7 +46,8 @@ fn private_libs(target: &Path, libdir: &Path) -> Result<PathBuf, String> {
 
 /// (a) An EGL surfaceless GLES program given the renderer it must run on: egl_clear (a cleared
 /// FBO read back, a triangle drawn with a GLSL program and read back) and gl_scene (texture
-/// upload and sampling, depth test on a D24S8 renderbuffer, blending).
+/// upload and sampling, depth test on a D24S8 renderbuffer, blending) and gl_compute (a GLES
+/// 3.1 compute shader over a storage buffer).
 fn egl_program(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
     let mut c = gl(exe, libs);
     match libs {
@@ -152,8 +153,9 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
         Ok(d) => d,
         Err(e) => return step("mesa: private library folder", Err(e)),
     };
-    // (a) egl_clear and gl_scene: EGL surfaceless programs checking their pixels.
-    for name in ["egl_clear", "gl_scene"] {
+    // (a) egl_clear, gl_scene and gl_compute: EGL surfaceless programs checking their pixels
+    // or buffer words.
+    for name in ["egl_clear", "gl_scene", "gl_compute"] {
         let exe = target.join("abi").join(name);
         let mut cc = Command::new("gcc");
         cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join(format!("tests/mesa/{name}.c"))).arg("-o").arg(&exe);
