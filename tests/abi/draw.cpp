@@ -45,7 +45,8 @@
 //      S_OK, as on Windows;
 //   7. a triangle into a 4x MSAA target, resolved: pixels the hypotenuse crosses average the
 //      covered samples (the standard 4x positions) with the clear; 7b. the same inside a render
-//      pass whose CLEAR beginning access clears and whose RESOLVE ending access resolves;
+//      pass whose CLEAR beginning access clears and whose RESOLVE ending access resolves; 7c. a
+//      compute shader loads each sample of a pixel through a Texture2DMS view;
 //   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
 //   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
 //   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
@@ -522,6 +523,84 @@ static void line_strip_draw(Fixture &f)
 // those with x + y = 15 samples 0 and 2 (the texel and the clear averaged: (0, 200, 0) and
 // (10, 20, 30) give (5, 110, 15), (0, 0, 200) gives (5, 10, 115), alpha 255), the rest none.
 // The pixel shader runs once per pixel at its center (uv of the center's quadrant).
+// 7c. Texture2DMS loads: a compute shader (msload.cs, from GLSL texelFetch on a sampler2DMS)
+// reads the four samples of pixel (15, 0) of the 4x target drawn in 7: samples 0 and 2 are
+// covered (the top-right quadrant's texel, 0 200 0 255), samples 1 and 3 keep the clear
+// (10 20 30 255). The view is an SRV of dimension TEXTURE2DMS in a table; the output a root UAV.
+static void msaa_load(Fixture &f, ID3D12Resource *ms)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p[2] = {};
+    p[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    p[0].DescriptorTable.NumDescriptorRanges = 1;
+    p[0].DescriptorTable.pDescriptorRanges = &r;
+    p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    p[1].Descriptor.ShaderRegister = 1;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 2;
+    rd.Desc_1_1.pParameters = p;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    std::vector<char> cs = fixture("msload.cs.dxil");
+    D3D12_COMPUTE_PIPELINE_STATE_DESC cd = {};
+    cd.pRootSignature = rs;
+    cd.CS = {cs.data(), cs.size()};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateComputePipelineState(&cd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    // The SRV in descriptor 3 of the shader-visible heap.
+    UINT inc = dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE c = f.srv_heap->GetCPUDescriptorHandleForHeapStart();
+    c.ptr += 3 * inc;
+    D3D12_SHADER_RESOURCE_VIEW_DESC sd = {};
+    sd.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    sd.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2DMS;
+    sd.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    dev->CreateShaderResourceView(ms, &sd, c);
+    Com<ID3D12Resource> out;
+    D3D12_RESOURCE_DESC bd = {};
+    bd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    bd.Width = 64;
+    bd.Height = 1;
+    bd.DepthOrArraySize = 1;
+    bd.MipLevels = 1;
+    bd.SampleDesc.Count = 1;
+    bd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    bd.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &bd, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, nullptr,
+                                          IID_PPV_ARGS(&out)),
+             S_OK);
+    if (!out) return;
+    ID3D12GraphicsCommandList *l = f.list;
+    D3D12_RESOURCE_BARRIER b =
+        transition(ms, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    l->ResourceBarrier(1, &b);
+    ID3D12DescriptorHeap *heaps[] = {f.srv_heap};
+    l->SetDescriptorHeaps(1, heaps);
+    l->SetComputeRootSignature(rs);
+    l->SetPipelineState(pso);
+    D3D12_GPU_DESCRIPTOR_HANDLE g = f.srv_heap->GetGPUDescriptorHandleForHeapStart();
+    g.ptr += 3 * inc;
+    l->SetComputeRootDescriptorTable(0, g);
+    l->SetComputeRootUnorderedAccessView(1, out->GetGPUVirtualAddress());
+    l->Dispatch(1, 1, 1);
+    b = transition(out, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(f.readback, 0, out, 0, 64);
+    f.run();
+    const uint32_t *w = static_cast<const uint32_t *>(map(f.readback));
+    const uint32_t want[16] = {0, 200, 0, 255, 10, 20, 30, 255, 0, 200, 0, 255, 10, 20, 30, 255};
+    unsigned bad = 0;
+    for (int i = 0; i < 16; i++) bad += w[i] != want[i];
+    CHECK_EQ(bad, 0u);
+}
+
 static void msaa_draw(Fixture &f, bool render_pass)
 {
     ID3D12Device *dev = f.dev;
@@ -625,6 +704,7 @@ static void msaa_draw(Fixture &f, bool render_pass)
     CHECK_EQ(bad, 0u);
     CHECK_EQ(full, 120u);
     CHECK_EQ(half, 16u);
+    if (!render_pass) msaa_load(f, ms);
 }
 
 static void draws(ID3D12Device *dev)

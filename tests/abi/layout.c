@@ -1050,11 +1050,11 @@ static void test_format_features(ID3D12Device *dev)
     /* FORMAT_SUPPORT (features.md §3.4), today's masks. */
     /* Render targets also multisample and resolve; depth buffers multisample. */
     const UINT rt = D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET |
-                    D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE,
+                    D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_LOAD,
                ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
     /* Shaders execute: cube textures, loads, sampling and gathers; buffers and vertex buffers;
-     * blending in draws; typed UAVs with typed loads and stores. No DISPLAY (no swap chains),
-     * MULTISAMPLE_LOAD (Texture2DMS loads) or SO_BUFFER (no stream output). */
+     * blending in draws; typed UAVs with typed loads and stores; Texture2DMS loads (with the
+     * render-target bits). No DISPLAY (no swap chains) or SO_BUFFER (no stream output). */
     const UINT cube = D3D12_FORMAT_SUPPORT1_TEXTURECUBE,
                read = D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE |
                       D3D12_FORMAT_SUPPORT1_SHADER_GATHER,

@@ -397,15 +397,15 @@ def test_format_support(dev):
     # Today's runtime: texture dimensions, MIP, CAST_WITHIN_BIT_LAYOUT and TILED; render targets
     # (multisampled and resolvable too) and depth-stencil (multisampled too); shaders execute:
     # buffers, vertex buffers, cube textures, loads, sampling, gathers, blending, typed UAVs with
-    # typed loads and stores (see layout.c). Written as numbers: RGBA8 0x2B4D3F3 = BUFFER 0x1 |
+    # typed loads and stores (see layout.c). Written as numbers: RGBA8 0x2F4D3F3 = BUFFER 0x1 |
     # IA_VERTEX_BUFFER 0x2 | TEXTURE1D/2D/3D/CUBE 0xF0 | SHADER_LOAD 0x100 | SHADER_SAMPLE 0x200 |
     # MIP 0x1000 | RENDER_TARGET 0x4000 | BLENDABLE 0x8000 | MULTISAMPLE_RESOLVE 0x40000 |
-    # CAST 0x100000 | MULTISAMPLE_RENDERTARGET 0x200000 | SHADER_GATHER 0x800000 | TYPED_UAV
-    # 0x2000000; Support2 0x2C0 = UAV_TYPED_LOAD 0x40 | UAV_TYPED_STORE 0x80 | TILED 0x200.
+    # CAST 0x100000 | MULTISAMPLE_RENDERTARGET 0x200000 | MULTISAMPLE_LOAD 0x400000 |
+    # SHADER_GATHER 0x800000 | TYPED_UAV 0x2000000; Support2 0x2C0 = UAV_TYPED_LOAD 0x40 | UAV_TYPED_STORE 0x80 | TILED 0x200.
     # BC1 0x9013E0 = 2D|3D|CUBE 0xE0 | LOAD | SAMPLE | MIP | CAST | GATHER. D32_FLOAT 0x3110B0 =
     # 1D|2D|CUBE 0xB0 | MIP | DEPTH_STENCIL 0x10000 | CAST | MULTISAMPLE_RENDERTARGET.
     for name, fmt, expected in (
-            ("R8G8B8A8_UNORM", FORMAT_R8G8B8A8_UNORM, (S_OK, 0x2B4D3F3, 0x2C0)),
+            ("R8G8B8A8_UNORM", FORMAT_R8G8B8A8_UNORM, (S_OK, 0x2F4D3F3, 0x2C0)),
             ("BC1_UNORM", FORMAT_BC1_UNORM, (S_OK, 0x9013E0, S2_TILED)),
             ("D32_FLOAT", FORMAT_D32_FLOAT, (S_OK, 0x3110B0, S2_TILED)),
             ("UNKNOWN", FORMAT_UNKNOWN, (S_OK, S1_BUFFER, S2_TILED)),

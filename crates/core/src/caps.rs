@@ -79,8 +79,8 @@ impl Caps {
             // Multisampled render targets and depth buffers: clears, copies, resolves and
             // draws set every sample (4 MB / 64 KB placement like hardware).
             msaa: true,
-            // Texture2DMS SRVs read sample 0 only, and no stream-output stage runs.
-            msaa_load: false,
+            // Texture2DMS SRVs load any sample; no stream-output stage runs.
+            msaa_load: true,
             stream_output: false,
             video: false,
             present: false,
@@ -150,7 +150,7 @@ mod tests {
     fn today_executes_shaders_but_has_no_video_or_swap_chains() {
         let c = Caps::today();
         assert!(c.shaders && c.uav && c.typed_uav_load_additional_formats);
-        assert!(!c.msaa_load && !c.stream_output);
+        assert!(c.msaa_load && !c.stream_output);
         assert!(c.render_targets && c.depth_stencil);
         assert!(c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);

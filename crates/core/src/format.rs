@@ -1204,13 +1204,13 @@ mod tests {
         // RGBA8: BUFFER 0x1 | IA_VERTEX_BUFFER 0x2 | TEXTURE1D/2D/3D/CUBE 0xF0 | SHADER_LOAD 0x100
         // | SHADER_SAMPLE 0x200 | MIP 0x1000 | RENDER_TARGET 0x4000 | BLENDABLE 0x8000 |
         // MULTISAMPLE_RESOLVE 0x40000 | CAST_WITHIN_BIT_LAYOUT 0x100000 | MULTISAMPLE_RENDERTARGET
-        // 0x200000 | SHADER_GATHER 0x800000 | TYPED_UNORDERED_ACCESS_VIEW 0x2000000 = 0x2B4D3F3;
-        // not DISPLAY / BACK_BUFFER_CAST (no swap chains), MULTISAMPLE_LOAD (Texture2DMS loads) or
-        // SO_BUFFER (no stream output). Support2: UAV_TYPED_LOAD 0x40 | UAV_TYPED_STORE 0x80 |
-        // TILED 0x200.
-        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x2B4D3F3, 0x2C0)));
-        // BGRA8: the same without typed UAVs (its class has none): 0x2B4D3F3 − 0x2000000.
-        assert_eq!(format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c), Ok((0xB4D3F3, 0x200)));
+        // 0x200000 | MULTISAMPLE_LOAD 0x400000 | SHADER_GATHER 0x800000 |
+        // TYPED_UNORDERED_ACCESS_VIEW 0x2000000 = 0x2F4D3F3; not DISPLAY / BACK_BUFFER_CAST (no
+        // swap chains) or SO_BUFFER (no stream output). Support2: UAV_TYPED_LOAD 0x40 |
+        // UAV_TYPED_STORE 0x80 | TILED 0x200.
+        assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x2F4D3F3, 0x2C0)));
+        // BGRA8: the same without typed UAVs (its class has none): 0x2F4D3F3 − 0x2000000.
+        assert_eq!(format_support(DXGI_FORMAT_B8G8R8A8_UNORM, &c), Ok((0xF4D3F3, 0x200)));
         // D32_FLOAT: TEXTURE1D|2D|CUBE 0xB0 | MIP | DEPTH_STENCIL 0x10000 | CAST |
         // MULTISAMPLE_RENDERTARGET; no TEXTURE3D, not sampled as D32 (its SRVs are R32_FLOAT)
         assert_eq!(format_support(DXGI_FORMAT_D32_FLOAT, &c), Ok((0x3110B0, 0x200)));
@@ -1219,10 +1219,10 @@ mod tests {
         // NV12: TEXTURE2D only (no mips, no cast; video formats are not decoded)
         assert_eq!(format_support(DXGI_FORMAT_NV12, &c), Ok((0x20, 0)));
         // R32_UINT: BUFFER | IA_VERTEX_BUFFER | IA_INDEX_BUFFER | TEXTURE1D..CUBE | LOAD | MIP |
-        // RENDER_TARGET | CAST | MULTISAMPLE_RENDERTARGET | TYPED_UAV (no sampling, blending or
-        // resolve for integers); Support2: every UAV atomic 0x3F | typed load/store 0xC0 |
-        // OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
-        assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x23051F7, 0x3FF)));
+        // RENDER_TARGET | CAST | MULTISAMPLE_RENDERTARGET | MULTISAMPLE_LOAD | TYPED_UAV (no
+        // sampling, blending or resolve for integers); Support2: every UAV atomic 0x3F | typed
+        // load/store 0xC0 | OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
+        assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x27051F7, 0x3FF)));
         // unknown enum value
         assert_eq!(format_support(DXGI_FORMAT(116), &c), Err(FormatSupportError::InvalidArg));
         assert_eq!(format_support(DXGI_FORMAT(0xFFFF_FFFF), &c), Err(FormatSupportError::InvalidArg));

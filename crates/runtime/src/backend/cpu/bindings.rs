@@ -213,13 +213,21 @@ struct Tex {
     subresources: Vec<SubresourceBytes>,
     view: View,
     mapping: u32,
+    /// A multisampled texture's (bytes from one sample's copy to the next, sample count).
+    ms: Option<(u64, u32)>,
 }
 
 impl Tex {
     fn with<R>(&self, f: impl FnOnce(&MemoryTexels<'_>) -> R) -> R {
+        self.with_sample(0, f)
+    }
+
+    /// As [`Tex::with`], over sample `s`'s copy of a multisampled texture.
+    fn with_sample<R>(&self, s: u32, f: impl FnOnce(&MemoryTexels<'_>) -> R) -> R {
+        let skip = self.ms.map_or(0, |(stride, _)| u64::from(s) * stride);
         let owned;
         let bytes: &[u8] = if self.borrowed {
-            owned = bytes(&self.memory, self.offset, self.len);
+            owned = bytes(&self.memory, self.offset + skip, self.len.saturating_sub(skip));
             owned.as_deref().unwrap_or(&[])
         } else {
             &self.data
@@ -386,6 +394,7 @@ fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
                 },
             )?,
             mapping: d.component_mapping(),
+            ms: None,
         });
     }
     let r = &e.desc;
@@ -404,7 +413,15 @@ fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
         subresources,
         view: View::from_srv(u32::from(d.dimension), &d.texture())?,
         mapping: d.component_mapping(),
+        ms: ms(d, r),
     })
+}
+
+/// The sample stride and count of a Texture2DMS / Texture2DMSArray view's resource.
+fn ms(d: &Descriptor, r: &D3D12_RESOURCE_DESC1) -> Option<(u64, u32)> {
+    let dim = u32::from(d.dimension);
+    let ms_view = dim == D3D12_SRV_DIMENSION_TEXTURE2DMS.0 || dim == D3D12_SRV_DIMENSION_TEXTURE2DMSARRAY.0;
+    (ms_view && r.SampleDesc.Count > 1).then(|| (allocation::msaa_sample_stride(r).unwrap_or(0), r.SampleDesc.Count))
 }
 
 impl StageBindings<'_> {
@@ -615,7 +632,8 @@ impl Bindings for StageBindings<'_> {
                 let levels = v.mip_levels.min(texels.mips.saturating_sub(v.first_mip));
                 let (w, h, d) = sample::Texels::dims(texels, v.first_mip + mip);
                 let third = if texels.array_size > 1 || d == 1 { v.array_size } else { d };
-                [w, h, third, levels]
+                // Multisampled views give their sample count where others give mip levels.
+                [w, h, third, t.ms.map_or(levels, |(_, n)| n)]
             }),
             _ => [0; 4],
         }
@@ -725,7 +743,12 @@ impl Bindings for StageBindings<'_> {
     fn load(&self, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
         let t = self.resolve((SRV, texture.0, texture.1));
         let Resolved::Texture(t) = &*t else { return [0; 4] };
-        let v = t.with(|texels| sample::load(texels, &t.view, coords, mip, [0; 3]));
+        // A multisampled view's Load takes a sample index where others take a mip.
+        let v = match t.ms {
+            Some((_, count)) if mip >= count => t.with(|texels| sample::Texels::zero_lanes(texels)),
+            Some(_) => t.with_sample(mip, |texels| sample::load(texels, &t.view, coords, 0, [0; 3])),
+            None => t.with(|texels| sample::load(texels, &t.view, coords, mip, [0; 3])),
+        };
         let integer = format::info(t.format).is_some_and(|i| i.name.contains("INT"));
         sample::apply_mapping(t.mapping, v, 0, if integer { 1 } else { 1.0f32.to_bits() })
     }
