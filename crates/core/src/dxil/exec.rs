@@ -339,6 +339,11 @@ enum Op {
 #[derive(Debug, Clone)]
 struct DInst {
     op: Op,
+    /// Whether lanes of a quad must run this instruction together (see [`run_quad`]): it
+    /// needs the other lanes' values, branches, or reaches memory or resources that other
+    /// lanes may see. The others (arithmetic, inputs, outputs, handles, cbuffer reads,
+    /// discard) touch only the lane's own state and its own [`Env`].
+    sync: bool,
     /// The result's slot (`u32::MAX` for an id below the function's locals, an error if set).
     dst: Option<u32>,
 }
@@ -403,6 +408,12 @@ fn cast_facts(m: &Module, from: TypeId, to: TypeId) -> CastFacts {
         to_double: matches!(m.types.get(to), Some(Type::Double)),
         bits,
     }
+}
+
+/// Whether dx.op `opcode` touches only its lane's state and its own [`Env`]: arithmetic,
+/// inputs and outputs, handles, constant buffers (read-only), system values, discard.
+fn lane_local(opcode: u32) -> bool {
+    matches!(opcode, 4..=57 | 59 | 71 | 82 | 90 | 91 | 93..=96 | 101 | 102 | 108 | 124..=134 | 138)
 }
 
 /// Decodes `f`'s body (see [`Decoded`]).
@@ -482,7 +493,7 @@ fn decode(m: &Module, f: &Function) -> Decoded {
             if let (true, InstKind::Phi { incoming }) = (leading, &inst.kind) {
                 db.phis.push(DPhi { dst, incoming: incoming.iter().map(|(v, from)| (*from, resolve(*v))).collect() });
                 db.first = i + 1;
-                db.insts.push(DInst { op: Op::Other, dst });
+                db.insts.push(DInst { op: Op::Other, dst, sync: true });
                 continue;
             }
             leading = false;
@@ -543,7 +554,17 @@ fn decode(m: &Module, f: &Function) -> Decoded {
                 },
                 _ => Op::Other,
             };
-            db.insts.push(DInst { op, dst });
+            let sync = match &op {
+                Op::Binary { .. }
+                | Op::Cast { .. }
+                | Op::Cmp { .. }
+                | Op::Select { .. }
+                | Op::Extract { .. }
+                | Op::Nop => false,
+                Op::Call { opcode, .. } => !lane_local(*opcode),
+                _ => true,
+            };
+            db.insts.push(DInst { op, dst, sync });
         }
         blocks.push(db);
     }
@@ -580,6 +601,34 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
             break;
         }
         let inst = lanes[first].current()?;
+        if !inst.sync {
+            // A run of lane-local instructions up to the next synchronising one: each lane runs
+            // it alone, as no lane can observe another's order there. The error reported is the
+            // first in (instruction, lane) order, as when the lanes step together.
+            let mut err: Option<(usize, ExecError)> = None;
+            for &i in live {
+                let lane = &mut lanes[i];
+                let r = loop {
+                    match lane.current() {
+                        Ok(c) if c.sync => break Ok(()),
+                        Ok(_) => {}
+                        Err(e) => break Err(e),
+                    }
+                    if let Err(e) = lane.step(&mut *envs[i]) {
+                        break Err(e);
+                    }
+                };
+                if let Err(e) = r {
+                    if err.as_ref().is_none_or(|(j, _)| lane.at.index < *j) {
+                        err = Some((lane.at.index, e));
+                    }
+                }
+            }
+            if let Some((_, e)) = err {
+                return Err(e);
+            }
+            continue;
+        }
         if let (Op::Call { opcode, args, .. }, 4) = (&inst.op, live.len()) {
             // Operands whose derivatives the operation needs (indices after the opcode): the
             // value of a derivative operation, the u, v, w of an implicit-LOD sample.
@@ -741,6 +790,17 @@ impl<'m> State<'m> {
             },
             Src::Const(i) => self.d.consts.get(i as usize).map_or_else(|| bad(format!("constant {i}")), |v| Ok(g(v))),
             Src::Dyn(id) => Ok(g(&self.value(id)?)),
+        }
+    }
+
+    /// The value of an operand that is a set local or a constant (`None` otherwise: the caller
+    /// takes the slow path through [`State::read`], which evaluates or reports it).
+    #[inline(always)]
+    fn get(&self, s: Src) -> Option<&Val> {
+        match s {
+            Src::Local(i) => self.locals.get(i as usize)?.as_ref(),
+            Src::Const(i) => self.d.consts.get(i as usize),
+            Src::Dyn(_) => None,
         }
     }
 
@@ -939,10 +999,15 @@ impl<'m> State<'m> {
 
     /// Enters the cursor's block if it has not been entered: its phis read their incoming
     /// values together, before any of them is written.
+    #[inline(always)]
     fn enter(&mut self) -> R<()> {
         if self.at.entered {
             return Ok(());
         }
+        self.enter_block()
+    }
+
+    fn enter_block(&mut self) -> R<()> {
         let d = self.d;
         let b = d.blocks.get(self.at.block).ok_or_else(|| ExecError::Malformed(format!("block {}", self.at.block)))?;
         let mut phis = std::mem::take(&mut self.phi_values);
@@ -1026,17 +1091,29 @@ impl<'m> State<'m> {
     /// Runs a decoded instruction that is not a terminator.
     fn run_op(&mut self, op: &'m Op, dst: Option<u32>, env: &mut dyn Env) -> R<()> {
         let v = match op {
-            Op::Binary { op, a, b, w, double } => {
-                let (a, b) = (self.read(*a)?, self.read(*b)?);
-                binary(*op, &a, &b, *w, *double)?
-            }
-            Op::Cast { op, v, c } => {
-                let v = self.read(*v)?;
-                cast(*op, &v, *c)?
-            }
+            Op::Binary { op, a, b, w, double } => match (self.get(*a), self.get(*b)) {
+                (Some(x), Some(y)) => binary(*op, x, y, *w, *double)?,
+                _ => {
+                    let (a, b) = (self.read(*a)?, self.read(*b)?);
+                    binary(*op, &a, &b, *w, *double)?
+                }
+            },
+            Op::Cast { op, v, c } => match self.get(*v) {
+                Some(x) => cast(*op, x, *c)?,
+                None => {
+                    let v = self.read(*v)?;
+                    cast(*op, &v, *c)?
+                }
+            },
             Op::Cmp { pred, a, b, w } => {
-                let (a, b) = (self.read(*a)?, self.read(*b)?);
-                Val::Int(u64::from(compare(*pred, &a, &b, *w)?))
+                let r = match (self.get(*a), self.get(*b)) {
+                    (Some(x), Some(y)) => compare(*pred, x, y, *w)?,
+                    _ => {
+                        let (a, b) = (self.read(*a)?, self.read(*b)?);
+                        compare(*pred, &a, &b, *w)?
+                    }
+                };
+                Val::Int(u64::from(r))
             }
             Op::Select { cond, then, otherwise } => {
                 let c = if self.with(*cond, Val::int)? & 1 != 0 { *then } else { *otherwise };
