@@ -502,7 +502,7 @@ struct ShadedVertex {
 
 /// For each PS input (signature id, row): the values at the three vertices, and the
 /// interpolation mode.
-type Varyings = HashMap<(u32, u32), ([[f32; 4]; 3], u32)>;
+type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], u32))>;
 
 /// The pixel shader's view of one pixel of a quad.
 struct PsEnv<'b> {
@@ -533,7 +533,7 @@ impl Env for PsEnv<'_> {
             SV_POSITION => Val::F32(self.position[c]),
             SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),
             SV_PRIMITIVE_ID => Val::Int(u64::from(self.primitive_id)),
-            _ => match self.varyings.get(&(sig, row)) {
+            _ => match self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v) {
                 Some((v, mode)) => {
                     let w = match *mode {
                         INTERP_CONSTANT => [1.0, 0.0, 0.0],
@@ -680,6 +680,12 @@ pub fn draw(
     let tstate =
         TriangleState { cull, front_ccw: rt.front_ccw, depth_clip: rt.depth_clip, viewport: call.viewport, bounds };
 
+    let mut frags: Vec<raster::Fragment> = Vec::new();
+    let mut lane_handles: [Handles; 4] = Default::default();
+    let integer_targets: Vec<bool> = targets
+        .iter()
+        .map(|t| t.as_ref().is_some_and(|t| crate::format::info(t.format).is_some_and(|i| i.name.contains("INT"))))
+        .collect();
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
@@ -730,9 +736,9 @@ pub fn draw(
                 }
                 _ => 0.0,
             };
-            // Covered pixels, grouped by quad.
-            let mut quads: HashMap<(i32, i32), Vec<raster::Fragment>> = HashMap::new();
-            let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
+            // Covered pixels, grouped by quad below.
+            frags.clear();
+            let mut add = |f: &raster::Fragment| frags.push(*f);
             let line = match prim {
                 Primitive::Point(_) => {
                     stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
@@ -751,13 +757,13 @@ pub fn draw(
                     None
                 }
             };
-            if quads.is_empty() {
+            if frags.is_empty() {
                 continue;
             }
             let Some(ps) = &call.ps else {
                 // No pixel shader: depth only.
-                for frags in quads.values() {
-                    for f in frags {
+                {
+                    for f in &frags {
                         let pass = match depth.as_deref_mut() {
                             Some(d) => depth_write(
                                 d,
@@ -779,7 +785,7 @@ pub fn draw(
             let ps_fn = ps.function()?;
             // Varyings: for each PS input row, the three vertices' values of the VS output with
             // the same semantic.
-            let mut varyings: Varyings = HashMap::new();
+            let mut varyings: Varyings = Vec::new();
             for pe in &ps.entry.inputs {
                 for (r, idx) in pe.semantic_indices.iter().enumerate() {
                     let Some(ve) = call.vs.entry.outputs.iter().find(|o| {
@@ -792,20 +798,28 @@ pub fn draw(
                     let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
                         vert(k).outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
                     });
-                    varyings.insert((pe.id, r as u32), (vals, pe.interpolation));
+                    let key = (pe.id, r as u32);
+                    match varyings.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, v)) => *v = (vals, pe.interpolation),
+                        None => varyings.push((key, (vals, pe.interpolation))),
+                    }
                 }
             }
             let ps_res = ps_md.as_deref().unwrap_or(&[]);
-            let mut keys: Vec<_> = quads.keys().copied().collect();
-            keys.sort_by_key(|&(x, y)| (y, x));
-            for (qx, qy) in keys {
-                let covered = &quads[&(qx, qy)];
+            // Quads in (y, x) order, each quad's fragments in raster order.
+            let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
+            frags.sort_by_key(quad_of);
+            for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
+                let (qy, qx) = quad_of(&covered[0]);
                 let front = covered[0].front_facing;
                 let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
-                let mut handle_sets: Vec<Handles> =
-                    (0..4).map(|_| Handles { list: handles.list.clone(), strides: handles.strides.clone() }).collect();
+                // Each lane starts from the handles the draw made so far (allocations reused).
+                for hs in lane_handles.iter_mut() {
+                    hs.list.clone_from(&handles.list);
+                    hs.strides.clone_from(&handles.strides);
+                }
                 let mut zs = [0.0f32; 4];
-                for (lane, hs) in handle_sets.iter_mut().enumerate() {
+                for (lane, hs) in lane_handles.iter_mut().enumerate() {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
@@ -867,7 +881,7 @@ pub fn draw(
                             continue;
                         };
                         let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
-                        write_pixel(t, x, y, &src, blend, call.blend_factor);
+                        write_pixel(t, integer_targets[n], x, y, &src, blend, call.blend_factor);
                         wrote = true;
                     }
                     if wrote {
@@ -1048,13 +1062,27 @@ impl DepthKind {
 }
 
 /// Blends (or logic-ops, or copies) one pixel's color into a render target.
-fn write_pixel(t: &mut Target<'_>, x: i32, y: i32, src: &[Val; 4], blend: &crate::pipeline::RtBlend, factor: [f32; 4]) {
+/// Writes a pixel's color (`integer`: the target's format is an integer one).
+fn write_pixel(
+    t: &mut Target<'_>,
+    integer: bool,
+    x: i32,
+    y: i32,
+    src: &[Val; 4],
+    blend: &crate::pipeline::RtBlend,
+    factor: [f32; 4],
+) {
     let format = t.format;
     let Some(e) = t.element(x, y) else { return };
-    let integer = crate::format::info(format).is_some_and(|i| i.name.contains("INT"));
+    // Without blending or logic ops and with every channel written, the stored value is unused.
+    let replace = blend.write_mask & 0xF == 0xF;
     if integer {
         let s = [0, 1, 2, 3].map(|c| bits_of(&src[c]));
-        let d = crate::pack::decode_lanes(format, e).unwrap_or([0; 4]);
+        let d = if replace && !blend.logic_op_enable {
+            [0; 4]
+        } else {
+            crate::pack::decode_lanes(format, e).unwrap_or([0; 4])
+        };
         let v = if blend.logic_op_enable {
             [0, 1, 2, 3].map(|c| om::logic_op(blend.logic_op, s[c], d[c]).unwrap_or(d[c]))
         } else {
@@ -1067,7 +1095,11 @@ fn write_pixel(t: &mut Target<'_>, x: i32, y: i32, src: &[Val; 4], blend: &crate
         return;
     }
     let s = [0, 1, 2, 3].map(|c| f32_of(&src[c]));
-    let d = crate::pack::decode_color(format, e).unwrap_or([0.0; 4]);
+    let d = if replace && !blend.blend_enable {
+        [0.0; 4]
+    } else {
+        crate::pack::decode_color(format, e).unwrap_or([0.0; 4])
+    };
     let v = if blend.blend_enable {
         om::blend(blend, range_of(format), &BlendInputs { src: s, src1: [0.0; 4], dst: d, constant: factor })
     } else {

@@ -744,6 +744,8 @@ struct State<'m> {
     scratch: Vec<Val>,
     /// A block's phi values, read before any is written (kept to reuse its allocation).
     phi_values: Vec<(Option<u32>, Val)>,
+    /// The elements of the last dx.op with a struct result.
+    lane_out: [Val; 5],
 }
 
 /// Groupshared memory: the allocations of the `addrspace(3)` globals, made on first use by any
@@ -777,6 +779,7 @@ impl<'m> State<'m> {
             at_barrier: false,
             scratch: Vec::new(),
             phi_values: Vec::new(),
+            lane_out: [Val::Undef, Val::Undef, Val::Undef, Val::Undef, Val::Undef],
         }
     }
 
@@ -1151,14 +1154,15 @@ impl<'m> State<'m> {
                     }
                     self.scratch = vals;
                 }
-                let cx = OpCx { m: self.m, derivs: self.derivs, grouped: self.shared.is_some() };
+                let mut cx =
+                    OpCx { m: self.m, out: &mut self.lane_out, derivs: self.derivs, grouped: self.shared.is_some() };
                 let args = Args {
                     srcs,
                     locals: &self.locals,
                     consts: &self.d.consts,
                     owned: owned.then_some(&self.scratch[..]),
                 };
-                let r = run_dx_op(&cx, *opcode, args, *ty, *facts, env);
+                let r = run_dx_op(&mut cx, *opcode, args, *ty, *facts, env);
                 match (r?, spread) {
                     (Out::None, _) => return Ok(()),
                     (Out::Barrier, _) => {
@@ -1166,7 +1170,7 @@ impl<'m> State<'m> {
                         return Ok(());
                     }
                     (Out::One(v), None) => v,
-                    (Out::Lanes(l, n), None) => Val::Agg(l.into_iter().take(n).collect()),
+                    (Out::Lanes(n), None) => Val::Agg(self.lane_out[..n].to_vec()),
                     (Out::One(Val::Agg(e)), Some(sp)) => {
                         for &(k, slot) in sp.iter() {
                             let v = e.get(k as usize).cloned();
@@ -1177,9 +1181,9 @@ impl<'m> State<'m> {
                         }
                         return Ok(());
                     }
-                    (Out::Lanes(l, n), Some(sp)) => {
+                    (Out::Lanes(n), Some(sp)) => {
                         for &(k, slot) in sp.iter() {
-                            let v = l.get(k as usize).filter(|_| (k as usize) < n).cloned();
+                            let v = self.lane_out.get(k as usize).filter(|_| (k as usize) < n).cloned();
                             self.put(
                                 Some(slot),
                                 v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
@@ -1349,7 +1353,7 @@ impl<'m> State<'m> {
 }
 
 /// Runs dx.op `opcode` (see [`State::run_op`]).
-fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Facts, env: &mut dyn Env) -> R<Out> {
+fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Facts, env: &mut dyn Env) -> R<Out> {
     let f = |i: usize| args.get(i).map_or(0.0, Val::f32);
     let u = |i: usize| args.get(i).map_or(0, Val::int);
     let is_double = facts.double;
@@ -1432,11 +1436,14 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
         59 => {
             let Some(Val::Handle(h)) = args.first() else { return bad("cbufferLoadLegacy without a handle") };
             let row = env.cbuffer_row(*h, u(1) as u32)?;
-            return Ok(lanes(if facts.float_elem {
-                row.map(|w| Val::F32(f32::from_bits(w)))
-            } else {
-                row.map(|w| Val::Int(u64::from(w)))
-            }));
+            return Ok(lanes(
+                cx.out,
+                if facts.float_elem {
+                    row.map(|w| Val::F32(f32::from_bits(w)))
+                } else {
+                    row.map(|w| Val::Int(u64::from(w)))
+                },
+            ));
         }
         60..=65 => {
             let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
@@ -1465,7 +1472,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
             let c = env.sample(*t, *sm, coords, offset, mode, compare)?;
             // The status word: every texel mapped (CheckAccessFullyMapped is true).
             let [x, y, z, w] = c.map(Val::F32);
-            return Ok(lanes([x, y, z, w, Val::Int(1)]));
+            return Ok(lanes(cx.out, [x, y, z, w, Val::Int(1)]));
         }
         // CheckAccessFullyMapped of a status word.
         71 => Val::Int(u64::from(u(0) != 0)),
@@ -1483,7 +1490,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
             // Integer results carry the values themselves.
             let float = facts.float_elem;
             let [x, y, z, w] = c.map(|x| if float { Val::F32(x) } else { Val::Int(u64::from(x as i64 as u32)) });
-            return Ok(lanes([x, y, z, w, Val::Int(1)]));
+            return Ok(lanes(cx.out, [x, y, z, w, Val::Int(1)]));
         }
         // CalculateLOD (srv, sampler, c0, c1, c2, clamped): derivatives from the quad.
         81 => {
@@ -1497,7 +1504,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
         // UMul: {low, high} words of the 64-bit product.
         42 => {
             let (lo, hi) = umul(u(0) as u32, u(1) as u32);
-            return Ok(lanes([Val::Int(u64::from(lo)), Val::Int(u64::from(hi))]));
+            return Ok(lanes(cx.out, [Val::Int(u64::from(lo)), Val::Int(u64::from(hi))]));
         }
         // Msad (reference, source, accumulator): the accumulator plus the absolute
         // differences of the byte pairs whose reference byte is not zero.
@@ -1506,16 +1513,16 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
         43 => {
             let (a, b) = (u(0) as u32, u(1) as u32);
             let (q, r) = (a.checked_div(b).unwrap_or(u32::MAX), a.checked_rem(b).unwrap_or(u32::MAX));
-            return Ok(lanes([Val::Int(u64::from(q)), Val::Int(u64::from(r))]));
+            return Ok(lanes(cx.out, [Val::Int(u64::from(q)), Val::Int(u64::from(r))]));
         }
         // UAddc / USubb: {result, carry or borrow}.
         44 => {
             let (r, c) = (u(0) as u32).overflowing_add(u(1) as u32);
-            return Ok(lanes([Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
+            return Ok(lanes(cx.out, [Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
         }
         45 => {
             let (r, c) = (u(0) as u32).overflowing_sub(u(1) as u32);
-            return Ok(lanes([Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
+            return Ok(lanes(cx.out, [Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
         }
         // Ibfe / Ubfe (width, offset, value) and Bfi (width, offset, value, replaced), as
         // DXBC's ibfe / ubfe / bfi.
@@ -1546,7 +1553,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
         101 => Val::F64(f64::from_bits((u(1) << 32) | (u(0) & 0xFFFF_FFFF))),
         102 => {
             let b = args.first().map_or(0.0, Val::f64).to_bits();
-            return Ok(lanes([Val::Int(b & 0xFFFF_FFFF), Val::Int(b >> 32)]));
+            return Ok(lanes(cx.out, [Val::Int(b & 0xFFFF_FFFF), Val::Int(b >> 32)]));
         }
         // Bitcasts between sizes: the same bits, typed by the result.
         124 | 126 | 128 => match cx.m.types.get(ty).map_or_else(|| bad(format!("type {}", ty.0)), Ok)? {
@@ -1574,7 +1581,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
             let h = handle(args, 0)?;
             let i = |k: usize| u(k) as u32 as i32;
             let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
-            return Ok(res_ret(r, facts));
+            return Ok(res_ret(cx.out, r, facts));
         }
         // TextureStore (handle, c0..c2, v0..v3, mask).
         67 => {
@@ -1593,7 +1600,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
                 _ => 0,
             };
             let r = env.buffer_load(h, u(1) as u32, c1)?;
-            return Ok(res_ret(r, facts));
+            return Ok(res_ret(cx.out, r, facts));
         }
         // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
         69 | 140 => {
@@ -1610,7 +1617,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
         72 => {
             let h = handle(args, 0)?;
             let d = env.dimensions(h, u(1) as u32)?;
-            return Ok(lanes(d.map(|x| Val::Int(u64::from(x)))));
+            return Ok(lanes(cx.out, d.map(|x| Val::Int(u64::from(x)))));
         }
         // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
         78 => {
@@ -1651,6 +1658,7 @@ fn run_dx_op(cx: &OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Fact
 }
 
 /// A binary operator on values of a type of integer width `w` (`double`: the type is double).
+#[inline(always)]
 fn binary(op: BinOp, a: &Val, b: &Val, w: u32, double: bool) -> R<Val> {
     if op.is_float() {
         if double {
@@ -1695,6 +1703,7 @@ fn binary(op: BinOp, a: &Val, b: &Val, w: u32, double: bool) -> R<Val> {
     Ok(Val::Int(mask(r, w)))
 }
 
+#[inline(always)]
 fn cast(op: CastOp, v: &Val, c: CastFacts) -> R<Val> {
     let (fw, tw) = (c.fw, c.tw);
     let to_float = |x: f64| -> R<Val> { Ok(if c.to_double { Val::F64(x) } else { Val::F32(x as f32) }) };
@@ -1736,7 +1745,8 @@ fn cast(op: CastOp, v: &Val, c: CastFacts) -> R<Val> {
 enum Out {
     None,
     One(Val),
-    Lanes([Val; 5], usize),
+    /// The elements are in [`OpCx::out`].
+    Lanes(usize),
     /// A barrier that synchronises the thread group.
     Barrier,
 }
@@ -1744,6 +1754,8 @@ enum Out {
 /// What a dx.op sees of the invocation running it.
 struct OpCx<'a> {
     m: &'a Module,
+    /// Where an operation with a struct result puts its elements.
+    out: &'a mut [Val; 5],
     derivs: Option<[[f32; 4]; 3]>,
     /// The invocation runs in a thread group (see [`run_group`]).
     grouped: bool,
@@ -1776,19 +1788,18 @@ impl<'a> Args<'a> {
     }
 }
 
-fn lanes<const N: usize>(v: [Val; N]) -> Out {
-    let mut l = [Val::Undef, Val::Undef, Val::Undef, Val::Undef, Val::Undef];
-    for (d, s) in l.iter_mut().zip(v) {
+fn lanes<const N: usize>(out: &mut [Val; 5], v: [Val; N]) -> Out {
+    for (d, s) in out.iter_mut().zip(v) {
         *d = s;
     }
-    Out::Lanes(l, N.min(5))
+    Out::Lanes(N.min(5))
 }
 
 /// A `%dx.types.ResRet.*` from four 32-bit lanes: floats or integers after the result's first
 /// element type, and a status word of 1 (the access was fully mapped).
-fn res_ret(l: [u32; 4], facts: Facts) -> Out {
+fn res_ret(out: &mut [Val; 5], l: [u32; 4], facts: Facts) -> Out {
     let [x, y, z, w] = l.map(|w| if facts.float_elem { Val::F32(f32::from_bits(w)) } else { Val::Int(u64::from(w)) });
-    lanes([x, y, z, w, Val::Int(1)])
+    lanes(out, [x, y, z, w, Val::Int(1)])
 }
 
 /// The handle operand `k` of a dx.op.
@@ -1855,6 +1866,7 @@ fn round_half_even(x: f64) -> f64 {
 }
 
 /// LLVM's float comparison predicates (0–15) and integer ones (32–41).
+#[inline(always)]
 fn compare(pred: u32, a: &Val, b: &Val, w: u32) -> R<bool> {
     if pred <= 15 {
         let (x, y) = (a.f64(), b.f64());
