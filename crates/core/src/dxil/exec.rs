@@ -328,6 +328,25 @@ enum Op {
         facts: Facts,
         spread: Option<Box<[(u32, u32)]>>,
     },
+    /// `LoadInput`, `StoreOutput` and `CreateHandle` with constant operands (but the vertex
+    /// and the value), run as [`run_dx_op`] would.
+    LoadInput {
+        sig: u32,
+        row: u32,
+        col: u8,
+        vertex: Src,
+    },
+    StoreOutput {
+        sig: u32,
+        row: u32,
+        col: u8,
+        value: Src,
+    },
+    CreateHandle {
+        class: u8,
+        range: u32,
+        index: u32,
+    },
     /// An `extractvalue` whose element the dx.op call that made the aggregate wrote already.
     /// SSA makes that equivalent: the call dominates the extract, and no path from the call's
     /// next run reaches a use of the extract's old value without running the extract again.
@@ -544,11 +563,28 @@ fn decode(m: &Module, f: &Function) -> Decoded {
                                 Operand::Metadata(_) => Src::Const(0),
                             })
                             .collect();
+                        let args: Box<[Src]> = args;
                         let spread = dst
                             .filter(|r| fused.contains(r))
                             .and_then(|r| extracts.get(&r))
                             .map(|e| e.clone().into_boxed_slice());
-                        Op::Call { opcode: op.opcode, args, ty: inst.ty, facts: facts(m, inst.ty), spread }
+                        // The commonest operations, with constant operands, skip the generic path.
+                        let imm = |k: usize| match op.args.get(k) {
+                            Some(Operand::Value(v)) => m.const_int(Some(f), *v).map(|c| c as u64),
+                            _ => None,
+                        };
+                        match (op.opcode, imm(0), imm(1), imm(2), args.get(3)) {
+                            (4, Some(sig), Some(row), Some(col), Some(&vertex)) if args.len() == 4 => {
+                                Op::LoadInput { sig: sig as u32, row: row as u32, col: col as u8, vertex }
+                            }
+                            (5, Some(sig), Some(row), Some(col), Some(&value)) if args.len() == 4 => {
+                                Op::StoreOutput { sig: sig as u32, row: row as u32, col: col as u8, value }
+                            }
+                            (57, Some(class), Some(range), Some(index), _) if args.len() <= 4 => {
+                                Op::CreateHandle { class: class as u8, range: range as u32, index: index as u32 }
+                            }
+                            _ => Op::Call { opcode: op.opcode, args, ty: inst.ty, facts: facts(m, inst.ty), spread },
+                        }
                     }
                     None => Op::Other,
                 },
@@ -560,6 +596,9 @@ fn decode(m: &Module, f: &Function) -> Decoded {
                 | Op::Cmp { .. }
                 | Op::Select { .. }
                 | Op::Extract { .. }
+                | Op::LoadInput { .. }
+                | Op::StoreOutput { .. }
+                | Op::CreateHandle { .. }
                 | Op::Nop => false,
                 Op::Call { opcode, .. } => !lane_local(*opcode),
                 _ => true,
@@ -608,15 +647,10 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
             let mut err: Option<(usize, ExecError)> = None;
             for &i in live {
                 let lane = &mut lanes[i];
-                let r = loop {
-                    match lane.current() {
-                        Ok(c) if c.sync => break Ok(()),
-                        Ok(_) => {}
-                        Err(e) => break Err(e),
-                    }
-                    if let Err(e) = lane.step(&mut *envs[i]) {
-                        break Err(e);
-                    }
+                let r = match lane.run_local(&mut *envs[i]) {
+                    // Past the block's end: the error of stepping there.
+                    Ok(()) => lane.current().map(|_| ()),
+                    Err(e) => Err(e),
                 };
                 if let Err(e) = r {
                     if err.as_ref().is_none_or(|(j, _)| lane.at.index < *j) {
@@ -987,7 +1021,32 @@ impl<'m> State<'m> {
     }
 
     fn run(&mut self, env: &mut dyn Env) -> R<()> {
-        while !self.step(env)? {}
+        loop {
+            self.run_local(env)?;
+            if self.step(env)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs the instructions from the cursor up to the next one that synchronises a quad (see
+    /// [`DInst::sync`]), which is left to [`State::step`]: none of them branches, so this is
+    /// `step` without its per-instruction lookups.
+    fn run_local(&mut self, env: &mut dyn Env) -> R<()> {
+        self.enter()?;
+        let d = self.d;
+        let Some(b) = d.blocks.get(self.at.block) else { return Ok(()) };
+        while let Some(inst) = b.insts.get(self.at.index) {
+            if inst.sync {
+                break;
+            }
+            self.steps += 1;
+            if self.steps > STEP_BUDGET {
+                return Err(ExecError::StepBudget);
+            }
+            self.run_op(&inst.op, inst.dst, env)?;
+            self.at.index += 1;
+        }
         Ok(())
     }
 
@@ -1195,6 +1254,24 @@ impl<'m> State<'m> {
                 }
             }
             Op::Nop => return Ok(()),
+            Op::LoadInput { sig, row, col, vertex } => {
+                let vertex = self.with(*vertex, |v| match v {
+                    Val::Int(v) => Some(*v as u32),
+                    _ => None,
+                })?;
+                env.load_input(*sig, *row, *col, vertex)?
+            }
+            Op::StoreOutput { sig, row, col, value } => {
+                match self.get(*value) {
+                    Some(v) => env.store_output(*sig, *row, *col, v)?,
+                    None => {
+                        let v = self.read(*value)?;
+                        env.store_output(*sig, *row, *col, &v)?;
+                    }
+                }
+                return Ok(());
+            }
+            Op::CreateHandle { class, range, index } => Val::Handle(env.create_handle(*class, *range, *index)?),
             _ => return bad("a terminator run as an operation"),
         };
         self.put(dst, v)
@@ -1772,6 +1849,7 @@ struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
+    #[inline(always)]
     fn get(&self, i: usize) -> Option<&'a Val> {
         if let Some(o) = self.owned {
             return o.get(i);
