@@ -1153,20 +1153,28 @@ impl<'m> State<'m> {
     /// Runs a decoded instruction that is not a terminator.
     fn run_op(&mut self, op: &'m Op, dst: Option<u32>, env: &mut dyn Env) -> R<()> {
         let v = match op {
-            Op::Binary { op, a, b, w, double } => match (self.get(*a), self.get(*b)) {
-                (Some(x), Some(y)) => binary(*op, x, y, *w, *double)?,
-                _ => {
-                    let (a, b) = (self.read(*a)?, self.read(*b)?);
-                    binary(*op, &a, &b, *w, *double)?
-                }
-            },
-            Op::Cast { op, v, c } => match self.get(*v) {
-                Some(x) => cast(*op, x, *c)?,
-                None => {
-                    let v = self.read(*v)?;
-                    cast(*op, &v, *c)?
-                }
-            },
+            // Each arm stores its result itself: built in registers and written in place, it is
+            // not copied through the stack, which costs a stalled load per instruction.
+            Op::Binary { op, a, b, w, double } => {
+                let v = match (self.get(*a), self.get(*b)) {
+                    (Some(x), Some(y)) => binary(*op, x, y, *w, *double)?,
+                    _ => {
+                        let (a, b) = (self.read(*a)?, self.read(*b)?);
+                        binary(*op, &a, &b, *w, *double)?
+                    }
+                };
+                return self.put(dst, v);
+            }
+            Op::Cast { op, v, c } => {
+                let v = match self.get(*v) {
+                    Some(x) => cast(*op, x, *c)?,
+                    None => {
+                        let v = self.read(*v)?;
+                        cast(*op, &v, *c)?
+                    }
+                };
+                return self.put(dst, v);
+            }
             Op::Cmp { pred, a, b, w } => {
                 let r = match (self.get(*a), self.get(*b)) {
                     (Some(x), Some(y)) => compare(*pred, x, y, *w)?,
@@ -1175,7 +1183,7 @@ impl<'m> State<'m> {
                         compare(*pred, &a, &b, *w)?
                     }
                 };
-                Val::Int(u64::from(r))
+                return self.put(dst, Val::Int(u64::from(r)));
             }
             Op::Select { cond, then, otherwise } => {
                 let c = if self.with(*cond, Val::int)? & 1 != 0 { *then } else { *otherwise };
@@ -1240,6 +1248,19 @@ impl<'m> State<'m> {
                         }
                         return Ok(());
                     }
+                    (Out::Words { w, float, n }, None) => {
+                        Val::Agg((0..n).filter_map(|k| Out::word(&w, float, n, k)).collect())
+                    }
+                    (Out::Words { w, float, n }, Some(sp)) => {
+                        for &(k, slot) in sp.iter() {
+                            let v = Out::word(&w, float, n, k as usize);
+                            self.put(
+                                Some(slot),
+                                v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+                            )?;
+                        }
+                        return Ok(());
+                    }
                     (Out::Lanes(n), Some(sp)) => {
                         for &(k, slot) in sp.iter() {
                             let v = self.lane_out.get(k as usize).filter(|_| (k as usize) < n).cloned();
@@ -1259,7 +1280,8 @@ impl<'m> State<'m> {
                     Val::Int(v) => Some(*v as u32),
                     _ => None,
                 })?;
-                env.load_input(*sig, *row, *col, vertex)?
+                let v = env.load_input(*sig, *row, *col, vertex)?;
+                return self.put(dst, v);
             }
             Op::StoreOutput { sig, row, col, value } => {
                 match self.get(*value) {
@@ -1271,7 +1293,10 @@ impl<'m> State<'m> {
                 }
                 return Ok(());
             }
-            Op::CreateHandle { class, range, index } => Val::Handle(env.create_handle(*class, *range, *index)?),
+            Op::CreateHandle { class, range, index } => {
+                let h = env.create_handle(*class, *range, *index)?;
+                return self.put(dst, Val::Handle(h));
+            }
             _ => return bad("a terminator run as an operation"),
         };
         self.put(dst, v)
@@ -1513,14 +1538,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
         59 => {
             let Some(Val::Handle(h)) = args.first() else { return bad("cbufferLoadLegacy without a handle") };
             let row = env.cbuffer_row(*h, u(1) as u32)?;
-            return Ok(lanes(
-                cx.out,
-                if facts.float_elem {
-                    row.map(|w| Val::F32(f32::from_bits(w)))
-                } else {
-                    row.map(|w| Val::Int(u64::from(w)))
-                },
-            ));
+            return Ok(Out::Words { w: row, float: facts.float_elem, n: 4 });
         }
         60..=65 => {
             let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
@@ -1548,8 +1566,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             };
             let c = env.sample(*t, *sm, coords, offset, mode, compare)?;
             // The status word: every texel mapped (CheckAccessFullyMapped is true).
-            let [x, y, z, w] = c.map(Val::F32);
-            return Ok(lanes(cx.out, [x, y, z, w, Val::Int(1)]));
+            return Ok(Out::Words { w: c.map(f32::to_bits), float: true, n: 5 });
         }
         // CheckAccessFullyMapped of a status word.
         71 => Val::Int(u64::from(u(0) != 0)),
@@ -1658,7 +1675,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             let h = handle(args, 0)?;
             let i = |k: usize| u(k) as u32 as i32;
             let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
-            return Ok(res_ret(cx.out, r, facts));
+            return Ok(Out::Words { w: r, float: facts.float_elem, n: 5 });
         }
         // TextureStore (handle, c0..c2, v0..v3, mask).
         67 => {
@@ -1677,7 +1694,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
                 _ => 0,
             };
             let r = env.buffer_load(h, u(1) as u32, c1)?;
-            return Ok(res_ret(cx.out, r, facts));
+            return Ok(Out::Words { w: r, float: facts.float_elem, n: 5 });
         }
         // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
         69 | 140 => {
@@ -1826,6 +1843,25 @@ enum Out {
     Lanes(usize),
     /// A barrier that synchronises the thread group.
     Barrier,
+    /// A ResRet or CBufRet: four 32-bit lanes, floats or integers, then (`n` = 5) a status
+    /// word of 1 (the access was fully mapped).
+    Words {
+        w: [u32; 4],
+        float: bool,
+        n: usize,
+    },
+}
+
+impl Out {
+    /// Element `k` of a [`Out::Words`] result.
+    #[inline(always)]
+    fn word(w: &[u32; 4], float: bool, n: usize, k: usize) -> Option<Val> {
+        match (w.get(k), float) {
+            (Some(x), true) => Some(Val::F32(f32::from_bits(*x))),
+            (Some(x), false) => Some(Val::Int(u64::from(*x))),
+            (None, _) => (k == 4 && n == 5).then_some(Val::Int(1)),
+        }
+    }
 }
 
 /// What a dx.op sees of the invocation running it.
@@ -1871,13 +1907,6 @@ fn lanes<const N: usize>(out: &mut [Val; 5], v: [Val; N]) -> Out {
         *d = s;
     }
     Out::Lanes(N.min(5))
-}
-
-/// A `%dx.types.ResRet.*` from four 32-bit lanes: floats or integers after the result's first
-/// element type, and a status word of 1 (the access was fully mapped).
-fn res_ret(out: &mut [Val; 5], l: [u32; 4], facts: Facts) -> Out {
-    let [x, y, z, w] = l.map(|w| if facts.float_elem { Val::F32(f32::from_bits(w)) } else { Val::Int(u64::from(w)) });
-    lanes(out, [x, y, z, w, Val::Int(1)])
 }
 
 /// The handle operand `k` of a dx.op.
