@@ -1151,6 +1151,98 @@ impl<'m> State<'m> {
     }
 
     /// Runs a decoded instruction that is not a terminator.
+    /// Runs a dx.op through [`run_dx_op`] (kept out of [`State::run_op`], whose frame it would
+    /// make large for every instruction).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_call(
+        &mut self,
+        opcode: u32,
+        srcs: &'m [Src],
+        ty: TypeId,
+        facts: Facts,
+        spread: Option<&'m [(u32, u32)]>,
+        dst: Option<u32>,
+        env: &mut dyn Env,
+    ) -> R<()> {
+        let v = {
+            // Arguments are read in place; only a global among them is evaluated first.
+            let mut owned = false;
+            for s in srcs.iter() {
+                match *s {
+                    Src::Local(j) if !matches!(self.locals.get(j as usize), Some(Some(_))) => {
+                        return bad(format!("%{} read before it is set", j + self.f.first_local));
+                    }
+                    Src::Dyn(_) => owned = true,
+                    _ => {}
+                }
+            }
+            if owned {
+                let mut vals = std::mem::take(&mut self.scratch);
+                vals.clear();
+                for s in srcs.iter() {
+                    match self.read(*s) {
+                        Ok(v) => vals.push(v),
+                        Err(e) => {
+                            self.scratch = vals;
+                            return Err(e);
+                        }
+                    }
+                }
+                self.scratch = vals;
+            }
+            let mut cx =
+                OpCx { m: self.m, out: &mut self.lane_out, derivs: self.derivs, grouped: self.shared.is_some() };
+            let args =
+                Args { srcs, locals: &self.locals, consts: &self.d.consts, owned: owned.then_some(&self.scratch[..]) };
+            let r = run_dx_op(&mut cx, opcode, args, ty, facts, env);
+            match (r?, spread) {
+                (Out::None, _) => return Ok(()),
+                (Out::Barrier, _) => {
+                    self.at_barrier = true;
+                    return Ok(());
+                }
+                (Out::One(v), None) => v,
+                (Out::Lanes(n), None) => Val::Agg(self.lane_out[..n].to_vec()),
+                (Out::One(Val::Agg(e)), Some(sp)) => {
+                    for &(k, slot) in sp.iter() {
+                        let v = e.get(k as usize).cloned();
+                        self.put(
+                            Some(slot),
+                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+                        )?;
+                    }
+                    return Ok(());
+                }
+                (Out::Words { w, float, n }, None) => {
+                    Val::Agg((0..n).filter_map(|k| Out::word(&w, float, n, k)).collect())
+                }
+                (Out::Words { w, float, n }, Some(sp)) => {
+                    for &(k, slot) in sp.iter() {
+                        let v = Out::word(&w, float, n, k as usize);
+                        self.put(
+                            Some(slot),
+                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+                        )?;
+                    }
+                    return Ok(());
+                }
+                (Out::Lanes(n), Some(sp)) => {
+                    for &(k, slot) in sp.iter() {
+                        let v = self.lane_out.get(k as usize).filter(|_| (k as usize) < n).cloned();
+                        self.put(
+                            Some(slot),
+                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+                        )?;
+                    }
+                    return Ok(());
+                }
+                (Out::One(_), Some(_)) => return bad("extractvalue out of range"),
+            }
+        };
+        self.put(dst, v)
+    }
+
     fn run_op(&mut self, op: &'m Op, dst: Option<u32>, env: &mut dyn Env) -> R<()> {
         let v = match op {
             // Each arm stores its result itself: built in registers and written in place, it is
@@ -1195,84 +1287,8 @@ impl<'m> State<'m> {
                     _ => None,
                 })?
                 .ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-            Op::Call { opcode, args: srcs, ty, facts, spread } => {
-                // Arguments are read in place; only a global among them is evaluated first.
-                let mut owned = false;
-                for s in srcs.iter() {
-                    match *s {
-                        Src::Local(j) if !matches!(self.locals.get(j as usize), Some(Some(_))) => {
-                            return bad(format!("%{} read before it is set", j + self.f.first_local));
-                        }
-                        Src::Dyn(_) => owned = true,
-                        _ => {}
-                    }
-                }
-                if owned {
-                    let mut vals = std::mem::take(&mut self.scratch);
-                    vals.clear();
-                    for s in srcs.iter() {
-                        match self.read(*s) {
-                            Ok(v) => vals.push(v),
-                            Err(e) => {
-                                self.scratch = vals;
-                                return Err(e);
-                            }
-                        }
-                    }
-                    self.scratch = vals;
-                }
-                let mut cx =
-                    OpCx { m: self.m, out: &mut self.lane_out, derivs: self.derivs, grouped: self.shared.is_some() };
-                let args = Args {
-                    srcs,
-                    locals: &self.locals,
-                    consts: &self.d.consts,
-                    owned: owned.then_some(&self.scratch[..]),
-                };
-                let r = run_dx_op(&mut cx, *opcode, args, *ty, *facts, env);
-                match (r?, spread) {
-                    (Out::None, _) => return Ok(()),
-                    (Out::Barrier, _) => {
-                        self.at_barrier = true;
-                        return Ok(());
-                    }
-                    (Out::One(v), None) => v,
-                    (Out::Lanes(n), None) => Val::Agg(self.lane_out[..n].to_vec()),
-                    (Out::One(Val::Agg(e)), Some(sp)) => {
-                        for &(k, slot) in sp.iter() {
-                            let v = e.get(k as usize).cloned();
-                            self.put(
-                                Some(slot),
-                                v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                            )?;
-                        }
-                        return Ok(());
-                    }
-                    (Out::Words { w, float, n }, None) => {
-                        Val::Agg((0..n).filter_map(|k| Out::word(&w, float, n, k)).collect())
-                    }
-                    (Out::Words { w, float, n }, Some(sp)) => {
-                        for &(k, slot) in sp.iter() {
-                            let v = Out::word(&w, float, n, k as usize);
-                            self.put(
-                                Some(slot),
-                                v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                            )?;
-                        }
-                        return Ok(());
-                    }
-                    (Out::Lanes(n), Some(sp)) => {
-                        for &(k, slot) in sp.iter() {
-                            let v = self.lane_out.get(k as usize).filter(|_| (k as usize) < n).cloned();
-                            self.put(
-                                Some(slot),
-                                v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                            )?;
-                        }
-                        return Ok(());
-                    }
-                    (Out::One(_), Some(_)) => return bad("extractvalue out of range"),
-                }
+            Op::Call { opcode, args, ty, facts, spread } => {
+                return self.run_call(*opcode, args, *ty, *facts, spread.as_deref(), dst, env)
             }
             Op::Nop => return Ok(()),
             Op::LoadInput { sig, row, col, vertex } => {
