@@ -516,7 +516,8 @@ struct PsEnv<'b> {
     primitive_id: u32,
     helper: bool,
     discarded: bool,
-    targets: [Option<[Val; 4]>; 8],
+    /// Each render target's color, as the 32-bit lanes the shader stored (floats as their bits).
+    targets: [Option<[u32; 4]>; 8],
     depth: Option<f32>,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
@@ -560,8 +561,8 @@ impl Env for PsEnv<'_> {
             SV_TARGET => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
                 if let Some(t) = self.targets.get_mut(n) {
-                    let slot = t.get_or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-                    slot[col as usize & 3] = value.clone();
+                    let slot = t.get_or_insert([0; 4]);
+                    slot[col as usize & 3] = bits_of(value);
                 }
             }
             SV_DEPTH => {
@@ -1068,7 +1069,7 @@ fn write_pixel(
     integer: bool,
     x: i32,
     y: i32,
-    src: &[Val; 4],
+    src: &[u32; 4],
     blend: &crate::pipeline::RtBlend,
     factor: [f32; 4],
 ) {
@@ -1077,7 +1078,7 @@ fn write_pixel(
     // Without blending or logic ops and with every channel written, the stored value is unused.
     let replace = blend.write_mask & 0xF == 0xF;
     if integer {
-        let s = [0, 1, 2, 3].map(|c| bits_of(&src[c]));
+        let s = *src;
         let d = if replace && !blend.logic_op_enable {
             [0; 4]
         } else {
@@ -1094,7 +1095,7 @@ fn write_pixel(
         }
         return;
     }
-    let s = [0, 1, 2, 3].map(|c| f32_of(&src[c]));
+    let s = src.map(f32::from_bits);
     let d = if replace && !blend.blend_enable {
         [0.0; 4]
     } else {
