@@ -782,6 +782,32 @@ struct State<'m> {
     lane_out: [Val; 5],
 }
 
+thread_local! {
+    /// Local-slot vectors of finished invocations, kept for the next ones: a draw runs many
+    /// small invocations, and allocating each one's slots showed in profiles.
+    static LOCALS_POOL: RefCell<Vec<Vec<Option<Val>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `n` unset local slots, in a vector from [`LOCALS_POOL`] when one is there.
+fn fresh_locals(n: usize) -> Vec<Option<Val>> {
+    let mut v = LOCALS_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    v.resize(n, None);
+    v
+}
+
+impl Drop for State<'_> {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.locals);
+        v.clear();
+        LOCALS_POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 64 {
+                p.push(v);
+            }
+        });
+    }
+}
+
 /// Groupshared memory: the allocations of the `addrspace(3)` globals, made on first use by any
 /// thread of the group. Pointers into it carry allocation numbers from [`SHARED`].
 #[derive(Default)]
@@ -806,7 +832,7 @@ impl<'m> State<'m> {
             at: Cursor { block: 0, prev: None, index: 0, entered: false },
             steps: 0,
             derivs: None,
-            locals: vec![None; f.values.len()],
+            locals: fresh_locals(f.values.len()),
             memory: Vec::new(),
             globals: Vec::new(),
             shared: None,
@@ -849,7 +875,11 @@ impl<'m> State<'m> {
     #[inline(always)]
     fn put(&mut self, dst: Option<u32>, v: Val) -> R<()> {
         if let Some(i) = dst {
-            *self.locals.get_mut(i as usize).ok_or_else(|| ExecError::Malformed("result id".into()))? = Some(v);
+            let slot = self.locals.get_mut(i as usize).ok_or_else(|| ExecError::Malformed("result id".into()))?;
+            // The old value is dropped after the new one is written: were it dropped first (a
+            // call), the new value would wait on the stack and be copied back, a stalled load.
+            let old = std::mem::replace(slot, Some(v));
+            drop(old);
         }
         Ok(())
     }
@@ -1044,7 +1074,9 @@ impl<'m> State<'m> {
             if self.steps > STEP_BUDGET {
                 return Err(ExecError::StepBudget);
             }
-            self.run_op(&inst.op, inst.dst, env)?;
+            if !matches!(inst.op, Op::Nop) {
+                self.run_op(&inst.op, inst.dst, env)?;
+            }
             self.at.index += 1;
         }
         Ok(())
