@@ -878,7 +878,7 @@ impl<'m> State<'m> {
             let slot = self.locals.get_mut(i as usize).ok_or_else(|| ExecError::Malformed("result id".into()))?;
             // The old value is dropped after the new one is written: were it dropped first (a
             // call), the new value would wait on the stack and be copied back, a stalled load.
-            let old = std::mem::replace(slot, Some(v));
+            let old = slot.replace(v);
             drop(old);
         }
         Ok(())
