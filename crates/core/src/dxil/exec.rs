@@ -1945,6 +1945,7 @@ impl<'a> Args<'a> {
         }
     }
 
+    #[inline(always)]
     fn first(&self) -> Option<&'a Val> {
         self.get(0)
     }
