@@ -779,7 +779,7 @@ struct State<'m> {
     /// A block's phi values, read before any is written (kept to reuse its allocation).
     phi_values: Vec<(Option<u32>, Val)>,
     /// The elements of the last dx.op with a struct result.
-    lane_out: [Val; 5],
+    lane_out: Vec<Val>,
 }
 
 thread_local! {
@@ -839,7 +839,7 @@ impl<'m> State<'m> {
             at_barrier: false,
             scratch: Vec::new(),
             phi_values: Vec::new(),
-            lane_out: [Val::Undef, Val::Undef, Val::Undef, Val::Undef, Val::Undef],
+            lane_out: Vec::new(),
         }
     }
 
@@ -1916,7 +1916,7 @@ impl Out {
 struct OpCx<'a> {
     m: &'a Module,
     /// Where an operation with a struct result puts its elements.
-    out: &'a mut [Val; 5],
+    out: &'a mut Vec<Val>,
     derivs: Option<[[f32; 4]; 3]>,
     /// The invocation runs in a thread group (see [`run_group`]).
     grouped: bool,
@@ -1951,11 +1951,10 @@ impl<'a> Args<'a> {
     }
 }
 
-fn lanes<const N: usize>(out: &mut [Val; 5], v: [Val; N]) -> Out {
-    for (d, s) in out.iter_mut().zip(v) {
-        *d = s;
-    }
-    Out::Lanes(N.min(5))
+fn lanes<const N: usize>(out: &mut Vec<Val>, v: [Val; N]) -> Out {
+    out.clear();
+    out.extend(v);
+    Out::Lanes(N)
 }
 
 /// The handle operand `k` of a dx.op.
