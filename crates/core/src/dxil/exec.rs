@@ -876,10 +876,16 @@ impl<'m> State<'m> {
     fn put(&mut self, dst: Option<u32>, v: Val) -> R<()> {
         if let Some(i) = dst {
             let slot = self.locals.get_mut(i as usize).ok_or_else(|| ExecError::Malformed("result id".into()))?;
-            // The old value is dropped after the new one is written: were it dropped first (a
-            // call), the new value would wait on the stack and be copied back, a stalled load.
-            let old = slot.replace(v);
-            drop(old);
+            // Each scalar variant assigned on its own, so that, inlined where the value is made,
+            // it is written in place: a Val built on the stack and copied into the slot costs a
+            // stalled load (the copy reads in one piece what was written in several).
+            match v {
+                Val::Int(x) => *slot = Some(Val::Int(x)),
+                Val::F32(x) => *slot = Some(Val::F32(x)),
+                Val::F64(x) => *slot = Some(Val::F64(x)),
+                Val::Handle(h) => *slot = Some(Val::Handle(h)),
+                other => *slot = Some(other),
+            }
         }
         Ok(())
     }
@@ -1251,11 +1257,18 @@ impl<'m> State<'m> {
                 }
                 (Out::Words { w, float, n }, Some(sp)) => {
                     for &(k, slot) in sp.iter() {
-                        let v = Out::word(&w, float, n, k as usize);
-                        self.put(
-                            Some(slot),
-                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                        )?;
+                        let s = self
+                            .locals
+                            .get_mut(slot as usize)
+                            .ok_or_else(|| ExecError::Malformed("result id".into()))?;
+                        // Each variant assigned on its own, so that it is written in place: a
+                        // Val built on the stack and copied costs a stalled load.
+                        match (w.get(k as usize), float) {
+                            (Some(x), true) => *s = Some(Val::F32(f32::from_bits(*x))),
+                            (Some(x), false) => *s = Some(Val::Int(u64::from(*x))),
+                            (None, _) if k == 4 && n == 5 => *s = Some(Val::Int(1)),
+                            (None, _) => return bad("extractvalue out of range"),
+                        }
                     }
                     return Ok(());
                 }
