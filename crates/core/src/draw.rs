@@ -813,14 +813,13 @@ pub fn draw(
             for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
                 let (qy, qx) = quad_of(&covered[0]);
                 let front = covered[0].front_facing;
-                let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
                 // Each lane starts from the handles the draw made so far (allocations reused).
                 for hs in lane_handles.iter_mut() {
                     hs.list.clone_from(&handles.list);
                     hs.strides.clone_from(&handles.strides);
                 }
                 let mut zs = [0.0f32; 4];
-                for (lane, hs) in lane_handles.iter_mut().enumerate() {
+                let mut lane_env = |lane: usize, hs| {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
@@ -839,7 +838,7 @@ pub fn draw(
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
                     let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                    envs.push(PsEnv {
+                    PsEnv {
                         inputs: &ps.entry.inputs,
                         varyings: &varyings,
                         persp,
@@ -855,10 +854,14 @@ pub fn draw(
                         resources: ps_res,
                         outputs: &ps.entry.outputs,
                         bindings: ps_bindings,
-                    });
-                }
+                    }
+                };
+                // Built in place (an array, not pushed into a Vec): the environments are moved
+                // and freed per quad otherwise.
+                let [h0, h1, h2, h3] = lane_handles.each_mut();
+                let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
                 {
-                    let [a, b, c, d] = &mut envs[..] else { unreachable!() };
+                    let [a, b, c, d] = &mut envs;
                     exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
                 }
                 for (lane, env) in envs.iter().enumerate() {

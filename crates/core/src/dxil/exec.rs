@@ -619,7 +619,8 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
-    let mut lanes: [State<'_>; 4] = core::array::from_fn(|_| State::new(module, func));
+    let mut lanes =
+        [State::new(module, func), State::new(module, func), State::new(module, func), State::new(module, func)];
     let mut done = [false; 4];
     loop {
         for (l, d) in lanes.iter_mut().zip(&done) {
