@@ -792,14 +792,18 @@ thread_local! {
 /// `n` unset local slots, in a vector from [`LOCALS_POOL`] when one is there.
 fn fresh_locals(n: usize) -> Vec<Option<Val>> {
     let mut v = LOCALS_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-    v.resize(n, None);
+    if v.len() != n {
+        v.clear();
+        v.resize(n, None);
+    }
     v
 }
 
 impl Drop for State<'_> {
     fn drop(&mut self) {
         let mut v = std::mem::take(&mut self.locals);
-        v.clear();
+        // Returned unset, at its length: the next invocation of the function takes it as is.
+        v.fill(None);
         LOCALS_POOL.with(|p| {
             let mut p = p.borrow_mut();
             if p.len() < 64 {
