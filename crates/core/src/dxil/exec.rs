@@ -326,7 +326,7 @@ enum Op {
         args: Box<[Src]>,
         ty: TypeId,
         facts: Facts,
-        spread: Option<Box<[(u32, u32)]>>,
+        spread: Option<Box<[Spread]>>,
     },
     /// `LoadInput`, `StoreOutput` and `CreateHandle` with constant operands (but the vertex
     /// and the value), run as [`run_dx_op`] would.
@@ -353,6 +353,15 @@ enum Op {
     Nop,
     /// Run from the instruction itself (memory, vectors, calls that are not dx.ops).
     Other,
+}
+
+/// Where a fused dx.op call writes element `k` of its result: `slot`, after a bitcast when
+/// `cast` is set (the extract's only use).
+#[derive(Debug, Clone, Copy)]
+struct Spread {
+    k: u32,
+    slot: u32,
+    cast: Option<CastFacts>,
 }
 
 #[derive(Debug, Clone)]
@@ -446,7 +455,23 @@ fn decode(m: &Module, f: &Function) -> Decoded {
     // Locals used other than by a one-index extractvalue, and those extracts.
     let mut other_use = vec![false; f.values.len()];
     let mut extracts: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+    // Uses of each local, and the bitcasts of locals (value slot -> result slot, facts).
+    let mut uses = vec![0u32; f.values.len()];
+    let mut bitcasts: HashMap<u32, (u32, CastFacts)> = HashMap::new();
     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        for id in inst.kind.operands() {
+            if let Some(s) = local(id).and_then(|s| uses.get_mut(s as usize)) {
+                *s += 1;
+            }
+        }
+        if let (InstKind::Cast { op: CastOp::BitCast, value }, Some(r)) =
+            (&inst.kind, inst.result.and_then(|r| r.0.checked_sub(f.first_local)))
+        {
+            if let Some(v) = local(*value) {
+                let from = m.value(Some(f), *value).map_or(inst.ty, |d| d.ty);
+                bitcasts.insert(v, (r, cast_facts(m, from, inst.ty)));
+            }
+        }
         match &inst.kind {
             InstKind::ExtractValue { agg, indices } if indices.len() == 1 => {
                 match (local(*agg), inst.result.and_then(|r| r.0.checked_sub(f.first_local))) {
@@ -473,6 +498,24 @@ fn decode(m: &Module, f: &Function) -> Decoded {
         .filter_map(|i| i.result.and_then(|r| r.0.checked_sub(f.first_local)))
         .filter(|&r| (r as usize) < other_use.len() && !other_use[r as usize] && extracts.contains_key(&r))
         .collect();
+    // What each fused call writes; an element whose only use is a bitcast is written cast, into
+    // the bitcast's slot (Mesa reads every uniform as i32 and bitcasts it), the bitcast then
+    // being a no-op like the extract, for the same reason.
+    let mut folded_casts: Vec<u32> = Vec::new();
+    let mut spreads: HashMap<u32, Box<[Spread]>> = HashMap::new();
+    for &r in &fused {
+        let list = extracts[&r]
+            .iter()
+            .map(|&(k, e)| match bitcasts.get(&e) {
+                Some(&(slot, c)) if uses.get(e as usize) == Some(&1) => {
+                    folded_casts.push(slot);
+                    Spread { k, slot, cast: Some(c) }
+                }
+                _ => Spread { k, slot: e, cast: None },
+            })
+            .collect();
+        spreads.insert(r, list);
+    }
     let mut consts: Vec<Val> = vec![Val::Undef];
     let mut pool: HashMap<u32, u32> = HashMap::new();
     let mut eval = State::bare(m, f, &NOTHING_DECODED);
@@ -535,6 +578,7 @@ fn decode(m: &Module, f: &Function) -> Decoded {
                     w: int_bits(m, inst.ty),
                     double: matches!(m.types.get(inst.ty), Some(Type::Double)),
                 },
+                InstKind::Cast { .. } if dst.is_some_and(|d| folded_casts.contains(&d)) => Op::Nop,
                 InstKind::Cast { op, value } => {
                     let from = m.value(Some(f), *value).map_or(inst.ty, |d| d.ty);
                     Op::Cast { op: *op, v: resolve(*value), c: cast_facts(m, from, inst.ty) }
@@ -564,10 +608,7 @@ fn decode(m: &Module, f: &Function) -> Decoded {
                             })
                             .collect();
                         let args: Box<[Src]> = args;
-                        let spread = dst
-                            .filter(|r| fused.contains(r))
-                            .and_then(|r| extracts.get(&r))
-                            .map(|e| e.clone().into_boxed_slice());
+                        let spread = dst.and_then(|r| spreads.get(&r)).cloned();
                         // The commonest operations, with constant operands, skip the generic path.
                         let imm = |k: usize| match op.args.get(k) {
                             Some(Operand::Value(v)) => m.const_int(Some(f), *v).map(|c| c as u64),
@@ -1204,7 +1245,7 @@ impl<'m> State<'m> {
         srcs: &'m [Src],
         ty: TypeId,
         facts: Facts,
-        spread: Option<&'m [(u32, u32)]>,
+        spread: Option<&'m [Spread]>,
         dst: Option<u32>,
         env: &mut dyn Env,
     ) -> R<()> {
@@ -1248,12 +1289,10 @@ impl<'m> State<'m> {
                 (Out::One(v), None) => v,
                 (Out::Lanes(n), None) => Val::Agg(self.lane_out[..n].to_vec()),
                 (Out::One(Val::Agg(e)), Some(sp)) => {
-                    for &(k, slot) in sp.iter() {
-                        let v = e.get(k as usize).cloned();
-                        self.put(
-                            Some(slot),
-                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                        )?;
+                    for s in sp.iter() {
+                        let v = e.get(s.k as usize).cloned();
+                        let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                        self.put_spread(s, v)?;
                     }
                     return Ok(());
                 }
@@ -1261,10 +1300,17 @@ impl<'m> State<'m> {
                     Val::Agg((0..n).filter_map(|k| Out::word(&w, float, n, k)).collect())
                 }
                 (Out::Words { w, float, n }, Some(sp)) => {
-                    for &(k, slot) in sp.iter() {
+                    for sp in sp.iter() {
+                        let k = sp.k;
+                        if sp.cast.is_some() {
+                            let v = Out::word(&w, float, n, k as usize);
+                            let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                            self.put_spread(sp, v)?;
+                            continue;
+                        }
                         let s = self
                             .locals
-                            .get_mut(slot as usize)
+                            .get_mut(sp.slot as usize)
                             .ok_or_else(|| ExecError::Malformed("result id".into()))?;
                         // Each variant assigned on its own, so that it is written in place: a
                         // Val built on the stack and copied costs a stalled load.
@@ -1278,12 +1324,10 @@ impl<'m> State<'m> {
                     return Ok(());
                 }
                 (Out::Lanes(n), Some(sp)) => {
-                    for &(k, slot) in sp.iter() {
-                        let v = self.lane_out.get(k as usize).filter(|_| (k as usize) < n).cloned();
-                        self.put(
-                            Some(slot),
-                            v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                        )?;
+                    for s in sp.iter() {
+                        let v = self.lane_out.get(s.k as usize).filter(|_| (s.k as usize) < n).cloned();
+                        let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                        self.put_spread(s, v)?;
                     }
                     return Ok(());
                 }
@@ -1291,6 +1335,17 @@ impl<'m> State<'m> {
             }
         };
         self.put(dst, v)
+    }
+
+    /// Writes element `v` of a fused call's result where [`Spread`] says.
+    fn put_spread(&mut self, s: &Spread, v: Val) -> R<()> {
+        match s.cast {
+            Some(c) => {
+                let v = cast(CastOp::BitCast, &v, c)?;
+                self.put(Some(s.slot), v)
+            }
+            None => self.put(Some(s.slot), v),
+        }
     }
 
     fn run_op(&mut self, op: &'m Op, dst: Option<u32>, env: &mut dyn Env) -> R<()> {
