@@ -2348,6 +2348,17 @@ mod tests {
     }
 
     #[test]
+    fn extracts_and_bitcasts_of_dx_op_results_are_written_by_the_call() {
+        // textured.ps extracts the 4 lanes of a sample and of a cbuffer row, and bitcasts the
+        // cbuffer's i32 lanes to float: the two calls write all of these slots themselves.
+        let m = module("textured.ps");
+        let f = m.function("main").unwrap();
+        let d = f.exec_cache.0.get_or_init(|| decode(&m, f));
+        let nops = d.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Nop)).count();
+        assert_eq!(nops, 12);
+    }
+
+    #[test]
     fn textured_vertex_shader_transforms_by_the_matrix() {
         // gl_Position = mvp * pos with Mesa's GL-to-D3D fix-ups: z' = (z + w) / 2 and y scaled by
         // the second cbuffer's first value (its y flip); v_uv = uv.
