@@ -1156,6 +1156,11 @@ impl<'m> State<'m> {
     fn enter_block(&mut self) -> R<()> {
         let d = self.d;
         let b = d.blocks.get(self.at.block).ok_or_else(|| ExecError::Malformed(format!("block {}", self.at.block)))?;
+        if b.phis.is_empty() {
+            self.at.index = b.first;
+            self.at.entered = true;
+            return Ok(());
+        }
         let mut phis = std::mem::take(&mut self.phi_values);
         phis.clear();
         let r = self.read_phis(b, &mut phis);
