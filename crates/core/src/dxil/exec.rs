@@ -1343,6 +1343,7 @@ impl<'m> State<'m> {
     }
 
     /// Writes element `v` of a fused call's result where [`Spread`] says.
+    #[inline(always)]
     fn put_spread(&mut self, s: &Spread, v: Val) -> R<()> {
         match s.cast {
             Some(c) => {
