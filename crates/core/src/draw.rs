@@ -511,7 +511,7 @@ struct ShadedVertex {
 
 /// For each PS input (signature id, row): the values at the three vertices, and the
 /// interpolation mode.
-type Varyings = HashMap<(u32, u32), ([[f32; 4]; 3], u32)>;
+type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], u32))>;
 
 /// The pixel shader's view of one pixel of a quad.
 struct PsEnv<'b> {
@@ -525,7 +525,8 @@ struct PsEnv<'b> {
     primitive_id: u32,
     helper: bool,
     discarded: bool,
-    targets: [Option<[Val; 4]>; 8],
+    /// Each render target's color, as the 32-bit lanes the shader stored (floats as their bits).
+    targets: [Option<[u32; 4]>; 8],
     depth: Option<f32>,
     /// Input SV_Coverage: the pixel's covered samples ANDed with SampleMask.
     coverage: u32,
@@ -546,7 +547,7 @@ impl Env for PsEnv<'_> {
             SV_POSITION => Val::F32(self.position[c]),
             SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),
             SV_PRIMITIVE_ID => Val::Int(u64::from(self.primitive_id)),
-            _ => match self.varyings.get(&(sig, row)) {
+            _ => match self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v) {
                 Some((v, mode)) => {
                     let w = match *mode {
                         INTERP_CONSTANT => [1.0, 0.0, 0.0],
@@ -573,8 +574,8 @@ impl Env for PsEnv<'_> {
             SV_TARGET => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
                 if let Some(t) = self.targets.get_mut(n) {
-                    let slot = t.get_or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-                    slot[col as usize & 3] = value.clone();
+                    let slot = t.get_or_insert([0; 4]);
+                    slot[col as usize & 3] = bits_of(value);
                 }
             }
             SV_DEPTH => {
@@ -718,6 +719,12 @@ pub fn draw(
         samples,
     };
 
+    let mut frags: Vec<raster::Fragment> = Vec::new();
+    let mut lane_handles: [Handles; 4] = Default::default();
+    let integer_targets: Vec<bool> = targets
+        .iter()
+        .map(|t| t.as_ref().is_some_and(|t| crate::format::info(t.format).is_some_and(|i| i.name.contains("INT"))))
+        .collect();
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
@@ -768,9 +775,9 @@ pub fn draw(
                 }
                 _ => 0.0,
             };
-            // Covered pixels, grouped by quad.
-            let mut quads: HashMap<(i32, i32), Vec<raster::Fragment>> = HashMap::new();
-            let mut add = |f: &raster::Fragment| quads.entry((f.x & !1, f.y & !1)).or_default().push(*f);
+            // Covered pixels, grouped by quad below.
+            frags.clear();
+            let mut add = |f: &raster::Fragment| frags.push(*f);
             let line = match prim {
                 Primitive::Point(_) => {
                     stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
@@ -789,28 +796,26 @@ pub fn draw(
                     None
                 }
             };
-            if quads.is_empty() {
+            if frags.is_empty() {
                 continue;
             }
             let Some(ps) = &call.ps else {
                 // No pixel shader: depth only.
-                for frags in quads.values() {
-                    for f in frags {
-                        for s in bits(f.coverage & sample_mask) {
-                            let pass = match depth.as_deref_mut() {
-                                Some(d) => depth_write(
-                                    d,
-                                    p,
-                                    &call.viewport,
-                                    (f.x, f.y, s),
-                                    f.sample_depth[s as usize] + bias,
-                                    f.front_facing,
-                                    call.stencil_ref,
-                                ),
-                                None => true,
-                            };
-                            stats.samples_passed += u64::from(pass);
-                        }
+                for f in &frags {
+                    for s in bits(f.coverage & sample_mask) {
+                        let pass = match depth.as_deref_mut() {
+                            Some(d) => depth_write(
+                                d,
+                                p,
+                                &call.viewport,
+                                (f.x, f.y, s),
+                                f.sample_depth[s as usize] + bias,
+                                f.front_facing,
+                                call.stencil_ref,
+                            ),
+                            None => true,
+                        };
+                        stats.samples_passed += u64::from(pass);
                     }
                 }
                 continue;
@@ -818,7 +823,7 @@ pub fn draw(
             let ps_fn = ps.function()?;
             // Varyings: for each PS input row, the three vertices' values of the VS output with
             // the same semantic.
-            let mut varyings: Varyings = HashMap::new();
+            let mut varyings: Varyings = Vec::new();
             for pe in &ps.entry.inputs {
                 for (r, idx) in pe.semantic_indices.iter().enumerate() {
                     let Some(ve) = call.vs.entry.outputs.iter().find(|o| {
@@ -831,21 +836,28 @@ pub fn draw(
                     let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
                         vert(k).outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
                     });
-                    varyings.insert((pe.id, r as u32), (vals, pe.interpolation));
+                    let key = (pe.id, r as u32);
+                    match varyings.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, v)) => *v = (vals, pe.interpolation),
+                        None => varyings.push((key, (vals, pe.interpolation))),
+                    }
                 }
             }
             let ps_res = ps_md.as_deref().unwrap_or(&[]);
-            let mut keys: Vec<_> = quads.keys().copied().collect();
-            keys.sort_by_key(|&(x, y)| (y, x));
-            for (qx, qy) in keys {
-                let covered = &quads[&(qx, qy)];
+            // Quads in (y, x) order, each quad's fragments in raster order.
+            let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
+            frags.sort_by_key(quad_of);
+            for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
+                let (qy, qx) = quad_of(&covered[0]);
                 let front = covered[0].front_facing;
-                let mut envs: Vec<PsEnv<'_>> = Vec::with_capacity(4);
-                let mut handle_sets: Vec<Handles> =
-                    (0..4).map(|_| Handles { list: handles.list.clone(), strides: handles.strides.clone() }).collect();
+                // Each lane starts from the handles the draw made so far (allocations reused).
+                for hs in lane_handles.iter_mut() {
+                    hs.list.clone_from(&handles.list);
+                    hs.strides.clone_from(&handles.strides);
+                }
                 let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
                 let mut coverage = [0u16; 4];
-                for (lane, hs) in handle_sets.iter_mut().enumerate() {
+                let mut lane_env = |lane: usize, hs| {
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let frag = covered.iter().find(|f| f.x == x && f.y == y);
                     if let Some(f) = frag {
@@ -867,7 +879,7 @@ pub fn draw(
                     // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                     let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
                     let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                    envs.push(PsEnv {
+                    PsEnv {
                         inputs: &ps.entry.inputs,
                         varyings: &varyings,
                         persp,
@@ -885,10 +897,14 @@ pub fn draw(
                         resources: ps_res,
                         outputs: &ps.entry.outputs,
                         bindings: ps_bindings,
-                    });
-                }
+                    }
+                };
+                // Built in place (an array, not pushed into a Vec): the environments are moved
+                // and freed per quad otherwise.
+                let [h0, h1, h2, h3] = lane_handles.each_mut();
+                let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
                 {
-                    let [a, b, c, d] = &mut envs[..] else { unreachable!() };
+                    let [a, b, c, d] = &mut envs;
                     exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
                 }
                 for (lane, env) in envs.iter().enumerate() {
@@ -900,7 +916,7 @@ pub fn draw(
                     let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
                     let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
                     if p.blend.alpha_to_coverage {
-                        let alpha = env.targets.first().cloned().flatten().map_or(1.0, |t| f32_of(&t[3]));
+                        let alpha = env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
                         mask &= alpha_coverage(alpha, samples.len());
                     }
                     // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
@@ -926,7 +942,7 @@ pub fn draw(
                         };
                         let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
                         for s in bits(passed) {
-                            write_pixel(t, (x, y, s), &src, blend, call.blend_factor);
+                            write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
                         }
                         wrote = true;
                     }
@@ -1119,20 +1135,27 @@ fn alpha_coverage(alpha: f32, n: usize) -> u16 {
     ((1u32 << k.min(16)) - 1) as u16
 }
 
-/// Blends (or logic-ops, or copies) one sample's color into a render target.
+/// Writes one sample's color (`integer`: the target's format is an integer one), blended,
+/// logic-oped or copied.
 fn write_pixel(
     t: &mut Target<'_>,
+    integer: bool,
     (x, y, sample): (i32, i32, u32),
-    src: &[Val; 4],
+    src: &[u32; 4],
     blend: &crate::pipeline::RtBlend,
     factor: [f32; 4],
 ) {
     let format = t.format;
     let Some(e) = t.element(x, y, sample) else { return };
-    let integer = crate::format::info(format).is_some_and(|i| i.name.contains("INT"));
+    // Without blending or logic ops and with every channel written, the stored value is unused.
+    let replace = blend.write_mask & 0xF == 0xF;
     if integer {
-        let s = [0, 1, 2, 3].map(|c| bits_of(&src[c]));
-        let d = crate::pack::decode_lanes(format, e).unwrap_or([0; 4]);
+        let s = *src;
+        let d = if replace && !blend.logic_op_enable {
+            [0; 4]
+        } else {
+            crate::pack::decode_lanes(format, e).unwrap_or([0; 4])
+        };
         let v = if blend.logic_op_enable {
             [0, 1, 2, 3].map(|c| om::logic_op(blend.logic_op, s[c], d[c]).unwrap_or(d[c]))
         } else {
@@ -1144,8 +1167,12 @@ fn write_pixel(
         }
         return;
     }
-    let s = [0, 1, 2, 3].map(|c| f32_of(&src[c]));
-    let d = crate::pack::decode_color(format, e).unwrap_or([0.0; 4]);
+    let s = src.map(f32::from_bits);
+    let d = if replace && !blend.blend_enable {
+        [0.0; 4]
+    } else {
+        crate::pack::decode_color(format, e).unwrap_or([0.0; 4])
+    };
     let v = if blend.blend_enable {
         om::blend(blend, range_of(format), &BlendInputs { src: s, src1: [0.0; 4], dst: d, constant: factor })
     } else {

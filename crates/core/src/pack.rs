@@ -202,6 +202,13 @@ fn to_unorm(c: f64, bits: u8) -> u128 {
     if c.is_nan() {
         return 0;
     }
+    if bits < 64 {
+        // The same arithmetic in 64 bits: exact for these widths, and without the 128-bit
+        // float conversions, which are library calls; the value is not negative, so the
+        // conversion's truncation is the floor (also a library call).
+        let max = ((1u64 << bits) - 1) as f64;
+        return u128::from((c.clamp(0.0, 1.0) * max + 0.5) as u64);
+    }
     let max = mask(bits) as f64;
     (c.clamp(0.0, 1.0) * max + 0.5).floor() as u128
 }

@@ -15,6 +15,7 @@ use super::module::{Const, Function, Module, ValueId, ValueKind};
 use super::ops::opcode_name;
 use super::types::{Type, TypeId};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A runtime value.
@@ -225,26 +226,429 @@ pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     State::new(module, func).run(env)
 }
 
-/// The dx.op opcode of every instruction of `f` (`u32::MAX` for the others), computed once.
-fn opcodes<'f>(m: &Module, f: &'f Function) -> &'f Vec<Vec<u32>> {
-    f.exec_cache.0.get_or_init(|| {
-        f.blocks
-            .iter()
-            .map(|b| b.insts.iter().map(|i| m.dx_op(f, &i.kind).map_or(u32::MAX, |op| op.opcode)).collect())
-            .collect()
-    })
+/// Where an operand's value comes from, resolved once per function.
+#[derive(Debug, Clone, Copy)]
+enum Src {
+    /// A local slot: an argument or an instruction result (value id minus `first_local`).
+    Local(u32),
+    /// An entry of [`Decoded::consts`].
+    Const(u32),
+    /// Evaluated when read: globals (their allocation is per invocation), constants that refer
+    /// to them, and ids that do not resolve (whose error then comes at run time, as before).
+    Dyn(ValueId),
 }
 
-/// Operands whose derivatives an instruction needs, as (index into the dx.op's arguments
-/// after the opcode): the value of a derivative operation, the u, v, w coordinates of an
-/// implicit-LOD sample.
-fn derivative_operands(m: &Module, f: &Function, kind: &InstKind) -> Option<(u32, Vec<usize>)> {
-    let op = m.dx_op(f, kind)?;
-    match op.opcode {
-        83..=86 => Some((op.opcode, vec![0])),
-        60 | 61 | 64 | 81 => Some((op.opcode, vec![2, 3, 4])),
-        _ => None,
+/// What the operations need to know of a result type.
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    /// The integer width (64 for other types).
+    w: u32,
+    /// The type is `double`.
+    double: bool,
+    /// The first element (or the type itself) is floating point: ResRet and CBufRet lanes are
+    /// floats, not integers.
+    float_elem: bool,
+}
+
+/// What a cast needs to know of its two types.
+#[derive(Debug, Clone, Copy)]
+struct CastFacts {
+    /// Integer widths of the source and the result (64 for other types).
+    fw: u32,
+    tw: u32,
+    /// The result is `double` (other float results are f32).
+    to_double: bool,
+    /// What a `bitcast` between these types does.
+    bits: BitCast,
+}
+
+/// The bitcasts that change a value's representation; the others keep it.
+#[derive(Debug, Clone, Copy)]
+enum BitCast {
+    I32ToF32,
+    F32ToI32,
+    I64ToF64,
+    F64ToI64,
+    I16ToHalf,
+    HalfToI16,
+    Same,
+}
+
+/// An instruction decoded for execution.
+#[derive(Debug, Clone)]
+enum Op {
+    Ret,
+    Br(u32),
+    CondBr {
+        cond: Src,
+        then: u32,
+        otherwise: u32,
+    },
+    Switch {
+        cond: Src,
+        default: u32,
+        cases: Box<[(Src, u32)]>,
+    },
+    Unreachable,
+    Binary {
+        op: BinOp,
+        a: Src,
+        b: Src,
+        w: u32,
+        double: bool,
+    },
+    Cast {
+        op: CastOp,
+        v: Src,
+        c: CastFacts,
+    },
+    Cmp {
+        pred: u32,
+        a: Src,
+        b: Src,
+        w: u32,
+    },
+    Select {
+        cond: Src,
+        then: Src,
+        otherwise: Src,
+    },
+    /// `extractvalue` with one index.
+    Extract {
+        agg: Src,
+        index: u32,
+    },
+    /// A dx.op call: its arguments after the opcode. `spread`: (element, slot) pairs when every
+    /// use of the result is a one-index `extractvalue`; the call then writes the elements into
+    /// those instructions' slots and builds no aggregate.
+    Call {
+        opcode: u32,
+        args: Box<[Src]>,
+        ty: TypeId,
+        facts: Facts,
+        spread: Option<Box<[Spread]>>,
+    },
+    /// `LoadInput`, `StoreOutput` and `CreateHandle` with constant operands (but the vertex
+    /// and the value), run as [`run_dx_op`] would.
+    LoadInput {
+        sig: u32,
+        row: u32,
+        col: u8,
+        vertex: Src,
+    },
+    StoreOutput {
+        sig: u32,
+        row: u32,
+        col: u8,
+        value: Src,
+    },
+    CreateHandle {
+        class: u8,
+        range: u32,
+        index: u32,
+    },
+    /// An `extractvalue` whose element the dx.op call that made the aggregate wrote already.
+    /// SSA makes that equivalent: the call dominates the extract, and no path from the call's
+    /// next run reaches a use of the extract's old value without running the extract again.
+    Nop,
+    /// Run from the instruction itself (memory, vectors, calls that are not dx.ops).
+    Other,
+}
+
+/// Where a fused dx.op call writes element `k` of its result: `slot`, after a bitcast when
+/// `cast` is set (the extract's only use).
+#[derive(Debug, Clone, Copy)]
+struct Spread {
+    k: u32,
+    slot: u32,
+    cast: Option<CastFacts>,
+}
+
+#[derive(Debug, Clone)]
+struct DInst {
+    op: Op,
+    /// Whether lanes of a quad must run this instruction together (see [`run_quad`]): it
+    /// needs the other lanes' values, branches, or reaches memory or resources that other
+    /// lanes may see. The others (arithmetic, inputs, outputs, handles, cbuffer reads,
+    /// discard) touch only the lane's own state and its own [`Env`].
+    sync: bool,
+    /// The result's slot (`u32::MAX` for an id below the function's locals, an error if set).
+    dst: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+struct DPhi {
+    dst: Option<u32>,
+    /// (predecessor block, value).
+    incoming: Box<[(u32, Src)]>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct DBlock {
+    /// The block's leading phis.
+    phis: Vec<DPhi>,
+    /// The index of the first instruction after them.
+    first: usize,
+    /// Every instruction, at its index in the block (phis included, as [`Op::Other`]).
+    insts: Vec<DInst>,
+}
+
+/// A function body decoded for execution, computed once and kept in [`Function::exec_cache`]:
+/// operands resolved to local slots and a constant pool, type facts precomputed, dx.op opcodes
+/// known.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Decoded {
+    consts: Vec<Val>,
+    blocks: Vec<DBlock>,
+}
+
+/// What a decoding [`State`] points at while it evaluates constants.
+static NOTHING_DECODED: Decoded = Decoded { consts: Vec::new(), blocks: Vec::new() };
+
+fn int_bits(m: &Module, id: TypeId) -> u32 {
+    match m.types.get(id) {
+        Some(Type::Int(w)) => *w,
+        _ => 64,
     }
+}
+
+fn facts(m: &Module, ty: TypeId) -> Facts {
+    Facts {
+        w: int_bits(m, ty),
+        double: matches!(m.types.get(ty), Some(Type::Double)),
+        float_elem: m.types.is_float(m.types.element(ty, 0).unwrap_or(ty)),
+    }
+}
+
+fn cast_facts(m: &Module, from: TypeId, to: TypeId) -> CastFacts {
+    let bits = match (m.types.get(from), m.types.get(to)) {
+        (Some(Type::Int(32)), Some(Type::Float)) => BitCast::I32ToF32,
+        (Some(Type::Float), Some(Type::Int(32))) => BitCast::F32ToI32,
+        (Some(Type::Int(64)), Some(Type::Double)) => BitCast::I64ToF64,
+        (Some(Type::Double), Some(Type::Int(64))) => BitCast::F64ToI64,
+        (Some(Type::Int(16)), Some(Type::Half)) => BitCast::I16ToHalf,
+        (Some(Type::Half), Some(Type::Int(16))) => BitCast::HalfToI16,
+        _ => BitCast::Same,
+    };
+    CastFacts {
+        fw: int_bits(m, from),
+        tw: int_bits(m, to),
+        to_double: matches!(m.types.get(to), Some(Type::Double)),
+        bits,
+    }
+}
+
+/// Whether dx.op `opcode` touches only its lane's state and its own [`Env`]: arithmetic,
+/// inputs and outputs, handles, constant buffers (read-only), system values, discard.
+fn lane_local(opcode: u32) -> bool {
+    matches!(opcode, 4..=57 | 59 | 71 | 82 | 90 | 91 | 93..=96 | 101 | 102 | 108 | 124..=134 | 138)
+}
+
+/// Decodes `f`'s body (see [`Decoded`]).
+fn decode(m: &Module, f: &Function) -> Decoded {
+    let local = |id: ValueId| -> Option<u32> {
+        match m.value(Some(f), id)?.kind {
+            ValueKind::Inst { .. } | ValueKind::Arg(_) => id.0.checked_sub(f.first_local),
+            _ => None,
+        }
+    };
+    // Locals used other than by a one-index extractvalue, and those extracts.
+    let mut other_use = vec![false; f.values.len()];
+    let mut extracts: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+    // Uses of each local, and the bitcasts of locals (value slot -> result slot, facts).
+    let mut uses = vec![0u32; f.values.len()];
+    let mut bitcasts: HashMap<u32, (u32, CastFacts)> = HashMap::new();
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        for id in inst.kind.operands() {
+            if let Some(s) = local(id).and_then(|s| uses.get_mut(s as usize)) {
+                *s += 1;
+            }
+        }
+        if let (InstKind::Cast { op: CastOp::BitCast, value }, Some(r)) =
+            (&inst.kind, inst.result.and_then(|r| r.0.checked_sub(f.first_local)))
+        {
+            if let Some(v) = local(*value) {
+                let from = m.value(Some(f), *value).map_or(inst.ty, |d| d.ty);
+                bitcasts.insert(v, (r, cast_facts(m, from, inst.ty)));
+            }
+        }
+        match &inst.kind {
+            InstKind::ExtractValue { agg, indices } if indices.len() == 1 => {
+                match (local(*agg), inst.result.and_then(|r| r.0.checked_sub(f.first_local))) {
+                    (Some(a), Some(r)) => extracts.entry(a).or_default().push((indices[0], r)),
+                    (Some(a), None) => other_use[a as usize] = true,
+                    _ => {}
+                }
+            }
+            kind => {
+                for id in kind.operands() {
+                    if let Some(s) = local(id) {
+                        other_use[s as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    // dx.op results only extracted from: their calls spread the elements.
+    let fused: Vec<u32> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| m.dx_op(f, &i.kind).is_some())
+        .filter_map(|i| i.result.and_then(|r| r.0.checked_sub(f.first_local)))
+        .filter(|&r| (r as usize) < other_use.len() && !other_use[r as usize] && extracts.contains_key(&r))
+        .collect();
+    // What each fused call writes; an element whose only use is a bitcast is written cast, into
+    // the bitcast's slot (Mesa reads every uniform as i32 and bitcasts it), the bitcast then
+    // being a no-op like the extract, for the same reason.
+    let mut folded_casts: Vec<u32> = Vec::new();
+    let mut spreads: HashMap<u32, Box<[Spread]>> = HashMap::new();
+    for &r in &fused {
+        let list = extracts[&r]
+            .iter()
+            .map(|&(k, e)| match bitcasts.get(&e) {
+                Some(&(slot, c)) if uses.get(e as usize) == Some(&1) => {
+                    folded_casts.push(slot);
+                    Spread { k, slot, cast: Some(c) }
+                }
+                _ => Spread { k, slot: e, cast: None },
+            })
+            .collect();
+        spreads.insert(r, list);
+    }
+    let mut consts: Vec<Val> = vec![Val::Undef];
+    let mut pool: HashMap<u32, u32> = HashMap::new();
+    let mut eval = State::bare(m, f, &NOTHING_DECODED);
+    let mut resolve = |id: ValueId| -> Src {
+        let Some(def) = m.value(Some(f), id) else { return Src::Dyn(id) };
+        match def.kind {
+            ValueKind::Inst { .. } | ValueKind::Arg(_) => {
+                id.0.checked_sub(f.first_local).map_or(Src::Dyn(id), Src::Local)
+            }
+            ValueKind::Const(_) => {
+                if let Some(&i) = pool.get(&id.0) {
+                    return Src::Const(i);
+                }
+                match eval.value(id) {
+                    Ok(v) if eval.memory.is_empty() => {
+                        consts.push(v);
+                        let i = consts.len() as u32 - 1;
+                        pool.insert(id.0, i);
+                        Src::Const(i)
+                    }
+                    _ => {
+                        eval.memory.clear();
+                        eval.globals.clear();
+                        Src::Dyn(id)
+                    }
+                }
+            }
+            _ => Src::Dyn(id),
+        }
+    };
+    let mut blocks = Vec::with_capacity(f.blocks.len());
+    for b in &f.blocks {
+        let mut db = DBlock { phis: Vec::new(), first: 0, insts: Vec::with_capacity(b.insts.len()) };
+        let mut leading = true;
+        for (i, inst) in b.insts.iter().enumerate() {
+            let dst = inst.result.map(|id| id.0.checked_sub(f.first_local).unwrap_or(u32::MAX));
+            if let (true, InstKind::Phi { incoming }) = (leading, &inst.kind) {
+                db.phis.push(DPhi { dst, incoming: incoming.iter().map(|(v, from)| (*from, resolve(*v))).collect() });
+                db.first = i + 1;
+                db.insts.push(DInst { op: Op::Other, dst, sync: true });
+                continue;
+            }
+            leading = false;
+            let op = match &inst.kind {
+                InstKind::Ret { .. } => Op::Ret,
+                InstKind::Br { target } => Op::Br(*target),
+                InstKind::CondBr { cond, then, otherwise } => {
+                    Op::CondBr { cond: resolve(*cond), then: *then, otherwise: *otherwise }
+                }
+                InstKind::Switch { cond, default, cases } => Op::Switch {
+                    cond: resolve(*cond),
+                    default: *default,
+                    cases: cases.iter().map(|(v, t)| (resolve(*v), *t)).collect(),
+                },
+                InstKind::Unreachable => Op::Unreachable,
+                InstKind::Binary { op, lhs, rhs, .. } => Op::Binary {
+                    op: *op,
+                    a: resolve(*lhs),
+                    b: resolve(*rhs),
+                    w: int_bits(m, inst.ty),
+                    double: matches!(m.types.get(inst.ty), Some(Type::Double)),
+                },
+                InstKind::Cast { .. } if dst.is_some_and(|d| folded_casts.contains(&d)) => Op::Nop,
+                InstKind::Cast { op, value } => {
+                    let from = m.value(Some(f), *value).map_or(inst.ty, |d| d.ty);
+                    Op::Cast { op: *op, v: resolve(*value), c: cast_facts(m, from, inst.ty) }
+                }
+                InstKind::Cmp { pred, lhs, rhs } => {
+                    let from = m.value(Some(f), *lhs).map_or(inst.ty, |d| d.ty);
+                    Op::Cmp { pred: *pred, a: resolve(*lhs), b: resolve(*rhs), w: int_bits(m, from) }
+                }
+                InstKind::Select { cond, then, otherwise } => {
+                    Op::Select { cond: resolve(*cond), then: resolve(*then), otherwise: resolve(*otherwise) }
+                }
+                InstKind::ExtractValue { agg, indices } if indices.len() == 1 => {
+                    if local(*agg).is_some_and(|a| fused.contains(&a)) {
+                        Op::Nop
+                    } else {
+                        Op::Extract { agg: resolve(*agg), index: indices[0] }
+                    }
+                }
+                kind @ InstKind::Call { .. } => match m.dx_op(f, kind) {
+                    Some(op) => {
+                        let args = op
+                            .args
+                            .iter()
+                            .map(|a| match a {
+                                Operand::Value(v) => resolve(*v),
+                                Operand::Metadata(_) => Src::Const(0),
+                            })
+                            .collect();
+                        let args: Box<[Src]> = args;
+                        let spread = dst.and_then(|r| spreads.get(&r)).cloned();
+                        // The commonest operations, with constant operands, skip the generic path.
+                        let imm = |k: usize| match op.args.get(k) {
+                            Some(Operand::Value(v)) => m.const_int(Some(f), *v).map(|c| c as u64),
+                            _ => None,
+                        };
+                        match (op.opcode, imm(0), imm(1), imm(2), args.get(3)) {
+                            (4, Some(sig), Some(row), Some(col), Some(&vertex)) if args.len() == 4 => {
+                                Op::LoadInput { sig: sig as u32, row: row as u32, col: col as u8, vertex }
+                            }
+                            (5, Some(sig), Some(row), Some(col), Some(&value)) if args.len() == 4 => {
+                                Op::StoreOutput { sig: sig as u32, row: row as u32, col: col as u8, value }
+                            }
+                            (57, Some(class), Some(range), Some(index), _) if args.len() <= 4 => {
+                                Op::CreateHandle { class: class as u8, range: range as u32, index: index as u32 }
+                            }
+                            _ => Op::Call { opcode: op.opcode, args, ty: inst.ty, facts: facts(m, inst.ty), spread },
+                        }
+                    }
+                    None => Op::Other,
+                },
+                _ => Op::Other,
+            };
+            let sync = match &op {
+                Op::Binary { .. }
+                | Op::Cast { .. }
+                | Op::Cmp { .. }
+                | Op::Select { .. }
+                | Op::Extract { .. }
+                | Op::LoadInput { .. }
+                | Op::StoreOutput { .. }
+                | Op::CreateHandle { .. }
+                | Op::Nop => false,
+                Op::Call { opcode, .. } => !lane_local(*opcode),
+                _ => true,
+            };
+            db.insts.push(DInst { op, dst, sync });
+        }
+        blocks.push(db);
+    }
+    Decoded { consts, blocks }
 }
 
 /// Runs `func` for a 2x2 quad of pixel-shader invocations: lane 0 at (x, y), 1 at (x + 1, y),
@@ -256,7 +660,8 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
-    let mut lanes: [State<'_>; 4] = core::array::from_fn(|_| State::new(module, func));
+    let mut lanes =
+        [State::new(module, func), State::new(module, func), State::new(module, func), State::new(module, func)];
     let mut done = [false; 4];
     loop {
         for (l, d) in lanes.iter_mut().zip(&done) {
@@ -277,28 +682,57 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
             break;
         }
         let inst = lanes[first].current()?;
-        let opcode = opcodes(module, func).get(at.0).and_then(|b| b.get(at.1)).copied().unwrap_or(u32::MAX);
-        let needs = matches!(opcode, 60 | 61 | 64 | 81 | 83..=86);
-        if let (true, Some((_, operands)), 4) = (needs, derivative_operands(module, func, &inst.kind), live.len()) {
-            let op = module.dx_op(func, &inst.kind).ok_or_else(|| ExecError::Malformed("dx.op".into()))?;
-            let mut per_lane: [Vec<[f32; 4]>; 4] = Default::default();
-            for &k in &operands {
-                let mut v = [0.0f32; 4];
-                for (i, lane) in lanes.iter_mut().enumerate() {
-                    v[i] = match op.args.get(k) {
-                        Some(Operand::Value(id)) => lane.value(*id)?.f32(),
-                        _ => 0.0,
-                    };
-                }
-                let (cx, cy) = (v[1] - v[0], v[2] - v[0]);
-                for (i, out) in per_lane.iter_mut().enumerate() {
-                    let fx = if i < 2 { v[1] - v[0] } else { v[3] - v[2] };
-                    let fy = if i % 2 == 0 { v[2] - v[0] } else { v[3] - v[1] };
-                    out.push([cx, cy, fx, fy]);
+        if !inst.sync {
+            // A run of lane-local instructions up to the next synchronising one: each lane runs
+            // it alone, as no lane can observe another's order there. The error reported is the
+            // first in (instruction, lane) order, as when the lanes step together.
+            let mut err: Option<(usize, ExecError)> = None;
+            for &i in live {
+                let lane = &mut lanes[i];
+                let r = match lane.run_local(&mut *envs[i]) {
+                    // Past the block's end: the error of stepping there.
+                    Ok(()) => lane.current().map(|_| ()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = r {
+                    if err.as_ref().is_none_or(|(j, _)| lane.at.index < *j) {
+                        err = Some((lane.at.index, e));
+                    }
                 }
             }
-            for (lane, d) in lanes.iter_mut().zip(per_lane) {
-                lane.derivs = Some(d);
+            if let Some((_, e)) = err {
+                return Err(e);
+            }
+            continue;
+        }
+        if let (Op::Call { opcode, args, .. }, 4) = (&inst.op, live.len()) {
+            // Operands whose derivatives the operation needs (indices after the opcode): the
+            // value of a derivative operation, the u, v, w of an implicit-LOD sample.
+            let operands: &[usize] = match opcode {
+                83..=86 => &[0],
+                60 | 61 | 64 | 81 => &[2, 3, 4],
+                _ => &[],
+            };
+            if !operands.is_empty() {
+                let mut per_lane = [[[0.0f32; 4]; 3]; 4];
+                for (j, &k) in operands.iter().enumerate() {
+                    let mut v = [0.0f32; 4];
+                    for (i, lane) in lanes.iter_mut().enumerate() {
+                        v[i] = match args.get(k) {
+                            Some(s) => lane.with(*s, Val::f32)?,
+                            None => 0.0,
+                        };
+                    }
+                    let (cx, cy) = (v[1] - v[0], v[2] - v[0]);
+                    for (i, out) in per_lane.iter_mut().enumerate() {
+                        let fx = if i < 2 { v[1] - v[0] } else { v[3] - v[2] };
+                        let fy = if i % 2 == 0 { v[2] - v[0] } else { v[3] - v[1] };
+                        out[j] = [cx, cy, fx, fy];
+                    }
+                }
+                for (lane, d) in lanes.iter_mut().zip(per_lane) {
+                    lane.derivs = Some(d);
+                }
             }
         }
         for &i in live {
@@ -366,12 +800,13 @@ struct Cursor {
 struct State<'m> {
     m: &'m Module,
     f: &'m Function,
+    d: &'m Decoded,
     at: Cursor,
     steps: u64,
     /// Derivatives of the operands of the instruction being run, supplied by the quad runner
     /// (`None` for an invocation running alone, whose derivatives are 0).
     /// Per operand: coarse d/dx, coarse d/dy, fine d/dx, fine d/dy.
-    derivs: Option<Vec<[f32; 4]>>,
+    derivs: Option<[[f32; 4]; 3]>,
     locals: Vec<Option<Val>>,
     /// Invocation memory: one scalar array per `alloca` and per global variable used.
     memory: Vec<Vec<Val>>,
@@ -383,6 +818,40 @@ struct State<'m> {
     at_barrier: bool,
     /// A dx.op call's argument values (kept to reuse its allocation).
     scratch: Vec<Val>,
+    /// A block's phi values, read before any is written (kept to reuse its allocation).
+    phi_values: Vec<(Option<u32>, Val)>,
+    /// The elements of the last dx.op with a struct result.
+    lane_out: Vec<Val>,
+}
+
+thread_local! {
+    /// Local-slot vectors of finished invocations, kept for the next ones: a draw runs many
+    /// small invocations, and allocating each one's slots showed in profiles.
+    static LOCALS_POOL: RefCell<Vec<Vec<Option<Val>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `n` unset local slots, in a vector from [`LOCALS_POOL`] when one is there.
+fn fresh_locals(n: usize) -> Vec<Option<Val>> {
+    let mut v = LOCALS_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    if v.len() != n {
+        v.clear();
+        v.resize(n, None);
+    }
+    v
+}
+
+impl Drop for State<'_> {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.locals);
+        // Returned unset, at its length: the next invocation of the function takes it as is.
+        v.fill(None);
+        LOCALS_POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 64 {
+                p.push(v);
+            }
+        });
+    }
 }
 
 /// Groupshared memory: the allocations of the `addrspace(3)` globals, made on first use by any
@@ -398,19 +867,73 @@ const SHARED: usize = 1 << 40;
 
 impl<'m> State<'m> {
     fn new(m: &'m Module, f: &'m Function) -> Self {
+        State::bare(m, f, f.exec_cache.0.get_or_init(|| decode(m, f)))
+    }
+
+    fn bare(m: &'m Module, f: &'m Function, d: &'m Decoded) -> Self {
         State {
             m,
             f,
+            d,
             at: Cursor { block: 0, prev: None, index: 0, entered: false },
             steps: 0,
             derivs: None,
-            locals: vec![None; f.values.len()],
+            locals: fresh_locals(f.values.len()),
             memory: Vec::new(),
             globals: Vec::new(),
             shared: None,
             at_barrier: false,
             scratch: Vec::new(),
+            phi_values: Vec::new(),
+            lane_out: Vec::new(),
         }
+    }
+
+    /// Runs `g` on the value of an operand.
+    #[inline(always)]
+    fn with<T>(&mut self, s: Src, g: impl FnOnce(&Val) -> T) -> R<T> {
+        match s {
+            Src::Local(i) => match self.locals.get(i as usize) {
+                Some(Some(v)) => Ok(g(v)),
+                _ => bad(format!("%{} read before it is set", i + self.f.first_local)),
+            },
+            Src::Const(i) => self.d.consts.get(i as usize).map_or_else(|| bad(format!("constant {i}")), |v| Ok(g(v))),
+            Src::Dyn(id) => Ok(g(&self.value(id)?)),
+        }
+    }
+
+    /// The value of an operand that is a set local or a constant (`None` otherwise: the caller
+    /// takes the slow path through [`State::read`], which evaluates or reports it).
+    #[inline(always)]
+    fn get(&self, s: Src) -> Option<&Val> {
+        match s {
+            Src::Local(i) => self.locals.get(i as usize)?.as_ref(),
+            Src::Const(i) => self.d.consts.get(i as usize),
+            Src::Dyn(_) => None,
+        }
+    }
+
+    #[inline(always)]
+    fn read(&mut self, s: Src) -> R<Val> {
+        self.with(s, Val::clone)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, dst: Option<u32>, v: Val) -> R<()> {
+        if let Some(i) = dst {
+            let slot = self.locals.get_mut(i as usize).ok_or_else(|| ExecError::Malformed("result id".into()))?;
+            // Each scalar variant assigned on its own, so that, inlined where the value is made,
+            // it is written in place: a Val built on the stack and copied into the slot costs a
+            // stalled load (the copy reads in one piece what was written in several).
+            match v {
+                Val::Int(x) => *slot = Some(Val::Int(x)),
+                Val::F32(x) => *slot = Some(Val::F32(x)),
+                Val::F64(x) => *slot = Some(Val::F64(x)),
+                Val::Handle(h) => *slot = Some(Val::Handle(h)),
+                other => *slot = Some(other),
+            }
+        }
+        Ok(())
     }
 
     /// Runs `f` on the cells of allocation `a` (private or shared).
@@ -580,13 +1103,40 @@ impl<'m> State<'m> {
     }
 
     fn run(&mut self, env: &mut dyn Env) -> R<()> {
-        while !self.step(env)? {}
+        loop {
+            self.run_local(env)?;
+            if self.step(env)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs the instructions from the cursor up to the next one that synchronises a quad (see
+    /// [`DInst::sync`]), which is left to [`State::step`]: none of them branches, so this is
+    /// `step` without its per-instruction lookups.
+    fn run_local(&mut self, env: &mut dyn Env) -> R<()> {
+        self.enter()?;
+        let d = self.d;
+        let Some(b) = d.blocks.get(self.at.block) else { return Ok(()) };
+        while let Some(inst) = b.insts.get(self.at.index) {
+            if inst.sync {
+                break;
+            }
+            self.steps += 1;
+            if self.steps > STEP_BUDGET {
+                return Err(ExecError::StepBudget);
+            }
+            if !matches!(inst.op, Op::Nop) {
+                self.run_op(&inst.op, inst.dst, env)?;
+            }
+            self.at.index += 1;
+        }
         Ok(())
     }
 
     /// The instruction at the cursor (after the block's phis).
-    fn current(&self) -> R<&'m super::inst::Inst> {
-        self.f
+    fn current(&self) -> R<&'m DInst> {
+        self.d
             .blocks
             .get(self.at.block)
             .and_then(|b| b.insts.get(self.at.index))
@@ -595,32 +1145,47 @@ impl<'m> State<'m> {
 
     /// Enters the cursor's block if it has not been entered: its phis read their incoming
     /// values together, before any of them is written.
+    #[inline(always)]
     fn enter(&mut self) -> R<()> {
         if self.at.entered {
             return Ok(());
         }
-        let b =
-            self.f.blocks.get(self.at.block).ok_or_else(|| ExecError::Malformed(format!("block {}", self.at.block)))?;
-        let mut phis = Vec::new();
-        let mut first = 0;
-        for (i, inst) in b.insts.iter().enumerate() {
-            let InstKind::Phi { incoming } = &inst.kind else {
-                first = i;
-                break;
-            };
-            let p = self.at.prev.ok_or_else(|| ExecError::Malformed("phi in the entry block".into()))?;
-            let (v, _) = incoming
-                .iter()
-                .find(|(_, from)| *from as usize == p)
-                .ok_or_else(|| ExecError::Malformed("phi without the predecessor".into()))?;
-            phis.push((inst.result, self.value(*v)?));
-            first = i + 1;
+        self.enter_block()
+    }
+
+    fn enter_block(&mut self) -> R<()> {
+        let d = self.d;
+        let b = d.blocks.get(self.at.block).ok_or_else(|| ExecError::Malformed(format!("block {}", self.at.block)))?;
+        if b.phis.is_empty() {
+            self.at.index = b.first;
+            self.at.entered = true;
+            return Ok(());
         }
-        for (id, v) in phis {
-            self.set(id, v)?;
+        let mut phis = std::mem::take(&mut self.phi_values);
+        phis.clear();
+        let r = self.read_phis(b, &mut phis);
+        for (dst, v) in phis.drain(..) {
+            if r.is_ok() {
+                self.put(dst, v)?;
+            }
         }
-        self.at.index = first;
+        self.phi_values = phis;
+        r?;
+        self.at.index = b.first;
         self.at.entered = true;
+        Ok(())
+    }
+
+    fn read_phis(&mut self, b: &'m DBlock, out: &mut Vec<(Option<u32>, Val)>) -> R<()> {
+        for phi in &b.phis {
+            let p = self.at.prev.ok_or_else(|| ExecError::Malformed("phi in the entry block".into()))?;
+            let (_, v) = phi
+                .incoming
+                .iter()
+                .find(|(from, _)| *from as usize == p)
+                .ok_or_else(|| ExecError::Malformed("phi without the predecessor".into()))?;
+            out.push((phi.dst, self.read(*v)?));
+        }
         Ok(())
     }
 
@@ -632,28 +1197,38 @@ impl<'m> State<'m> {
             return Err(ExecError::StepBudget);
         }
         let inst = self.current()?;
-        let next = match &inst.kind {
-            InstKind::Ret { .. } => return Ok(true),
-            InstKind::Br { target } => Some(*target as usize),
-            InstKind::CondBr { cond, then, otherwise } => {
-                Some(if self.value(*cond)?.int() & 1 != 0 { *then } else { *otherwise } as usize)
+        let next = match &inst.op {
+            Op::Ret => return Ok(true),
+            Op::Br(target) => Some(*target as usize),
+            Op::CondBr { cond, then, otherwise } => {
+                Some(if self.with(*cond, Val::int)? & 1 != 0 { *then } else { *otherwise } as usize)
             }
-            InstKind::Switch { cond, default, cases } => {
-                let c = self.value(*cond)?.int();
+            Op::Switch { cond, default, cases } => {
+                let c = self.with(*cond, Val::int)?;
                 let mut to = *default;
-                for (v, target) in cases {
-                    if self.value(*v)?.int() == c {
+                for (v, target) in cases.iter() {
+                    if self.with(*v, Val::int)? == c {
                         to = *target;
                         break;
                     }
                 }
                 Some(to as usize)
             }
-            InstKind::Unreachable => return bad("reached `unreachable`"),
-            kind => {
-                if let Some(v) = self.exec(kind, inst.ty, env)? {
-                    self.set(inst.result, v)?;
+            Op::Unreachable => return bad("reached `unreachable`"),
+            Op::Other => {
+                let orig = self
+                    .f
+                    .blocks
+                    .get(self.at.block)
+                    .and_then(|b| b.insts.get(self.at.index))
+                    .ok_or_else(|| ExecError::Malformed("block without a terminator".into()))?;
+                if let Some(v) = self.exec(&orig.kind, orig.ty)? {
+                    self.set(orig.result, v)?;
                 }
+                None
+            }
+            op => {
+                self.run_op(op, inst.dst, env)?;
                 None
             }
         };
@@ -664,46 +1239,198 @@ impl<'m> State<'m> {
         Ok(false)
     }
 
-    fn exec(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
-        Ok(Some(match kind {
-            InstKind::Binary { op, lhs, rhs, .. } => {
-                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
-                self.binary(*op, &a, &b, ty)?
-            }
-            InstKind::Cast { op, value } => {
-                let v = self.value(*value)?;
-                let from = self.m.value(Some(self.f), *value).map(|d| d.ty).unwrap_or(ty);
-                self.cast(*op, &v, from, ty)?
-            }
-            InstKind::Cmp { pred, lhs, rhs } => {
-                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
-                let from = self.m.value(Some(self.f), *lhs).map(|d| d.ty).unwrap_or(ty);
-                Val::Int(u64::from(compare(*pred, &a, &b, self.int_bits(from))?))
-            }
-            InstKind::Select { cond, then, otherwise } => {
-                if self.value(*cond)?.int() & 1 != 0 {
-                    self.value(*then)?
-                } else {
-                    self.value(*otherwise)?
+    /// Runs a decoded instruction that is not a terminator.
+    /// Runs a dx.op through [`run_dx_op`] (kept out of [`State::run_op`], whose frame it would
+    /// make large for every instruction).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_call(
+        &mut self,
+        opcode: u32,
+        srcs: &'m [Src],
+        ty: TypeId,
+        facts: Facts,
+        spread: Option<&'m [Spread]>,
+        dst: Option<u32>,
+        env: &mut dyn Env,
+    ) -> R<()> {
+        let v = {
+            // Arguments are read in place; only a global among them is evaluated first.
+            let mut owned = false;
+            for s in srcs.iter() {
+                match *s {
+                    Src::Local(j) if !matches!(self.locals.get(j as usize), Some(Some(_))) => {
+                        return bad(format!("%{} read before it is set", j + self.f.first_local));
+                    }
+                    Src::Dyn(_) => owned = true,
+                    _ => {}
                 }
             }
-            InstKind::ExtractValue { agg, indices } if indices.len() == 1 && agg.0 >= self.f.first_local => {
-                // One index into a local aggregate: clone the element only.
-                let i = (agg.0 - self.f.first_local) as usize;
-                match self.locals.get(i) {
-                    Some(Some(Val::Agg(e))) => e
-                        .get(indices[0] as usize)
-                        .cloned()
-                        .ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
-                    _ => {
-                        let v = self.value(*agg)?;
-                        match v {
-                            Val::Agg(mut e) if (indices[0] as usize) < e.len() => e.swap_remove(indices[0] as usize),
-                            _ => return bad("extractvalue out of range"),
+            if owned {
+                let mut vals = std::mem::take(&mut self.scratch);
+                vals.clear();
+                for s in srcs.iter() {
+                    match self.read(*s) {
+                        Ok(v) => vals.push(v),
+                        Err(e) => {
+                            self.scratch = vals;
+                            return Err(e);
                         }
                     }
                 }
+                self.scratch = vals;
             }
+            let mut cx =
+                OpCx { m: self.m, out: &mut self.lane_out, derivs: self.derivs, grouped: self.shared.is_some() };
+            let args =
+                Args { srcs, locals: &self.locals, consts: &self.d.consts, owned: owned.then_some(&self.scratch[..]) };
+            let r = run_dx_op(&mut cx, opcode, args, ty, facts, env);
+            match (r?, spread) {
+                (Out::None, _) => return Ok(()),
+                (Out::Barrier, _) => {
+                    self.at_barrier = true;
+                    return Ok(());
+                }
+                (Out::One(v), None) => v,
+                (Out::Lanes(n), None) => Val::Agg(self.lane_out[..n].to_vec()),
+                (Out::One(Val::Agg(e)), Some(sp)) => {
+                    for s in sp.iter() {
+                        let v = e.get(s.k as usize).cloned();
+                        let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                        self.put_spread(s, v)?;
+                    }
+                    return Ok(());
+                }
+                (Out::Words { w, float, n }, None) => {
+                    Val::Agg((0..n).filter_map(|k| Out::word(&w, float, n, k)).collect())
+                }
+                (Out::Words { w, float, n }, Some(sp)) => {
+                    for sp in sp.iter() {
+                        let k = sp.k;
+                        if sp.cast.is_some() {
+                            let v = Out::word(&w, float, n, k as usize);
+                            let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                            self.put_spread(sp, v)?;
+                            continue;
+                        }
+                        let s = self
+                            .locals
+                            .get_mut(sp.slot as usize)
+                            .ok_or_else(|| ExecError::Malformed("result id".into()))?;
+                        // Each variant assigned on its own, so that it is written in place: a
+                        // Val built on the stack and copied costs a stalled load.
+                        match (w.get(k as usize), float) {
+                            (Some(x), true) => *s = Some(Val::F32(f32::from_bits(*x))),
+                            (Some(x), false) => *s = Some(Val::Int(u64::from(*x))),
+                            (None, _) if k == 4 && n == 5 => *s = Some(Val::Int(1)),
+                            (None, _) => return bad("extractvalue out of range"),
+                        }
+                    }
+                    return Ok(());
+                }
+                (Out::Lanes(n), Some(sp)) => {
+                    for s in sp.iter() {
+                        let v = self.lane_out.get(s.k as usize).filter(|_| (s.k as usize) < n).cloned();
+                        let v = v.ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?;
+                        self.put_spread(s, v)?;
+                    }
+                    return Ok(());
+                }
+                (Out::One(_), Some(_)) => return bad("extractvalue out of range"),
+            }
+        };
+        self.put(dst, v)
+    }
+
+    /// Writes element `v` of a fused call's result where [`Spread`] says.
+    #[inline(always)]
+    fn put_spread(&mut self, s: &Spread, v: Val) -> R<()> {
+        match s.cast {
+            Some(c) => {
+                let v = cast(CastOp::BitCast, &v, c)?;
+                self.put(Some(s.slot), v)
+            }
+            None => self.put(Some(s.slot), v),
+        }
+    }
+
+    fn run_op(&mut self, op: &'m Op, dst: Option<u32>, env: &mut dyn Env) -> R<()> {
+        let v = match op {
+            // Each arm stores its result itself: built in registers and written in place, it is
+            // not copied through the stack, which costs a stalled load per instruction.
+            Op::Binary { op, a, b, w, double } => {
+                let v = match (self.get(*a), self.get(*b)) {
+                    (Some(x), Some(y)) => binary(*op, x, y, *w, *double)?,
+                    _ => {
+                        let (a, b) = (self.read(*a)?, self.read(*b)?);
+                        binary(*op, &a, &b, *w, *double)?
+                    }
+                };
+                return self.put(dst, v);
+            }
+            Op::Cast { op, v, c } => {
+                let v = match self.get(*v) {
+                    Some(x) => cast(*op, x, *c)?,
+                    None => {
+                        let v = self.read(*v)?;
+                        cast(*op, &v, *c)?
+                    }
+                };
+                return self.put(dst, v);
+            }
+            Op::Cmp { pred, a, b, w } => {
+                let r = match (self.get(*a), self.get(*b)) {
+                    (Some(x), Some(y)) => compare(*pred, x, y, *w)?,
+                    _ => {
+                        let (a, b) = (self.read(*a)?, self.read(*b)?);
+                        compare(*pred, &a, &b, *w)?
+                    }
+                };
+                return self.put(dst, Val::Int(u64::from(r)));
+            }
+            Op::Select { cond, then, otherwise } => {
+                let c = if self.with(*cond, Val::int)? & 1 != 0 { *then } else { *otherwise };
+                self.read(c)?
+            }
+            Op::Extract { agg, index } => self
+                .with(*agg, |v| match v {
+                    Val::Agg(e) => e.get(*index as usize).cloned(),
+                    _ => None,
+                })?
+                .ok_or_else(|| ExecError::Malformed("extractvalue out of range".into()))?,
+            Op::Call { opcode, args, ty, facts, spread } => {
+                return self.run_call(*opcode, args, *ty, *facts, spread.as_deref(), dst, env)
+            }
+            Op::Nop => return Ok(()),
+            Op::LoadInput { sig, row, col, vertex } => {
+                let vertex = self.with(*vertex, |v| match v {
+                    Val::Int(v) => Some(*v as u32),
+                    _ => None,
+                })?;
+                let v = env.load_input(*sig, *row, *col, vertex)?;
+                return self.put(dst, v);
+            }
+            Op::StoreOutput { sig, row, col, value } => {
+                match self.get(*value) {
+                    Some(v) => env.store_output(*sig, *row, *col, v)?,
+                    None => {
+                        let v = self.read(*value)?;
+                        env.store_output(*sig, *row, *col, &v)?;
+                    }
+                }
+                return Ok(());
+            }
+            Op::CreateHandle { class, range, index } => {
+                let h = env.create_handle(*class, *range, *index)?;
+                return self.put(dst, Val::Handle(h));
+            }
+            _ => return bad("a terminator run as an operation"),
+        };
+        self.put(dst, v)
+    }
+
+    fn exec(&mut self, kind: &InstKind, ty: TypeId) -> R<Option<Val>> {
+        Ok(Some(match kind {
             InstKind::ExtractValue { agg, indices } => {
                 let mut v = self.value(*agg)?;
                 for i in indices {
@@ -839,37 +1566,325 @@ impl<'m> State<'m> {
                     Ok(Val::Agg(vec![Val::Int(old), Val::Int(u64::from(ok))]))
                 })?
             }
-            InstKind::Call { .. } => return self.call(kind, ty, env),
+            InstKind::Call { .. } => return Err(ExecError::Unsupported("a call that is not a dx.op".into())),
             InstKind::Fence { .. } => return Ok(None),
             other => return Err(ExecError::Unsupported(format!("{other:?}"))),
         }))
     }
 
-    /// A `%dx.types.ResRet.*` from four 32-bit lanes: floats or integers after the result's
-    /// first element type, and a status word of 1 (the access was fully mapped).
-    fn res_ret(&self, lanes: [u32; 4], ty: TypeId) -> R<Val> {
-        let elem = self.m.types.element(ty, 0).unwrap_or(ty);
-        let float = self.m.types.is_float(elem);
-        let mut v: Vec<Val> =
-            lanes.iter().map(|w| if float { Val::F32(f32::from_bits(*w)) } else { Val::Int(u64::from(*w)) }).collect();
-        v.push(Val::Int(1));
-        Ok(Val::Agg(v))
+    fn binary(&self, op: BinOp, a: &Val, b: &Val, ty: TypeId) -> R<Val> {
+        binary(op, a, b, self.int_bits(ty), matches!(self.m.types.get(ty), Some(Type::Double)))
     }
 
-    fn binary(&self, op: BinOp, a: &Val, b: &Val, ty: TypeId) -> R<Val> {
-        if op.is_float() {
-            if matches!(self.ty(ty)?, Type::Double) {
-                let (x, y) = (a.f64(), b.f64());
-                return Ok(Val::F64(match op {
-                    BinOp::FAdd => x + y,
-                    BinOp::FSub => x - y,
-                    BinOp::FMul => x * y,
-                    BinOp::FDiv => x / y,
-                    _ => x % y,
-                }));
+    fn cast(&self, op: CastOp, v: &Val, from: TypeId, to: TypeId) -> R<Val> {
+        cast(op, v, cast_facts(self.m, from, to))
+    }
+}
+
+/// Runs dx.op `opcode` (see [`State::run_op`]).
+fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: Facts, env: &mut dyn Env) -> R<Out> {
+    let f = |i: usize| args.get(i).map_or(0.0, Val::f32);
+    let u = |i: usize| args.get(i).map_or(0, Val::int);
+    let is_double = facts.double;
+    let float1 = |g: fn(f64) -> f64| -> Val {
+        if is_double {
+            Val::F64(g(args.first().map_or(0.0, Val::f64)))
+        } else {
+            Val::F32(g(f64::from(f(0))) as f32)
+        }
+    };
+    let w = facts.w;
+    Ok(Out::One(match opcode {
+        4 => {
+            let vertex = match args.get(3) {
+                Some(Val::Int(v)) => Some(*v as u32),
+                _ => None,
+            };
+            env.load_input(u(0) as u32, u(1) as u32, u(2) as u8, vertex)?
+        }
+        5 => {
+            env.store_output(u(0) as u32, u(1) as u32, u(2) as u8, args.get(3).unwrap_or(&Val::Undef))?;
+            return Ok(Out::None);
+        }
+        6 => float1(f64::abs),
+        7 => float1(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }),
+        8..=11 => {
+            let x = f(0);
+            Val::Int(u64::from(match opcode {
+                8 => x.is_nan(),
+                9 => x.is_infinite(),
+                10 => x.is_finite(),
+                _ => x.is_normal(),
+            }))
+        }
+        12 => float1(f64::cos),
+        13 => float1(f64::sin),
+        14 => float1(f64::tan),
+        15 => float1(f64::acos),
+        16 => float1(f64::asin),
+        17 => float1(f64::atan),
+        18 => float1(f64::cosh),
+        19 => float1(f64::sinh),
+        20 => float1(f64::tanh),
+        21 => float1(f64::exp2),
+        22 => float1(|x| x - x.floor()),
+        23 => float1(f64::log2),
+        24 => float1(f64::sqrt),
+        25 => float1(|x| 1.0 / x.sqrt()),
+        26 => float1(round_half_even),
+        27 => float1(f64::floor),
+        28 => float1(f64::ceil),
+        29 => float1(f64::trunc),
+        30 => Val::Int(mask(u(0).reverse_bits() >> (64 - w), w)),
+        31 => Val::Int(u64::from(u(0).count_ones())),
+        32 => Val::Int(if u(0) == 0 { u64::from(u32::MAX) } else { u64::from(u(0).trailing_zeros()) }),
+        33 => Val::Int(first_bit_hi(u(0), w)),
+        34 => {
+            let x = sext(u(0), w);
+            Val::Int(first_bit_hi(if x < 0 { !x as u64 } else { x as u64 }, w))
+        }
+        35 | 36 => {
+            let (a, b) = (f(0), f(1));
+            // D3D min/max: a NaN operand gives the other one.
+            Val::F32(if opcode == 35 { a.max(b) } else { a.min(b) })
+        }
+        37 => Val::Int(mask(sext(u(0), w).max(sext(u(1), w)) as u64, w)),
+        38 => Val::Int(mask(sext(u(0), w).min(sext(u(1), w)) as u64, w)),
+        39 => Val::Int(u(0).max(u(1))),
+        40 => Val::Int(u(0).min(u(1))),
+        46 => Val::F32(f(0) * f(1) + f(2)),
+        47 => {
+            let d = |i: usize| args.get(i).map_or(0.0, Val::f64);
+            Val::F64(d(0).mul_add(d(1), d(2)))
+        }
+        48 | 49 => Val::Int(mask(u(0).wrapping_mul(u(1)).wrapping_add(u(2)), w)),
+        54 => Val::F32(f(0) * f(2) + f(1) * f(3)),
+        55 => Val::F32(f(0) * f(3) + f(1) * f(4) + f(2) * f(5)),
+        56 => Val::F32(f(0) * f(4) + f(1) * f(5) + f(2) * f(6) + f(3) * f(7)),
+        57 => Val::Handle(env.create_handle(u(0) as u8, u(1) as u32, u(2) as u32)?),
+        59 => {
+            let Some(Val::Handle(h)) = args.first() else { return bad("cbufferLoadLegacy without a handle") };
+            let row = env.cbuffer_row(*h, u(1) as u32)?;
+            return Ok(Out::Words { w: row, float: facts.float_elem, n: 4 });
+        }
+        60..=65 => {
+            let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
+                return bad("sample without handles");
+            };
+            let coords = [f(2), f(3), f(4), f(5)];
+            let off = |i: usize| match args.get(i) {
+                Some(Val::Int(v)) => *v as u32 as i32,
+                _ => 0,
+            };
+            let offset = [off(6), off(7), off(8)];
+            // The quad's coarse derivatives of u, v, w (zero when running alone).
+            let quad = |k: usize| cx.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
+            let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
+            let (mode, compare) = match opcode {
+                60 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
+                61 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
+                62 => (SampleMode::Level(f(9)), None),
+                63 => (
+                    SampleMode::Grad { ddx: [f(9), f(10), f(11)], ddy: [f(12), f(13), f(14)], bias: 0.0, clamp: f(15) },
+                    None,
+                ),
+                64 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
+                _ => (SampleMode::Level(0.0), Some(f(9))),
+            };
+            let c = env.sample(*t, *sm, coords, offset, mode, compare)?;
+            // The status word: every texel mapped (CheckAccessFullyMapped is true).
+            return Ok(Out::Words { w: c.map(f32::to_bits), float: true, n: 5 });
+        }
+        // CheckAccessFullyMapped of a status word.
+        71 => Val::Int(u64::from(u(0) != 0)),
+        // TextureGather (srv, sampler, c0..c3, o0, o1, channel) and TextureGatherCmp (.., compare).
+        73 | 74 => {
+            let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
+                return bad("gather without handles");
+            };
+            let off = |i: usize| match args.get(i) {
+                Some(Val::Int(v)) => *v as u32 as i32,
+                _ => 0,
+            };
+            let compare = (opcode == 74).then(|| f(9));
+            let c = env.gather(*t, *sm, [f(2), f(3), f(4), f(5)], [off(6), off(7)], u(8) as u32, compare)?;
+            // Integer results carry the values themselves.
+            let float = facts.float_elem;
+            let [x, y, z, w] = c.map(|x| if float { Val::F32(x) } else { Val::Int(u64::from(x as i64 as u32)) });
+            return Ok(lanes(cx.out, [x, y, z, w, Val::Int(1)]));
+        }
+        // CalculateLOD (srv, sampler, c0, c1, c2, clamped): derivatives from the quad.
+        81 => {
+            let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
+                return bad("calculateLOD without handles");
+            };
+            let quad = |k: usize| cx.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
+            let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
+            Val::F32(env.calculate_lod(*t, *sm, [f(2), f(3), f(4)], qx, qy, u(5) & 1 != 0)?)
+        }
+        // UMul: {low, high} words of the 64-bit product.
+        42 => {
+            let (lo, hi) = umul(u(0) as u32, u(1) as u32);
+            return Ok(lanes(cx.out, [Val::Int(u64::from(lo)), Val::Int(u64::from(hi))]));
+        }
+        // Msad (reference, source, accumulator): the accumulator plus the absolute
+        // differences of the byte pairs whose reference byte is not zero.
+        50 => Val::Int(u64::from(msad(u(0) as u32, u(1) as u32, u(2) as u32))),
+        // UDiv: {quotient, remainder}; division by zero gives all bits set in both (D3D).
+        43 => {
+            let (a, b) = (u(0) as u32, u(1) as u32);
+            let (q, r) = (a.checked_div(b).unwrap_or(u32::MAX), a.checked_rem(b).unwrap_or(u32::MAX));
+            return Ok(lanes(cx.out, [Val::Int(u64::from(q)), Val::Int(u64::from(r))]));
+        }
+        // UAddc / USubb: {result, carry or borrow}.
+        44 => {
+            let (r, c) = (u(0) as u32).overflowing_add(u(1) as u32);
+            return Ok(lanes(cx.out, [Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
+        }
+        45 => {
+            let (r, c) = (u(0) as u32).overflowing_sub(u(1) as u32);
+            return Ok(lanes(cx.out, [Val::Int(u64::from(r)), Val::Int(u64::from(c))]));
+        }
+        // Ibfe / Ubfe (width, offset, value) and Bfi (width, offset, value, replaced), as
+        // DXBC's ibfe / ubfe / bfi.
+        51 | 52 => {
+            let (width, off, v) = ((u(0) & 31) as u32, (u(1) & 31) as u32, u(2) as u32);
+            let r = if width == 0 {
+                0
+            } else if width + off < 32 {
+                let shl = v << (32 - (width + off));
+                if opcode == 51 {
+                    ((shl as i32) >> (32 - width)) as u32
+                } else {
+                    shl >> (32 - width)
+                }
+            } else if opcode == 51 {
+                ((v as i32) >> off) as u32
+            } else {
+                v >> off
+            };
+            Val::Int(u64::from(r))
+        }
+        53 => {
+            let (width, off) = ((u(0) & 31) as u32, (u(1) & 31) as u32);
+            let mask = (((1u64 << width) - 1) << off) as u32;
+            Val::Int(u64::from(((u(2) as u32) << off) & mask | (u(3) as u32) & !mask))
+        }
+        // MakeDouble (lo, hi) and SplitDouble -> {lo, hi}.
+        101 => Val::F64(f64::from_bits((u(1) << 32) | (u(0) & 0xFFFF_FFFF))),
+        102 => {
+            let b = args.first().map_or(0.0, Val::f64).to_bits();
+            return Ok(lanes(cx.out, [Val::Int(b & 0xFFFF_FFFF), Val::Int(b >> 32)]));
+        }
+        // Bitcasts between sizes: the same bits, typed by the result.
+        124 | 126 | 128 => match cx.m.types.get(ty).map_or_else(|| bad(format!("type {}", ty.0)), Ok)? {
+            Type::Double => Val::F64(f64::from_bits(u(0))),
+            Type::Half => Val::F32(half_to_f32(u(0) as u16)),
+            _ => Val::F32(f32::from_bits(u(0) as u32)),
+        },
+        125 => Val::Int(u64::from(f32_to_half(f(0)))),
+        127 => Val::Int(u64::from(f(0).to_bits())),
+        129 => Val::Int(args.first().map_or(0.0, Val::f64).to_bits()),
+        // f32 <-> f16 of f32tof16 / f16tof32: the half in the low 16 bits of an i32.
+        130 => Val::Int(u64::from(f32_to_half(f(0)))),
+        131 => Val::F32(half_to_f32(u(0) as u16)),
+        132 => Val::F32(args.first().map_or(0.0, Val::f64) as f32),
+        133 => {
+            let d = args.first().map_or(0.0, Val::f64);
+            Val::Int(u64::from(if d.is_nan() { 0 } else { d.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32 }))
+        }
+        134 => {
+            let d = args.first().map_or(0.0, Val::f64);
+            Val::Int(u64::from(if d.is_nan() { 0 } else { d.clamp(0.0, u32::MAX as f64) as u32 }))
+        }
+        // TextureLoad (handle, mip or sample, c0..c2, o0..o2).
+        66 => {
+            let h = handle(args, 0)?;
+            let i = |k: usize| u(k) as u32 as i32;
+            let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
+            return Ok(Out::Words { w: r, float: facts.float_elem, n: 5 });
+        }
+        // TextureStore (handle, c0..c2, v0..v3, mask).
+        67 => {
+            let h = handle(args, 0)?;
+            let i = |k: usize| u(k) as u32 as i32;
+            // textureStore(handle, c0, c1, c2, v0, v1, v2, v3, mask).
+            let v = [4, 5, 6, 7].map(|k| args.get(k).map_or(0, lane_bits));
+            env.texture_store(h, [i(1), i(2), i(3)], v, u(8) as u8)?;
+            return Ok(Out::None);
+        }
+        // BufferLoad (handle, c0, c1) and RawBufferLoad (handle, c0, c1, mask, alignment).
+        68 | 139 => {
+            let h = handle(args, 0)?;
+            let c1 = match args.get(2) {
+                Some(Val::Int(v)) => *v as u32,
+                _ => 0,
+            };
+            let r = env.buffer_load(h, u(1) as u32, c1)?;
+            return Ok(Out::Words { w: r, float: facts.float_elem, n: 5 });
+        }
+        // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
+        69 | 140 => {
+            let h = handle(args, 0)?;
+            let c1 = match args.get(2) {
+                Some(Val::Int(v)) => *v as u32,
+                _ => 0,
+            };
+            let v = [3, 4, 5, 6].map(|k| args.get(k).map_or(0, lane_bits));
+            env.buffer_store(h, u(1) as u32, c1, v, u(7) as u8)?;
+            return Ok(Out::None);
+        }
+        // GetDimensions (handle, mip) -> {width, height, depth, mips}.
+        72 => {
+            let h = handle(args, 0)?;
+            let d = env.dimensions(h, u(1) as u32)?;
+            return Ok(lanes(cx.out, d.map(|x| Val::Int(u64::from(x)))));
+        }
+        // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
+        78 => {
+            let h = handle(args, 0)?;
+            let i = |k: usize| u(k) as u32 as i32;
+            Val::Int(u64::from(env.atomic(h, u(1) as u32, [i(2), i(3), i(4)], u(5) as u32)?))
+        }
+        79 => {
+            let h = handle(args, 0)?;
+            let i = |k: usize| u(k) as u32 as i32;
+            Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
+        }
+        // BufferUpdateCounter (handle, inc: i8 1 or -1).
+        70 => {
+            let h = handle(args, 0)?;
+            let delta = if u(1) as u8 as i8 >= 0 { 1 } else { -1 };
+            Val::Int(u64::from(env.update_counter(h, delta)?))
+        }
+        // Barrier: with the SyncThreadGroup flag (1), a thread of a group stops here until
+        // every thread of the group got here (see run_group); memory is coherent already.
+        80 => {
+            return Ok(if u(0) & 1 != 0 && cx.grouped { Out::Barrier } else { Out::None });
+        }
+        90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
+        // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
+        83..=86 => {
+            let d = cx.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
+            Val::F32(d[(opcode - 83) as usize])
+        }
+        82 => {
+            if u(0) & 1 != 0 {
+                env.discard()?;
             }
-            let (x, y) = (a.f32(), b.f32());
-            return Ok(Val::F32(match op {
+            return Ok(Out::None);
+        }
+        n => return Err(ExecError::Unsupported(format!("dx.op {n} ({})", opcode_name(n).unwrap_or("unknown")))),
+    }))
+}
+
+/// A binary operator on values of a type of integer width `w` (`double`: the type is double).
+#[inline(always)]
+fn binary(op: BinOp, a: &Val, b: &Val, w: u32, double: bool) -> R<Val> {
+    if op.is_float() {
+        if double {
+            let (x, y) = (a.f64(), b.f64());
+            return Ok(Val::F64(match op {
                 BinOp::FAdd => x + y,
                 BinOp::FSub => x - y,
                 BinOp::FMul => x * y,
@@ -877,421 +1892,152 @@ impl<'m> State<'m> {
                 _ => x % y,
             }));
         }
-        let w = self.int_bits(ty);
-        let (x, y) = (a.int(), b.int());
-        let (sx, sy) = (sext(x, w), sext(y, w));
-        let sh = (y % u64::from(w.max(1))) as u32;
-        let r = match op {
-            BinOp::Add => x.wrapping_add(y),
-            BinOp::Sub => x.wrapping_sub(y),
-            BinOp::Mul => x.wrapping_mul(y),
-            // D3D: integer division by zero gives all bits set (udiv) or -1 (sdiv) without a trap.
-            BinOp::UDiv => x.checked_div(y).unwrap_or(u64::MAX),
-            BinOp::SDiv => sx.checked_div(sy).unwrap_or(-1) as u64,
-            BinOp::URem => x.checked_rem(y).unwrap_or(u64::MAX),
-            BinOp::SRem => sx.checked_rem(sy).unwrap_or(-1) as u64,
-            BinOp::Shl => x << sh,
-            BinOp::LShr => x >> sh,
-            BinOp::AShr => (sx >> sh) as u64,
-            BinOp::And => x & y,
-            BinOp::Or => x | y,
-            BinOp::Xor => x ^ y,
-            _ => return bad("float operator on integers"),
-        };
-        Ok(Val::Int(mask(r, w)))
+        let (x, y) = (a.f32(), b.f32());
+        return Ok(Val::F32(match op {
+            BinOp::FAdd => x + y,
+            BinOp::FSub => x - y,
+            BinOp::FMul => x * y,
+            BinOp::FDiv => x / y,
+            _ => x % y,
+        }));
     }
+    let (x, y) = (a.int(), b.int());
+    let (sx, sy) = (sext(x, w), sext(y, w));
+    let sh = (y % u64::from(w.max(1))) as u32;
+    let r = match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        // D3D: integer division by zero gives all bits set (udiv) or -1 (sdiv) without a trap.
+        BinOp::UDiv => x.checked_div(y).unwrap_or(u64::MAX),
+        BinOp::SDiv => sx.checked_div(sy).unwrap_or(-1) as u64,
+        BinOp::URem => x.checked_rem(y).unwrap_or(u64::MAX),
+        BinOp::SRem => sx.checked_rem(sy).unwrap_or(-1) as u64,
+        BinOp::Shl => x << sh,
+        BinOp::LShr => x >> sh,
+        BinOp::AShr => (sx >> sh) as u64,
+        BinOp::And => x & y,
+        BinOp::Or => x | y,
+        BinOp::Xor => x ^ y,
+        _ => return bad("float operator on integers"),
+    };
+    Ok(Val::Int(mask(r, w)))
+}
 
-    fn cast(&self, op: CastOp, v: &Val, from: TypeId, to: TypeId) -> R<Val> {
-        let (fw, tw) = (self.int_bits(from), self.int_bits(to));
-        let to_float = |x: f64| -> R<Val> {
-            Ok(match self.ty(to)? {
-                Type::Double => Val::F64(x),
-                _ => Val::F32(x as f32),
-            })
-        };
-        Ok(match op {
-            CastOp::Trunc | CastOp::ZExt => Val::Int(mask(v.int(), tw)),
-            CastOp::SExt => Val::Int(mask(sext(v.int(), fw) as u64, tw)),
-            // ftou / ftoi: saturating to the result's range, NaN to 0.
-            CastOp::FPToUI => {
-                let max = if tw >= 64 { u64::MAX as f64 } else { ((1u64 << tw) - 1) as f64 };
-                let x = v.f64();
-                Val::Int(if x.is_nan() { 0 } else { x.clamp(0.0, max) as u64 })
-            }
-            CastOp::FPToSI => {
-                let (lo, hi) =
-                    if tw >= 64 { (i64::MIN, i64::MAX) } else { (-(1i64 << (tw - 1)), (1i64 << (tw - 1)) - 1) };
-                let x = v.f64();
-                let i = if x.is_nan() { 0 } else { (x as i64).clamp(lo, hi) };
-                Val::Int(mask(i as u64, tw))
-            }
-            CastOp::UIToFP => to_float(v.int() as f64)?,
-            CastOp::SIToFP => to_float(sext(v.int(), fw) as f64)?,
-            CastOp::FPTrunc | CastOp::FPExt => to_float(v.f64())?,
-            CastOp::BitCast => match (self.ty(from)?, self.ty(to)?) {
-                (Type::Int(32), Type::Float) => Val::F32(f32::from_bits(v.int() as u32)),
-                (Type::Float, Type::Int(32)) => Val::Int(u64::from(v.f32().to_bits())),
-                (Type::Int(64), Type::Double) => Val::F64(f64::from_bits(v.int())),
-                (Type::Double, Type::Int(64)) => Val::Int(v.f64().to_bits()),
-                (Type::Int(16), Type::Half) => Val::F32(half_to_f32(v.int() as u16)),
-                (Type::Half, Type::Int(16)) => Val::Int(u64::from(f32_to_half(v.f32()))),
-                _ => v.clone(),
-            },
-            CastOp::AddrSpaceCast => v.clone(),
-            other => return Err(ExecError::Unsupported(format!("cast {}", other.name()))),
-        })
-    }
-
-    fn call(&mut self, kind: &InstKind, ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
-        let opcode =
-            opcodes(self.m, self.f).get(self.at.block).and_then(|b| b.get(self.at.index)).copied().unwrap_or(u32::MAX);
-        let InstKind::Call { args: operands, .. } = kind else { return bad("call") };
-        if opcode == u32::MAX || operands.is_empty() {
-            return Err(ExecError::Unsupported("a call that is not a dx.op".into()));
+#[inline(always)]
+fn cast(op: CastOp, v: &Val, c: CastFacts) -> R<Val> {
+    let (fw, tw) = (c.fw, c.tw);
+    let to_float = |x: f64| -> R<Val> { Ok(if c.to_double { Val::F64(x) } else { Val::F32(x as f32) }) };
+    Ok(match op {
+        CastOp::Trunc | CastOp::ZExt => Val::Int(mask(v.int(), tw)),
+        CastOp::SExt => Val::Int(mask(sext(v.int(), fw) as u64, tw)),
+        // ftou / ftoi: saturating to the result's range, NaN to 0.
+        CastOp::FPToUI => {
+            let max = if tw >= 64 { u64::MAX as f64 } else { ((1u64 << tw) - 1) as f64 };
+            let x = v.f64();
+            Val::Int(if x.is_nan() { 0 } else { x.clamp(0.0, max) as u64 })
         }
-        // The argument values (after the opcode), in a buffer the invocation reuses.
-        let mut args = std::mem::take(&mut self.scratch);
-        args.clear();
-        for a in &operands[1..] {
-            let v = match a {
-                Operand::Value(v) => self.value(*v),
-                Operand::Metadata(_) => Ok(Val::Undef),
-            };
-            match v {
-                Ok(v) => args.push(v),
-                Err(e) => {
-                    self.scratch = args;
-                    return Err(e);
-                }
-            }
+        CastOp::FPToSI => {
+            let (lo, hi) = if tw >= 64 { (i64::MIN, i64::MAX) } else { (-(1i64 << (tw - 1)), (1i64 << (tw - 1)) - 1) };
+            let x = v.f64();
+            let i = if x.is_nan() { 0 } else { (x as i64).clamp(lo, hi) };
+            Val::Int(mask(i as u64, tw))
         }
-        let r = self.op(opcode, &args, ty, env);
-        self.scratch = args;
-        r
-    }
+        CastOp::UIToFP => to_float(v.int() as f64)?,
+        CastOp::SIToFP => to_float(sext(v.int(), fw) as f64)?,
+        CastOp::FPTrunc | CastOp::FPExt => to_float(v.f64())?,
+        CastOp::BitCast => match c.bits {
+            BitCast::I32ToF32 => Val::F32(f32::from_bits(v.int() as u32)),
+            BitCast::F32ToI32 => Val::Int(u64::from(v.f32().to_bits())),
+            BitCast::I64ToF64 => Val::F64(f64::from_bits(v.int())),
+            BitCast::F64ToI64 => Val::Int(v.f64().to_bits()),
+            BitCast::I16ToHalf => Val::F32(half_to_f32(v.int() as u16)),
+            BitCast::HalfToI16 => Val::Int(u64::from(f32_to_half(v.f32()))),
+            BitCast::Same => v.clone(),
+        },
+        CastOp::AddrSpaceCast => v.clone(),
+        other => return Err(ExecError::Unsupported(format!("cast {}", other.name()))),
+    })
+}
 
-    fn op(&mut self, opcode: u32, args: &[Val], ty: TypeId, env: &mut dyn Env) -> R<Option<Val>> {
-        let f = |i: usize| args.get(i).map_or(0.0, Val::f32);
-        let u = |i: usize| args.get(i).map_or(0, Val::int);
-        let is_double = matches!(self.ty(ty)?, Type::Double);
-        let float1 = |g: fn(f64) -> f64| -> Val {
-            if is_double {
-                Val::F64(g(args.first().map_or(0.0, Val::f64)))
-            } else {
-                Val::F32(g(f64::from(f(0))) as f32)
-            }
-        };
-        let w = self.int_bits(ty);
-        Ok(Some(match opcode {
-            4 => {
-                let vertex = match args.get(3) {
-                    Some(Val::Int(v)) => Some(*v as u32),
-                    _ => None,
-                };
-                env.load_input(u(0) as u32, u(1) as u32, u(2) as u8, vertex)?
-            }
-            5 => {
-                env.store_output(u(0) as u32, u(1) as u32, u(2) as u8, args.get(3).unwrap_or(&Val::Undef))?;
-                return Ok(None);
-            }
-            6 => float1(f64::abs),
-            7 => float1(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }),
-            8..=11 => {
-                let x = f(0);
-                Val::Int(u64::from(match opcode {
-                    8 => x.is_nan(),
-                    9 => x.is_infinite(),
-                    10 => x.is_finite(),
-                    _ => x.is_normal(),
-                }))
-            }
-            12 => float1(f64::cos),
-            13 => float1(f64::sin),
-            14 => float1(f64::tan),
-            15 => float1(f64::acos),
-            16 => float1(f64::asin),
-            17 => float1(f64::atan),
-            18 => float1(f64::cosh),
-            19 => float1(f64::sinh),
-            20 => float1(f64::tanh),
-            21 => float1(f64::exp2),
-            22 => float1(|x| x - x.floor()),
-            23 => float1(f64::log2),
-            24 => float1(f64::sqrt),
-            25 => float1(|x| 1.0 / x.sqrt()),
-            26 => float1(round_half_even),
-            27 => float1(f64::floor),
-            28 => float1(f64::ceil),
-            29 => float1(f64::trunc),
-            30 => Val::Int(mask(u(0).reverse_bits() >> (64 - w), w)),
-            31 => Val::Int(u64::from(u(0).count_ones())),
-            32 => Val::Int(if u(0) == 0 { u64::from(u32::MAX) } else { u64::from(u(0).trailing_zeros()) }),
-            33 => Val::Int(first_bit_hi(u(0), w)),
-            34 => {
-                let x = sext(u(0), w);
-                Val::Int(first_bit_hi(if x < 0 { !x as u64 } else { x as u64 }, w))
-            }
-            35 | 36 => {
-                let (a, b) = (f(0), f(1));
-                // D3D min/max: a NaN operand gives the other one.
-                Val::F32(if opcode == 35 { a.max(b) } else { a.min(b) })
-            }
-            37 => Val::Int(mask(sext(u(0), w).max(sext(u(1), w)) as u64, w)),
-            38 => Val::Int(mask(sext(u(0), w).min(sext(u(1), w)) as u64, w)),
-            39 => Val::Int(u(0).max(u(1))),
-            40 => Val::Int(u(0).min(u(1))),
-            46 => Val::F32(f(0) * f(1) + f(2)),
-            47 => {
-                let d = |i: usize| args.get(i).map_or(0.0, Val::f64);
-                Val::F64(d(0).mul_add(d(1), d(2)))
-            }
-            48 | 49 => Val::Int(mask(u(0).wrapping_mul(u(1)).wrapping_add(u(2)), w)),
-            54 => Val::F32(f(0) * f(2) + f(1) * f(3)),
-            55 => Val::F32(f(0) * f(3) + f(1) * f(4) + f(2) * f(5)),
-            56 => Val::F32(f(0) * f(4) + f(1) * f(5) + f(2) * f(6) + f(3) * f(7)),
-            57 => Val::Handle(env.create_handle(u(0) as u8, u(1) as u32, u(2) as u32)?),
-            59 => {
-                let Some(Val::Handle(h)) = args.first() else { return bad("cbufferLoadLegacy without a handle") };
-                let row = env.cbuffer_row(*h, u(1) as u32)?;
-                let lanes: Vec<Val> = if self.m.types.is_float(self.m.types.element(ty, 0).unwrap_or(ty)) {
-                    row.iter().map(|w| Val::F32(f32::from_bits(*w))).collect()
-                } else {
-                    row.iter().map(|w| Val::Int(u64::from(*w))).collect()
-                };
-                Val::Agg(lanes)
-            }
-            60..=65 => {
-                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
-                    return bad("sample without handles");
-                };
-                let coords = [f(2), f(3), f(4), f(5)];
-                let off = |i: usize| match args.get(i) {
-                    Some(Val::Int(v)) => *v as u32 as i32,
-                    _ => 0,
-                };
-                let offset = [off(6), off(7), off(8)];
-                // The quad's coarse derivatives of u, v, w (zero when running alone).
-                let quad = |k: usize| self.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
-                let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
-                let (mode, compare) = match opcode {
-                    60 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
-                    61 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
-                    62 => (SampleMode::Level(f(9)), None),
-                    63 => (
-                        SampleMode::Grad {
-                            ddx: [f(9), f(10), f(11)],
-                            ddy: [f(12), f(13), f(14)],
-                            bias: 0.0,
-                            clamp: f(15),
-                        },
-                        None,
-                    ),
-                    64 => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
-                    _ => (SampleMode::Level(0.0), Some(f(9))),
-                };
-                let c = env.sample(*t, *sm, coords, offset, mode, compare)?;
-                let mut v: Vec<Val> = c.iter().map(|x| Val::F32(*x)).collect();
-                // The status word: every texel mapped (CheckAccessFullyMapped is true).
-                v.push(Val::Int(1));
-                Val::Agg(v)
-            }
-            // CheckAccessFullyMapped of a status word.
-            71 => Val::Int(u64::from(u(0) != 0)),
-            // TextureGather (srv, sampler, c0..c3, o0, o1, channel) and TextureGatherCmp (.., compare).
-            73 | 74 => {
-                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
-                    return bad("gather without handles");
-                };
-                let off = |i: usize| match args.get(i) {
-                    Some(Val::Int(v)) => *v as u32 as i32,
-                    _ => 0,
-                };
-                let compare = (opcode == 74).then(|| f(9));
-                let c = env.gather(*t, *sm, [f(2), f(3), f(4), f(5)], [off(6), off(7)], u(8) as u32, compare)?;
-                // Integer results carry the values themselves.
-                let float = self.m.types.is_float(self.m.types.element(ty, 0).unwrap_or(ty));
-                let mut v: Vec<Val> = c
-                    .iter()
-                    .map(|x| if float { Val::F32(*x) } else { Val::Int(u64::from(*x as i64 as u32)) })
-                    .collect();
-                v.push(Val::Int(1));
-                Val::Agg(v)
-            }
-            // CalculateLOD (srv, sampler, c0, c1, c2, clamped): derivatives from the quad.
-            81 => {
-                let (Some(Val::Handle(t)), Some(Val::Handle(sm))) = (args.first(), args.get(1)) else {
-                    return bad("calculateLOD without handles");
-                };
-                let quad = |k: usize| self.derivs.as_ref().and_then(|d| d.get(k)).map_or((0.0, 0.0), |d| (d[0], d[1]));
-                let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
-                Val::F32(env.calculate_lod(*t, *sm, [f(2), f(3), f(4)], qx, qy, u(5) & 1 != 0)?)
-            }
-            // UMul: {low, high} words of the 64-bit product.
-            42 => {
-                let (lo, hi) = umul(u(0) as u32, u(1) as u32);
-                Val::Agg(vec![Val::Int(u64::from(lo)), Val::Int(u64::from(hi))])
-            }
-            // Msad (reference, source, accumulator): the accumulator plus the absolute
-            // differences of the byte pairs whose reference byte is not zero.
-            50 => Val::Int(u64::from(msad(u(0) as u32, u(1) as u32, u(2) as u32))),
-            // UDiv: {quotient, remainder}; division by zero gives all bits set in both (D3D).
-            43 => {
-                let (a, b) = (u(0) as u32, u(1) as u32);
-                let (q, r) = (a.checked_div(b).unwrap_or(u32::MAX), a.checked_rem(b).unwrap_or(u32::MAX));
-                Val::Agg(vec![Val::Int(u64::from(q)), Val::Int(u64::from(r))])
-            }
-            // UAddc / USubb: {result, carry or borrow}.
-            44 => {
-                let (r, c) = (u(0) as u32).overflowing_add(u(1) as u32);
-                Val::Agg(vec![Val::Int(u64::from(r)), Val::Int(u64::from(c))])
-            }
-            45 => {
-                let (r, c) = (u(0) as u32).overflowing_sub(u(1) as u32);
-                Val::Agg(vec![Val::Int(u64::from(r)), Val::Int(u64::from(c))])
-            }
-            // Ibfe / Ubfe (width, offset, value) and Bfi (width, offset, value, replaced), as
-            // DXBC's ibfe / ubfe / bfi.
-            51 | 52 => {
-                let (width, off, v) = ((u(0) & 31) as u32, (u(1) & 31) as u32, u(2) as u32);
-                let r = if width == 0 {
-                    0
-                } else if width + off < 32 {
-                    let shl = v << (32 - (width + off));
-                    if opcode == 51 {
-                        ((shl as i32) >> (32 - width)) as u32
-                    } else {
-                        shl >> (32 - width)
-                    }
-                } else if opcode == 51 {
-                    ((v as i32) >> off) as u32
-                } else {
-                    v >> off
-                };
-                Val::Int(u64::from(r))
-            }
-            53 => {
-                let (width, off) = ((u(0) & 31) as u32, (u(1) & 31) as u32);
-                let mask = (((1u64 << width) - 1) << off) as u32;
-                Val::Int(u64::from(((u(2) as u32) << off) & mask | (u(3) as u32) & !mask))
-            }
-            // MakeDouble (lo, hi) and SplitDouble -> {lo, hi}.
-            101 => Val::F64(f64::from_bits((u(1) << 32) | (u(0) & 0xFFFF_FFFF))),
-            102 => {
-                let b = args.first().map_or(0.0, Val::f64).to_bits();
-                Val::Agg(vec![Val::Int(b & 0xFFFF_FFFF), Val::Int(b >> 32)])
-            }
-            // Bitcasts between sizes: the same bits, typed by the result.
-            124 | 126 | 128 => match self.ty(ty)? {
-                Type::Double => Val::F64(f64::from_bits(u(0))),
-                Type::Half => Val::F32(half_to_f32(u(0) as u16)),
-                _ => Val::F32(f32::from_bits(u(0) as u32)),
-            },
-            125 => Val::Int(u64::from(f32_to_half(f(0)))),
-            127 => Val::Int(u64::from(f(0).to_bits())),
-            129 => Val::Int(args.first().map_or(0.0, Val::f64).to_bits()),
-            // f32 <-> f16 of f32tof16 / f16tof32: the half in the low 16 bits of an i32.
-            130 => Val::Int(u64::from(f32_to_half(f(0)))),
-            131 => Val::F32(half_to_f32(u(0) as u16)),
-            132 => Val::F32(args.first().map_or(0.0, Val::f64) as f32),
-            133 => {
-                let d = args.first().map_or(0.0, Val::f64);
-                Val::Int(u64::from(if d.is_nan() {
-                    0
-                } else {
-                    d.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32
-                }))
-            }
-            134 => {
-                let d = args.first().map_or(0.0, Val::f64);
-                Val::Int(u64::from(if d.is_nan() { 0 } else { d.clamp(0.0, u32::MAX as f64) as u32 }))
-            }
-            // TextureLoad (handle, mip or sample, c0..c2, o0..o2).
-            66 => {
-                let h = handle(args, 0)?;
-                let i = |k: usize| u(k) as u32 as i32;
-                let r = env.texture_load(h, u(1) as u32, [i(2), i(3), i(4)], [i(5), i(6), i(7)])?;
-                self.res_ret(r, ty)?
-            }
-            // TextureStore (handle, c0..c2, v0..v3, mask).
-            67 => {
-                let h = handle(args, 0)?;
-                let i = |k: usize| u(k) as u32 as i32;
-                // textureStore(handle, c0, c1, c2, v0, v1, v2, v3, mask).
-                let v = [4, 5, 6, 7].map(|k| args.get(k).map_or(0, lane_bits));
-                env.texture_store(h, [i(1), i(2), i(3)], v, u(8) as u8)?;
-                return Ok(None);
-            }
-            // BufferLoad (handle, c0, c1) and RawBufferLoad (handle, c0, c1, mask, alignment).
-            68 | 139 => {
-                let h = handle(args, 0)?;
-                let c1 = match args.get(2) {
-                    Some(Val::Int(v)) => *v as u32,
-                    _ => 0,
-                };
-                let r = env.buffer_load(h, u(1) as u32, c1)?;
-                self.res_ret(r, ty)?
-            }
-            // BufferStore (handle, c0, c1, v0..v3, mask) and RawBufferStore (.., mask, alignment).
-            69 | 140 => {
-                let h = handle(args, 0)?;
-                let c1 = match args.get(2) {
-                    Some(Val::Int(v)) => *v as u32,
-                    _ => 0,
-                };
-                let v = [3, 4, 5, 6].map(|k| args.get(k).map_or(0, lane_bits));
-                env.buffer_store(h, u(1) as u32, c1, v, u(7) as u8)?;
-                return Ok(None);
-            }
-            // GetDimensions (handle, mip) -> {width, height, depth, mips}.
-            72 => {
-                let h = handle(args, 0)?;
-                let d = env.dimensions(h, u(1) as u32)?;
-                Val::Agg(d.iter().map(|x| Val::Int(u64::from(*x))).collect())
-            }
-            // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
-            78 => {
-                let h = handle(args, 0)?;
-                let i = |k: usize| u(k) as u32 as i32;
-                Val::Int(u64::from(env.atomic(h, u(1) as u32, [i(2), i(3), i(4)], u(5) as u32)?))
-            }
-            79 => {
-                let h = handle(args, 0)?;
-                let i = |k: usize| u(k) as u32 as i32;
-                Val::Int(u64::from(env.atomic_cmpxchg(h, [i(1), i(2), i(3)], u(4) as u32, u(5) as u32)?))
-            }
-            // BufferUpdateCounter (handle, inc: i8 1 or -1).
-            70 => {
-                let h = handle(args, 0)?;
-                let delta = if u(1) as u8 as i8 >= 0 { 1 } else { -1 };
-                Val::Int(u64::from(env.update_counter(h, delta)?))
-            }
-            // Barrier: with the SyncThreadGroup flag (1), a thread of a group stops here until
-            // every thread of the group got here (see run_group); memory is coherent already.
-            80 => {
-                if u(0) & 1 != 0 && self.shared.is_some() {
-                    self.at_barrier = true;
-                }
-                return Ok(None);
-            }
-            90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
-            // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
-            83..=86 => {
-                let d = self.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
-                Val::F32(d[(opcode - 83) as usize])
-            }
-            82 => {
-                if u(0) & 1 != 0 {
-                    env.discard()?;
-                }
-                return Ok(None);
-            }
-            n => return Err(ExecError::Unsupported(format!("dx.op {n} ({})", opcode_name(n).unwrap_or("unknown")))),
-        }))
+/// What a dx.op gives: nothing, a value, or the elements of a struct result (the lanes of a
+/// ResRet or CBufRet, a {result, carry} pair ...), kept apart to build no aggregate when the
+/// elements are only extracted.
+enum Out {
+    None,
+    One(Val),
+    /// The elements are in [`OpCx::out`].
+    Lanes(usize),
+    /// A barrier that synchronises the thread group.
+    Barrier,
+    /// A ResRet or CBufRet: four 32-bit lanes, floats or integers, then (`n` = 5) a status
+    /// word of 1 (the access was fully mapped).
+    Words {
+        w: [u32; 4],
+        float: bool,
+        n: usize,
+    },
+}
+
+impl Out {
+    /// Element `k` of a [`Out::Words`] result.
+    #[inline(always)]
+    fn word(w: &[u32; 4], float: bool, n: usize, k: usize) -> Option<Val> {
+        match (w.get(k), float) {
+            (Some(x), true) => Some(Val::F32(f32::from_bits(*x))),
+            (Some(x), false) => Some(Val::Int(u64::from(*x))),
+            (None, _) => (k == 4 && n == 5).then_some(Val::Int(1)),
+        }
     }
 }
 
+/// What a dx.op sees of the invocation running it.
+struct OpCx<'a> {
+    m: &'a Module,
+    /// Where an operation with a struct result puts its elements.
+    out: &'a mut Vec<Val>,
+    derivs: Option<[[f32; 4]; 3]>,
+    /// The invocation runs in a thread group (see [`run_group`]).
+    grouped: bool,
+}
+
+/// A dx.op's arguments after the opcode, read where they live (locals, the constant pool) or,
+/// when one had to be evaluated (a global), from the values computed beforehand.
+#[derive(Clone, Copy)]
+struct Args<'a> {
+    srcs: &'a [Src],
+    locals: &'a [Option<Val>],
+    consts: &'a [Val],
+    owned: Option<&'a [Val]>,
+}
+
+impl<'a> Args<'a> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> Option<&'a Val> {
+        if let Some(o) = self.owned {
+            return o.get(i);
+        }
+        match *self.srcs.get(i)? {
+            Src::Local(j) => self.locals.get(j as usize)?.as_ref(),
+            Src::Const(j) => self.consts.get(j as usize),
+            Src::Dyn(_) => None,
+        }
+    }
+
+    #[inline(always)]
+    fn first(&self) -> Option<&'a Val> {
+        self.get(0)
+    }
+}
+
+fn lanes<const N: usize>(out: &mut Vec<Val>, v: [Val; N]) -> Out {
+    out.clear();
+    out.extend(v);
+    Out::Lanes(N)
+}
+
 /// The handle operand `k` of a dx.op.
-fn handle(args: &[Val], k: usize) -> R<u32> {
+fn handle(args: Args<'_>, k: usize) -> R<u32> {
     match args.get(k) {
         Some(Val::Handle(h)) => Ok(*h),
         _ => bad("a resource operation without a handle"),
@@ -1354,6 +2100,7 @@ fn round_half_even(x: f64) -> f64 {
 }
 
 /// LLVM's float comparison predicates (0–15) and integer ones (32–41).
+#[inline(always)]
 fn compare(pred: u32, a: &Val, b: &Val, w: u32) -> R<bool> {
     if pred <= 15 {
         let (x, y) = (a.f64(), b.f64());
@@ -1604,6 +2351,17 @@ mod tests {
             assert!((e.out(0, 0) - want).abs() < 1e-5, "lane {i}");
             assert!((e.out(0, 3) - n as f32).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn extracts_and_bitcasts_of_dx_op_results_are_written_by_the_call() {
+        // textured.ps extracts the 4 lanes of a sample and of a cbuffer row, and bitcasts the
+        // cbuffer's i32 lanes to float: the two calls write all of these slots themselves.
+        let m = module("textured.ps");
+        let f = m.function("main").unwrap();
+        let d = f.exec_cache.0.get_or_init(|| decode(&m, f));
+        let nops = d.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Nop)).count();
+        assert_eq!(nops, 12);
     }
 
     #[test]

@@ -161,11 +161,11 @@ pub struct Function {
     pub exec_cache: ExecCache,
 }
 
-/// What the interpreter computes once per function and keeps: the `dx.op` opcode of every
-/// instruction (`u32::MAX` for the others), by block and index. Not part of the function's
-/// identity: every cache compares equal.
+/// What the interpreter computes once per function and keeps: the body decoded for execution
+/// (operands resolved to local slots and constants, type facts precomputed). Not part of the
+/// function's identity: every cache compares equal.
 #[derive(Debug, Clone, Default)]
-pub struct ExecCache(pub std::sync::OnceLock<Vec<Vec<u32>>>);
+pub struct ExecCache(pub(crate) std::sync::OnceLock<super::exec::Decoded>);
 
 impl PartialEq for ExecCache {
     fn eq(&self, _: &Self) -> bool {
