@@ -31,6 +31,12 @@ struct CsEnv<'b> {
     bindings: &'b dyn Bindings,
 }
 
+impl CsEnv<'_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
 impl Env for CsEnv<'_> {
     fn load_input(&mut self, _sig: u32, _row: u32, _col: u8, _v: Option<u32>) -> Result<Val, ExecError> {
         Err(ExecError::Malformed("a compute shader has no input signature".into()))

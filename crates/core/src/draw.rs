@@ -152,7 +152,9 @@ pub trait Bindings {
 
 /// The Env methods that reach resources, forwarded to [`Bindings`] through a [`Handles`]
 /// table; every shader stage's Env has `handles`, `resources` (the module's resource
-/// declarations) and `bindings` fields.
+/// declarations) and `bindings` fields, and a `writes()` method: whether its UAV writes and
+/// atomics take effect (not for helper pixel invocations or discarded ones, as D3D specifies;
+/// their atomics return 0).
 macro_rules! resource_ops {
     () => {
         fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
@@ -214,6 +216,9 @@ macro_rules! resource_ops {
         }
         fn update_counter(&mut self, r: u32, delta: i32) -> Result<u32, ExecError> {
             let reg = self.handles.uav(r)?;
+            if !self.writes() {
+                return Ok(0);
+            }
             Ok(self.bindings.update_counter(reg, delta))
         }
         fn texture_load(&mut self, t: u32, mip: u32, c: [i32; 3], o: [i32; 3]) -> Result<[u32; 4], ExecError> {
@@ -223,7 +228,9 @@ macro_rules! resource_ops {
         }
         fn texture_store(&mut self, t: u32, c: [i32; 3], v: [u32; 4], mask: u8) -> Result<(), ExecError> {
             let reg = self.handles.uav(t)?;
-            self.bindings.texture_store(reg, c, v, mask);
+            if self.writes() {
+                self.bindings.texture_store(reg, c, v, mask);
+            }
             Ok(())
         }
         fn buffer_load(&mut self, b: u32, index: u32, offset: u32) -> Result<[u32; 4], ExecError> {
@@ -232,7 +239,9 @@ macro_rules! resource_ops {
         }
         fn buffer_store(&mut self, b: u32, index: u32, offset: u32, v: [u32; 4], mask: u8) -> Result<(), ExecError> {
             let reg = self.handles.uav(b)?;
-            self.bindings.buffer_store(reg, self.handles.stride(b), index, offset, v, mask);
+            if self.writes() {
+                self.bindings.buffer_store(reg, self.handles.stride(b), index, offset, v, mask);
+            }
             Ok(())
         }
         fn dimensions(&mut self, r: u32, mip: u32) -> Result<[u32; 4], ExecError> {
@@ -241,10 +250,16 @@ macro_rules! resource_ops {
         }
         fn atomic(&mut self, r: u32, op: u32, c: [i32; 3], v: u32) -> Result<u32, ExecError> {
             let reg = self.handles.uav(r)?;
+            if !self.writes() {
+                return Ok(0);
+            }
             Ok(self.bindings.atomic(reg, op, c, v))
         }
         fn atomic_cmpxchg(&mut self, r: u32, c: [i32; 3], cmp: u32, new: u32) -> Result<u32, ExecError> {
             let reg = self.handles.uav(r)?;
+            if !self.writes() {
+                return Ok(0);
+            }
             Ok(self.bindings.atomic_cmpxchg(reg, c, cmp, new))
         }
     };
@@ -475,6 +490,12 @@ fn lane_val(bits: u32, component_type: u32) -> Val {
     }
 }
 
+impl VsEnv<'_, '_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
 impl Env for VsEnv<'_, '_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
         let e =
@@ -536,6 +557,13 @@ struct PsEnv<'b> {
     resources: &'b [crate::dxil::metadata::Resource],
     outputs: &'b [SignatureElement],
     bindings: &'b dyn Bindings,
+}
+
+impl PsEnv<'_> {
+    /// Helper lanes and discarded invocations write no UAV.
+    fn writes(&self) -> bool {
+        !self.helper && !self.discarded
+    }
 }
 
 impl Env for PsEnv<'_> {
@@ -1638,6 +1666,65 @@ mod tests {
             assert_eq!((v[0], v[2], v[3]), (0.0, 0.0, 1.0), "pixel {i}");
             assert!((v[1] + 2.0).abs() < 1e-4, "pixel {i}: unclamped LOD {}", v[1]);
         }
+    }
+
+    /// count.ps's bindings: an atomic add on u1 counted here.
+    struct Counting(std::cell::Cell<u32>);
+    impl Bindings for Counting {
+        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
+            [0; 4]
+        }
+        fn sample(
+            &self,
+            _: (u32, u32),
+            _: (u32, u32),
+            _: [f32; 4],
+            _: [i32; 3],
+            _: SampleMode,
+            _: Option<f32>,
+        ) -> [f32; 4] {
+            [0.0; 4]
+        }
+        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
+            [0; 4]
+        }
+        fn atomic(&self, uav: (u32, u32), op: u32, _: [i32; 3], value: u32) -> u32 {
+            assert_eq!((uav, op), ((0, 1), 0));
+            let old = self.0.get();
+            self.0.set(old + value);
+            old
+        }
+    }
+
+    #[test]
+    fn helper_lanes_write_no_uav() {
+        // The half triangle covers 6 pixels of the 4x4 target in three quads: (0,0) with its 4
+        // pixels, (2,0) with 1 and (0,2) with 1, so 6 helper lanes run beside them. count.ps adds
+        // 1 to u1 per invocation: only the 6 covered pixels count.
+        let vs = vs_program();
+        let ps = program(include_bytes!("../tests/fixtures/dxil/count.ps.dxil"));
+        let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+        let verts = half(0.5);
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: &p,
+            topology: TRI,
+            vertices: vec![0, 1, 2],
+            cut: None,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        };
+        let counting = Counting(std::cell::Cell::new(0));
+        let stats = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &counting, &mut [], None).expect("draws");
+        assert_eq!(stats.ps_invocations, 6);
+        assert_eq!(counting.0.get(), 6);
     }
 
     #[test]
