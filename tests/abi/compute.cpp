@@ -473,6 +473,51 @@ static void test_gather(Gpu &g)
     CHECK_EQ(bad, 0u);
 }
 
+// 8. Doubles and 64-bit integers (wide.cs from GLSL with GL_ARB_gpu_shader_int64), as
+//    OPTIONS.DoublePrecisionFloatShaderOps and OPTIONS1.Int64ShaderOps report: a = 1.5,
+//    b = -0.25, x = 0x1_0000_0003, y = 7 give a+b 1.25, a*b -0.375, a/b -6, fma(a,b,a) 1.125,
+//    min -0.25, double(float(a)) 1.5; x+y 0x1_0000_000A, x*y 0x7_0000_0015, x>>3 0x2000_0000,
+//    x/y 613566757, uint64(a) 1 (std430: a@0 b@8 x@16 y@24 d[6]@32 q[5]@80).
+static void test_wide(Gpu &g)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS o = {};
+    CHECK_HR(g.dev->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS, &o, sizeof o), S_OK);
+    CHECK_EQ(o.DoublePrecisionFloatShaderOps, TRUE);
+    D3D12_FEATURE_DATA_D3D12_OPTIONS1 o1 = {};
+    CHECK_HR(g.dev->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS1, &o1, sizeof o1), S_OK);
+    CHECK_EQ(o1.Int64ShaderOps, TRUE);
+    CHECK_EQ(o1.ExpandedComputeResourceStates, TRUE);
+    CHECK_EQ(o1.WaveOps, FALSE);
+    D3D12_ROOT_PARAMETER1 p = root_uav(0);
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(&p, 1);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "wide.cs.dxil");
+    if (!pso) return;
+    std::vector<uint32_t> io(30, 0);
+    const double a = 1.5, b = -0.25;
+    const uint64_t x = 0x100000003ull, y = 7;
+    memcpy(&io[0], &a, 8);
+    memcpy(&io[2], &b, 8);
+    memcpy(&io[4], &x, 8);
+    memcpy(&io[6], &y, 8);
+    Com<ID3D12Resource> up, buf;
+    buf.p = g.uav_buffer(io, up);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootUnorderedAccessView(0, buf->GetGPUVirtualAddress());
+    g.list->Dispatch(1, 1, 1);
+    std::vector<uint32_t> out = g.read(buf, 30);
+    double d[6];
+    uint64_t q[5];
+    memcpy(d, &out[8], sizeof d);
+    memcpy(q, &out[20], sizeof q);
+    const double wd[6] = {1.25, -0.375, -6.0, 1.125, -0.25, 1.5};
+    const uint64_t wq[5] = {0x10000000Aull, 0x700000015ull, 0x20000000ull, 613566757ull, 1};
+    CHECK(memcmp(d, wd, sizeof d) == 0);
+    CHECK(memcmp(q, wq, sizeof q) == 0);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -487,6 +532,7 @@ int main()
             test_image(g);
             test_atomic(g);
             test_gather(g);
+            test_wide(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -336,6 +336,66 @@ mod tests {
         assert_eq!(got, want.iter().flatten().copied().collect::<Vec<f32>>());
     }
 
+    /// A raw UAV over bytes (u0).
+    struct Bytes(RefCell<Vec<u8>>);
+    impl Bindings for Bytes {
+        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
+            [0; 4]
+        }
+        fn sample(
+            &self,
+            _: (u32, u32),
+            _: (u32, u32),
+            _: [f32; 4],
+            _: [i32; 3],
+            _: SampleMode,
+            _: Option<f32>,
+        ) -> [f32; 4] {
+            [0.0; 4]
+        }
+        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
+            [0; 4]
+        }
+        fn buffer_load(&self, _: Class, _: (u32, u32), _: u32, index: u32, _: u32) -> [u32; 4] {
+            let b = self.0.borrow();
+            std::array::from_fn(|k| {
+                let at = index as usize + 4 * k;
+                b.get(at..at + 4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            })
+        }
+        fn buffer_store(&self, _: (u32, u32), _: u32, index: u32, _: u32, value: [u32; 4], mask: u8) {
+            let mut b = self.0.borrow_mut();
+            for (k, v) in value.iter().enumerate() {
+                let at = index as usize + 4 * k;
+                if mask & (1 << k) != 0 && at + 4 <= b.len() {
+                    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn doubles_and_64_bit_integers() {
+        // wide.comp with a = 1.5, b = -0.25, x = 0x1_0000_0003, y = 7 (std430: a@0 b@8 x@16
+        // y@24 d[6]@32 q[5]@80). By hand: a+b 1.25, a*b -0.375, a/b -6, fma(a,b,a) 1.125,
+        // min -0.25, double(float(a)) 1.5; x+y 0x1_0000_000A, x*y 0x7_0000_0015, x>>3
+        // 0x2000_0000, x/y 613566757 (7 × 613566757 = 4294967299 = x), uint64(a) 1.
+        let p = program(include_bytes!("../tests/fixtures/dxil/wide.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let mut io = vec![0u8; 120];
+        io[0..8].copy_from_slice(&1.5f64.to_le_bytes());
+        io[8..16].copy_from_slice(&(-0.25f64).to_le_bytes());
+        io[16..24].copy_from_slice(&0x1_0000_0003u64.to_le_bytes());
+        io[24..32].copy_from_slice(&7u64.to_le_bytes());
+        let b = Bytes(RefCell::new(io));
+        dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+        let io = b.0.borrow();
+        let d = |i: usize| f64::from_le_bytes(io[32 + 8 * i..40 + 8 * i].try_into().unwrap());
+        let q = |i: usize| u64::from_le_bytes(io[80 + 8 * i..88 + 8 * i].try_into().unwrap());
+        assert_eq!([d(0), d(1), d(2), d(3), d(4), d(5)], [1.25, -0.375, -6.0, 1.125, -0.25, 1.5]);
+        assert_eq!([q(0), q(1), q(2), q(3), q(4)], [0x1_0000_000A, 0x7_0000_0015, 0x2000_0000, 613_566_757, 1]);
+    }
+
     #[test]
     fn numthreads_above_the_limit_is_refused() {
         let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));

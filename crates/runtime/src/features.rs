@@ -115,6 +115,8 @@ impl Device {
                     ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_2,
                     // The output merger does logic ops on UINT render targets (core::output_merger).
                     OutputMergerLogicOp: 1,
+                    // Doubles run in dxil::exec (arithmetic, fma, min/max, conversions).
+                    DoublePrecisionFloatShaderOps: 1,
                     TypedUAVLoadAdditionalFormats: b(caps.typed_uav_load_additional_formats),
                     ..Default::default()
                 };
@@ -155,7 +157,17 @@ impl Device {
                 }
                 d.HighestShaderModel = D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
             }
-            D3D12_FEATURE_D3D12_OPTIONS1 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS1 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = D3D12_FEATURE_DATA_D3D12_OPTIONS1 {
+                    // No wave intrinsics (the lane counts are then meaningless: 0).
+                    WaveOps: 0,
+                    // Always TRUE when the query succeeds (the docs).
+                    ExpandedComputeResourceStates: 1,
+                    // 64-bit integer arithmetic runs in dxil::exec.
+                    Int64ShaderOps: 1,
+                    ..Default::default()
+                }
+            }
             D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT => {
                 let d = io!(D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT);
                 check_node(d.NodeIndex)?;

@@ -123,10 +123,13 @@ impl BufView {
             }
             _ => std::array::from_fn(|k| {
                 let mut w = [0u8; 4];
-                match self.place(index, offset + 4 * k as u32, 4).or_else(|| {
-                    // Raw: the word k after byte `index`.
-                    (self.kind == BufKind::Raw).then(|| self.place(index.wrapping_add(4 * k as u32), 0, 4)).flatten()
-                }) {
+                // Raw: word k after byte `index`; structured: word k after byte `offset` of
+                // element `index`.
+                let place = match self.kind {
+                    BufKind::Raw => self.place(index.wrapping_add(4 * k as u32), 0, 4),
+                    _ => self.place(index, offset + 4 * k as u32, 4),
+                };
+                match place {
                     Some(at) if self.memory.read(at, &mut w) => u32::from_le_bytes(w),
                     _ => 0,
                 }
