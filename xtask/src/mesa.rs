@@ -59,6 +59,26 @@ fn egl_program(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
+/// (a') The scene hashes gl_diff prints on llvmpipe and on d3d12 over rd3d12 must be equal.
+fn gl_diff(exe: &Path, libs: &Path) -> Result<(), String> {
+    let hashes = |libs: Option<&Path>| -> Result<Vec<(String, String)>, String> {
+        let (out, _) = output(&mut gl(exe, libs))?;
+        Ok(out
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                Some((w.next()?.to_string(), w.next()?.to_string()))
+            })
+            .collect())
+    };
+    let (reference, ours) = (hashes(None)?, hashes(Some(libs))?);
+    if reference.len() < 7 || reference != ours {
+        return Err(format!("gl_diff: llvmpipe {reference:?}\nrd3d12 {ours:?}"));
+    }
+    eprintln!("xtask: gl_diff: {} scenes equal", ours.len());
+    Ok(())
+}
+
 /// (b) eglinfo: the surfaceless platform and the device platform come up on the driver, with
 /// configurations, and (for d3d12) our library created the device they run on.
 fn eglinfo(libs: Option<&Path>) -> Result<(), String> {
@@ -167,6 +187,17 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
             step(&format!("mesa: {name} on llvmpipe (control)"), egl_program(&exe, None));
             step(&format!("mesa: {name} on d3d12 over rd3d12"), egl_program(&exe, Some(&libs)));
         }
+    }
+    // (a') gl_diff: the same scenes on both drivers must give the same pixels.
+    let exe = target.join("abi").join("gl_diff");
+    let mut cc = Command::new("gcc");
+    cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join("tests/mesa/gl_diff.c")).arg("-o").arg(&exe);
+    cc.args(["-lEGL", "-lGLESv2", "-lm"]);
+    let built = output(&mut cc).map(|_| ());
+    let ok = built.is_ok();
+    step("mesa: build gl_diff", built);
+    if ok {
+        step("mesa: gl_diff scenes on d3d12 over rd3d12 equal llvmpipe's pixels", gl_diff(&exe, &libs));
     }
     step("mesa: eglinfo on llvmpipe (control)", eglinfo(None));
     step("mesa: eglinfo on d3d12 over rd3d12", eglinfo(Some(&libs)));

@@ -1,0 +1,74 @@
+/* Mesa's GL on rd3d12 against llvmpipe, scene by scene: each scene renders into a 64x64 RGBA8
+ * framebuffer object and prints a hash of its pixels (FNV-1a over glReadPixels). xtask runs the
+ * program on llvmpipe and on d3d12 over rd3d12 and requires equal hashes for every scene, so
+ * the shaders Mesa compiles to DXIL and rd3d12's interpreter, rasterizer, sampler and output
+ * merger reproduce llvmpipe's pixels exactly. The scenes avoid what GL leaves to the
+ * implementation (no geometry edge crosses a pixel center; no transcendental functions; no
+ * color whose 8-bit conversion is a tie: D3D rounds x.5 up, llvmpipe to even):
+ *   instancing   four instances of a quarter quad, gl_InstanceID picking colors from a UBO;
+ *   mip3, mip0   glGenerateMipmap on a 64x64 texture, textureLod at LOD 3 and 0
+ *                (LINEAR_MIPMAP_NEAREST, mag LINEAR);
+ *   blit         glBlitFramebuffer with GL_NEAREST, then a 32x32 region scaled 2x with GL_LINEAR;
+ *   mrt0, mrt1   two render targets written by one fragment shader;
+ *   itex         an R32UI texture read with texelFetch, discard on a value test, integer
+ *                arithmetic turned into colors.
+ *
+ * usage: gl_diff   (prints "NAME HASH ..." per scene) */
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl31.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+static GLuint prog(const char*vs,const char*fs){GLuint p=glCreateProgram();const char*s[2]={vs,fs};GLenum k[2]={GL_VERTEX_SHADER,GL_FRAGMENT_SHADER};
+for(int i=0;i<2;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&s[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
+glLinkProgram(p);GLint ok;glGetProgramiv(p,GL_LINK_STATUS,&ok);if(!ok){char b[999];glGetProgramInfoLog(p,999,0,b);fprintf(stderr,"link %s\n",b);}return p;}
+static unsigned char px[64*64*4];
+static void dump(const char*name){memset(px,0xAA,sizeof px);glReadPixels(0,0,64,64,GL_RGBA,GL_UNSIGNED_BYTE,px);unsigned long h=1469598103934665603UL;for(size_t i=0;i<sizeof px;i++){h^=px[i];h*=1099511628211UL;}
+printf("%s %016lx  p(5,5)=%d,%d,%d,%d p(40,20)=%d,%d,%d,%d err=%x\n",name,h,px[4*(5*64+5)],px[4*(5*64+5)+1],px[4*(5*64+5)+2],px[4*(5*64+5)+3],px[4*(20*64+40)],px[4*(20*64+40)+1],px[4*(20*64+40)+2],px[4*(20*64+40)+3],glGetError());
+FILE*f=fopen(getenv("DUMP")?getenv("DUMP"):"/dev/null","ab");if(f){fwrite(px,1,sizeof px,f);fclose(f);}}
+int main(){
+ PFNEGLGETPLATFORMDISPLAYEXTPROC gd=(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+ EGLDisplay d=gd(EGL_PLATFORM_SURFACELESS_MESA,EGL_DEFAULT_DISPLAY,NULL);EGLint a,b;eglInitialize(d,&a,&b);
+ eglBindAPI(EGL_OPENGL_ES_API);const EGLint ca[]={EGL_CONTEXT_MAJOR_VERSION,3,EGL_CONTEXT_MINOR_VERSION,1,EGL_NONE};
+ EGLContext c=eglCreateContext(d,EGL_NO_CONFIG_KHR,EGL_NO_CONTEXT,ca);eglMakeCurrent(d,EGL_NO_SURFACE,EGL_NO_SURFACE,c);
+ fprintf(stderr,"%s\n",glGetString(GL_RENDERER));
+ GLuint rt[2],fbo;glGenTextures(2,rt);for(int i=0;i<2;i++){glBindTexture(GL_TEXTURE_2D,rt[i]);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA8,64,64);}
+ glGenFramebuffers(1,&fbo);glBindFramebuffer(GL_FRAMEBUFFER,fbo);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,rt[0],0);
+ glViewport(0,0,64,64);
+ float quad[12]={-1,-1,1,-1,-1,1,-1,1,1,-1,1,1};GLuint vb;glGenBuffers(1,&vb);glBindBuffer(GL_ARRAY_BUFFER,vb);glBufferData(GL_ARRAY_BUFFER,sizeof quad,quad,GL_STATIC_DRAW);
+ glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glEnableVertexAttribArray(0);
+ // 1. instancing + UBO: 4 instances, each a quarter-size quad offset by instance, color from UBO array
+ {GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;flat out int inst;void main(){inst=gl_InstanceID;vec2 o=vec2(float(gl_InstanceID%2),float(gl_InstanceID/2))-0.5;gl_Position=vec4(pos*0.5+o,0.0,1.0);}\n",
+  "#version 300 es\nprecision mediump float;flat in int inst;layout(std140) uniform U{vec4 col[4];};out vec4 o;void main(){o=col[inst];}\n");
+  glUseProgram(p);float cols[16]={1,0,0,1, 0,1,0,1, 0,0,1,1, 1,1,0,1};GLuint ub;glGenBuffers(1,&ub);glBindBuffer(GL_UNIFORM_BUFFER,ub);glBufferData(GL_UNIFORM_BUFFER,sizeof cols,cols,GL_STATIC_DRAW);
+  glUniformBlockBinding(p,glGetUniformBlockIndex(p,"U"),0);glBindBufferBase(GL_UNIFORM_BUFFER,0,ub);
+  glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);glDrawArraysInstanced(GL_TRIANGLES,0,6,4);dump("instancing");}
+ // 2. mipmaps: 64x64 checker texture, generate mips, sample at LOD 3 via textureLod
+ {unsigned char*t=malloc(64*64*4);for(int y=0;y<64;y++)for(int x=0;x<64;x++){unsigned char v=((x/4+y/4)&1)?255:0;t[4*(y*64+x)]=v;t[4*(y*64+x)+1]=x*4;t[4*(y*64+x)+2]=y*4;t[4*(y*64+x)+3]=255;}
+  GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexImage2D(GL_TEXTURE_2D,0,GL_RGBA8,64,64,0,GL_RGBA,GL_UNSIGNED_BYTE,t);glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_LINEAR_MIPMAP_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_LINEAR);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;in vec2 uv;uniform sampler2D t;uniform float lod;out vec4 o;void main(){o=textureLod(t,uv,lod);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glUniform1f(glGetUniformLocation(p,"lod"),3.0);glDrawArrays(GL_TRIANGLES,0,6);dump("mip3");
+  glUniform1f(glGetUniformLocation(p,"lod"),0.0);glDrawArrays(GL_TRIANGLES,0,6);dump("mip0");free(t);}
+ // 3. blit 32x32 region to full with linear filter
+ {GLuint src,sf;glGenTextures(1,&src);glBindTexture(GL_TEXTURE_2D,src);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA8,64,64);glGenFramebuffers(1,&sf);glBindFramebuffer(GL_READ_FRAMEBUFFER,fbo);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER,sf);glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,src,0);
+  glBlitFramebuffer(0,0,64,64,0,0,64,64,GL_COLOR_BUFFER_BIT,GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER,sf);glBindFramebuffer(GL_DRAW_FRAMEBUFFER,fbo);glBlitFramebuffer(8,8,40,40,0,0,64,64,GL_COLOR_BUFFER_BIT,GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);dump("blit");}
+ // 4. MRT
+ {glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT1,GL_TEXTURE_2D,rt[1],0);GLenum bufs[2]={GL_COLOR_ATTACHMENT0,GL_COLOR_ATTACHMENT1};glDrawBuffers(2,bufs);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;in vec2 uv;layout(location=0) out vec4 a;layout(location=1) out vec4 b;void main(){a=vec4(uv,0.25,1.0);b=vec4(1.0-uv.x,0.5,uv.y,1.0);}\n");
+  glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glReadBuffer(GL_COLOR_ATTACHMENT0);dump("mrt0");glReadBuffer(GL_COLOR_ATTACHMENT1);dump("mrt1");glReadBuffer(GL_COLOR_ATTACHMENT0);
+  GLenum one[1]={GL_COLOR_ATTACHMENT0};glDrawBuffers(1,one);}
+ // 5. integer texture + texelFetch, and discard + math functions
+ {unsigned int it[16*16];for(int i=0;i<256;i++)it[i]=i*12345u;GLuint tex;glGenTextures(1,&tex);glActiveTexture(GL_TEXTURE1);glBindTexture(GL_TEXTURE_2D,tex);glTexImage2D(GL_TEXTURE_2D,0,GL_R32UI,16,16,0,GL_RED_INTEGER,GL_UNSIGNED_INT,it);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision highp float;precision highp usampler2D;uniform usampler2D t;out vec4 o;void main(){ivec2 c=ivec2(gl_FragCoord.xy)/4;uint v=texelFetch(t,c,0).r;if((v&7u)==3u)discard;"
+   "o=vec4(float(v%256u)/255.0,float((v>>8u)%256u)/255.0,float(c.x)/15.0,float(c.y)/15.0);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),1);glClearColor(0.125,0.25,0.375,0.625);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_TRIANGLES,0,6);dump("itex");glActiveTexture(GL_TEXTURE0);}
+ return 0;}
