@@ -4,14 +4,21 @@
  * the shaders Mesa compiles to DXIL and rd3d12's interpreter, rasterizer, sampler and output
  * merger reproduce llvmpipe's pixels exactly. The scenes avoid what GL leaves to the
  * implementation (no geometry edge crosses a pixel center; no transcendental functions; no
- * color whose 8-bit conversion is a tie: D3D rounds x.5 up, llvmpipe to even):
+ * color whose 8-bit conversion is a tie: D3D rounds x.5 up, llvmpipe to even; no blending:
+ * llvmpipe blends 8-bit targets in 8-bit fixed point, D3D in float, one unit apart at times):
  *   instancing   four instances of a quarter quad, gl_InstanceID picking colors from a UBO;
  *   mip3, mip0   glGenerateMipmap on a 64x64 texture, textureLod at LOD 3 and 0
  *                (LINEAR_MIPMAP_NEAREST, mag LINEAR);
  *   blit         glBlitFramebuffer with GL_NEAREST, then a 32x32 region scaled 2x with GL_LINEAR;
  *   mrt0, mrt1   two render targets written by one fragment shader;
  *   itex         an R32UI texture read with texelFetch, discard on a value test, integer
- *                arithmetic turned into colors.
+ *                arithmetic turned into colors;
+ *   stencil      REPLACE then EQUAL/INCR stencil passes on a DEPTH24_STENCIL8 renderbuffer;
+ *   depth        gl_FragDepth with GL_GREATER against a cleared depth of 0.25;
+ *   array_wrap   a 2D array texture with MIRRORED_REPEAT and REPEAT, layer from uv;
+ *   cube         a cube map sampled in two direction sets (face selection);
+ *   attribs      normalized-byte colors, integer (ivec2) per-instance offsets with a divisor,
+ *                flat shading (Mesa reads the provoking vertex with GetAttributeAtVertex).
  *
  * usage: gl_diff   (prints "NAME HASH ..." per scene) */
 #include <EGL/egl.h>
@@ -71,4 +78,41 @@ int main(){
    "#version 300 es\nprecision highp float;precision highp usampler2D;uniform usampler2D t;out vec4 o;void main(){ivec2 c=ivec2(gl_FragCoord.xy)/4;uint v=texelFetch(t,c,0).r;if((v&7u)==3u)discard;"
    "o=vec4(float(v%256u)/255.0,float((v>>8u)%256u)/255.0,float(c.x)/15.0,float(c.y)/15.0);}\n");
   glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),1);glClearColor(0.125,0.25,0.375,0.625);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_TRIANGLES,0,6);dump("itex");glActiveTexture(GL_TEXTURE0);}
+ {GLuint ds;glGenRenderbuffers(1,&ds);glBindRenderbuffer(GL_RENDERBUFFER,ds);glRenderbufferStorage(GL_RENDERBUFFER,GL_DEPTH24_STENCIL8,64,64);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_DEPTH_STENCIL_ATTACHMENT,GL_RENDERBUFFER,ds);
+  glBindBuffer(GL_ARRAY_BUFFER,vb);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glEnableVertexAttribArray(0);}
+ GLuint flat=prog("#version 300 es\nlayout(location=0) in vec2 pos;uniform vec4 xf;void main(){gl_Position=vec4(pos*xf.xy+xf.zw,0.0,1.0);}\n","#version 300 es\nprecision mediump float;uniform vec4 col;uniform float z;out vec4 o;void main(){o=col;gl_FragDepth=z;}\n");
+ glUseProgram(flat);GLint xf=glGetUniformLocation(flat,"xf"),col=glGetUniformLocation(flat,"col"),zz=glGetUniformLocation(flat,"z");
+ // 1. stencil: draw quad A writing stencil 1 (scaled 0.5), then full quad only where stencil==1
+ glClearColor(0,0,0,1);glClearStencil(0);glClearDepthf(1);glClear(GL_COLOR_BUFFER_BIT|GL_DEPTH_BUFFER_BIT|GL_STENCIL_BUFFER_BIT);
+ glEnable(GL_STENCIL_TEST);glStencilFunc(GL_ALWAYS,1,0xFF);glStencilOp(GL_KEEP,GL_KEEP,GL_REPLACE);
+ glUniform4f(xf,0.5,0.5,-0.25,-0.25);glUniform4f(col,0.25,0.25,0.25,1);glUniform1f(zz,0.5);glDrawArrays(GL_TRIANGLES,0,6);
+ glStencilFunc(GL_EQUAL,1,0xFF);glStencilOp(GL_KEEP,GL_KEEP,GL_INCR);glUniform4f(xf,1,1,0,0);glUniform4f(col,1,0.5,0.25,1);glDrawArrays(GL_TRIANGLES,0,6);
+ glStencilFunc(GL_EQUAL,2,0xFF);glUniform4f(xf,0.25,0.25,0.5,0.5);glUniform4f(col,0,1,0,1);glDrawArrays(GL_TRIANGLES,0,6);
+ glDisable(GL_STENCIL_TEST);dump("stencil");
+ // 2. depth with gl_FragDepth and GL_GREATER
+ glClear(GL_COLOR_BUFFER_BIT|GL_DEPTH_BUFFER_BIT);glEnable(GL_DEPTH_TEST);glClearDepthf(0.25);glClear(GL_DEPTH_BUFFER_BIT);glDepthFunc(GL_GREATER);
+ glUniform4f(xf,0.5,0.5,-0.5,0);glUniform4f(col,1,0,0,1);glUniform1f(zz,0.5);glDrawArrays(GL_TRIANGLES,0,6);
+ glUniform4f(xf,0.75,0.25,0.25,0.5);glUniform4f(col,0,0,1,1);glUniform1f(zz,0.125);glDrawArrays(GL_TRIANGLES,0,6);
+ glUniform4f(xf,1,1,0,0);glUniform4f(col,0,1,1,1);glUniform1f(zz,0.375);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_DEPTH_TEST);dump("depth");
+ // 4. texture array + cube map + 3D texture + wrap modes
+ {GLuint ta;glGenTextures(1,&ta);glBindTexture(GL_TEXTURE_2D_ARRAY,ta);unsigned char t[4*4*3*4];for(int i=0;i<48;i++){t[4*i]=(i*37)&255;t[4*i+1]=(i*91)&255;t[4*i+2]=(i/16)*100;t[4*i+3]=255;}
+  glTexImage3D(GL_TEXTURE_2D_ARRAY,0,GL_RGBA8,4,4,3,0,GL_RGBA,GL_UNSIGNED_BYTE,t);glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_WRAP_S,GL_MIRRORED_REPEAT);glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_WRAP_T,GL_REPEAT);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*1.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;precision mediump sampler2DArray;in vec2 uv;uniform sampler2DArray t;out vec4 o;void main(){float layer=floor(uv.x*1.5);o=texture(t,vec3(uv,layer));}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("array_wrap");
+  GLuint cube;glGenTextures(1,&cube);glBindTexture(GL_TEXTURE_CUBE_MAP,cube);for(int f=0;f<6;f++){unsigned char cf[2*2*4];for(int i=0;i<4;i++){cf[4*i]=f*40;cf[4*i+1]=i*60;cf[4*i+2]=255-f*40;cf[4*i+3]=255;}glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X+f,0,GL_RGBA8,2,2,0,GL_RGBA,GL_UNSIGNED_BYTE,cf);}
+  glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint pc=prog("#version 300 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;in vec2 uv;uniform samplerCube t;out vec4 o;void main(){vec3 d=vec3(uv.x*2.0,uv.y*2.0,0.3);if(uv.x+uv.y>0.0)d=d.zxy;o=texture(t,d);}\n");
+  glUseProgram(pc);glActiveTexture(GL_TEXTURE2);glBindTexture(GL_TEXTURE_CUBE_MAP,cube);glUniform1i(glGetUniformLocation(pc,"t"),2);glDrawArrays(GL_TRIANGLES,0,6);dump("cube");glActiveTexture(GL_TEXTURE0);}
+ // 5. vertex attributes of several formats: normalized bytes, ints, and a second buffer with divisor
+ {unsigned char colb[6*4];for(int i=0;i<6;i++){colb[4*i]=i*40;colb[4*i+1]=255-i*40;colb[4*i+2]=128;colb[4*i+3]=255;}
+  GLuint cb;glGenBuffers(1,&cb);glBindBuffer(GL_ARRAY_BUFFER,cb);glBufferData(GL_ARRAY_BUFFER,sizeof colb,colb,GL_STATIC_DRAW);glVertexAttribPointer(1,4,GL_UNSIGNED_BYTE,GL_TRUE,0,0);glEnableVertexAttribArray(1);
+  short off[4]={-1,1,2,0};GLuint ob;glGenBuffers(1,&ob);glBindBuffer(GL_ARRAY_BUFFER,ob);glBufferData(GL_ARRAY_BUFFER,sizeof off,off,GL_STATIC_DRAW);glVertexAttribIPointer(2,2,GL_SHORT,0,0);glEnableVertexAttribArray(2);glVertexAttribDivisor(2,1);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;layout(location=1) in vec4 c;layout(location=2) in ivec2 o2;flat out vec4 fc;void main(){fc=c;gl_Position=vec4(pos*0.25+vec2(o2)*0.25,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;flat in vec4 fc;out vec4 o;void main(){o=fc;}\n");
+  glUseProgram(p);glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);glDrawArraysInstanced(GL_TRIANGLES,0,6,2);dump("attribs");
+  glDisableVertexAttribArray(1);glDisableVertexAttribArray(2);}
  return 0;}

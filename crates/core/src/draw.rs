@@ -567,10 +567,23 @@ impl PsEnv<'_> {
 }
 
 impl Env for PsEnv<'_> {
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
         let e =
             self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
         let c = col as usize & 3;
+        if let Some(k) = vertex {
+            // GetAttributeAtVertex: the value at vertex k of the primitive, not interpolated.
+            let v = self
+                .varyings
+                .iter()
+                .find(|(key, _)| *key == (sig, row))
+                .map_or(0.0, |(_, (v, _))| v.get(k as usize).map_or(0.0, |x| x[c]));
+            return Ok(if e.component_type == 9 || e.component_type == 8 {
+                Val::F32(v)
+            } else {
+                Val::Int(u64::from(v.to_bits()))
+            });
+        }
         Ok(match e.semantic_kind {
             SV_POSITION => Val::F32(self.position[c]),
             SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),

@@ -1595,7 +1595,9 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
     };
     let w = facts.w;
     Ok(Out::One(match opcode {
-        4 => {
+        // LoadInput (sig, row, col, vertex: GS/HS/DS) and AttributeAtVertex (sig, row, col,
+        // VertexID: a pixel shader input's value at one of the primitive's vertices).
+        4 | 137 => {
             let vertex = match args.get(3) {
                 Some(Val::Int(v)) => Some(*v as u32),
                 _ => None,
