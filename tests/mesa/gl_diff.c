@@ -18,7 +18,12 @@
  *   array_wrap   a 2D array texture with MIRRORED_REPEAT and REPEAT, layer from uv;
  *   cube         a cube map sampled in two direction sets (face selection);
  *   attribs      normalized-byte colors, integer (ivec2) per-instance offsets with a divisor,
- *                flat shading (Mesa reads the provoking vertex with GetAttributeAtVertex).
+ *                flat shading (Mesa reads the provoking vertex with GetAttributeAtVertex);
+ *   math         loops, a local array indexed dynamically, findMSB, bitfieldExtract,
+ *                bitfieldReverse, packUnorm4x8/unpackUnorm4x8 (GLSL ES 3.10);
+ *   float_rt     an RGBA16F render target written outside [0, 1], then sampled;
+ *   scissor_mask glClearBufferfv and a draw under scissor rectangles and a color mask;
+ *   shadow       a DEPTH_COMPONENT32F texture sampled with a LEQUAL comparison.
  *
  * usage: gl_diff   (prints "NAME HASH ..." per scene) */
 #include <EGL/egl.h>
@@ -34,6 +39,7 @@ static unsigned char px[64*64*4];
 static void dump(const char*name){memset(px,0xAA,sizeof px);glReadPixels(0,0,64,64,GL_RGBA,GL_UNSIGNED_BYTE,px);unsigned long h=1469598103934665603UL;for(size_t i=0;i<sizeof px;i++){h^=px[i];h*=1099511628211UL;}
 printf("%s %016lx  p(5,5)=%d,%d,%d,%d p(40,20)=%d,%d,%d,%d err=%x\n",name,h,px[4*(5*64+5)],px[4*(5*64+5)+1],px[4*(5*64+5)+2],px[4*(5*64+5)+3],px[4*(20*64+40)],px[4*(20*64+40)+1],px[4*(20*64+40)+2],px[4*(20*64+40)+3],glGetError());
 FILE*f=fopen(getenv("DUMP")?getenv("DUMP"):"/dev/null","ab");if(f){fwrite(px,1,sizeof px,f);fclose(f);}}
+static const char*VS="#version 300 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n";
 int main(){
  PFNEGLGETPLATFORMDISPLAYEXTPROC gd=(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
  EGLDisplay d=gd(EGL_PLATFORM_SURFACELESS_MESA,EGL_DEFAULT_DISPLAY,NULL);EGLint a,b;eglInitialize(d,&a,&b);
@@ -115,4 +121,26 @@ int main(){
    "#version 300 es\nprecision mediump float;flat in vec4 fc;out vec4 o;void main(){o=fc;}\n");
   glUseProgram(p);glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);glDrawArraysInstanced(GL_TRIANGLES,0,6,2);dump("attribs");
   glDisableVertexAttribArray(1);glDisableVertexAttribArray(2);}
+  glDisableVertexAttribArray(1);glDisableVertexAttribArray(2);glBindBuffer(GL_ARRAY_BUFFER,vb);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glEnableVertexAttribArray(0);glVertexAttribDivisor(2,0);
+ // 1. shader math: loops, local arrays with dynamic indexing, bit ops, packing
+ {GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n","#version 310 es\nprecision highp float;precision highp int;in vec2 uv;out vec4 o;\n"
+  "void main(){ivec2 c=ivec2(gl_FragCoord.xy);int arr[8];for(int i=0;i<8;i++)arr[i]=i*i+c.x;int s=0;for(int i=0;i<c.y%8;i++)s+=arr[(i+c.x)%8];\n"
+  "uint u=uint(c.x*c.y+7);int msb=findMSB(u);uint bx=bitfieldExtract(u,2,5);uint r=bitfieldReverse(u)>>24;uint pk=packUnorm4x8(vec4(uv,0.5,1.0));vec4 up=unpackUnorm4x8(pk^0x0F0F0F0Fu);\n"
+  "o=vec4(float(s%256)/255.0,float(msb*16+int(bx))/255.0,float(r)/255.0,up.x);}\n");
+  glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);dump("math");}
+ // 3. float render target RGBA16F then sampled, and RGB10_A2 / RGB565 targets read back
+ {GLuint ft,ff;glGenTextures(1,&ft);glBindTexture(GL_TEXTURE_2D,ft);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA16F,64,64);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glGenFramebuffers(1,&ff);glBindFramebuffer(GL_FRAMEBUFFER,ff);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,ft,0);
+  GLuint w=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){o=vec4(uv*4.0-1.0,uv.x*uv.y*8.0,-0.5);}\n");glUseProgram(w);glDrawArrays(GL_TRIANGLES,0,6);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);GLuint r=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t;out vec4 o;void main(){vec4 v=texture(t,uv);o=vec4(fract(v.x),clamp(v.y,0.0,1.0),v.z/8.0,-v.w);}\n");
+  glUseProgram(r);glBindTexture(GL_TEXTURE_2D,ft);glUniform1i(glGetUniformLocation(r,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("float_rt");
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
+ // 4. scissor + color mask + glClearBufferfv + depth texture compare sampling
+ {glEnable(GL_SCISSOR_TEST);glScissor(8,8,40,20);float cl[4]={0.25,0.75,0.125,1};glClearBufferfv(GL_COLOR,0,cl);glColorMask(GL_TRUE,GL_FALSE,GL_TRUE,GL_TRUE);glScissor(20,0,20,64);
+  GLuint q=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){o=vec4(uv.y,1.0,uv.x,1.0);}\n");glUseProgram(q);glDrawArrays(GL_TRIANGLES,0,6);
+  glColorMask(GL_TRUE,GL_TRUE,GL_TRUE,GL_TRUE);glDisable(GL_SCISSOR_TEST);dump("scissor_mask");
+  GLuint dt;glGenTextures(1,&dt);glBindTexture(GL_TEXTURE_2D,dt);float dd[16*16];for(int i=0;i<256;i++)dd[i]=(float)(i%16)/16.0f;glTexImage2D(GL_TEXTURE_2D,0,GL_DEPTH_COMPONENT32F,16,16,0,GL_DEPTH_COMPONENT,GL_FLOAT,dd);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_MODE,GL_COMPARE_REF_TO_TEXTURE);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_FUNC,GL_LEQUAL);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint s=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DShadow;in vec2 uv;uniform sampler2DShadow t;out vec4 o;void main(){float r=texture(t,vec3(uv,uv.y));o=vec4(r,1.0-r,0.5,1.0);}\n");
+  glUseProgram(s);glUniform1i(glGetUniformLocation(s,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("shadow");}
  return 0;}
