@@ -23,7 +23,9 @@
  *                bitfieldReverse, packUnorm4x8/unpackUnorm4x8 (GLSL ES 3.10);
  *   float_rt     an RGBA16F render target written outside [0, 1], then sampled;
  *   scissor_mask glClearBufferfv and a draw under scissor rectangles and a color mask;
- *   shadow       a DEPTH_COMPONENT32F texture sampled with a LEQUAL comparison.
+ *   shadow       a DEPTH_COMPONENT32F texture sampled with a LEQUAL comparison;
+ *   compute_image a GLES 3.1 compute shader: groupshared memory with a barrier, imageStore into
+ *                an RGBA8 image, and an atomic counter (printed as "atomic_counter N").
  *
  * usage: gl_diff   (prints "NAME HASH ..." per scene) */
 #include <EGL/egl.h>
@@ -35,6 +37,7 @@
 static GLuint prog(const char*vs,const char*fs){GLuint p=glCreateProgram();const char*s[2]={vs,fs};GLenum k[2]={GL_VERTEX_SHADER,GL_FRAGMENT_SHADER};
 for(int i=0;i<2;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&s[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
 glLinkProgram(p);GLint ok;glGetProgramiv(p,GL_LINK_STATUS,&ok);if(!ok){char b[999];glGetProgramInfoLog(p,999,0,b);fprintf(stderr,"link %s\n",b);}return p;}
+static GLuint cprog(const char*cs){GLuint p=glCreateProgram();GLuint sh=glCreateShader(GL_COMPUTE_SHADER);glShaderSource(sh,1,&cs,0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);glLinkProgram(p);return p;}
 static unsigned char px[64*64*4];
 static void dump(const char*name){memset(px,0xAA,sizeof px);glReadPixels(0,0,64,64,GL_RGBA,GL_UNSIGNED_BYTE,px);unsigned long h=1469598103934665603UL;for(size_t i=0;i<sizeof px;i++){h^=px[i];h*=1099511628211UL;}
 printf("%s %016lx  p(5,5)=%d,%d,%d,%d p(40,20)=%d,%d,%d,%d err=%x\n",name,h,px[4*(5*64+5)],px[4*(5*64+5)+1],px[4*(5*64+5)+2],px[4*(5*64+5)+3],px[4*(20*64+40)],px[4*(20*64+40)+1],px[4*(20*64+40)+2],px[4*(20*64+40)+3],glGetError());
@@ -143,4 +146,12 @@ int main(){
   glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_MODE,GL_COMPARE_REF_TO_TEXTURE);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_FUNC,GL_LEQUAL);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
   GLuint s=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DShadow;in vec2 uv;uniform sampler2DShadow t;out vec4 o;void main(){float r=texture(t,vec3(uv,uv.y));o=vec4(r,1.0-r,0.5,1.0);}\n");
   glUseProgram(s);glUniform1i(glGetUniformLocation(s,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("shadow");}
+ // compute: image store + shared memory + atomic counter
+ {GLuint img;glGenTextures(1,&img);glBindTexture(GL_TEXTURE_2D,img);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA8,64,64);
+  GLuint cp=cprog("#version 310 es\nlayout(local_size_x=8,local_size_y=8) in;layout(rgba8,binding=0) writeonly uniform highp image2D img;shared uint s[64];layout(binding=0) uniform atomic_uint cnt;\n"
+   "void main(){uint i=gl_LocalInvocationIndex;s[i]=i*3u+gl_WorkGroupID.x;barrier();uint v=s[63u-i];if((v&15u)==0u)atomicCounterIncrement(cnt);imageStore(img,ivec2(gl_GlobalInvocationID.xy),vec4(float(v&255u)/255.0,float(gl_WorkGroupID.y)/8.0,float(i)/64.0,1.0));}\n");
+  GLuint ac;glGenBuffers(1,&ac);glBindBuffer(GL_ATOMIC_COUNTER_BUFFER,ac);unsigned zero=0;glBufferData(GL_ATOMIC_COUNTER_BUFFER,4,&zero,GL_DYNAMIC_COPY);glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER,0,ac);
+  glUseProgram(cp);glBindImageTexture(0,img,0,GL_FALSE,0,GL_WRITE_ONLY,GL_RGBA8);glDispatchCompute(8,8,1);glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  GLuint rf;glGenFramebuffers(1,&rf);glBindFramebuffer(GL_FRAMEBUFFER,rf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,img,0);dump("compute_image");
+  unsigned *cv=(unsigned*)glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER,0,4,GL_MAP_READ_BIT);printf("atomic_counter %u err=%x\n",cv?*cv:0xFFFFFFFF,glGetError());if(cv)glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);}
  return 0;}
