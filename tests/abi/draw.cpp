@@ -38,7 +38,8 @@
 //      each the texel of its quadrant (uv interpolated along the line to the pixel center).
 //   6. with the debug layer (on for the whole test, which must report no message for the
 //      correct draws above): draws without a pipeline state, without a root signature, with
-//      another root signature than the pipeline's, with the topology undefined or of another
+//      another root signature than the pipeline's, without the descriptor table the pixel
+//      shader's t0 needs, with the topology undefined or of another
 //      type than the pipeline's, a depth-stencil view the pipeline does not declare, an indexed
 //      draw without an index buffer and one reading past its view each report their
 //      D3D12_MESSAGE_ID (category EXECUTION, severity ERROR), and the list still closes with
@@ -917,7 +918,20 @@ static void draws(ID3D12Device *dev)
     f.list->SetGraphicsRootSignature(other);
     f.list->DrawInstanced(3, 1, 0, 0);
     expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_MISMATCH, "another root signature");
+    // Back to the pipeline's root signature: its arguments start unset. With all but the
+    // pixel shader's descriptor table set, the draw reports that table.
     f.list->SetGraphicsRootSignature(f.rs);
+    f.list->SetGraphicsRootConstantBufferView(0, f.cb->GetGPUVirtualAddress());
+    const float state_vars[4] = {1, 0, 0, 0};
+    f.list->SetGraphicsRoot32BitConstants(1, 4, state_vars, 0);
+    f.list->SetGraphicsRoot32BitConstants(2, 4, tint, 0);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    expect(D3D12_MESSAGE_ID_COMMAND_LIST_DESCRIPTOR_TABLE_NOT_SET, "the SRV table unset");
+    D3D12_GPU_DESCRIPTOR_HANDLE table = f.srv_heap->GetGPUDescriptorHandleForHeapStart();
+    table.ptr += 2 * f.dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    ID3D12DescriptorHeap *heaps[] = {f.srv_heap};
+    f.list->SetDescriptorHeaps(1, heaps);
+    f.list->SetGraphicsRootDescriptorTable(3, table);
     f.list->DrawInstanced(3, 1, 0, 0);
     CHECK_EQ(iq->GetNumStoredMessages(), 0u);
     f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_UNDEFINED);

@@ -1020,14 +1020,93 @@ fn effective_root_signature(d: &PipelineDesc, shaders: &[(Slot, Shader)], l: &Li
     })
 }
 
+/// What binds one shader register: a root parameter (by index) or a static sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binder {
+    /// Root parameter `n`.
+    Parameter(usize),
+    /// A static sampler.
+    StaticSampler,
+}
+
+/// The binders of every register of a shader resource range `b` (a PSV0 binding) among the
+/// parameters of `desc` visible to the stage in `slot`: CBVs by root constants, root CBVs or
+/// table ranges; raw and structured buffer SRVs/UAVs (without counter) also by root SRVs/UAVs;
+/// typed views and textures only by table ranges; samplers by table ranges or static samplers;
+/// an unbounded range by an unbounded table range from its first register. `None` when a
+/// register is left unbound (or the binding's type is unknown: `Some(vec![])`).
+pub fn binders(desc: &RootSignatureDesc, slot: Slot, b: &crate::shader::PsvBinding) -> Option<Vec<Binder>> {
+    use crate::root_signature::{range_type, visibility, UNBOUNDED};
+    // D3D12_SHADER_VISIBILITY of the stage (compute sees every parameter).
+    let vis = match slot {
+        Slot::Vs => 1,
+        Slot::Hs => 2,
+        Slot::Ds => 3,
+        Slot::Gs => 4,
+        Slot::Ps => 5,
+        Slot::As => 6,
+        Slot::Ms => 7,
+        Slot::Cs => visibility::ALL,
+    };
+    let visible = |v: u32| slot == Slot::Cs || v == visibility::ALL || v == vis;
+    let rt = match b.ty {
+        1 => range_type::SAMPLER,
+        2 => range_type::CBV,
+        3..=5 => range_type::SRV,
+        6..=9 => range_type::UAV,
+        _ => return Some(Vec::new()),
+    };
+    let params = || desc.parameters.iter().enumerate().filter(|(_, p)| visible(p.visibility));
+    if b.upper == u32::MAX {
+        return params()
+            .find(|(_, p)| match &p.kind {
+                ParameterKind::Table(ranges) => ranges.iter().any(|r| {
+                    r.range_type == rt
+                        && r.register_space == b.space
+                        && r.num_descriptors == UNBOUNDED
+                        && r.base_shader_register <= b.lower
+                }),
+                _ => false,
+            })
+            .map(|(i, _)| vec![Binder::Parameter(i)]);
+    }
+    let root_view_ok = matches!(b.ty, 2 | 4 | 5 | 7 | 8);
+    let binder = |reg: u32| -> Option<Binder> {
+        if rt == range_type::SAMPLER
+            && desc
+                .static_samplers
+                .iter()
+                .any(|ss| ss.shader_register == reg && ss.register_space == b.space && visible(ss.visibility))
+        {
+            return Some(Binder::StaticSampler);
+        }
+        params()
+            .find(|(_, p)| match &p.kind {
+                ParameterKind::Constants(c) => {
+                    rt == range_type::CBV && c.shader_register == reg && c.register_space == b.space
+                }
+                ParameterKind::Table(ranges) => ranges.iter().any(|r| {
+                    r.range_type == rt
+                        && r.register_space == b.space
+                        && reg >= r.base_shader_register
+                        && (r.num_descriptors == UNBOUNDED || reg - r.base_shader_register < r.num_descriptors)
+                }),
+                other => other.root_descriptor().is_some_and(|(t, rd)| {
+                    t == rt && root_view_ok && rd.shader_register == reg && rd.register_space == b.space
+                }),
+            })
+            .map(|(i, _)| Binder::Parameter(i))
+    };
+    if b.upper < b.lower {
+        return Some(Vec::new());
+    }
+    (b.lower..=b.upper).take(4096).map(binder).collect()
+}
+
 /// Whether the root signature binds every resource range a DXIL shader declares (its PSV0
-/// resource bindings), with a parameter visible to the shader's stage: CBVs by root constants,
-/// root CBVs or table ranges; raw and structured buffer SRVs/UAVs (without counter) also by
-/// root SRVs/UAVs; typed views and textures only by table ranges; samplers by table ranges
-/// or static samplers. A range left unbound fails creation with the stage's
+/// resource bindings, see [`binders`]). A range left unbound fails creation with the stage's
 /// ROOT_SIGNATURE_MISMATCH message, as on Windows ("not fully bound in root signature").
 fn check_bindings(shaders: &[(Slot, Shader)], rs: &RootSignatureInfo) -> R<()> {
-    use crate::root_signature::{range_type, visibility, UNBOUNDED};
     let any = shaders.iter().any(|(_, s)| s.psv.as_ref().is_some_and(|p| !p.bindings.is_empty()));
     if !any {
         return Ok(());
@@ -1035,81 +1114,27 @@ fn check_bindings(shaders: &[(Slot, Shader)], rs: &RootSignatureInfo) -> R<()> {
     let Ok(desc) = RootSignatureDesc::deserialize(&rs.blob) else { return Ok(()) };
     for (slot, s) in shaders {
         let Some(psv) = &s.psv else { continue };
-        // D3D12_SHADER_VISIBILITY of the stage (compute sees every parameter).
-        let vis = match slot {
-            Slot::Vs => 1,
-            Slot::Hs => 2,
-            Slot::Ds => 3,
-            Slot::Gs => 4,
-            Slot::Ps => 5,
-            Slot::As => 6,
-            Slot::Ms => 7,
-            Slot::Cs => visibility::ALL,
-        };
-        let visible = |v: u32| *slot == Slot::Cs || v == visibility::ALL || v == vis;
         for b in &psv.bindings {
-            let (rt, name) = match b.ty {
-                1 => (range_type::SAMPLER, "sampler"),
-                2 => (range_type::CBV, "CBV"),
-                3..=5 => (range_type::SRV, "SRV"),
-                6..=9 => (range_type::UAV, "UAV"),
-                _ => continue,
-            };
-            let root_view_ok = matches!(b.ty, 2 | 4 | 5 | 7 | 8);
-            let covered = |reg: u32| -> bool {
-                if rt == range_type::SAMPLER
-                    && desc
-                        .static_samplers
-                        .iter()
-                        .any(|ss| ss.shader_register == reg && ss.register_space == b.space && visible(ss.visibility))
-                {
-                    return true;
-                }
-                desc.parameters.iter().filter(|p| visible(p.visibility)).any(|p| match &p.kind {
-                    ParameterKind::Constants(c) => {
-                        rt == range_type::CBV && c.shader_register == reg && c.register_space == b.space
-                    }
-                    ParameterKind::Table(ranges) => ranges.iter().any(|r| {
-                        r.range_type == rt
-                            && r.register_space == b.space
-                            && reg >= r.base_shader_register
-                            && (r.num_descriptors == UNBOUNDED || reg - r.base_shader_register < r.num_descriptors)
-                    }),
-                    other => other.root_descriptor().is_some_and(|(t, rd)| {
-                        t == rt && root_view_ok && rd.shader_register == reg && rd.register_space == b.space
-                    }),
-                })
-            };
-            let ok = if b.upper == u32::MAX {
-                // An unbounded shader range needs an unbounded table range from its first register.
-                desc.parameters.iter().filter(|p| visible(p.visibility)).any(|p| match &p.kind {
-                    ParameterKind::Table(ranges) => ranges.iter().any(|r| {
-                        r.range_type == rt
-                            && r.register_space == b.space
-                            && r.num_descriptors == UNBOUNDED
-                            && r.base_shader_register <= b.lower
-                    }),
-                    _ => false,
-                })
-            } else if b.upper < b.lower {
-                true
-            } else {
-                (b.lower..=b.upper).take(4096).all(covered)
-            };
-            if !ok {
-                let count =
-                    if b.upper == u32::MAX { "unbounded".to_string() } else { (b.upper - b.lower + 1).to_string() };
-                return Err(gp(
-                    slot.root_signature_mismatch(),
-                    format!(
-                        "Root Signature doesn't match {}: Shader {name} descriptor range (BaseShaderRegister={}, \
-                         NumDescriptors={count}, RegisterSpace={}) is not fully bound in root signature",
-                        slot.name(),
-                        b.lower,
-                        b.space
-                    ),
-                ));
+            if binders(&desc, *slot, b).is_some() {
+                continue;
             }
+            let name = match b.ty {
+                1 => "sampler",
+                2 => "CBV",
+                3..=5 => "SRV",
+                _ => "UAV",
+            };
+            let count = if b.upper == u32::MAX { "unbounded".to_string() } else { (b.upper - b.lower + 1).to_string() };
+            return Err(gp(
+                slot.root_signature_mismatch(),
+                format!(
+                    "Root Signature doesn't match {}: Shader {name} descriptor range (BaseShaderRegister={}, \
+                     NumDescriptors={count}, RegisterSpace={}) is not fully bound in root signature",
+                    slot.name(),
+                    b.lower,
+                    b.space
+                ),
+            ));
         }
     }
     Ok(())

@@ -1485,7 +1485,7 @@ fn check_work_state(dev: &Device, g: &GraphicsState, name: &str, compute: bool, 
         Some(b) if **b != exe.pipeline.root_signature.blob[..] => {
             report(mismatch, "the root signature set is not the pipeline state's root signature")
         }
-        Some(_) => {}
+        Some(_) => check_arguments(g, exe, compute, &report),
     }
     if compute {
         return;
@@ -1585,6 +1585,52 @@ fn check_work_state(dev: &Device, g: &GraphicsState, name: &str, compute: bool, 
                         ),
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The debug layer's check that every root parameter binding a resource the pipeline's shaders
+/// declare (their PSV0 ranges) has an argument: a descriptor table, root CBV, SRV or UAV never
+/// set since the root signature was is reported (root constants read zeros, no message).
+fn check_arguments(
+    g: &GraphicsState,
+    exe: &crate::pipeline_state::Executable,
+    compute: bool,
+    report: &dyn Fn(D3D12_MESSAGE_ID, &str),
+) {
+    use rd3d12_core::pipeline::{binders, Binder};
+    use rd3d12_core::root_signature::ParameterKind;
+    let Some(desc) = g.root_descs[usize::from(!compute)].as_deref() else { return };
+    let mut reported = Vec::new();
+    for (slot, shader) in &exe.pipeline.shaders {
+        let Some(psv) = &shader.psv else { continue };
+        for b in &psv.bindings {
+            for binder in binders(desc, *slot, b).unwrap_or_default() {
+                let Binder::Parameter(i) = binder else { continue };
+                if reported.contains(&i) || g.root_args.iter().any(|a| a.0 == compute && a.1 as usize == i) {
+                    continue;
+                }
+                let (id, what) = match desc.parameters[i].kind {
+                    ParameterKind::Table(_) => {
+                        (D3D12_MESSAGE_ID_COMMAND_LIST_DESCRIPTOR_TABLE_NOT_SET, "descriptor table")
+                    }
+                    ParameterKind::Cbv(_) => {
+                        (D3D12_MESSAGE_ID_COMMAND_LIST_ROOT_CONSTANT_BUFFER_VIEW_NOT_SET, "root CBV")
+                    }
+                    ParameterKind::Srv(_) => {
+                        (D3D12_MESSAGE_ID_COMMAND_LIST_ROOT_SHADER_RESOURCE_VIEW_NOT_SET, "root SRV")
+                    }
+                    ParameterKind::Uav(_) => {
+                        (D3D12_MESSAGE_ID_COMMAND_LIST_ROOT_UNORDERED_ACCESS_VIEW_NOT_SET, "root UAV")
+                    }
+                    ParameterKind::Constants(_) => continue,
+                };
+                reported.push(i);
+                report(
+                    id,
+                    &format!("root parameter {i} ({what}) binds a resource {} reads but was not set", slot.name()),
+                );
             }
         }
     }
