@@ -397,8 +397,12 @@ pub struct DrawStats {
     pub vertices_shaded: u64,
     /// IAPrimitives: primitives assembled (trailing incomplete ones are dropped).
     pub primitives: u64,
-    /// CInvocations: primitives sent to the rasterizer (every assembled one: no stage
-    /// between turns it off).
+    /// GSInvocations: geometry shader invocations (one per input primitive and GS instance).
+    pub gs_invocations: u64,
+    /// GSPrimitives: primitives the geometry shader output on stream 0.
+    pub gs_primitives: u64,
+    /// CInvocations: primitives sent to the rasterizer (every assembled one, or every one a
+    /// geometry shader output).
     pub c_invocations: u64,
     /// CPrimitives: primitives rendered after clipping and culling. A triangle the near or far
     /// plane cuts into a polygon counts one per piece of its fan; culled, degenerate and fully
@@ -685,9 +689,11 @@ impl<'b> GsStage<'b> {
         verts: &[ShadedVertex],
         primitive_id: u32,
         handles: &mut Handles,
+        stats: &mut DrawStats,
     ) -> Result<Vec<RasterPrimitive>, DrawError> {
         let mut out = Vec::new();
         for instance in 0..self.state.instance_count {
+            stats.gs_invocations += 1;
             let mut env = GsEnv {
                 inputs: &self.shader.entry.inputs,
                 links: &self.links,
@@ -725,6 +731,7 @@ impl<'b> GsStage<'b> {
                 let id =
                     self.primitive_id.and_then(|s| vs[0].outputs.get(&(s, 0))).map_or(primitive_id, |v| bits_of(&v[0]));
                 out.push((kind, vs, id));
+                stats.gs_primitives += 1;
             }
         }
         Ok(out)
@@ -1021,7 +1028,7 @@ pub fn draw(
             // The primitives to rasterize: the assembled one, or what the geometry shader
             // made of it.
             let raster_prims = match &gs {
-                Some(g) => g.run(&verts, prim_id as u32, &mut handles)?,
+                Some(g) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
                 None => vec![(*prim, verts, prim_id as u32)],
             };
             for (prim, verts, prim_id) in raster_prims {
@@ -2251,6 +2258,8 @@ mod tests {
                 ia_vertices: 14,
                 vertices_shaded: 12,
                 primitives: 6,
+                gs_invocations: 0,
+                gs_primitives: 0,
                 c_invocations: 6,
                 c_primitives: 4,
                 ps_invocations: 32,
@@ -2320,6 +2329,7 @@ mod tests {
         assert_eq!((st.vertices_shaded, st.primitives), (2, 2));
         // Two triangles per quad reach the rasterizer; their shared diagonal runs through pixel
         // centers, and the top-left rule gives each such pixel to one triangle only.
+        assert_eq!((st.gs_invocations, st.gs_primitives), (2, 4));
         assert_eq!((st.c_invocations, st.c_primitives), (4, 4));
         assert_eq!(st.pixels_written, 8);
         for y in 0..8usize {
