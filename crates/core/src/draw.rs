@@ -2270,22 +2270,10 @@ mod tests {
         );
     }
 
-    /// Mesa's quad fixtures (quad.vert, quad.geom, quad.frag): each point becomes a
-    /// 0.5 × 0.5 clip-space square around it, a 4-vertex triangle strip with the point's color.
-    #[test]
-    fn a_geometry_shader_turns_each_point_into_a_two_by_two_pixel_quad() {
+    /// Draws `points` ((x, y) in clip space, then an RGBA color) as a point list on an 8x8
+    /// RGBA8 target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
+    fn gs_draw(gs: &crate::dxil::Program, ps: &crate::dxil::Program, points: &[[f32; 6]]) -> (Vec<u8>, DrawStats) {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
-        // layout(points) in; layout(triangle_strip, max_vertices = 4) out; no invocations.
-        let state = crate::dxil::GsState {
-            input_primitive: 1,
-            max_vertex_count: 4,
-            active_stream_mask: 1,
-            output_topology: 5,
-            instance_count: 1,
-        };
-        assert_eq!(gs.dx.entry_points[0].gs, Some(state));
         let mut p = PipelineDesc::new(PipelineKind::Graphics);
         p.input_layout = vec![
             element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
@@ -2293,18 +2281,14 @@ mod tests {
         ];
         p.rasterizer.cull = 1;
         p.depth_stencil.depth_enable = false;
-        // On an 8x8 viewport one pixel is 0.25 in clip space: (-0.5, 0.5) lands on the pixel
-        // corner (2, 2) and its quad covers pixels x 1..=2, y 1..=2; (0.5, -0.25) lands on
-        // (6, 5), covering x 5..=6, y 4..=5.
-        let verts: [[f32; 6]; 2] = [[-0.5, 0.5, 1.0, 0.0, 0.0, 1.0], [0.5, -0.25, 0.0, 0.25, 1.0, 1.0]];
-        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call = DrawCall {
             vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
             gs: Some(Shader { module: &gs.module, entry: &gs.dx.entry_points[0] }),
             ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
             pipeline: &p,
             topology: input_assembler::Topology::PointList,
-            vertices: vec![0, 1],
+            vertices: (0..points.len() as u32).collect(),
             cut: None,
             instances: 1,
             start_instance: 0,
@@ -2326,10 +2310,32 @@ mod tests {
             })];
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None).expect("draws")
         };
+        (rt, st)
+    }
+
+    /// Mesa's quad fixtures (quad.vert, quad.geom, quad.frag): each point becomes a
+    /// 0.5 × 0.5 clip-space square around it, a 4-vertex triangle strip with the point's color.
+    #[test]
+    fn a_geometry_shader_turns_each_point_into_a_two_by_two_pixel_quad() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        // layout(points) in; layout(triangle_strip, max_vertices = 4) out; no invocations.
+        let state = crate::dxil::GsState {
+            input_primitive: 1,
+            max_vertex_count: 4,
+            active_stream_mask: 1,
+            output_topology: 5,
+            instance_count: 1,
+        };
+        assert_eq!(gs.dx.entry_points[0].gs, Some(state));
+        // On an 8x8 viewport one pixel is 0.25 in clip space: (-0.5, 0.5) lands on the pixel
+        // corner (2, 2) and its quad covers pixels x 1..=2, y 1..=2; (0.5, -0.25) lands on
+        // (6, 5), covering x 5..=6, y 4..=5.
+        let (rt, st) = gs_draw(&gs, &ps, &[[-0.5, 0.5, 1.0, 0.0, 0.0, 1.0], [0.5, -0.25, 0.0, 0.25, 1.0, 1.0]]);
         assert_eq!((st.vertices_shaded, st.primitives), (2, 2));
+        assert_eq!((st.gs_invocations, st.gs_primitives), (2, 4));
         // Two triangles per quad reach the rasterizer; their shared diagonal runs through pixel
         // centers, and the top-left rule gives each such pixel to one triangle only.
-        assert_eq!((st.gs_invocations, st.gs_primitives), (2, 4));
         assert_eq!((st.c_invocations, st.c_primitives), (4, 4));
         assert_eq!(st.pixels_written, 8);
         for y in 0..8usize {
@@ -2339,6 +2345,32 @@ mod tests {
                     (5..=6, 4..=5) => [0, 64, 255, 255],
                     _ => [0; 4],
                 };
+                assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    /// split.geom with primid.frag: two GS instances per point, each emitting two one-pixel
+    /// points in separate strips, with SV_PrimitiveID = 2 × input primitive + instance, which
+    /// the pixel shader reads back as red / 16.
+    #[test]
+    fn geometry_shader_instances_cuts_and_written_primitive_ids_reach_the_pixels() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/split.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/primid.ps.dxil"));
+        assert_eq!(gs.dx.entry_points[0].gs.map(|s| (s.instance_count, s.output_topology)), Some((2, 1)));
+        // Pixel centers (1, 1) and (4, 5).
+        let (rt, st) = gs_draw(&gs, &ps, &[[-0.625, 0.625, 0.0, 0.0, 0.0, 1.0], [0.125, -0.375, 0.0, 0.0, 0.0, 1.0]]);
+        assert_eq!((st.gs_invocations, st.gs_primitives, st.c_invocations), (4, 8, 8));
+        assert_eq!(st.pixels_written, 8);
+        for y in 0..8usize {
+            for x in 0..8usize {
+                // Primitive id 2p + i at pixel (x0 + i, y0 + k): red round(255 · id / 16).
+                let id = match (x, y) {
+                    (1..=2, 1..=2) => Some(x - 1),
+                    (4..=5, 5..=6) => Some(2 + x - 4),
+                    _ => None,
+                };
+                let want = id.map_or([0; 4], |id| [[0, 16, 32, 48][id], 0, 0, 255]);
                 assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
             }
         }
