@@ -15,7 +15,8 @@
 //! that primitive's vertex-shader outputs (linked to its input signature by semantic, as
 //! above); what it emits to stream 0 is assembled into its output topology (strips cut by
 //! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
-//! outputs. Adjacency inputs, other streams and stream output are not done.
+//! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
+//! Other streams than 0 and stream output are not done.
 //!
 //! Every topology is drawn: triangles, aliased lines (the diamond-exit rule) and points (one
 //! pixel each), see [`crate::raster`]; lines and points are front-facing, a line's inputs are
@@ -661,9 +662,6 @@ type RasterPrimitive = (Primitive, Vec<ShadedVertex>, u32);
 impl<'b> GsStage<'b> {
     fn new(shader: &'b Shader<'b>, vs: &Shader<'_>, bindings: &'b dyn Bindings) -> Result<Self, DrawError> {
         let state = shader.entry.gs.ok_or(DrawError::Unsupported("a geometry shader without its state"))?;
-        if !matches!(state.input_primitive, 1..=3) {
-            return Err(DrawError::Unsupported("a geometry shader taking primitives with adjacency"));
-        }
         let topology = gs_output_topology(state.output_topology)
             .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
         let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
@@ -937,6 +935,11 @@ pub fn draw(
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
     stats.ia_vertices = read * u64::from(call.instances);
     let prims = input_assembler::primitives(call.topology, &call.vertices, call.cut);
+    // A geometry shader sees every vertex of each primitive, adjacent ones included.
+    let gs_inputs = match call.gs {
+        Some(_) => input_assembler::gs_inputs(call.topology, &call.vertices, call.cut),
+        None => Vec::new(),
+    };
     let offsets = input_assembler::element_offsets(&p.input_layout);
     let vs_fn = call.vs.function()?;
     let mut handles = Handles::default();
@@ -987,10 +990,11 @@ pub fn draw(
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
-            let ids: &[u32] = match prim {
-                Primitive::Point(v) => std::slice::from_ref(v),
-                Primitive::Line(l) => l,
-                Primitive::Triangle(t) => t,
+            let ids: &[u32] = match (gs_inputs.get(prim_id), prim) {
+                (Some(all), _) => all,
+                (None, Primitive::Point(v)) => std::slice::from_ref(v),
+                (None, Primitive::Line(l)) => l,
+                (None, Primitive::Triangle(t)) => t,
             };
             let mut verts = Vec::with_capacity(3);
             for &v in ids {
@@ -2270,9 +2274,14 @@ mod tests {
         );
     }
 
-    /// Draws `points` ((x, y) in clip space, then an RGBA color) as a point list on an 8x8
-    /// RGBA8 target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
-    fn gs_draw(gs: &crate::dxil::Program, ps: &crate::dxil::Program, points: &[[f32; 6]]) -> (Vec<u8>, DrawStats) {
+    /// Draws `points` ((x, y) in clip space, then an RGBA color) as `topology` on an 8x8 RGBA8
+    /// target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
+    fn gs_draw(
+        gs: &crate::dxil::Program,
+        ps: &crate::dxil::Program,
+        topology: input_assembler::Topology,
+        points: &[[f32; 6]],
+    ) -> (Vec<u8>, DrawStats) {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
         let mut p = PipelineDesc::new(PipelineKind::Graphics);
         p.input_layout = vec![
@@ -2287,7 +2296,7 @@ mod tests {
             gs: Some(Shader { module: &gs.module, entry: &gs.dx.entry_points[0] }),
             ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
             pipeline: &p,
-            topology: input_assembler::Topology::PointList,
+            topology,
             vertices: (0..points.len() as u32).collect(),
             cut: None,
             instances: 1,
@@ -2331,7 +2340,12 @@ mod tests {
         // On an 8x8 viewport one pixel is 0.25 in clip space: (-0.5, 0.5) lands on the pixel
         // corner (2, 2) and its quad covers pixels x 1..=2, y 1..=2; (0.5, -0.25) lands on
         // (6, 5), covering x 5..=6, y 4..=5.
-        let (rt, st) = gs_draw(&gs, &ps, &[[-0.5, 0.5, 1.0, 0.0, 0.0, 1.0], [0.5, -0.25, 0.0, 0.25, 1.0, 1.0]]);
+        let (rt, st) = gs_draw(
+            &gs,
+            &ps,
+            input_assembler::Topology::PointList,
+            &[[-0.5, 0.5, 1.0, 0.0, 0.0, 1.0], [0.5, -0.25, 0.0, 0.25, 1.0, 1.0]],
+        );
         assert_eq!((st.vertices_shaded, st.primitives), (2, 2));
         assert_eq!((st.gs_invocations, st.gs_primitives), (2, 4));
         // Two triangles per quad reach the rasterizer; their shared diagonal runs through pixel
@@ -2359,7 +2373,12 @@ mod tests {
         let ps = program(include_bytes!("../tests/fixtures/dxil/primid.ps.dxil"));
         assert_eq!(gs.dx.entry_points[0].gs.map(|s| (s.instance_count, s.output_topology)), Some((2, 1)));
         // Pixel centers (1, 1) and (4, 5).
-        let (rt, st) = gs_draw(&gs, &ps, &[[-0.625, 0.625, 0.0, 0.0, 0.0, 1.0], [0.125, -0.375, 0.0, 0.0, 0.0, 1.0]]);
+        let (rt, st) = gs_draw(
+            &gs,
+            &ps,
+            input_assembler::Topology::PointList,
+            &[[-0.625, 0.625, 0.0, 0.0, 0.0, 1.0], [0.125, -0.375, 0.0, 0.0, 0.0, 1.0]],
+        );
         assert_eq!((st.gs_invocations, st.gs_primitives, st.c_invocations), (4, 8, 8));
         assert_eq!(st.pixels_written, 8);
         for y in 0..8usize {
@@ -2371,6 +2390,36 @@ mod tests {
                     _ => None,
                 };
                 let want = id.map_or([0; 4], |id| [[0, 16, 32, 48][id], 0, 0, 255]);
+                assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    /// adj.geom: a line list with adjacency gives the geometry shader all four vertices; it
+    /// emits points at the two adjacent ones only.
+    #[test]
+    fn a_geometry_shader_reads_the_adjacent_vertices_of_a_line() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/adj.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        assert_eq!(gs.dx.entry_points[0].gs.map(|s| s.input_primitive), Some(6));
+        // Pixel centers (0, 0), (2, 2), (4, 4), (6, 6), in red, green, blue, white.
+        let at = |k: f32| -1.0 + (2.0 * k + 0.5) / 4.0;
+        let (a, b) = (at(0.0), at(1.0));
+        let points = [
+            [a, -a, 1.0, 0.0, 0.0, 1.0],
+            [b, -b, 0.0, 1.0, 0.0, 1.0],
+            [at(2.0), -at(2.0), 0.0, 0.0, 1.0, 1.0],
+            [at(3.0), -at(3.0), 1.0, 1.0, 1.0, 1.0],
+        ];
+        let (rt, st) = gs_draw(&gs, &ps, input_assembler::Topology::LineListAdj, &points);
+        assert_eq!((st.vertices_shaded, st.gs_invocations, st.gs_primitives), (4, 1, 2));
+        for y in 0..8usize {
+            for x in 0..8usize {
+                let want = match (x, y) {
+                    (0, 0) => [255, 0, 0, 255],
+                    (6, 6) => [255, 255, 255, 255],
+                    _ => [0; 4],
+                };
                 assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
             }
         }
