@@ -488,7 +488,7 @@ struct VsEnv<'b, 'a> {
     attrs: &'b [Option<[u32; 4]>],
     vertex_id: u32,
     instance_id: u32,
-    outputs: HashMap<(u32, u32), [Val; 4]>,
+    outputs: Outputs,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
@@ -503,6 +503,17 @@ fn lane_val(bits: u32, component_type: u32) -> Val {
     }
 }
 
+/// Input signature element `sig`.
+fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&SignatureElement, ExecError> {
+    inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))
+}
+
+/// Component `col` of the output at (signature id, row); unwritten components read 0.
+fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
+    let slot = outputs.entry(at).or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
+    slot[col as usize & 3] = value.clone();
+}
+
 impl VsEnv<'_, '_> {
     fn writes(&self) -> bool {
         true
@@ -511,8 +522,7 @@ impl VsEnv<'_, '_> {
 
 impl Env for VsEnv<'_, '_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
-        let e =
-            self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
+        let e = input_element(self.inputs, sig)?;
         Ok(match e.semantic_kind {
             SV_VERTEX_ID => Val::Int(u64::from(self.vertex_id)),
             SV_INSTANCE_ID => Val::Int(u64::from(self.instance_id)),
@@ -523,11 +533,7 @@ impl Env for VsEnv<'_, '_> {
         })
     }
     fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        let slot = self
-            .outputs
-            .entry((sig, row))
-            .or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-        slot[col as usize & 3] = value.clone();
+        store_lane(&mut self.outputs, (sig, row), col, value);
         Ok(())
     }
     fn discard(&mut self) -> Result<(), ExecError> {
@@ -540,7 +546,7 @@ impl Env for VsEnv<'_, '_> {
 #[derive(Clone)]
 struct ShadedVertex {
     clip: [f32; 4],
-    outputs: HashMap<(u32, u32), [Val; 4]>,
+    outputs: Outputs,
 }
 
 /// A stage's outputs by (signature id, row).
@@ -558,7 +564,7 @@ struct GsEnv<'b> {
     verts: &'b [ShadedVertex],
     primitive_id: u32,
     instance: u32,
-    outputs: HashMap<(u32, u32), [Val; 4]>,
+    outputs: Outputs,
     /// Emitted vertices' outputs in order; `None` marks a cut.
     emitted: Vec<Option<Outputs>>,
     handles: &'b mut Handles,
@@ -574,8 +580,7 @@ impl GsEnv<'_> {
 
 impl Env for GsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        let e =
-            self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
+        let e = input_element(self.inputs, sig)?;
         if e.semantic_kind == SV_PRIMITIVE_ID {
             return Ok(Val::Int(u64::from(self.primitive_id)));
         }
@@ -589,11 +594,7 @@ impl Env for GsEnv<'_> {
         Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
     }
     fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        let slot = self
-            .outputs
-            .entry((sig, row))
-            .or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-        slot[col as usize & 3] = value.clone();
+        store_lane(&mut self.outputs, (sig, row), col, value);
         Ok(())
     }
     fn discard(&mut self) -> Result<(), ExecError> {
@@ -784,8 +785,7 @@ impl PsEnv<'_> {
 
 impl Env for PsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        let e =
-            self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
+        let e = input_element(self.inputs, sig)?;
         let c = col as usize & 3;
         if let Some(k) = vertex {
             // GetAttributeAtVertex: the value at vertex k of the primitive, not interpolated.
@@ -1514,6 +1514,36 @@ mod tests {
         }
     }
 
+    /// A draw of `vertices` from one buffer of 24-byte vertices on a `w`×`h` viewport at the
+    /// origin with the (vertex, geometry, pixel) shaders: one instance, no strip cut, scissor,
+    /// blend factor or stencil reference.
+    fn simple_call<'a>(
+        (vs, gs, ps): (&'a crate::dxil::Program, Option<&'a crate::dxil::Program>, Option<&'a crate::dxil::Program>),
+        pipeline: &'a PipelineDesc,
+        topology: input_assembler::Topology,
+        vertices: Vec<u32>,
+        vb: &'a [u8],
+        (w, h): (u32, u32),
+    ) -> DrawCall<'a> {
+        let shader = |p: &'a crate::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
+        DrawCall {
+            vs: shader(vs),
+            gs: gs.map(shader),
+            ps: ps.map(shader),
+            pipeline,
+            topology,
+            vertices,
+            cut: None,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        }
+    }
+
     fn program(bytes: &[u8]) -> crate::dxil::Program {
         crate::dxil::parse(bytes).expect("fixture parses")
     }
@@ -1549,22 +1579,14 @@ mod tests {
         let verts: [[f32; 6]; 3] =
             [[-1.0, 1.0, 0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0, 1.0, 0.0], [-1.0, -1.0, 0.0, 1.0, 0.0, 1.0]];
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: None,
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: input_assembler::Topology::TriangleList,
-            vertices: vec![0, 1, 2],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call(
+            (&vs, None, Some(&ps)),
+            &p,
+            input_assembler::Topology::TriangleList,
+            vec![0, 1, 2],
+            &vb,
+            (16, 16),
+        );
         let identity = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
         let mut rt = vec![0u8; 16 * 16 * 4];
         let stats = {
@@ -1632,22 +1654,9 @@ mod tests {
         let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: None,
-            ps: with_ps.then(|| Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: p,
-            topology,
-            vertices: order,
-            cut,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref,
-        };
+        let mut call = simple_call((&vs, None, with_ps.then_some(&ps)), p, topology, order, &vb, (w, h));
+        call.cut = cut;
+        call.stencil_ref = stencil_ref;
         draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth).expect("draws")
     }
 
@@ -1884,22 +1893,7 @@ mod tests {
             [1.0, -1.0, 0.0, 1.0, 1.0, 1.0],
         ];
         let vb: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: None,
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: TRI,
-            vertices: vec![0, 1, 2, 2, 1, 3],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2, 2, 1, 3], &vb, (16, 16));
         let mut rt = vec![0u8; 16 * 16 * 16];
         let stats = {
             let mut targets = [Some(Target {
@@ -1958,22 +1952,7 @@ mod tests {
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let verts = half(0.5);
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: None,
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: TRI,
-            vertices: vec![0, 1, 2],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2], &vb, (4, 4));
         let counting = Counting(std::cell::Cell::new(0));
         let stats = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &counting, &mut [], None).expect("draws");
         assert_eq!(stats.ps_invocations, 6);
@@ -2230,22 +2209,16 @@ mod tests {
         ];
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let cut = 0xFFFF_FFFF;
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: None,
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: input_assembler::Topology::TriangleStrip,
-            vertices: vec![0, 1, 2, 3, cut, 4, 5, 0],
-            cut: Some(cut),
-            instances: 2,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let mut call = simple_call(
+            (&vs, None, Some(&ps)),
+            &p,
+            input_assembler::Topology::TriangleStrip,
+            vec![0, 1, 2, 3, cut, 4, 5, 0],
+            &vb,
+            (4, 4),
+        );
+        call.cut = Some(cut);
+        call.instances = 2;
         let mut rt = vec![0u8; 4 * 4 * 4];
         let mut targets = [Some(Target {
             data: &mut rt,
@@ -2291,22 +2264,8 @@ mod tests {
         p.rasterizer.cull = 1;
         p.depth_stencil.depth_enable = false;
         let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            gs: Some(Shader { module: &gs.module, entry: &gs.dx.entry_points[0] }),
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology,
-            vertices: (0..points.len() as u32).collect(),
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 8.0, height: 8.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call =
+            simple_call((&vs, Some(gs), Some(ps)), &p, topology, (0..points.len() as u32).collect(), &vb, (8, 8));
         let mut rt = vec![0u8; 8 * 8 * 4];
         let st = {
             let mut targets = [Some(Target {
