@@ -48,6 +48,10 @@
 //      covered samples (the standard 4x positions) with the clear; 7b. the same inside a render
 //      pass whose CLEAR beginning access clears and whose RESOLVE ending access resolves; 7c. a
 //      compute shader loads each sample of a pixel through a Texture2DMS view;
+//   8. a geometry-shader pipeline (quad.vs/gs/ps, from GLSL through spirv2dxil: each point
+//      becomes a square of +-0.25 in clip space, a 4-vertex triangle strip with the point's
+//      color): two points give two 4x4-pixel squares on the 16x16 target, the rest keeps the
+//      clear; its pipeline statistics count 2 GS invocations and 4 GS primitives;
 //   and around the first draw, queries: OCCLUSION 120 (no depth buffer, so every covered
 //   sample passes), BINARY_OCCLUSION 1, PIPELINE_STATISTICS with 3 IA vertices, 1 IA
 //   primitive, 3 VS invocations, 1 clipper input and output, 120 PS invocations.
@@ -515,6 +519,70 @@ static void line_strip_draw(Fixture &f)
     CHECK_EQ(check_image(read_target(f), on_strip, tint, "LINESTRIP"), 20u);
 }
 
+// 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
+// and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
+// (0, 64, 255, 255)).
+static void geometry_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("quad.vs.dxil"), gs = fixture("quad.gs.dxil"), ps = fixture("quad.ps.dxil");
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {layout, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    const float verts[2][6] = {{-0.5f, 0.5f, 1, 0, 0, 1}, {0.5f, -0.25f, 0, 0.25f, 1, 1}};
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    Com<ID3D12Resource> results;
+    results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    f.list->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    f.list->DrawInstanced(2, 1, 0, 0);
+    f.list->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    f.list->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
+    const Rgba *px = read_target(f);
+    unsigned wrong = 0, lit = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            Rgba want = kClear;
+            if (x >= 2 && x <= 5 && y >= 2 && y <= 5) want = {{255, 0, 0, 255}};
+            if (x >= 10 && x <= 13 && y >= 8 && y <= 11) want = {{0, 64, 255, 255}};
+            const Rgba &got = px[y * 64 + x];
+            lit += memcmp(&want, &kClear, 4) != 0;
+            if (memcmp(&got, &want, 4) != 0 && wrong++ < 4)
+                printf("geometry shader: pixel (%d, %d) is %d %d %d %d\n", x, y, got.c[0], got.c[1], got.c[2], got.c[3]);
+        }
+    CHECK_EQ(wrong, 0u);
+    CHECK_EQ(lit, 32u);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st;
+    memcpy(&st, map(results), sizeof st);
+    CHECK_EQ(st.IAPrimitives, 2u);
+    CHECK_EQ(st.VSInvocations, 2u);
+    CHECK_EQ(st.GSInvocations, 2u);
+    CHECK_EQ(st.GSPrimitives, 4u);
+    CHECK_EQ(st.CInvocations, 4u);
+    CHECK_EQ(st.PSInvocations, 32u);
+}
+
 // 7. A 4x MSAA target: the triangle (0, 0), (16, 0), (0, 16) drawn into a 16x16 RGBA8 target
 // with 4 samples cleared to (10, 20, 30, 255), resolved (AVERAGE) into a single-sampled texture.
 // The standard 4x positions, in 1/16 pixel from the center, are (-2, -6), (6, -2), (-6, 2),
@@ -853,6 +921,7 @@ static void draws(ID3D12Device *dev)
 
     // 5. A line strip.
     line_strip_draw(f);
+    geometry_draw(f);
 
     // 7. A 4x multisampled draw, resolved; 7b. the same in a render pass with a RESOLVE ending
     //    access.

@@ -24,6 +24,9 @@
  *   float_rt     an RGBA16F render target written outside [0, 1], then sampled;
  *   scissor_mask glClearBufferfv and a draw under scissor rectangles and a color mask;
  *   shadow       a DEPTH_COMPONENT32F texture sampled with a LEQUAL comparison;
+ *   points       GL_POINTS of sizes 1, 2, 4 and 8 from gl_PointSize, colored by gl_PointCoord
+ *                (Mesa's d3d12 driver draws them as quads from a geometry shader; odd sizes
+ *                above 1 would put gl_PointCoord on 8-bit ties);
  *   compute_image a GLES 3.1 compute shader: groupshared memory with a barrier, imageStore into
  *                an RGBA8 image, and an atomic counter (printed as "atomic_counter N").
  *
@@ -146,6 +149,12 @@ int main(){
   glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_MODE,GL_COMPARE_REF_TO_TEXTURE);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_COMPARE_FUNC,GL_LEQUAL);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
   GLuint s=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DShadow;in vec2 uv;uniform sampler2DShadow t;out vec4 o;void main(){float r=texture(t,vec3(uv,uv.y));o=vec4(r,1.0-r,0.5,1.0);}\n");
   glUseProgram(s);glUniform1i(glGetUniformLocation(s,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("shadow");}
+ {float v[5*3]={5.5f,5.5f,1, 20,10,2, 40,20,4, 12,40,8, 50,50,4};for(int i=0;i<5;i++){v[3*i]=v[3*i]/32.0f-1.0f;v[3*i+1]=v[3*i+1]/32.0f-1.0f;}
+  GLuint pb;glGenBuffers(1,&pb);glBindBuffer(GL_ARRAY_BUFFER,pb);glBufferData(GL_ARRAY_BUFFER,sizeof v,v,GL_STATIC_DRAW);glVertexAttribPointer(0,3,GL_FLOAT,0,0,0);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec3 pos;flat out int id;void main(){id=gl_VertexID;gl_PointSize=pos.z;gl_Position=vec4(pos.xy,0.0,1.0);}\n",
+   "#version 300 es\nprecision highp float;flat in int id;out vec4 o;void main(){o=vec4(gl_PointCoord*0.75,float(id+1)/8.0,1.0);}\n");
+  glUseProgram(p);glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_POINTS,0,5);dump("points");
+  glBindBuffer(GL_ARRAY_BUFFER,vb);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);}
  // compute: image store + shared memory + atomic counter
  {GLuint img;glGenTextures(1,&img);glBindTexture(GL_TEXTURE_2D,img);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA8,64,64);
   GLuint cp=cprog("#version 310 es\nlayout(local_size_x=8,local_size_y=8) in;layout(rgba8,binding=0) writeonly uniform highp image2D img;shared uint s[64];layout(binding=0) uniform atomic_uint cnt;\n"

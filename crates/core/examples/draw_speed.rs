@@ -88,6 +88,7 @@ fn main() {
     let (w, h) = (256u32, 256u32);
     let call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        gs: None,
         ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
         pipeline: &p,
         topology: Topology::TriangleList,
@@ -114,7 +115,7 @@ fn main() {
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
         })];
-        let s = draw(&call, &Vs, &Ps, &mut targets, None).expect("draws");
+        let s = draw(&call, &Vs, &Vs, &Ps, &mut targets, None).expect("draws");
         pixels += s.pixels_written;
         invocations += s.ps_invocations;
     }

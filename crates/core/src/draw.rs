@@ -11,6 +11,13 @@
 //! SV_Depth replaces the interpolated depth. Pixel inputs are interpolated perspective-correctly
 //! unless their interpolation mode is constant (the leading vertex's value) or noperspective.
 //!
+//! A geometry shader, when there is one, runs per assembled primitive and per GS instance on
+//! that primitive's vertex-shader outputs (linked to its input signature by semantic, as
+//! above); what it emits to stream 0 is assembled into its output topology (strips cut by
+//! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
+//! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
+//! Other streams than 0 and stream output are not done.
+//!
 //! Every topology is drawn: triangles, aliased lines (the diamond-exit rule) and points (one
 //! pixel each), see [`crate::raster`]; lines and points are front-facing, a line's inputs are
 //! interpolated along it and a point's are its vertex's. Today: one viewport and scissor,
@@ -352,6 +359,8 @@ impl From<ExecError> for DrawError {
 pub struct DrawCall<'a> {
     /// The vertex shader.
     pub vs: Shader<'a>,
+    /// The geometry shader, if any (stream 0 is rasterized; nothing else is kept).
+    pub gs: Option<Shader<'a>>,
     /// The pixel shader, if any.
     pub ps: Option<Shader<'a>>,
     /// The pipeline's fixed-function states and input layout.
@@ -389,8 +398,12 @@ pub struct DrawStats {
     pub vertices_shaded: u64,
     /// IAPrimitives: primitives assembled (trailing incomplete ones are dropped).
     pub primitives: u64,
-    /// CInvocations: primitives sent to the rasterizer (every assembled one: no stage
-    /// between turns it off).
+    /// GSInvocations: geometry shader invocations (one per input primitive and GS instance).
+    pub gs_invocations: u64,
+    /// GSPrimitives: primitives the geometry shader output on stream 0.
+    pub gs_primitives: u64,
+    /// CInvocations: primitives sent to the rasterizer (every assembled one, or every one a
+    /// geometry shader output).
     pub c_invocations: u64,
     /// CPrimitives: primitives rendered after clipping and culling. A triangle the near or far
     /// plane cuts into a polygon counts one per piece of its fan; culled, degenerate and fully
@@ -475,7 +488,7 @@ struct VsEnv<'b, 'a> {
     attrs: &'b [Option<[u32; 4]>],
     vertex_id: u32,
     instance_id: u32,
-    outputs: HashMap<(u32, u32), [Val; 4]>,
+    outputs: Outputs,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
@@ -490,6 +503,17 @@ fn lane_val(bits: u32, component_type: u32) -> Val {
     }
 }
 
+/// Input signature element `sig`.
+fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&SignatureElement, ExecError> {
+    inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))
+}
+
+/// Component `col` of the output at (signature id, row); unwritten components read 0.
+fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
+    let slot = outputs.entry(at).or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
+    slot[col as usize & 3] = value.clone();
+}
+
 impl VsEnv<'_, '_> {
     fn writes(&self) -> bool {
         true
@@ -498,8 +522,7 @@ impl VsEnv<'_, '_> {
 
 impl Env for VsEnv<'_, '_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
-        let e =
-            self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
+        let e = input_element(self.inputs, sig)?;
         Ok(match e.semantic_kind {
             SV_VERTEX_ID => Val::Int(u64::from(self.vertex_id)),
             SV_INSTANCE_ID => Val::Int(u64::from(self.instance_id)),
@@ -510,11 +533,7 @@ impl Env for VsEnv<'_, '_> {
         })
     }
     fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        let slot = self
-            .outputs
-            .entry((sig, row))
-            .or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-        slot[col as usize & 3] = value.clone();
+        store_lane(&mut self.outputs, (sig, row), col, value);
         Ok(())
     }
     fn discard(&mut self) -> Result<(), ExecError> {
@@ -527,7 +546,205 @@ impl Env for VsEnv<'_, '_> {
 #[derive(Clone)]
 struct ShadedVertex {
     clip: [f32; 4],
-    outputs: HashMap<(u32, u32), [Val; 4]>,
+    outputs: Outputs,
+}
+
+/// A stage's outputs by (signature id, row).
+type Outputs = HashMap<(u32, u32), [Val; 4]>;
+
+/// Input (signature id, row) of one stage ← output (signature id, row) of the stage before.
+type Link = ((u32, u32), (u32, u32));
+
+/// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
+/// linked to the GS input signature by semantic) and the vertices it emits to stream 0.
+struct GsEnv<'b> {
+    inputs: &'b [SignatureElement],
+    /// For each GS input (signature id, row): the VS output (signature id, row) feeding it.
+    links: &'b [Link],
+    verts: &'b [ShadedVertex],
+    primitive_id: u32,
+    instance: u32,
+    outputs: Outputs,
+    /// Emitted vertices' outputs in order; `None` marks a cut.
+    emitted: Vec<Option<Outputs>>,
+    handles: &'b mut Handles,
+    resources: &'b [crate::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+}
+
+impl GsEnv<'_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+impl Env for GsEnv<'_> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+        let e = input_element(self.inputs, sig)?;
+        if e.semantic_kind == SV_PRIMITIVE_ID {
+            return Ok(Val::Int(u64::from(self.primitive_id)));
+        }
+        let value = self
+            .links
+            .iter()
+            .find(|(k, _)| *k == (sig, row))
+            .and_then(|(_, from)| self.verts.get(vertex.unwrap_or(0) as usize)?.outputs.get(from))
+            .map(|v| v[col as usize & 3].clone());
+        // Unlinked inputs read 0, typed as the element says.
+        Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.outputs, (sig, row), col, value);
+        Ok(())
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    fn emit_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+        if stream == 0 {
+            self.emitted.push(Some(self.outputs.clone()));
+        }
+        Ok(())
+    }
+    fn cut_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+        if stream == 0 {
+            self.emitted.push(None);
+        }
+        Ok(())
+    }
+    /// GSInstanceID (100) and PrimitiveID (108).
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            100 => Ok(self.instance),
+            108 => Ok(self.primitive_id),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
+        }
+    }
+    resource_ops!();
+}
+
+/// For each input (signature id, row) of `to`: the output (signature id, row) of `from` with
+/// the same semantic name (case-insensitive) and index.
+fn link_stages(from: &[SignatureElement], to: &[SignatureElement]) -> Vec<Link> {
+    let mut links = Vec::new();
+    for te in to {
+        for (r, idx) in te.semantic_indices.iter().enumerate() {
+            let found = from.iter().find_map(|o| {
+                let row = o.semantic_indices.iter().position(|i| i == idx)?;
+                o.name.eq_ignore_ascii_case(&te.name).then_some((o.id, row as u32))
+            });
+            if let Some(f) = found {
+                links.push(((te.id, r as u32), f));
+            }
+        }
+    }
+    links
+}
+
+/// What a draw's geometry shader needs, set up once per draw.
+struct GsStage<'b> {
+    shader: &'b Shader<'b>,
+    function: &'b Function,
+    state: crate::dxil::GsState,
+    topology: input_assembler::Topology,
+    /// GS inputs fed by VS outputs, see [`link_stages`].
+    links: Vec<Link>,
+    resources: Vec<crate::dxil::metadata::Resource>,
+    bindings: &'b dyn Bindings,
+    /// The output signature ids of SV_Position and SV_PrimitiveID.
+    position: u32,
+    primitive_id: Option<u32>,
+}
+
+/// A primitive for the rasterizer: its kind, its vertices (leading vertex first) and its
+/// SV_PrimitiveID.
+type RasterPrimitive = (Primitive, Vec<ShadedVertex>, u32);
+
+impl<'b> GsStage<'b> {
+    fn new(shader: &'b Shader<'b>, vs: &Shader<'_>, bindings: &'b dyn Bindings) -> Result<Self, DrawError> {
+        let state = shader.entry.gs.ok_or(DrawError::Unsupported("a geometry shader without its state"))?;
+        let topology = gs_output_topology(state.output_topology)
+            .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
+        let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        Ok(GsStage {
+            shader,
+            function: shader.function()?,
+            state,
+            topology,
+            links: link_stages(&vs.entry.outputs, &shader.entry.inputs),
+            resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            bindings,
+            position: find(SV_POSITION).ok_or(DrawError::Unsupported("a geometry shader without SV_Position"))?,
+            primitive_id: find(SV_PRIMITIVE_ID),
+        })
+    }
+
+    /// Runs every instance of the shader on one input primitive and assembles what they
+    /// emitted to stream 0: each instance's strips (cut by CutStream and at its end) become
+    /// primitives of the output topology, with the input assembler's strip rules. Emits past
+    /// `maxvertexcount` are dropped, as D3D does.
+    fn run(
+        &self,
+        verts: &[ShadedVertex],
+        primitive_id: u32,
+        handles: &mut Handles,
+        stats: &mut DrawStats,
+    ) -> Result<Vec<RasterPrimitive>, DrawError> {
+        let mut out = Vec::new();
+        for instance in 0..self.state.instance_count {
+            stats.gs_invocations += 1;
+            let mut env = GsEnv {
+                inputs: &self.shader.entry.inputs,
+                links: &self.links,
+                verts,
+                primitive_id,
+                instance,
+                outputs: HashMap::new(),
+                emitted: Vec::new(),
+                handles: &mut *handles,
+                resources: &self.resources,
+                bindings: self.bindings,
+            };
+            exec::run(self.shader.module, self.function, &mut env)?;
+            let mut shaded: Vec<ShadedVertex> = Vec::new();
+            let mut order = Vec::new();
+            for e in env.emitted {
+                match e {
+                    Some(outputs) if shaded.len() < self.state.max_vertex_count as usize => {
+                        order.push(shaded.len() as u32);
+                        let clip = outputs.get(&(self.position, 0)).map_or([0.0; 4], |p| p.each_ref().map(f32_of));
+                        shaded.push(ShadedVertex { clip, outputs });
+                    }
+                    Some(_) => {}
+                    None => order.push(u32::MAX),
+                }
+            }
+            for prim in input_assembler::primitives(self.topology, &order, Some(u32::MAX)) {
+                let (ids, kind): (&[u32], Primitive) = match &prim {
+                    Primitive::Point(v) => (std::slice::from_ref(v), Primitive::Point(0)),
+                    Primitive::Line(l) => (l, Primitive::Line([0, 1])),
+                    Primitive::Triangle(t) => (t, Primitive::Triangle([0, 1, 2])),
+                };
+                let vs: Vec<ShadedVertex> = ids.iter().map(|&i| shaded[i as usize].clone()).collect();
+                // SV_PrimitiveID written by the shader: the leading vertex's.
+                let id =
+                    self.primitive_id.and_then(|s| vs[0].outputs.get(&(s, 0))).map_or(primitive_id, |v| bits_of(&v[0]));
+                out.push((kind, vs, id));
+                stats.gs_primitives += 1;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The D3D topology of a geometry shader's output (D3D_PRIMITIVE_TOPOLOGY 1, 3 or 5).
+fn gs_output_topology(t: u32) -> Option<input_assembler::Topology> {
+    match t {
+        1 => Some(input_assembler::Topology::PointList),
+        3 => Some(input_assembler::Topology::LineStrip),
+        5 => Some(input_assembler::Topology::TriangleStrip),
+        _ => None,
+    }
 }
 
 /// For each PS input (signature id, row): the values at the three vertices, and the
@@ -568,8 +785,7 @@ impl PsEnv<'_> {
 
 impl Env for PsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        let e =
-            self.inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))?;
+        let e = input_element(self.inputs, sig)?;
         let c = col as usize & 3;
         if let Some(k) = vertex {
             // GetAttributeAtVertex: the value at vertex k of the primitive, not interpolated.
@@ -705,6 +921,7 @@ fn range_of(format: sys::DXGI_FORMAT) -> Range {
 pub fn draw(
     call: &DrawCall<'_>,
     vs_bindings: &dyn Bindings,
+    gs_bindings: &dyn Bindings,
     ps_bindings: &dyn Bindings,
     targets: &mut [Option<Target<'_>>],
     mut depth: Option<&mut DepthStencilTarget<'_>>,
@@ -718,19 +935,23 @@ pub fn draw(
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
     stats.ia_vertices = read * u64::from(call.instances);
     let prims = input_assembler::primitives(call.topology, &call.vertices, call.cut);
+    // A geometry shader sees every vertex of each primitive, adjacent ones included.
+    let gs_inputs = match call.gs {
+        Some(_) => input_assembler::gs_inputs(call.topology, &call.vertices, call.cut),
+        None => Vec::new(),
+    };
     let offsets = input_assembler::element_offsets(&p.input_layout);
     let vs_fn = call.vs.function()?;
     let mut handles = Handles::default();
     let vs_res = call.vs.module.dx_metadata().map(|m| m.resources).unwrap_or_default();
     let ps_md = call.ps.as_ref().map(|s| s.module.dx_metadata().map(|m| m.resources).unwrap_or_default());
-    let pos_sig = call
-        .vs
-        .entry
-        .outputs
-        .iter()
-        .find(|e| e.semantic_kind == SV_POSITION)
-        .map(|e| e.id)
-        .ok_or(DrawError::Unsupported("a vertex shader without SV_Position"))?;
+    let pos_sig = call.vs.entry.outputs.iter().find(|e| e.semantic_kind == SV_POSITION).map(|e| e.id);
+    let gs = call.gs.as_ref().map(|g| GsStage::new(g, &call.vs, gs_bindings)).transpose()?;
+    if pos_sig.is_none() && gs.is_none() {
+        return Err(DrawError::Unsupported("a vertex shader without SV_Position"));
+    }
+    // The outputs the rasterizer and the pixel shader read: the last stage before them.
+    let last_outputs = call.gs.as_ref().map_or(&call.vs.entry.outputs, |g| &g.entry.outputs);
     let rt = &p.rasterizer;
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
     let mut bounds = Rect {
@@ -769,10 +990,11 @@ pub fn draw(
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
         for (prim_id, prim) in prims.iter().enumerate() {
-            let ids: &[u32] = match prim {
-                Primitive::Point(v) => std::slice::from_ref(v),
-                Primitive::Line(l) => l,
-                Primitive::Triangle(t) => t,
+            let ids: &[u32] = match (gs_inputs.get(prim_id), prim) {
+                (Some(all), _) => all,
+                (None, Primitive::Point(v)) => std::slice::from_ref(v),
+                (None, Primitive::Line(l)) => l,
+                (None, Primitive::Triangle(t)) => t,
             };
             let mut verts = Vec::with_capacity(3);
             for &v in ids {
@@ -799,196 +1021,210 @@ pub fn draw(
                     };
                     exec::run(call.vs.module, vs_fn, &mut env)?;
                     stats.vertices_shaded += 1;
-                    let pos = env.outputs.get(&(pos_sig, 0)).map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
+                    let pos = pos_sig
+                        .and_then(|s| env.outputs.get(&(s, 0)))
+                        .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
                     slot.insert(ShadedVertex { clip: pos, outputs: env.outputs });
                 }
                 verts.push(cache[&v].clone());
             }
             stats.primitives += 1;
-            stats.c_invocations += 1;
-            // Points and lines repeat their last vertex, with weight 0, to fill three.
-            let last = verts.len() - 1;
-            let vert = |k: usize| &verts[k.min(last)];
-            let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
-            let bias = match prim {
-                Primitive::Triangle(_) => {
-                    triangle_depth_bias(&clip, &call.viewport, rt, depth.as_deref().map(|d| d.format))
-                }
-                _ => 0.0,
+            // The primitives to rasterize: the assembled one, or what the geometry shader
+            // made of it.
+            let raster_prims = match &gs {
+                Some(g) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
+                None => vec![(*prim, verts, prim_id as u32)],
             };
-            // Covered pixels, grouped by quad below.
-            frags.clear();
-            let mut add = |f: &raster::Fragment| frags.push(*f);
-            let line = match prim {
-                Primitive::Point(_) => {
-                    stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
-                    None
-                }
-                Primitive::Line(_) => {
-                    let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
-                    if let Some(l) = &setup {
-                        stats.c_primitives += 1;
-                        l.rasterize(&tstate, &mut add);
+            for (prim, verts, prim_id) in raster_prims {
+                let prim = &prim;
+                stats.c_invocations += 1;
+                // Points and lines repeat their last vertex, with weight 0, to fill three.
+                let last = verts.len() - 1;
+                let vert = |k: usize| &verts[k.min(last)];
+                let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
+                let bias = match prim {
+                    Primitive::Triangle(_) => {
+                        triangle_depth_bias(&clip, &call.viewport, rt, depth.as_deref().map(|d| d.format))
                     }
-                    setup
-                }
-                Primitive::Triangle(_) => {
-                    stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
-                    None
-                }
-            };
-            if frags.is_empty() {
-                continue;
-            }
-            let Some(ps) = &call.ps else {
-                // No pixel shader: depth only.
-                for f in &frags {
-                    for s in bits(f.coverage & sample_mask) {
-                        let pass = match depth.as_deref_mut() {
-                            Some(d) => depth_write(
-                                d,
-                                p,
-                                &call.viewport,
-                                (f.x, f.y, s),
-                                f.sample_depth[s as usize] + bias,
-                                f.front_facing,
-                                call.stencil_ref,
-                            ),
-                            None => true,
-                        };
-                        stats.samples_passed += u64::from(pass);
+                    _ => 0.0,
+                };
+                // Covered pixels, grouped by quad below.
+                frags.clear();
+                let mut add = |f: &raster::Fragment| frags.push(*f);
+                let line = match prim {
+                    Primitive::Point(_) => {
+                        stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
+                        None
                     }
-                }
-                continue;
-            };
-            let ps_fn = ps.function()?;
-            // Varyings: for each PS input row, the three vertices' values of the VS output with
-            // the same semantic.
-            let mut varyings: Varyings = Vec::new();
-            for pe in &ps.entry.inputs {
-                for (r, idx) in pe.semantic_indices.iter().enumerate() {
-                    let Some(ve) = call.vs.entry.outputs.iter().find(|o| {
-                        o.name.eq_ignore_ascii_case(&pe.name)
-                            && o.semantic_indices.iter().position(|i| i == idx).is_some()
-                    }) else {
-                        continue;
-                    };
-                    let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
-                    let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
-                        vert(k).outputs.get(&(ve.id, vrow)).map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
-                    });
-                    let key = (pe.id, r as u32);
-                    match varyings.iter_mut().find(|(k, _)| *k == key) {
-                        Some((_, v)) => *v = (vals, pe.interpolation),
-                        None => varyings.push((key, (vals, pe.interpolation))),
+                    Primitive::Line(_) => {
+                        let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
+                        if let Some(l) = &setup {
+                            stats.c_primitives += 1;
+                            l.rasterize(&tstate, &mut add);
+                        }
+                        setup
                     }
-                }
-            }
-            let ps_res = ps_md.as_deref().unwrap_or(&[]);
-            // Quads in (y, x) order, each quad's fragments in raster order.
-            let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
-            frags.sort_by_key(quad_of);
-            for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
-                let (qy, qx) = quad_of(&covered[0]);
-                let front = covered[0].front_facing;
-                // Each lane starts from the handles the draw made so far (allocations reused).
-                for hs in lane_handles.iter_mut() {
-                    hs.list.clone_from(&handles.list);
-                    hs.strides.clone_from(&handles.strides);
-                }
-                let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
-                let mut coverage = [0u16; 4];
-                let mut lane_env = |lane: usize, hs| {
-                    let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    let frag = covered.iter().find(|f| f.x == x && f.y == y);
-                    if let Some(f) = frag {
-                        zs[lane] = f.sample_depth;
-                        coverage[lane] = f.coverage;
-                    }
-                    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-                    let (persp, linear, z) = match (frag, prim, &line) {
-                        (Some(f), _, _) => (f.persp, f.linear, f.depth),
-                        // Helpers: the primitive's weights extended to the pixel.
-                        (None, Primitive::Point(_), _) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], covered[0].depth),
-                        (None, _, Some(l)) => l.weights_at(cx, cy, &call.viewport),
-                        (None, _, None) => raster::weights_at(&clip, &call.viewport, cx, cy).unwrap_or((
-                            [1.0, 0.0, 0.0],
-                            [1.0, 0.0, 0.0],
-                            0.0,
-                        )),
-                    };
-                    // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
-                    let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
-                    let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                    PsEnv {
-                        inputs: &ps.entry.inputs,
-                        varyings: &varyings,
-                        persp,
-                        linear,
-                        position: [cx, cy, z, w],
-                        front,
-                        primitive_id: prim_id as u32,
-                        helper: frag.is_none(),
-                        discarded: false,
-                        targets: Default::default(),
-                        depth: None,
-                        coverage: u32::from(coverage[lane] & sample_mask),
-                        out_coverage: None,
-                        handles: hs,
-                        resources: ps_res,
-                        outputs: &ps.entry.outputs,
-                        bindings: ps_bindings,
+                    Primitive::Triangle(_) => {
+                        stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
+                        None
                     }
                 };
-                // Built in place (an array, not pushed into a Vec): the environments are moved
-                // and freed per quad otherwise.
-                let [h0, h1, h2, h3] = lane_handles.each_mut();
-                let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
-                {
-                    let [a, b, c, d] = &mut envs;
-                    exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
+                if frags.is_empty() {
+                    continue;
                 }
-                for (lane, env) in envs.iter().enumerate() {
-                    stats.ps_invocations += u64::from(!env.helper);
-                    if env.helper || env.discarded {
-                        continue;
-                    }
-                    stats.pixels_shaded += 1;
-                    let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                    let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
-                    if p.blend.alpha_to_coverage {
-                        let alpha = env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
-                        mask &= alpha_coverage(alpha, samples.len());
-                    }
-                    // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
-                    // depth; the bias applies to the latter only), then the output.
-                    let mut passed = 0u16;
-                    for s in bits(mask) {
-                        let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
-                        if let Some(d) = depth.as_deref_mut() {
-                            if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
-                                continue;
-                            }
+                let Some(ps) = &call.ps else {
+                    // No pixel shader: depth only.
+                    for f in &frags {
+                        for s in bits(f.coverage & sample_mask) {
+                            let pass = match depth.as_deref_mut() {
+                                Some(d) => depth_write(
+                                    d,
+                                    p,
+                                    &call.viewport,
+                                    (f.x, f.y, s),
+                                    f.sample_depth[s as usize] + bias,
+                                    f.front_facing,
+                                    call.stencil_ref,
+                                ),
+                                None => true,
+                            };
+                            stats.samples_passed += u64::from(pass);
                         }
-                        passed |= 1 << s;
                     }
-                    stats.samples_passed += u64::from(passed.count_ones());
-                    if passed == 0 {
-                        continue;
-                    }
-                    let mut wrote = false;
-                    for (n, slot) in targets.iter_mut().enumerate() {
-                        let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
+                    continue;
+                };
+                let ps_fn = ps.function()?;
+                // Varyings: for each PS input row, the three vertices' values of the VS output with
+                // the same semantic.
+                let mut varyings: Varyings = Vec::new();
+                for pe in &ps.entry.inputs {
+                    for (r, idx) in pe.semantic_indices.iter().enumerate() {
+                        let Some(ve) = last_outputs.iter().find(|o| {
+                            o.name.eq_ignore_ascii_case(&pe.name)
+                                && o.semantic_indices.iter().position(|i| i == idx).is_some()
+                        }) else {
                             continue;
                         };
-                        let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
-                        for s in bits(passed) {
-                            write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
+                        let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
+                        let vals: [[f32; 4]; 3] = core::array::from_fn(|k| {
+                            vert(k)
+                                .outputs
+                                .get(&(ve.id, vrow))
+                                .map_or([0.0; 4], |o| [0, 1, 2, 3].map(|c| f32_of(&o[c])))
+                        });
+                        let key = (pe.id, r as u32);
+                        match varyings.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, v)) => *v = (vals, pe.interpolation),
+                            None => varyings.push((key, (vals, pe.interpolation))),
                         }
-                        wrote = true;
                     }
-                    if wrote {
-                        stats.pixels_written += 1;
+                }
+                let ps_res = ps_md.as_deref().unwrap_or(&[]);
+                // Quads in (y, x) order, each quad's fragments in raster order.
+                let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
+                frags.sort_by_key(quad_of);
+                for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
+                    let (qy, qx) = quad_of(&covered[0]);
+                    let front = covered[0].front_facing;
+                    // Each lane starts from the handles the draw made so far (allocations reused).
+                    for hs in lane_handles.iter_mut() {
+                        hs.list.clone_from(&handles.list);
+                        hs.strides.clone_from(&handles.strides);
+                    }
+                    let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
+                    let mut coverage = [0u16; 4];
+                    let mut lane_env = |lane: usize, hs| {
+                        let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
+                        let frag = covered.iter().find(|f| f.x == x && f.y == y);
+                        if let Some(f) = frag {
+                            zs[lane] = f.sample_depth;
+                            coverage[lane] = f.coverage;
+                        }
+                        let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                        let (persp, linear, z) = match (frag, prim, &line) {
+                            (Some(f), _, _) => (f.persp, f.linear, f.depth),
+                            // Helpers: the primitive's weights extended to the pixel.
+                            (None, Primitive::Point(_), _) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], covered[0].depth),
+                            (None, _, Some(l)) => l.weights_at(cx, cy, &call.viewport),
+                            (None, _, None) => raster::weights_at(&clip, &call.viewport, cx, cy).unwrap_or((
+                                [1.0, 0.0, 0.0],
+                                [1.0, 0.0, 0.0],
+                                0.0,
+                            )),
+                        };
+                        // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
+                        let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
+                        let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
+                        PsEnv {
+                            inputs: &ps.entry.inputs,
+                            varyings: &varyings,
+                            persp,
+                            linear,
+                            position: [cx, cy, z, w],
+                            front,
+                            primitive_id: prim_id,
+                            helper: frag.is_none(),
+                            discarded: false,
+                            targets: Default::default(),
+                            depth: None,
+                            coverage: u32::from(coverage[lane] & sample_mask),
+                            out_coverage: None,
+                            handles: hs,
+                            resources: ps_res,
+                            outputs: &ps.entry.outputs,
+                            bindings: ps_bindings,
+                        }
+                    };
+                    // Built in place (an array, not pushed into a Vec): the environments are moved
+                    // and freed per quad otherwise.
+                    let [h0, h1, h2, h3] = lane_handles.each_mut();
+                    let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
+                    {
+                        let [a, b, c, d] = &mut envs;
+                        exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
+                    }
+                    for (lane, env) in envs.iter().enumerate() {
+                        stats.ps_invocations += u64::from(!env.helper);
+                        if env.helper || env.discarded {
+                            continue;
+                        }
+                        stats.pixels_shaded += 1;
+                        let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
+                        let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
+                        if p.blend.alpha_to_coverage {
+                            let alpha = env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
+                            mask &= alpha_coverage(alpha, samples.len());
+                        }
+                        // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
+                        // depth; the bias applies to the latter only), then the output.
+                        let mut passed = 0u16;
+                        for s in bits(mask) {
+                            let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
+                            if let Some(d) = depth.as_deref_mut() {
+                                if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
+                                    continue;
+                                }
+                            }
+                            passed |= 1 << s;
+                        }
+                        stats.samples_passed += u64::from(passed.count_ones());
+                        if passed == 0 {
+                            continue;
+                        }
+                        let mut wrote = false;
+                        for (n, slot) in targets.iter_mut().enumerate() {
+                            let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
+                                continue;
+                            };
+                            let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
+                            for s in bits(passed) {
+                                write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
+                            }
+                            wrote = true;
+                        }
+                        if wrote {
+                            stats.pixels_written += 1;
+                        }
                     }
                 }
             }
@@ -1278,6 +1514,36 @@ mod tests {
         }
     }
 
+    /// A draw of `vertices` from one buffer of 24-byte vertices on a `w`×`h` viewport at the
+    /// origin with the (vertex, geometry, pixel) shaders: one instance, no strip cut, scissor,
+    /// blend factor or stencil reference.
+    fn simple_call<'a>(
+        (vs, gs, ps): (&'a crate::dxil::Program, Option<&'a crate::dxil::Program>, Option<&'a crate::dxil::Program>),
+        pipeline: &'a PipelineDesc,
+        topology: input_assembler::Topology,
+        vertices: Vec<u32>,
+        vb: &'a [u8],
+        (w, h): (u32, u32),
+    ) -> DrawCall<'a> {
+        let shader = |p: &'a crate::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
+        DrawCall {
+            vs: shader(vs),
+            gs: gs.map(shader),
+            ps: ps.map(shader),
+            pipeline,
+            topology,
+            vertices,
+            cut: None,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: vb, stride: 24 })],
+            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
+            scissor: None,
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+        }
+    }
+
     fn program(bytes: &[u8]) -> crate::dxil::Program {
         crate::dxil::parse(bytes).expect("fixture parses")
     }
@@ -1313,21 +1579,14 @@ mod tests {
         let verts: [[f32; 6]; 3] =
             [[-1.0, 1.0, 0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0, 1.0, 0.0], [-1.0, -1.0, 0.0, 1.0, 0.0, 1.0]];
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: input_assembler::Topology::TriangleList,
-            vertices: vec![0, 1, 2],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call(
+            (&vs, None, Some(&ps)),
+            &p,
+            input_assembler::Topology::TriangleList,
+            vec![0, 1, 2],
+            &vb,
+            (16, 16),
+        );
         let identity = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
         let mut rt = vec![0u8; 16 * 16 * 4];
         let stats = {
@@ -1339,7 +1598,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
             })];
-            draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &mut targets, None).expect("draws")
+            draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &Ps, &mut targets, None).expect("draws")
         };
         assert_eq!(stats.vertices_shaded, 3);
         // Pixel centers with x + y + 1 < 16 are inside: 120 pixels.
@@ -1395,22 +1654,10 @@ mod tests {
         let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            ps: with_ps.then(|| Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: p,
-            topology,
-            vertices: order,
-            cut,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref,
-        };
-        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, targets, depth).expect("draws")
+        let mut call = simple_call((&vs, None, with_ps.then_some(&ps)), p, topology, order, &vb, (w, h));
+        call.cut = cut;
+        call.stencil_ref = stencil_ref;
+        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth).expect("draws")
     }
 
     fn vs_program() -> crate::dxil::Program {
@@ -1646,21 +1893,7 @@ mod tests {
             [1.0, -1.0, 0.0, 1.0, 1.0, 1.0],
         ];
         let vb: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: TRI,
-            vertices: vec![0, 1, 2, 2, 1, 3],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2, 2, 1, 3], &vb, (16, 16));
         let mut rt = vec![0u8; 16 * 16 * 16];
         let stats = {
             let mut targets = [Some(Target {
@@ -1671,7 +1904,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
                 sample_stride: 0,
             })];
-            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &LodPs, &mut targets, None).expect("draws")
+            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &LodPs, &mut targets, None).expect("draws")
         };
         assert_eq!(stats.pixels_written, 256);
         for (i, px) in rt.chunks(16).enumerate() {
@@ -1719,23 +1952,9 @@ mod tests {
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let verts = half(0.5);
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: TRI,
-            vertices: vec![0, 1, 2],
-            cut: None,
-            instances: 1,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2], &vb, (4, 4));
         let counting = Counting(std::cell::Cell::new(0));
-        let stats = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &counting, &mut [], None).expect("draws");
+        let stats = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &counting, &mut [], None).expect("draws");
         assert_eq!(stats.ps_invocations, 6);
         assert_eq!(counting.0.get(), 6);
     }
@@ -1990,21 +2209,16 @@ mod tests {
         ];
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let cut = 0xFFFF_FFFF;
-        let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-            pipeline: &p,
-            topology: input_assembler::Topology::TriangleStrip,
-            vertices: vec![0, 1, 2, 3, cut, 4, 5, 0],
-            cut: Some(cut),
-            instances: 2,
-            start_instance: 0,
-            vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
-            blend_factor: [0.0; 4],
-            stencil_ref: 0,
-        };
+        let mut call = simple_call(
+            (&vs, None, Some(&ps)),
+            &p,
+            input_assembler::Topology::TriangleStrip,
+            vec![0, 1, 2, 3, cut, 4, 5, 0],
+            &vb,
+            (4, 4),
+        );
+        call.cut = Some(cut);
+        call.instances = 2;
         let mut rt = vec![0u8; 4 * 4 * 4];
         let mut targets = [Some(Target {
             data: &mut rt,
@@ -2014,13 +2228,15 @@ mod tests {
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
         })];
-        let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &mut targets, None).expect("draws");
+        let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut targets, None).expect("draws");
         assert_eq!(
             st,
             DrawStats {
                 ia_vertices: 14,
                 vertices_shaded: 12,
                 primitives: 6,
+                gs_invocations: 0,
+                gs_primitives: 0,
                 c_invocations: 6,
                 c_primitives: 4,
                 ps_invocations: 32,
@@ -2029,5 +2245,142 @@ mod tests {
                 samples_passed: 32,
             }
         );
+    }
+
+    /// Draws `points` ((x, y) in clip space, then an RGBA color) as `topology` on an 8x8 RGBA8
+    /// target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
+    fn gs_draw(
+        gs: &crate::dxil::Program,
+        ps: &crate::dxil::Program,
+        topology: input_assembler::Topology,
+        points: &[[f32; 6]],
+    ) -> (Vec<u8>, DrawStats) {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let call =
+            simple_call((&vs, Some(gs), Some(ps)), &p, topology, (0..points.len() as u32).collect(), &vb, (8, 8));
+        let mut rt = vec![0u8; 8 * 8 * 4];
+        let st = {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
+            })];
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None).expect("draws")
+        };
+        (rt, st)
+    }
+
+    /// Mesa's quad fixtures (quad.vert, quad.geom, quad.frag): each point becomes a
+    /// 0.5 × 0.5 clip-space square around it, a 4-vertex triangle strip with the point's color.
+    #[test]
+    fn a_geometry_shader_turns_each_point_into_a_two_by_two_pixel_quad() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        // layout(points) in; layout(triangle_strip, max_vertices = 4) out; no invocations.
+        let state = crate::dxil::GsState {
+            input_primitive: 1,
+            max_vertex_count: 4,
+            active_stream_mask: 1,
+            output_topology: 5,
+            instance_count: 1,
+        };
+        assert_eq!(gs.dx.entry_points[0].gs, Some(state));
+        // On an 8x8 viewport one pixel is 0.25 in clip space: (-0.5, 0.5) lands on the pixel
+        // corner (2, 2) and its quad covers pixels x 1..=2, y 1..=2; (0.5, -0.25) lands on
+        // (6, 5), covering x 5..=6, y 4..=5.
+        let (rt, st) = gs_draw(
+            &gs,
+            &ps,
+            input_assembler::Topology::PointList,
+            &[[-0.5, 0.5, 1.0, 0.0, 0.0, 1.0], [0.5, -0.25, 0.0, 0.25, 1.0, 1.0]],
+        );
+        assert_eq!((st.vertices_shaded, st.primitives), (2, 2));
+        assert_eq!((st.gs_invocations, st.gs_primitives), (2, 4));
+        // Two triangles per quad reach the rasterizer; their shared diagonal runs through pixel
+        // centers, and the top-left rule gives each such pixel to one triangle only.
+        assert_eq!((st.c_invocations, st.c_primitives), (4, 4));
+        assert_eq!(st.pixels_written, 8);
+        for y in 0..8usize {
+            for x in 0..8usize {
+                let want = match (x, y) {
+                    (1..=2, 1..=2) => [255, 0, 0, 255],
+                    (5..=6, 4..=5) => [0, 64, 255, 255],
+                    _ => [0; 4],
+                };
+                assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    /// split.geom with primid.frag: two GS instances per point, each emitting two one-pixel
+    /// points in separate strips, with SV_PrimitiveID = 2 × input primitive + instance, which
+    /// the pixel shader reads back as red / 16.
+    #[test]
+    fn geometry_shader_instances_cuts_and_written_primitive_ids_reach_the_pixels() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/split.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/primid.ps.dxil"));
+        assert_eq!(gs.dx.entry_points[0].gs.map(|s| (s.instance_count, s.output_topology)), Some((2, 1)));
+        // Pixel centers (1, 1) and (4, 5).
+        let (rt, st) = gs_draw(
+            &gs,
+            &ps,
+            input_assembler::Topology::PointList,
+            &[[-0.625, 0.625, 0.0, 0.0, 0.0, 1.0], [0.125, -0.375, 0.0, 0.0, 0.0, 1.0]],
+        );
+        assert_eq!((st.gs_invocations, st.gs_primitives, st.c_invocations), (4, 8, 8));
+        assert_eq!(st.pixels_written, 8);
+        for y in 0..8usize {
+            for x in 0..8usize {
+                // Primitive id 2p + i at pixel (x0 + i, y0 + k): red round(255 · id / 16).
+                let id = match (x, y) {
+                    (1..=2, 1..=2) => Some(x - 1),
+                    (4..=5, 5..=6) => Some(2 + x - 4),
+                    _ => None,
+                };
+                let want = id.map_or([0; 4], |id| [[0, 16, 32, 48][id], 0, 0, 255]);
+                assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    /// adj.geom: a line list with adjacency gives the geometry shader all four vertices; it
+    /// emits points at the two adjacent ones only.
+    #[test]
+    fn a_geometry_shader_reads_the_adjacent_vertices_of_a_line() {
+        let gs = program(include_bytes!("../tests/fixtures/dxil/adj.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        assert_eq!(gs.dx.entry_points[0].gs.map(|s| s.input_primitive), Some(6));
+        // Pixel centers (0, 0), (2, 2), (4, 4), (6, 6), in red, green, blue, white.
+        let at = |k: f32| -1.0 + (2.0 * k + 0.5) / 4.0;
+        let (a, b) = (at(0.0), at(1.0));
+        let points = [
+            [a, -a, 1.0, 0.0, 0.0, 1.0],
+            [b, -b, 0.0, 1.0, 0.0, 1.0],
+            [at(2.0), -at(2.0), 0.0, 0.0, 1.0, 1.0],
+            [at(3.0), -at(3.0), 1.0, 1.0, 1.0, 1.0],
+        ];
+        let (rt, st) = gs_draw(&gs, &ps, input_assembler::Topology::LineListAdj, &points);
+        assert_eq!((st.vertices_shaded, st.gs_invocations, st.gs_primitives), (4, 1, 2));
+        for y in 0..8usize {
+            for x in 0..8usize {
+                let want = match (x, y) {
+                    (0, 0) => [255, 0, 0, 255],
+                    (6, 6) => [255, 255, 255, 255],
+                    _ => [0; 4],
+                };
+                assert_eq!(rt[y * 32 + x * 4..y * 32 + x * 4 + 4], want, "pixel ({x}, {y})");
+            }
+        }
     }
 }

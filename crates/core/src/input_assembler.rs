@@ -112,6 +112,47 @@ pub fn primitives(topology: Topology, verts: &[u32], cut: Option<u32>) -> Vec<Pr
     out
 }
 
+/// What a geometry shader receives for each primitive of [`primitives`] (same order, one
+/// each): the primitive's vertices, and for the adjacency topologies all of them in D3D's
+/// order, the primitive's vertices at 1 and 2 of a line's four and at 0, 2 and 4 of a
+/// triangle's six (each followed by the vertex across its edge to the next).
+///
+/// Triangle strips with adjacency (n triangles from 2n + 4 vertices, numbered from 0): the
+/// triangles are the strip of the even vertices, and their adjacent vertices follow the
+/// table of the Vulkan specification ("Triangle Strips With Adjacency"; the D3D order, whose
+/// odd triangles lead with their lowest vertex as [`primitives`] does; OpenGL's table rotates
+/// them), relative to 2i for triangle i: even triangles 0, −2 (1 for the first), 2, 6 (5 for
+/// the last), 4, 3; odd triangles 0, 3, 4, 6 (5 for the last), 2, −2.
+pub fn gs_inputs(topology: Topology, verts: &[u32], cut: Option<u32>) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for run in runs(verts, cut) {
+        match topology {
+            Topology::LineListAdj => out.extend(run.chunks_exact(4).map(<[u32]>::to_vec)),
+            Topology::LineStripAdj => out.extend(run.windows(4).map(<[u32]>::to_vec)),
+            Topology::TriangleListAdj => out.extend(run.chunks_exact(6).map(<[u32]>::to_vec)),
+            Topology::TriangleStripAdj if run.len() >= 6 => {
+                let n = (run.len() - 4) / 2;
+                for i in 0..n {
+                    let (first, last, even) = (i == 0, i == n - 1, i % 2 == 0);
+                    // Each edge's vertex across: the previous triangle's (first: the odd vertex
+                    // before), the next one's (last: the odd vertex after), the odd vertex
+                    // beside the strip's outer edge.
+                    let before = if first { 1 } else { -2 };
+                    let after = if last { 5 } else { 6 };
+                    let offsets: [i64; 6] = if even { [0, before, 2, after, 4, 3] } else { [0, 3, 4, after, 2, -2] };
+                    out.push(offsets.iter().map(|&o| run[(2 * i as i64 + o) as usize]).collect());
+                }
+            }
+            _ => out.extend(primitives(topology, run, None).iter().map(|p| match p {
+                Primitive::Point(v) => vec![*v],
+                Primitive::Line(l) => l.to_vec(),
+                Primitive::Triangle(t) => t.to_vec(),
+            })),
+        }
+    }
+    out
+}
+
 /// The vertex numbers of an indexed draw: `count` indices from `start` in an index buffer of
 /// 16- or 32-bit indices (`index_bytes` 2 or 4), each plus `base_vertex`; indices past the end of
 /// the buffer read as 0. The strip cut value is kept as it is (before `base_vertex`) so that
@@ -275,6 +316,33 @@ mod tests {
             [[0, 2, 4], [2, 6, 4]]
         );
         assert_eq!(Topology::from_d3d(33), None, "patch lists need tessellation");
+    }
+
+    #[test]
+    fn geometry_shaders_get_every_vertex_of_adjacency_primitives() {
+        assert_eq!(gs_inputs(Topology::TriangleStrip, &[0, 1, 2, 3], None), [[0, 1, 2], [1, 3, 2]]);
+        assert_eq!(gs_inputs(Topology::LineStripAdj, &[0, 1, 2, 3, 4], None), [[0, 1, 2, 3], [1, 2, 3, 4]]);
+        assert_eq!(gs_inputs(Topology::TriangleListAdj, &[0, 1, 2, 3, 4, 5, 6], None), [[0, 1, 2, 3, 4, 5]]);
+        // An only triangle: its edges 0-2, 2-4, 4-0 have 1, 5 and 3 across.
+        assert_eq!(gs_inputs(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5], None), [[0, 1, 2, 5, 4, 3]]);
+        // Three triangles 0-2-4, 2-6-4, 4-6-8: shared edges have the other triangle's far
+        // vertex across, outer edges the odd vertex beside them.
+        assert_eq!(
+            gs_inputs(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], None),
+            [[0, 1, 2, 6, 4, 3], [2, 5, 6, 8, 4, 0], [4, 2, 6, 9, 8, 7]]
+        );
+        let v = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        for t in [Topology::TriangleStripAdj, Topology::TriangleListAdj, Topology::LineStripAdj] {
+            let (p, g) = (primitives(t, &v, None), gs_inputs(t, &v, None));
+            assert_eq!(p.len(), g.len());
+            for (p, g) in p.iter().zip(&g) {
+                match p {
+                    Primitive::Line(l) => assert_eq!(l[..], g[1..3]),
+                    Primitive::Triangle(t) => assert_eq!(*t, [g[0], g[2], g[4]]),
+                    Primitive::Point(_) => unreachable!(),
+                }
+            }
+        }
     }
 
     fn el(format: u32, slot: u32, offset: u32, per_instance: bool, step: u32) -> InputElement {

@@ -205,9 +205,17 @@ pub trait Env {
     }
     /// A system value read by an operation: `ThreadId` (93), `GroupId` (94), `ThreadIdInGroup`
     /// (95), `FlattenedThreadIdInGroup` (96, component 0), `PrimitiveID` (108), `SampleIndex`
-    /// (90), `Coverage` (91), `ViewID` (138).
+    /// (90), `Coverage` (91), `GSInstanceID` (100), `ViewID` (138).
     fn system_value(&mut self, opcode: u32, _component: u32) -> R<u32> {
         unsupported(opcode_name(opcode).unwrap_or("system value"))
+    }
+    /// `EmitStream` (geometry shaders): the outputs stored so far become a vertex of `stream`.
+    fn emit_stream(&mut self, _stream: u32) -> R<()> {
+        unsupported("EmitStream")
+    }
+    /// `CutStream` (geometry shaders): the current strip of `stream` ends.
+    fn cut_stream(&mut self, _stream: u32) -> R<()> {
+        unsupported("CutStream")
     }
 }
 
@@ -1864,7 +1872,21 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
         80 => {
             return Ok(if u(0) & 1 != 0 && cx.grouped { Out::Barrier } else { Out::None });
         }
-        90 | 91 | 93..=96 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
+        // EmitStream, CutStream, EmitThenCutStream (stream: i8).
+        97 => {
+            env.emit_stream(u(0) as u32)?;
+            return Ok(Out::None);
+        }
+        98 => {
+            env.cut_stream(u(0) as u32)?;
+            return Ok(Out::None);
+        }
+        99 => {
+            env.emit_stream(u(0) as u32)?;
+            env.cut_stream(u(0) as u32)?;
+            return Ok(Out::None);
+        }
+        90 | 91 | 93..=96 | 100 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
         // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
         83..=86 => {
             let d = cx.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);

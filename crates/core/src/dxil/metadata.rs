@@ -226,6 +226,24 @@ pub struct EntryPoint {
     /// `[numthreads(x, y, z)]` of a compute shader (the NumThreads tag, 4, of the entry's
     /// properties).
     pub num_threads: Option<[u32; 3]>,
+    /// A geometry shader's state (the GSState tag, 1, of the entry's properties).
+    pub gs: Option<GsState>,
+}
+
+/// A geometry shader's declared state (DXIL.rst "Geometry shader state").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GsState {
+    /// Input primitive (D3D_PRIMITIVE: 1 point, 2 line, 3 triangle, 6 line with adjacency,
+    /// 7 triangle with adjacency).
+    pub input_primitive: u32,
+    /// `[maxvertexcount(n)]`.
+    pub max_vertex_count: u32,
+    /// The streams the shader emits to, one bit each.
+    pub active_stream_mask: u32,
+    /// Output topology (D3D_PRIMITIVE_TOPOLOGY: 1 point list, 3 line strip, 5 triangle strip).
+    pub output_topology: u32,
+    /// `[instance(n)]`: invocations per input primitive (1 without the attribute).
+    pub instance_count: u32,
 }
 
 /// The DXIL facts of the metadata.
@@ -377,6 +395,7 @@ impl Module {
             let sigs = self.md_list(field(2))?;
             let sig = |i: usize| self.signature(sigs.get(i).copied().flatten());
             let mut num_threads = None;
+            let mut gs = None;
             let props = if field(4).is_some() { self.md_list(field(4))? } else { Vec::new() };
             for pair in props.chunks(2) {
                 if let [tag, value] = pair {
@@ -384,6 +403,17 @@ impl Module {
                         let t = self.md_list(*value)?;
                         let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
                         num_threads = Some([n(0)?, n(1)?, n(2)?]);
+                    }
+                    if self.md_int(*tag) == Some(1) {
+                        let t = self.md_list(*value)?;
+                        let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
+                        gs = Some(GsState {
+                            input_primitive: n(0)?,
+                            max_vertex_count: n(1)?,
+                            active_stream_mask: n(2)?,
+                            output_topology: n(3)?,
+                            instance_count: n(4)?.max(1),
+                        });
                     }
                 }
             }
@@ -394,6 +424,7 @@ impl Module {
                 outputs: sig(1)?,
                 patch_constants: sig(2)?,
                 num_threads,
+                gs,
             });
         }
         Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })

@@ -21,12 +21,13 @@ use rd3d12_sys::*;
 use std::borrow::Cow;
 
 /// Whether the CPU backend runs a pipeline's draws: a graphics pipeline of DXIL vertex and
-/// (optional) pixel shaders it can read, and no tessellation or geometry stage.
+/// (optional) geometry and pixel shaders it can read, and no tessellation stage.
 pub fn runnable(e: &Executable) -> bool {
     let d = &e.pipeline.desc;
     d.kind == PipelineKind::Graphics
-        && [Slot::Hs, Slot::Ds, Slot::Gs, Slot::As, Slot::Ms].iter().all(|s| d.shader(*s).is_none())
+        && [Slot::Hs, Slot::Ds, Slot::As, Slot::Ms].iter().all(|s| d.shader(*s).is_none())
         && matches!(e.program(Slot::Vs), Some(Ok(_)))
+        && !matches!(e.program(Slot::Gs), Some(Err(_)))
         && !matches!(e.program(Slot::Ps), Some(Err(_)))
 }
 
@@ -125,7 +126,17 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         None => None,
         Some(Err(e)) => return Err(unsupported(e.to_string())),
     };
+    let gs = match w.pipeline.program(Slot::Gs) {
+        Some(Ok(p)) => Some(p),
+        None => None,
+        Some(Err(e)) => return Err(unsupported(e.to_string())),
+    };
     let entry = |p: &'_ rd3d12_core::dxil::Program| p.dx.entry_points.first().cloned();
+    let gs_entry = match gs.map(entry) {
+        Some(Some(e)) => Some(e),
+        Some(None) => return Err(unsupported("a shader without an entry point".into())),
+        None => None,
+    };
     let (Some(vs_entry), ps_entry) = (entry(vs), ps.map(entry)) else {
         return Err(unsupported("a shader without an entry point".into()));
     };
@@ -174,6 +185,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         .collect();
     let call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs_entry },
+        gs: gs.zip(gs_entry.as_ref()).map(|(p, e)| Shader { module: &p.module, entry: e }),
         ps: ps.zip(ps_entry.as_ref()).map(|(p, e)| Shader { module: &p.module, entry: e }),
         pipeline: &w.pipeline.pipeline.desc,
         topology,
@@ -245,8 +257,9 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         read_only_stencil: ds_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL.0 != 0,
     });
     let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
+    let gsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_GEOMETRY);
     let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
-    let result = draw::draw(&call, &vsb, &psb, &mut targets, depth.as_mut());
+    let result = draw::draw(&call, &vsb, &gsb, &psb, &mut targets, depth.as_mut());
     drop(targets);
     // Whatever was drawn before an error stays drawn, as the pixels a GPU wrote would.
     for (p, d) in places.iter().zip(&rt_data) {

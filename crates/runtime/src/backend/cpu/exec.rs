@@ -71,6 +71,8 @@ impl Counters {
         st[0] += s.ia_vertices;
         st[1] += s.primitives;
         st[2] += s.vertices_shaded;
+        st[3] += s.gs_invocations;
+        st[4] += s.gs_primitives;
         st[5] += s.c_invocations;
         st[6] += s.c_primitives;
         st[7] += s.ps_invocations;
