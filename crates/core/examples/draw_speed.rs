@@ -22,20 +22,6 @@ impl Bindings for Vs {
             _ => [1.0f32, 0.0, 0.0, 0.0].map(f32::to_bits),
         }
     }
-    fn sample(
-        &self,
-        _: (u32, u32),
-        _: (u32, u32),
-        _: [f32; 4],
-        _: [i32; 3],
-        _: SampleMode,
-        _: Option<f32>,
-    ) -> [f32; 4] {
-        [0.0; 4]
-    }
-    fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-        [0; 4]
-    }
 }
 
 struct Ps;
@@ -53,9 +39,6 @@ impl Bindings for Ps {
         _: Option<f32>,
     ) -> [f32; 4] {
         [c[0], c[1], 0.5, 1.0]
-    }
-    fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-        [0; 4]
     }
 }
 

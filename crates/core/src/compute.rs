@@ -136,20 +136,6 @@ mod tests {
                 [0; 4]
             }
         }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
         fn buffer_load(&self, class: Class, b: (u32, u32), _stride: u32, index: u32, _offset: u32) -> [u32; 4] {
             assert_eq!(class, Class::Uav);
             std::array::from_fn(|k| self.word(b.1, index + 4 * k as u32))
@@ -259,23 +245,6 @@ mod tests {
     }
 
     impl Bindings for Gathering {
-        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
-            [0; 4]
-        }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
         fn buffer_store(&self, b: (u32, u32), _stride: u32, index: u32, _offset: u32, value: [u32; 4], mask: u8) {
             assert_eq!(b, (0, 1), "Out is u1");
             let mut o = self.out.borrow_mut();
@@ -339,23 +308,6 @@ mod tests {
     /// A raw UAV over bytes (u0).
     struct Bytes(RefCell<Vec<u8>>);
     impl Bindings for Bytes {
-        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
-            [0; 4]
-        }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
         fn buffer_load(&self, _: Class, _: (u32, u32), _: u32, index: u32, _: u32) -> [u32; 4] {
             let b = self.0.borrow();
             std::array::from_fn(|k| {

@@ -77,20 +77,26 @@ pub enum Class {
 
 /// What the bound resources answer, by (class, register space, register).
 pub trait Bindings {
-    /// Row `row` (16 bytes) of the constant buffer at (space, register).
-    fn cbuffer_row(&self, space: u32, register: u32, row: u32) -> [u32; 4];
-    /// A filtered sample of the SRV at `texture` with the sampler at `sampler`.
+    /// Row `row` (16 bytes) of the constant buffer at (space, register); unbound reads 0.
+    fn cbuffer_row(&self, _space: u32, _register: u32, _row: u32) -> [u32; 4] {
+        [0; 4]
+    }
+    /// A filtered sample of the SRV at `texture` with the sampler at `sampler`; unbound reads 0.
     fn sample(
         &self,
-        texture: (u32, u32),
-        sampler: (u32, u32),
-        coords: [f32; 4],
-        offset: [i32; 3],
-        mode: SampleMode,
-        compare: Option<f32>,
-    ) -> [f32; 4];
-    /// A texel of the SRV (TextureLoad), as four 32-bit lanes.
-    fn load(&self, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4];
+        _texture: (u32, u32),
+        _sampler: (u32, u32),
+        _coords: [f32; 4],
+        _offset: [i32; 3],
+        _mode: SampleMode,
+        _compare: Option<f32>,
+    ) -> [f32; 4] {
+        [0.0; 4]
+    }
+    /// A texel of the SRV (TextureLoad), as four 32-bit lanes; unbound reads 0.
+    fn load(&self, _texture: (u32, u32), _mip: u32, _coords: [i32; 3]) -> [u32; 4] {
+        [0; 4]
+    }
     /// TextureLoad of an SRV or a UAV texture (UAVs have no mips: `mip` is 0). The default
     /// reads SRVs through [`Bindings::load`] and UAVs as 0.
     fn texture_load(&self, class: Class, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
@@ -1476,20 +1482,6 @@ mod tests {
                 _ => [self.flip, 0.0, 0.0, 0.0].map(f32::to_bits),
             }
         }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
     }
     /// The pixel stage: a tint of (1, 1, 1, 1) and a "texture" whose color is (u, v, 0.5, 1).
     struct Ps;
@@ -1508,9 +1500,6 @@ mod tests {
         ) -> [f32; 4] {
             assert_eq!((t, s), ((0, 0), (0, 0)));
             [c[0], c[1], 0.5, 1.0]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
         }
     }
 
@@ -1815,23 +1804,6 @@ mod tests {
     /// The pixel stage of `lod.ps`: CalculateLOD on a 4x4 texture of 3 mips, point sampler.
     struct LodPs;
     impl Bindings for LodPs {
-        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
-            [0; 4]
-        }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
         fn calculate_lod(
             &self,
             texture: (u32, u32),
@@ -1917,23 +1889,6 @@ mod tests {
     /// count.ps's bindings: an atomic add on u1 counted here.
     struct Counting(std::cell::Cell<u32>);
     impl Bindings for Counting {
-        fn cbuffer_row(&self, _: u32, _: u32, _: u32) -> [u32; 4] {
-            [0; 4]
-        }
-        fn sample(
-            &self,
-            _: (u32, u32),
-            _: (u32, u32),
-            _: [f32; 4],
-            _: [i32; 3],
-            _: SampleMode,
-            _: Option<f32>,
-        ) -> [f32; 4] {
-            [0.0; 4]
-        }
-        fn load(&self, _: (u32, u32), _: u32, _: [i32; 3]) -> [u32; 4] {
-            [0; 4]
-        }
         fn atomic(&self, uav: (u32, u32), op: u32, _: [i32; 3], value: u32) -> u32 {
             assert_eq!((uav, op), ((0, 1), 0));
             let old = self.0.get();
