@@ -188,12 +188,8 @@ macro_rules! resource_ops {
             mode: SampleMode,
             compare: Option<f32>,
         ) -> Result<[f32; 4], ExecError> {
-            match (self.handles.binding(t)?, self.handles.binding(s)?) {
-                ((Class::Srv, tr), (Class::Sampler, sr)) => {
-                    Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
-                }
-                _ => Err(ExecError::Malformed("sample without an SRV and a sampler".into())),
-            }
+            let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
+            Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
         }
         fn gather(
             &mut self,
@@ -204,12 +200,8 @@ macro_rules! resource_ops {
             channel: u32,
             compare: Option<f32>,
         ) -> Result<[f32; 4], ExecError> {
-            match (self.handles.binding(t)?, self.handles.binding(s)?) {
-                ((Class::Srv, tr), (Class::Sampler, sr)) => {
-                    Ok(self.bindings.gather(tr, sr, coords, offset, channel, compare))
-                }
-                _ => Err(ExecError::Malformed("gather without an SRV and a sampler".into())),
-            }
+            let (tr, sr) = self.handles.srv_sampler(t, s, "gather")?;
+            Ok(self.bindings.gather(tr, sr, coords, offset, channel, compare))
         }
         fn calculate_lod(
             &mut self,
@@ -220,12 +212,8 @@ macro_rules! resource_ops {
             ddy: [f32; 3],
             clamped: bool,
         ) -> Result<f32, ExecError> {
-            match (self.handles.binding(t)?, self.handles.binding(s)?) {
-                ((Class::Srv, tr), (Class::Sampler, sr)) => {
-                    Ok(self.bindings.calculate_lod(tr, sr, coords, ddx, ddy, clamped))
-                }
-                _ => Err(ExecError::Malformed("calculateLOD without an SRV and a sampler".into())),
-            }
+            let (tr, sr) = self.handles.srv_sampler(t, s, "calculateLOD")?;
+            Ok(self.bindings.calculate_lod(tr, sr, coords, ddx, ddy, clamped))
         }
         fn update_counter(&mut self, r: u32, delta: i32) -> Result<u32, ExecError> {
             let reg = self.handles.uav(r)?;
@@ -446,6 +434,14 @@ impl Handles {
         match self.list.get(h as usize) {
             Some((c, space, reg)) => Ok((*c, (*space, *reg))),
             None => Err(ExecError::Malformed("a resource handle that was not created".into())),
+        }
+    }
+
+    /// The (space, register) of an SRV handle and of a sampler handle, for `op`.
+    pub(crate) fn srv_sampler(&self, t: u32, s: u32, op: &str) -> Result<((u32, u32), (u32, u32)), ExecError> {
+        match (self.binding(t)?, self.binding(s)?) {
+            ((Class::Srv, tr), (Class::Sampler, sr)) => Ok((tr, sr)),
+            _ => Err(ExecError::Malformed(format!("{op} without an SRV and a sampler"))),
         }
     }
 
