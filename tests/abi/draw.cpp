@@ -519,6 +519,56 @@ static void line_strip_draw(Fixture &f)
     CHECK_EQ(check_image(read_target(f), on_strip, tint, "LINESTRIP"), 20u);
 }
 
+// 5b. FillMode WIREFRAME: a clockwise triangle with corners on the centers of pixels (0,0),
+// (12,0) and (0,12) is drawn as its three edges, each an aliased line that covers its first
+// pixel and not its last: row 0 x 0..11, the diagonal (12,0)..(1,11), column 0 y 12..1; 36
+// pixels. Culling is the triangle's: with CULL_MODE_BACK the same triangle wound the other
+// way draws nothing.
+static bool on_wire(int x, int y) { return (y == 0 && x < 12) || (x + y == 12 && x > 0) || (x == 0 && y > 0 && y <= 12); }
+
+static void wireframe_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_WIREFRAME;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_BACK;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    // Clockwise, then the same corners counter-clockwise.
+    const float pts[6][2] = {{0.5f, 0.5f}, {12.5f, 0.5f}, {0.5f, 12.5f}, {0.5f, 0.5f}, {0.5f, 12.5f}, {12.5f, 0.5f}};
+    float verts[6][6];
+    for (int i = 0; i < 6; i++) {
+        float x = pts[i][0], y = pts[i][1];
+        float v[6] = {x / 8 - 1, 1 - y / 8, 0, 1, x / 16, y / 16};
+        memcpy(verts[i], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+    Com<ID3D12QueryHeap> occlusion;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 2, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&occlusion)), S_OK);
+    Com<ID3D12Resource> results;
+    results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 16, D3D12_RESOURCE_STATE_COPY_DEST);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    for (UINT i = 0; i < 2; i++) {
+        f.list->BeginQuery(occlusion, D3D12_QUERY_TYPE_OCCLUSION, i);
+        f.list->DrawInstanced(3, 1, 3 * i, 0);
+        f.list->EndQuery(occlusion, D3D12_QUERY_TYPE_OCCLUSION, i);
+    }
+    f.list->ResolveQueryData(occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0, 2, results, 0);
+    CHECK_EQ(check_image(read_target(f), on_wire, tint, "WIREFRAME"), 36u);
+    const UINT64 *q = static_cast<const UINT64 *>(map(results));
+    CHECK_EQ(q[0], 36u);
+    CHECK_EQ(q[1], 0u);
+}
+
 // 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
 // and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
 // (0, 64, 255, 255)).
@@ -921,6 +971,7 @@ static void draws(ID3D12Device *dev)
 
     // 5. A line strip.
     line_strip_draw(f);
+    wireframe_draw(f);
     geometry_draw(f);
 
     // 7. A 4x multisampled draw, resolved; 7b. the same in a render pass with a RESOLVE ending

@@ -415,6 +415,9 @@ pub struct DrawStats {
     pub samples_passed: u64,
 }
 
+/// A resource's (space, register).
+type Register = (u32, u32);
+
 /// The handle numbers the draw's shaders create: (class, space, register).
 #[derive(Default)]
 pub(crate) struct Handles {
@@ -438,7 +441,7 @@ impl Handles {
     }
 
     /// The (space, register) of an SRV handle and of a sampler handle, for `op`.
-    pub(crate) fn srv_sampler(&self, t: u32, s: u32, op: &str) -> Result<((u32, u32), (u32, u32)), ExecError> {
+    pub(crate) fn srv_sampler(&self, t: u32, s: u32, op: &str) -> Result<(Register, Register), ExecError> {
         match (self.binding(t)?, self.binding(s)?) {
             ((Class::Srv, tr), (Class::Sampler, sr)) => Ok((tr, sr)),
             _ => Err(ExecError::Malformed(format!("{op} without an SRV and a sampler"))),
@@ -956,6 +959,7 @@ pub fn draw(
     let last_outputs = call.gs.as_ref().map_or(&call.vs.entry.outputs, |g| &g.entry.outputs);
     let rt = &p.rasterizer;
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
+    let wireframe = rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0;
     let mut bounds = Rect {
         left: call.viewport.x.floor() as i32,
         top: call.viewport.y.floor() as i32,
@@ -1066,11 +1070,20 @@ pub fn draw(
                         }
                         setup
                     }
+                    Primitive::Triangle(_) if wireframe => {
+                        stats.c_primitives += raster::rasterize_wireframe(&clip, &tstate, &mut add);
+                        None
+                    }
                     Primitive::Triangle(_) => {
                         stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
                         None
                     }
                 };
+                if wireframe {
+                    // Edges meet in corners; a pixel two edges cover is drawn once.
+                    frags.sort_by_key(|f| (f.y, f.x));
+                    frags.dedup_by_key(|f| (f.y, f.x));
+                }
                 if frags.is_empty() {
                     continue;
                 }

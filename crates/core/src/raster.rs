@@ -270,32 +270,61 @@ fn area2(a: &ScreenVertex, b: &ScreenVertex, c: &ScreenVertex) -> i64 {
 /// CPrimitives statistic counts): 0, or the pieces of the clipped polygon (one per vertex past
 /// the second), whether or not they cover a pixel center in the bounds.
 pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
-    if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
+    let Some((screen, front_facing)) = setup_triangle(tri, state) else {
         return 0;
-    }
-    let poly = clip(tri, state.depth_clip);
-    if poly.len() < 3 {
-        return 0;
-    }
-    let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
-    // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
-    let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
-    if orientation == 0 {
-        return 0;
-    }
-    let clockwise = orientation > 0;
-    let front_facing = clockwise != state.front_ccw;
-    match state.cull {
-        Cull::Front if front_facing => return 0,
-        Cull::Back if !front_facing => return 0,
-        _ => {}
-    }
+    };
     // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
     // keeps every pixel single.
     for i in 1..screen.len() - 1 {
         raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
     }
     screen.len() as u64 - 2
+}
+
+/// Rasterizes one triangle in D3D12_FILL_MODE_WIREFRAME: "draw lines connecting the vertices"
+/// (D3D12_FILL_MODE). The triangle is clipped, its facing found and culled exactly as
+/// [`rasterize_triangle`] does; then every edge of what is left is drawn as an aliased line
+/// ([`LineSetup`]'s rules, so each edge is half-open and a corner is drawn once), edges the near
+/// or far plane cut included. Fragments carry the triangle's facing and weights over its three
+/// vertices. Returns what [`rasterize_triangle`] returns for the same triangle.
+pub fn rasterize_wireframe(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
+    let Some((screen, front_facing)) = setup_triangle(tri, state) else {
+        return 0;
+    };
+    for (i, a) in screen.iter().enumerate() {
+        let b = screen[(i + 1) % screen.len()];
+        if a.x == b.x && a.y == b.y {
+            continue;
+        }
+        let edge = LineSetup::between(*a, b);
+        edge.rasterize(state, |f| emit(&Fragment { front_facing, ..*f }));
+    }
+    screen.len() as u64 - 2
+}
+
+/// A triangle clipped and mapped to the render target, and whether it is front-facing; `None`
+/// when nothing is left to draw (outside, degenerate, culled, or the bounds are empty).
+fn setup_triangle(tri: &[[f32; 4]; 3], state: &TriangleState) -> Option<(Vec<ScreenVertex>, bool)> {
+    if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let poly = clip(tri, state.depth_clip);
+    if poly.len() < 3 {
+        return None;
+    }
+    let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
+    // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
+    let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
+    if orientation == 0 {
+        return None;
+    }
+    let clockwise = orientation > 0;
+    let front_facing = clockwise != state.front_ccw;
+    match state.cull {
+        Cull::Front if front_facing => None,
+        Cull::Back if !front_facing => None,
+        _ => Some((screen, front_facing)),
+    }
 }
 
 /// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
@@ -494,11 +523,16 @@ impl LineSetup {
         let at =
             |t: f64| ClipVertex { pos: std::array::from_fn(|i| p[i] + (q[i] - p[i]) * t), weights: [1.0 - t, t, 0.0] };
         let (a, b) = (to_screen(&at(t0), &state.viewport), to_screen(&at(t1), &state.viewport));
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        if dx == 0 && dy == 0 {
+        if a.x == b.x && a.y == b.y {
             return None;
         }
-        Some(LineSetup { a, b, y_major: dx.abs() < dy.abs() })
+        Some(LineSetup::between(a, b))
+    }
+
+    /// The line from `a` to `b`, two distinct snapped render-target points.
+    fn between(a: ScreenVertex, b: ScreenVertex) -> LineSetup {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        LineSetup { a, b, y_major: dx.abs() < dy.abs() }
     }
 
     /// Whether the line covers pixel (px, py) (the diamond-exit rule above), exactly.
@@ -810,6 +844,40 @@ mod tests {
             }
         }
         assert!(count.iter().all(|&c| c == 1), "{count:?}");
+    }
+
+    #[test]
+    fn wireframe_draws_the_three_edges_half_open_with_the_triangles_facing_and_weights() {
+        // Corners on the centers of pixels (0,0), (8,0) and (0,8), clockwise. Each edge is an
+        // aliased line that covers its start pixel and not its end pixel: the top edge covers
+        // x 0..=7 of row 0, the diagonal (8,0) to (1,7), the left edge (0,8) up to (0,1); 24
+        // pixels, none twice, no inside pixel.
+        let mut st = state(16, 16);
+        st.cull = Cull::Back;
+        let p = |x: f32, y: f32| at(x + 0.5, y + 0.5, 16.0, 16.0, 0.25);
+        let tri = [p(0.0, 0.0), p(8.0, 0.0), p(0.0, 8.0)];
+        let mut got = Vec::new();
+        let pieces = rasterize_wireframe(&tri, &st, |f| got.push(*f));
+        assert_eq!(pieces, 1);
+        let mut want: Vec<(i32, i32)> = (0..8).map(|x| (x, 0)).collect();
+        want.extend((0..8).map(|k| (8 - k, k)));
+        want.extend((1..=8).map(|y| (0, y)));
+        let mut at_px: Vec<(i32, i32)> = got.iter().map(|f| (f.x, f.y)).collect();
+        at_px.sort();
+        want.sort();
+        assert_eq!(at_px, want);
+        assert!(got.iter().all(|f| f.front_facing && f.depth == 0.25 && f.coverage == 1));
+        let weights = |x, y| got.iter().find(|f| (f.x, f.y) == (x, y)).map(|f| f.linear).unwrap();
+        assert_eq!(weights(4, 0), [0.5, 0.5, 0.0]);
+        assert_eq!(weights(4, 4), [0.0, 0.5, 0.5]);
+        assert_eq!(weights(0, 4), [0.5, 0.0, 0.5]);
+        // Facing and culling are the triangle's: counter-clockwise is back-facing here.
+        assert_eq!(rasterize_wireframe(&[tri[0], tri[2], tri[1]], &st, |_| panic!("culled")), 0);
+        st.cull = Cull::None;
+        let mut back = Vec::new();
+        rasterize_wireframe(&[tri[0], tri[2], tri[1]], &st, |f| back.push((f.x, f.y, f.front_facing)));
+        assert_eq!(back.len(), 24);
+        assert!(back.iter().all(|b| !b.2));
     }
 
     #[test]
