@@ -64,6 +64,7 @@
 
 #include "check.h"
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -826,6 +827,129 @@ static void msaa_draw(Fixture &f, bool render_pass)
     if (!render_pass) msaa_load(f, ms);
 }
 
+// 9. Sample-rate shading and attribute evaluation on a 2x2 R32G32B32A32_FLOAT target with
+// 4 samples, read back through ResolveSubresource (AVERAGE). The vertex shader passes a color
+// that is the corner's screen position (x, y, 0, 1). The 4x standard pattern's offsets sum to
+// zero, so averaging a per-sample position gives the pixel center.
+static void sample_rate_draw(Fixture &f, const char *vs_name, const char *ps_name, const float (&tri)[3][2],
+                             const float (&want)[4][4], UINT64 invocations)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture(vs_name), ps = fixture(ps_name);
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    const DXGI_FORMAT fmt = DXGI_FORMAT_R32G32B32A32_FLOAT;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {layout, 2};
+    pd.RTVFormats[0] = fmt;
+    pd.SampleDesc.Count = 4;
+    pd.RasterizerState.MultisampleEnable = TRUE;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    float verts[3][6];
+    for (int i = 0; i < 3; i++) {
+        float x = tri[i][0], y = tri[i][1];
+        float v[6] = {x - 1, 1 - y, x, y, 0, 1};
+        memcpy(verts[i], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb, ms, resolved, results;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+    results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 2;
+    d.Height = 2;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = fmt;
+    d.SampleDesc.Count = 4;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
+                                          IID_PPV_ARGS(&ms)),
+             S_OK);
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_NONE;
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RESOLVE_DEST, nullptr,
+                                          IID_PPV_ARGS(&resolved)),
+             S_OK);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    if (!pso || !ms || !resolved || !rtv_heap || !stats) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    dev->CreateRenderTargetView(ms, nullptr, rtv);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f}, zero[4] = {};
+    bind(f, tint);
+    ID3D12GraphicsCommandList *l = f.list;
+    l->ClearRenderTargetView(rtv, zero, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    D3D12_VIEWPORT vp = {0, 0, 2, 2, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 2, 2};
+    l->RSSetScissorRects(1, &sc);
+    l->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->DrawInstanced(3, 1, 0, 0);
+    l->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
+    D3D12_RESOURCE_BARRIER b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->ResolveSubresource(resolved, 0, ms, 0, fmt);
+    b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = f.readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {fmt, 2, 2, 1, 256};
+    src.pResource = resolved;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    f.run();
+    const unsigned char *rows = static_cast<const unsigned char *>(map(f.readback));
+    unsigned bad = 0;
+    for (int i = 0; i < 4; i++) {
+        float got[4];
+        memcpy(got, rows + (i / 2) * 256 + (i % 2) * 16, sizeof got);
+        for (int c = 0; c < 4; c++)
+            if (std::fabs(got[c] - want[i][c]) > 1e-4f && bad++ < 4)
+                fprintf(stderr, "%s: pixel %d channel %d is %f, expected %f\n", ps_name, i, c, got[c], want[i][c]);
+    }
+    CHECK_EQ(bad, 0u);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st;
+    memcpy(&st, map(results), sizeof st);
+    CHECK_EQ(st.PSInvocations, invocations);
+}
+
+static void sample_rate_draws(Fixture &f)
+{
+    // persample.frag: a `sample in` color and gl_SampleID, so one invocation per sample (16);
+    // blue is the sample index / 4, averaging 0.375.
+    const float whole[3][2] = {{0, 0}, {4, 0}, {0, 4}};
+    const float per_sample[4][4] = {{0.5f, 0.5f, 0.375f, 1}, {1.5f, 0.5f, 0.375f, 1}, {0.5f, 1.5f, 0.375f, 1},
+                                    {1.5f, 1.5f, 0.375f, 1}};
+    sample_rate_draw(f, "quad.vs.dxil", "persample.ps.dxil", whole, per_sample, 16);
+    // eval.frag: (EvalSnapped (4, -2)/16, EvalSampleIndex 1, EvalCentroid, a centroid input) of
+    // the color's x. The edge x = 0.45 leaves samples 0 and 2 of column 0 covered (not the
+    // center), so the centroid is sample 0 (x 0.375): (0.75, 0.875, 0.375, 0.375) on two of
+    // four samples averages to half that; column 1 stays clear. One invocation per pixel.
+    const float cut[3][2] = {{-4, -4}, {0.45f, -4}, {0.45f, 10}};
+    const float evaluated[4][4] = {
+        {0.375f, 0.4375f, 0.1875f, 0.1875f}, {0, 0, 0, 0}, {0.375f, 0.4375f, 0.1875f, 0.1875f}, {0, 0, 0, 0}};
+    sample_rate_draw(f, "pass2.vs.dxil", "eval.ps.dxil", cut, evaluated, 2);
+}
+
 static void draws(ID3D12Device *dev)
 {
     Fixture f;
@@ -972,6 +1096,7 @@ static void draws(ID3D12Device *dev)
     // 5. A line strip.
     line_strip_draw(f);
     wireframe_draw(f);
+    sample_rate_draws(f);
     geometry_draw(f);
 
     // 7. A 4x multisampled draw, resolved; 7b. the same in a render pass with a RESOLVE ending

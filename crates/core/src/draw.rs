@@ -24,7 +24,7 @@
 //! depth-stencil views of D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT and D32_FLOAT_S8X24_UINT
 //! (see [`DepthStencilTarget`]), single-sampled targets.
 
-use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use crate::dxil::exec::{self, Env, EvalAt, ExecError, SampleMode, Val};
 use crate::dxil::{EntryPoint, Function, Module, SignatureElement};
 use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::output_merger::{self as om, BlendInputs, Range};
@@ -39,13 +39,16 @@ const SV_INSTANCE_ID: u32 = 2;
 const SV_POSITION: u32 = 3;
 const SV_PRIMITIVE_ID: u32 = 10;
 const SV_IS_FRONT_FACE: u32 = 13;
+const SV_SAMPLE_INDEX: u32 = 12;
 const SV_COVERAGE: u32 = 14;
 const SV_TARGET: u32 = 16;
 const SV_DEPTH: u32 = 17;
 /// DXIL interpolation modes.
 const INTERP_CONSTANT: u32 = 1;
 const INTERP_NOPERSPECTIVE: u32 = 4;
+const INTERP_LINEAR_CENTROID: u32 = 3;
 const INTERP_NOPERSPECTIVE_CENTROID: u32 = 5;
+const INTERP_LINEAR_SAMPLE: u32 = 6;
 const INTERP_NOPERSPECTIVE_SAMPLE: u32 = 7;
 
 /// A shader ready to run: its module, entry function and signatures.
@@ -764,6 +767,18 @@ struct PsEnv<'b> {
     persp: [f32; 3],
     linear: [f32; 3],
     position: [f32; 4],
+    /// The primitive, to interpolate at other points of the pixel than its center.
+    shape: Shape<'b>,
+    viewport: Viewport,
+    /// The pixel's integer coordinates.
+    pixel: (i32, i32),
+    /// The render target's sample pattern.
+    samples: &'static [(i8, i8)],
+    /// The samples the primitive covers in this pixel (before SampleMask): where centroid
+    /// inputs are evaluated.
+    raster_coverage: u16,
+    /// The sample this invocation shades when the shader runs per sample.
+    sample: Option<u32>,
     front: bool,
     primitive_id: u32,
     helper: bool,
@@ -786,6 +801,79 @@ impl PsEnv<'_> {
     fn writes(&self) -> bool {
         !self.helper && !self.discarded
     }
+
+    /// Sample `n`'s position in the render target (the pixel center past the pattern's end).
+    fn sample_point(&self, n: u32) -> (f32, f32) {
+        let (dx, dy) = self.samples.get(n as usize).map_or((0.0, 0.0), |&(x, y)| (f32::from(x), f32::from(y)));
+        (self.pixel.0 as f32 + 0.5 + dx / 16.0, self.pixel.1 as f32 + 0.5 + dy / 16.0)
+    }
+
+    /// Where centroid interpolation evaluates: the pixel center when the primitive covers
+    /// every sample (or none: a helper), else the covered sample of lowest index.
+    fn centroid_point(&self) -> (f32, f32) {
+        let all = ((1u32 << self.samples.len()) - 1) as u16;
+        if self.raster_coverage == 0 || self.raster_coverage & all == all {
+            (self.pixel.0 as f32 + 0.5, self.pixel.1 as f32 + 0.5)
+        } else {
+            self.sample_point(self.raster_coverage.trailing_zeros())
+        }
+    }
+
+    /// The (perspective-correct, screen-linear) weights of the primitive's vertices at a point.
+    fn weights_at(&self, (x, y): (f32, f32)) -> ([f32; 3], [f32; 3]) {
+        let (p, l, _) = self.shape.weights(x, y, &self.viewport);
+        (p, l)
+    }
+
+    /// Input (sig, row) component `c` from its three vertices' values under `mode`, with the
+    /// weights `w` (perspective-correct, screen-linear) of where it is evaluated.
+    fn interpolate(
+        &self,
+        e: &SignatureElement,
+        v: &[[f32; 4]; 3],
+        mode: u32,
+        c: usize,
+        w: ([f32; 3], [f32; 3]),
+    ) -> Val {
+        let w = match mode {
+            INTERP_CONSTANT => [1.0, 0.0, 0.0],
+            INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => w.1,
+            _ => w.0,
+        };
+        let x = w[0] * v[0][c] + w[1] * v[1][c] + w[2] * v[2][c];
+        if e.component_type == 9 || e.component_type == 8 || mode != INTERP_CONSTANT {
+            Val::F32(x)
+        } else {
+            Val::Int(u64::from(v[0][c].to_bits()))
+        }
+    }
+
+    fn varying(&self, sig: u32, row: u32) -> Option<&([[f32; 4]; 3], u32)> {
+        self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v)
+    }
+}
+
+/// The primitive a pixel shader runs for, to interpolate at any point of the render target.
+#[derive(Clone, Copy)]
+enum Shape<'a> {
+    /// A point: every attribute is its vertex's; its depth.
+    Point(f32),
+    Line(&'a raster::LineSetup),
+    /// A triangle's clip-space vertices.
+    Triangle(&'a [[f32; 4]; 3]),
+}
+
+impl Shape<'_> {
+    /// (perspective-correct weights, screen-linear weights, depth) at render-target point (x, y).
+    fn weights(&self, x: f32, y: f32, vp: &Viewport) -> ([f32; 3], [f32; 3], f32) {
+        match self {
+            Shape::Point(z) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], *z),
+            Shape::Line(l) => l.weights_at(x, y, vp),
+            Shape::Triangle(clip) => {
+                raster::weights_at(clip, vp, x, y).unwrap_or(([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.0))
+            }
+        }
+    }
 }
 
 impl Env for PsEnv<'_> {
@@ -806,28 +894,55 @@ impl Env for PsEnv<'_> {
             });
         }
         Ok(match e.semantic_kind {
+            // At sample frequency a position declared `sample` is the sample's.
+            SV_POSITION if c < 2 && e.interpolation == INTERP_NOPERSPECTIVE_SAMPLE && self.sample.is_some() => {
+                let (x, y) = self.sample_point(self.sample.unwrap_or(0));
+                Val::F32(if c == 0 { x } else { y })
+            }
             SV_POSITION => Val::F32(self.position[c]),
             SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),
             SV_PRIMITIVE_ID => Val::Int(u64::from(self.primitive_id)),
-            _ => match self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v) {
+            SV_SAMPLE_INDEX => Val::Int(u64::from(self.sample.unwrap_or(0))),
+            _ => match self.varying(sig, row) {
                 Some((v, mode)) => {
                     let w = match *mode {
-                        INTERP_CONSTANT => [1.0, 0.0, 0.0],
-                        INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => {
-                            self.linear
+                        INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE if self.sample.is_some() => {
+                            self.weights_at(self.sample_point(self.sample.unwrap_or(0)))
                         }
-                        _ => self.persp,
+                        INTERP_LINEAR_CENTROID | INTERP_NOPERSPECTIVE_CENTROID if !self.helper => {
+                            self.weights_at(self.centroid_point())
+                        }
+                        _ => (self.persp, self.linear),
                     };
-                    let x = w[0] * v[0][c] + w[1] * v[1][c] + w[2] * v[2][c];
-                    if e.component_type == 9 || e.component_type == 8 || *mode != INTERP_CONSTANT {
-                        Val::F32(x)
-                    } else {
-                        Val::Int(u64::from(v[0][c].to_bits()))
-                    }
+                    self.interpolate(e, v, *mode, c, w)
                 }
                 None => Val::F32(0.0),
             },
         })
+    }
+    /// EvalSnapped / EvalSampleIndex / EvalCentroid: the input's declared mode minus its
+    /// centroid or sample part, at the pixel center moved by sixteenths, at a sample of the
+    /// pattern, or at the centroid ("Use of centroid or sample is ignored. Attributes with
+    /// constant interpolation are also allowed": EvaluateAttribute* docs).
+    fn eval_input(&mut self, sig: u32, row: u32, col: u8, at: EvalAt) -> Result<Val, ExecError> {
+        let e = input_element(self.inputs, sig)?;
+        let Some((v, mode)) = self.varying(sig, row) else {
+            return Ok(Val::F32(0.0));
+        };
+        let point = match at {
+            EvalAt::Snapped(x, y) => {
+                (self.pixel.0 as f32 + 0.5 + x as f32 / 16.0, self.pixel.1 as f32 + 0.5 + y as f32 / 16.0)
+            }
+            EvalAt::Sample(n) => self.sample_point(n),
+            EvalAt::Centroid => self.centroid_point(),
+        };
+        Ok(self.interpolate(e, v, *mode, col as usize & 3, self.weights_at(point)))
+    }
+    fn sample_count(&mut self) -> Result<u32, ExecError> {
+        Ok(self.samples.len() as u32)
+    }
+    fn sample_position(&mut self, index: u32) -> Result<[f32; 2], ExecError> {
+        Ok(self.samples.get(index as usize).map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0]))
     }
     fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
         let e =
@@ -854,11 +969,12 @@ impl Env for PsEnv<'_> {
         self.discarded = true;
         Ok(())
     }
-    /// SampleIndex (90): 0, the shader runs once per pixel (see [`draw`]); Coverage (91): the
-    /// pixel's covered samples under SampleMask.
+    /// SampleIndex (90): the sample this invocation shades (0 at pixel frequency, see
+    /// [`draw`]); Coverage (91): the covered samples under SampleMask (at sample frequency only
+    /// the invocation's own).
     fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
         match opcode {
-            90 => Ok(0),
+            90 => Ok(self.sample.unwrap_or(0)),
             91 => Ok(self.coverage),
             _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
         }
@@ -1109,6 +1225,13 @@ pub fn draw(
                     continue;
                 };
                 let ps_fn = ps.function()?;
+                // A shader that reads SV_SampleIndex or has a `sample` input runs once per covered
+                // sample (sample-frequency execution, as D3D11 defined it and D3D12 keeps).
+                let per_sample = ps.entry.inputs.iter().any(|e| {
+                    e.semantic_kind == SV_SAMPLE_INDEX
+                        || matches!(e.interpolation, INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE)
+                });
+                let passes = if per_sample { samples.len() } else { 1 };
                 // Varyings: for each PS input row, the three vertices' values of the VS output with
                 // the same semantic.
                 let mut varyings: Varyings = Vec::new();
@@ -1141,104 +1264,118 @@ pub fn draw(
                 for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
                     let (qy, qx) = quad_of(&covered[0]);
                     let front = covered[0].front_facing;
-                    // Each lane starts from the handles the draw made so far (allocations reused).
-                    for hs in lane_handles.iter_mut() {
-                        hs.list.clone_from(&handles.list);
-                        hs.strides.clone_from(&handles.strides);
-                    }
-                    let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
-                    let mut coverage = [0u16; 4];
-                    let mut lane_env = |lane: usize, hs| {
-                        let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                        let frag = covered.iter().find(|f| f.x == x && f.y == y);
-                        if let Some(f) = frag {
-                            zs[lane] = f.sample_depth;
-                            coverage[lane] = f.coverage;
-                        }
-                        let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-                        let (persp, linear, z) = match (frag, prim, &line) {
-                            (Some(f), _, _) => (f.persp, f.linear, f.depth),
-                            // Helpers: the primitive's weights extended to the pixel.
-                            (None, Primitive::Point(_), _) => ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], covered[0].depth),
-                            (None, _, Some(l)) => l.weights_at(cx, cy, &call.viewport),
-                            (None, _, None) => raster::weights_at(&clip, &call.viewport, cx, cy).unwrap_or((
-                                [1.0, 0.0, 0.0],
-                                [1.0, 0.0, 0.0],
-                                0.0,
-                            )),
-                        };
-                        // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
-                        let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
-                        let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                        PsEnv {
-                            inputs: &ps.entry.inputs,
-                            varyings: &varyings,
-                            persp,
-                            linear,
-                            position: [cx, cy, z, w],
-                            front,
-                            primitive_id: prim_id,
-                            helper: frag.is_none(),
-                            discarded: false,
-                            targets: Default::default(),
-                            depth: None,
-                            coverage: u32::from(coverage[lane] & sample_mask),
-                            out_coverage: None,
-                            handles: hs,
-                            resources: ps_res,
-                            outputs: &ps.entry.outputs,
-                            bindings: ps_bindings,
-                        }
+                    let shape = match (prim, &line) {
+                        (Primitive::Point(_), _) => Shape::Point(covered[0].depth),
+                        (_, Some(l)) => Shape::Line(l),
+                        _ => Shape::Triangle(&clip),
                     };
-                    // Built in place (an array, not pushed into a Vec): the environments are moved
-                    // and freed per quad otherwise.
-                    let [h0, h1, h2, h3] = lane_handles.each_mut();
-                    let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
-                    {
-                        let [a, b, c, d] = &mut envs;
-                        exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
-                    }
-                    for (lane, env) in envs.iter().enumerate() {
-                        stats.ps_invocations += u64::from(!env.helper);
-                        if env.helper || env.discarded {
+                    // At sample frequency, pass n shades sample n of the pixels that cover it.
+                    for pass in 0..passes {
+                        let only = if per_sample { 1u16 << pass } else { u16::MAX };
+                        if covered.iter().all(|f| f.coverage & only == 0) {
                             continue;
                         }
-                        stats.pixels_shaded += 1;
-                        let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                        let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
-                        if p.blend.alpha_to_coverage {
-                            let alpha = env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
-                            mask &= alpha_coverage(alpha, samples.len());
+                        // Each lane starts from the handles the draw made so far (allocations reused).
+                        for hs in lane_handles.iter_mut() {
+                            hs.list.clone_from(&handles.list);
+                            hs.strides.clone_from(&handles.strides);
                         }
-                        // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
-                        // depth; the bias applies to the latter only), then the output.
-                        let mut passed = 0u16;
-                        for s in bits(mask) {
-                            let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
-                            if let Some(d) = depth.as_deref_mut() {
-                                if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
-                                    continue;
-                                }
+                        let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
+                        let mut coverage = [0u16; 4];
+                        let mut lane_env = |lane: usize, hs| {
+                            let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
+                            let frag = covered.iter().find(|f| f.x == x && f.y == y);
+                            if let Some(f) = frag {
+                                zs[lane] = f.sample_depth;
+                                coverage[lane] = f.coverage & only;
                             }
-                            passed |= 1 << s;
-                        }
-                        stats.samples_passed += u64::from(passed.count_ones());
-                        if passed == 0 {
-                            continue;
-                        }
-                        let mut wrote = false;
-                        for (n, slot) in targets.iter_mut().enumerate() {
-                            let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten()) else {
-                                continue;
+                            let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                            let (persp, linear, z) = match frag {
+                                Some(f) => (f.persp, f.linear, f.depth),
+                                // Helpers: the primitive's weights extended to the pixel.
+                                None => shape.weights(cx, cy, &call.viewport),
                             };
-                            let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
-                            for s in bits(passed) {
-                                write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
+                            // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
+                            let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
+                            let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
+                            PsEnv {
+                                inputs: &ps.entry.inputs,
+                                varyings: &varyings,
+                                persp,
+                                linear,
+                                position: [cx, cy, z, w],
+                                shape,
+                                viewport: call.viewport,
+                                pixel: (x, y),
+                                samples,
+                                raster_coverage: frag.map_or(0, |f| f.coverage),
+                                sample: per_sample.then_some(pass as u32),
+                                front,
+                                primitive_id: prim_id,
+                                helper: coverage[lane] == 0,
+                                discarded: false,
+                                targets: Default::default(),
+                                depth: None,
+                                coverage: u32::from(coverage[lane] & sample_mask),
+                                out_coverage: None,
+                                handles: hs,
+                                resources: ps_res,
+                                outputs: &ps.entry.outputs,
+                                bindings: ps_bindings,
                             }
-                            wrote = true;
+                        };
+                        // Built in place (an array, not pushed into a Vec): the environments are moved
+                        // and freed per quad otherwise.
+                        let [h0, h1, h2, h3] = lane_handles.each_mut();
+                        let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
+                        {
+                            let [a, b, c, d] = &mut envs;
+                            exec::run_quad(ps.module, ps_fn, [a, b, c, d])?;
                         }
-                        if wrote {
-                            stats.pixels_written += 1;
+                        for (lane, env) in envs.iter().enumerate() {
+                            stats.ps_invocations += u64::from(!env.helper);
+                            if env.helper || env.discarded {
+                                continue;
+                            }
+                            stats.pixels_shaded += 1;
+                            let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
+                            let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
+                            if p.blend.alpha_to_coverage {
+                                let alpha =
+                                    env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
+                                mask &= alpha_coverage(alpha, samples.len());
+                            }
+                            // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
+                            // depth; the bias applies to the latter only), then the output.
+                            let mut passed = 0u16;
+                            for s in bits(mask) {
+                                let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
+                                if let Some(d) = depth.as_deref_mut() {
+                                    if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
+                                        continue;
+                                    }
+                                }
+                                passed |= 1 << s;
+                            }
+                            stats.samples_passed += u64::from(passed.count_ones());
+                            if passed == 0 {
+                                continue;
+                            }
+                            let mut wrote = false;
+                            for (n, slot) in targets.iter_mut().enumerate() {
+                                let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten())
+                                else {
+                                    continue;
+                                };
+                                let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
+                                for s in bits(passed) {
+                                    write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
+                                }
+                                wrote = true;
+                            }
+                            if wrote {
+                                stats.pixels_written += 1;
+                            }
                         }
                     }
                 }
@@ -1751,6 +1888,97 @@ mod tests {
                 assert_eq!(got, if hit { 0.0 } else { 1.0 }, "sample {s} pixel ({x}, {y})");
             }
         }
+    }
+
+    /// Draws `tris` (screen-space corners) on a 2x2, 4x RGBA32F target with `vs` (position
+    /// float2 at TEXCOORD0, color float4 at TEXCOORD1: the corner's screen x and y) and `ps`;
+    /// returns each sample's color, indexed [sample][pixel], and the statistics.
+    fn msaa_float_draw(vs: &[u8], ps: &[u8], tris: &[[f32; 2]]) -> (Vec<Vec<[f32; 4]>>, DrawStats) {
+        let (vs, ps) = (program(vs), program(ps));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        p.sample_count = 4;
+        p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
+        let vb: Vec<u8> = tris
+            .iter()
+            .flat_map(|&[x, y]| [x - 1.0, 1.0 - y, x, y, 0.0, 1.0])
+            .flat_map(|f: f32| f.to_le_bytes())
+            .collect();
+        let tl = input_assembler::Topology::TriangleList;
+        let call = simple_call((&vs, None, Some(&ps)), &p, tl, (0..tris.len() as u32).collect(), &vb, (2, 2));
+        let mut rt = vec![0u8; 4 * 64];
+        let stats = {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 2,
+                height: 2,
+                format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+                sample_stride: 64,
+            })];
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None).expect("draws")
+        };
+        let f = |at: usize| f32::from_le_bytes([rt[at], rt[at + 1], rt[at + 2], rt[at + 3]]);
+        let colors =
+            (0..4).map(|s| (0..4).map(|i| std::array::from_fn(|c| f(64 * s + 16 * i + 4 * c))).collect()).collect();
+        (colors, stats)
+    }
+
+    fn close(a: [f32; 4], b: [f32; 4]) -> bool {
+        a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-4)
+    }
+
+    /// `persample.frag` (a `sample in` color, gl_SampleID): the shader runs once per covered
+    /// sample, sees its index and gets the color interpolated at the sample; a triangle over
+    /// the whole 2x2 target makes 16 invocations, each sample its own value.
+    #[test]
+    fn a_shader_with_sample_inputs_runs_once_per_sample_at_the_samples_position() {
+        let (got, stats) = msaa_float_draw(
+            include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"),
+            include_bytes!("../tests/fixtures/dxil/persample.ps.dxil"),
+            &[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
+        );
+        assert_eq!(stats.ps_invocations, 16);
+        let pattern = raster::standard_sample_positions(4).unwrap();
+        for (s, &(dx, dy)) in pattern.iter().enumerate() {
+            for (i, &px) in got[s].iter().enumerate() {
+                let (x, y) = ((i % 2) as f32, (i / 2) as f32);
+                let want = [x + 0.5 + f32::from(dx) / 16.0, y + 0.5 + f32::from(dy) / 16.0, s as f32 * 0.25, 1.0];
+                assert!(close(px, want), "sample {s} pixel {i}: {px:?}, expected {want:?}");
+            }
+        }
+    }
+
+    /// `eval.frag` with `pass2.vert`: interpolateAtOffset(0.25, -0.125) is EvalSnapped (4, -2)
+    /// sixteenths, interpolateAtSample(1) sample 1 at (6, -2)/16, interpolateAtCentroid and a
+    /// `centroid in` the centroid. Pixel (0, 0) is cut by the edge x = 0.45: samples 0 and 2
+    /// (x 0.375 and 0.125) are in, 1 and 3 (0.875, 0.625) and the center out, so the centroid
+    /// is sample 0; a pixel the triangle covers whole has its centroid at the center.
+    #[test]
+    fn eval_operations_and_centroid_inputs_interpolate_where_the_docs_say() {
+        let (got, stats) = msaa_float_draw(
+            include_bytes!("../tests/fixtures/dxil/pass2.vs.dxil"),
+            include_bytes!("../tests/fixtures/dxil/eval.ps.dxil"),
+            &[[-4.0, -4.0], [0.45, -4.0], [0.45, 10.0]],
+        );
+        assert_eq!(stats.ps_invocations, 2, "pixels (0, 0) and (0, 1), once each");
+        let want = [0.5 + 0.25, 0.5 + 6.0 / 16.0, 0.5 - 2.0 / 16.0, 0.5 - 2.0 / 16.0];
+        for s in [0, 2] {
+            assert!(close(got[s][0], want), "sample {s}: {:?}, expected {want:?}", got[s][0]);
+        }
+        assert_eq!(got[1][0], [0.0; 4], "sample 1 is not covered");
+        let (whole, _) = msaa_float_draw(
+            include_bytes!("../tests/fixtures/dxil/pass2.vs.dxil"),
+            include_bytes!("../tests/fixtures/dxil/eval.ps.dxil"),
+            &[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
+        );
+        // Pixel (1, 0): x 1.5 at the center.
+        assert!(close(whole[3][1], [1.75, 1.5 + 6.0 / 16.0, 1.5, 1.5]), "{:?}", whole[3][1]);
     }
 
     #[test]

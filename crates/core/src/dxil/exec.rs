@@ -110,6 +110,17 @@ pub enum SampleMode {
     Level(f32),
 }
 
+/// Where an `Eval*` operation interpolates an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalAt {
+    /// `EvalSnapped`: the pixel center moved by (x, y) sixteenths of a pixel, each in −8..=7.
+    Snapped(i32, i32),
+    /// `EvalSampleIndex`: the position of sample `n` of the render target's pattern.
+    Sample(u32),
+    /// `EvalCentroid`: where a centroid-interpolated input is evaluated.
+    Centroid,
+}
+
 /// What a shader invocation reaches outside itself.
 pub trait Env {
     /// `LoadInput`: component `col` of row `row` of input signature element `sig`, for vertex
@@ -208,6 +219,21 @@ pub trait Env {
     /// (90), `Coverage` (91), `GSInstanceID` (100), `ViewID` (138).
     fn system_value(&mut self, opcode: u32, _component: u32) -> R<u32> {
         unsupported(opcode_name(opcode).unwrap_or("system value"))
+    }
+    /// `EvalSnapped` / `EvalSampleIndex` / `EvalCentroid` (pixel shaders): component `col` of
+    /// row `row` of input `sig` interpolated at another point of the pixel than its
+    /// declaration says.
+    fn eval_input(&mut self, _sig: u32, _row: u32, _col: u8, _at: EvalAt) -> R<Val> {
+        unsupported("EvalSnapped/EvalSampleIndex/EvalCentroid")
+    }
+    /// `RenderTargetGetSampleCount` (77): the samples per pixel of the bound render targets.
+    fn sample_count(&mut self) -> R<u32> {
+        unsupported("RenderTargetGetSampleCount")
+    }
+    /// `RenderTargetGetSamplePosition` (76): sample `index`'s offset from the pixel center in
+    /// pixels (x right, y down); (0, 0) for an index past the count.
+    fn sample_position(&mut self, _index: u32) -> R<[f32; 2]> {
+        unsupported("RenderTargetGetSamplePosition")
     }
     /// `EmitStream` (geometry shaders): the outputs stored so far become a vertex of `stream`.
     fn emit_stream(&mut self, _stream: u32) -> R<()> {
@@ -1887,6 +1913,19 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             return Ok(Out::None);
         }
         90 | 91 | 93..=96 | 100 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
+        // EvalSnapped (sig, row, col, offsetX, offsetY): offsets are 4-bit signed sixteenths,
+        // so only the low four bits count.
+        87 => {
+            let four = |v: u64| ((v as i32) << 28) >> 28;
+            env.eval_input(u(0) as u32, u(1) as u32, u(2) as u8, EvalAt::Snapped(four(u(3)), four(u(4))))?
+        }
+        88 => env.eval_input(u(0) as u32, u(1) as u32, u(2) as u8, EvalAt::Sample(u(3) as u32))?,
+        89 => env.eval_input(u(0) as u32, u(1) as u32, u(2) as u8, EvalAt::Centroid)?,
+        76 => {
+            let [x, y] = env.sample_position(u(0) as u32)?;
+            return Ok(lanes(cx.out, [Val::F32(x), Val::F32(y)]));
+        }
+        77 => Val::Int(u64::from(env.sample_count()?)),
         // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
         83..=86 => {
             let d = cx.derivs.as_ref().and_then(|d| d.first()).copied().unwrap_or([0.0; 4]);
