@@ -938,12 +938,6 @@ impl Env for PsEnv<'_> {
         };
         Ok(self.interpolate(e, v, *mode, col as usize & 3, self.weights_at(point)))
     }
-    fn sample_count(&mut self) -> Result<u32, ExecError> {
-        Ok(self.samples.len() as u32)
-    }
-    fn sample_position(&mut self, index: u32) -> Result<[f32; 2], ExecError> {
-        Ok(self.samples.get(index as usize).map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0]))
-    }
     fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
         let e =
             self.outputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("output signature".into()))?;
