@@ -570,6 +570,179 @@ static void wireframe_draw(Fixture &f)
     CHECK_EQ(q[1], 0u);
 }
 
+// 5c. Stream output: the quad shaders over a list of two triangles, SV_Position.xyzw into
+// slot 0 and TEXCOORD0 (the color) into slot 1, both stride 16. Slot 0's view holds 96 bytes
+// (both triangles); slot 1's holds 80 and its BufferFilledSize starts at 16 (set with
+// WriteBufferImmediate), leaving room for one triangle: the second fits slot 0 but not slot
+// 1, so it is written to neither. SO_STATISTICS_STREAM0: 1 written, 2 needed; the filled
+// sizes end at 48 and 64; stream 0 is also rasterized (CInvocations 2).
+static void stream_output_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.Flags =
+        D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT | D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("quad.ps.dxil");
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    const D3D12_SO_DECLARATION_ENTRY decl[2] = {{0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 4, 1}};
+    const UINT strides[2] = {16, 16};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {layout, 2};
+    pd.StreamOutput = {decl, 2, strides, 2, 0};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    float verts[6][6];
+    for (int k = 0; k < 6; k++) {
+        float v[6] = {k % 3 == 1 ? 0.5f : -0.5f, k % 3 == 2 ? -0.5f : 0.5f, k / 8.0f, 0.25f, 0.5f, 1};
+        memcpy(verts[k], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb, so, results, readback;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+    so.p = buffer(dev, D3D12_HEAP_TYPE_DEFAULT, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 16, D3D12_RESOURCE_STATE_COPY_DEST);
+    readback.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12QueryHeap> so_stats, stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_SO_STATISTICS, 1, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&so_stats)), S_OK);
+    qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    Com<ID3D12GraphicsCommandList2> l2;
+    CHECK_HR(f.list->QueryInterface(IID_PPV_ARGS(&l2)), S_OK);
+    if (!so || !so_stats || !stats || !l2) return;
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    ID3D12GraphicsCommandList *l = f.list;
+    const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER filled[2] = {{va + 256, 0}, {va + 260, 16}};
+    l2->WriteBufferImmediate(2, filled, nullptr);
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_STREAM_OUT);
+    l->ResourceBarrier(1, &b);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW views[2] = {{va, 96, va + 256}, {va + 128, 80, va + 260}};
+    l->SOSetTargets(0, 2, views);
+    l->BeginQuery(so_stats, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 0);
+    l->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->DrawInstanced(6, 1, 0, 0);
+    l->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->EndQuery(so_stats, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 0);
+    l->ResolveQueryData(so_stats, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 0, 1, results, 0);
+    Com<ID3D12Resource> stat_results;
+    stat_results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    l->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, stat_results, 0);
+    b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 512);
+    f.run();
+
+    const float *out = static_cast<const float *>(map(readback));
+    unsigned bad = 0;
+    for (int v = 0; v < 3; v++)
+        for (int c = 0; c < 4; c++) {
+            const float pos = c < 2 ? verts[v][c] : (c == 2 ? 0.0f : 1.0f);
+            bad += out[4 * v + c] != pos;              // slot 0 from byte 0
+            bad += out[32 + 4 + 4 * v + c] != verts[v][2 + c];  // slot 1 from byte 128 + 16
+        }
+    for (int i = 12; i < 24; i++) bad += out[i] != 0.0f;       // slot 0: no second triangle
+    for (int i = 32; i < 36; i++) bad += out[i] != 0.0f;       // slot 1 before its filled size
+    for (int i = 48; i < 52; i++) bad += out[i] != 0.0f;       // slot 1 past the first triangle
+    CHECK_EQ(bad, 0u);
+    const uint32_t *counters = reinterpret_cast<const uint32_t *>(out + 64);
+    CHECK_EQ(counters[0], 48u);
+    CHECK_EQ(counters[1], 64u);
+    D3D12_QUERY_DATA_SO_STATISTICS q;
+    memcpy(&q, map(results), sizeof q);
+    CHECK_EQ(q.NumPrimitivesWritten, 1u);
+    CHECK_EQ(q.PrimitivesStorageNeeded, 2u);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st;
+    memcpy(&st, map(stat_results), sizeof st);
+    CHECK_EQ(st.CInvocations, 2u);
+    CHECK_EQ(st.VSInvocations, 6u);
+}
+
+// 5d. SV_VertexID and SV_InstanceID count from 0: StartVertexLocation, BaseVertexLocation and
+// StartInstanceLocation only choose the data fetched. ids.vs.dxil writes (SV_VertexID,
+// SV_InstanceID, 0, 1) to TEXCOORD0, captured by stream output with nothing rasterized and no
+// pixel shader: DrawInstanced(2, 2, 5, 7) gives (0,0) (1,0) (0,1) (1,1); an indexed draw of
+// indices 4 and 9 with BaseVertexLocation 100 gives the indices, 4 and 9.
+static void vertex_ids_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    std::vector<char> vs = fixture("ids.vs.dxil");
+    const D3D12_SO_DECLARATION_ENTRY decl = {0, "TEXCOORD", 0, 0, 2, 0};
+    const UINT stride = 8;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {};
+    pd.InputLayout = {};
+    pd.NumRenderTargets = 0;
+    pd.RTVFormats[0] = DXGI_FORMAT_UNKNOWN;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.StreamOutput = {&decl, 1, &stride, 1, D3D12_SO_NO_RASTERIZED_STREAM};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    Com<ID3D12Resource> so, ib, readback;
+    so.p = buffer(dev, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_STREAM_OUT);
+    ib.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, 4, D3D12_RESOURCE_STATE_GENERIC_READ);
+    readback.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!pso || !so || !ib) return;
+    const uint16_t indices[2] = {4, 9};
+    memcpy(map(ib), indices, sizeof indices);
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    ID3D12GraphicsCommandList *l = f.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    // The filled size (byte 192) starts at 0: the buffer was created zeroed.
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW view = {va, 128, va + 192};
+    l->SOSetTargets(0, 1, &view);
+    l->DrawInstanced(2, 2, 5, 7);
+    D3D12_INDEX_BUFFER_VIEW ibv = {ib->GetGPUVirtualAddress(), 4, DXGI_FORMAT_R16_UINT};
+    l->IASetIndexBuffer(&ibv);
+    l->DrawIndexedInstanced(2, 1, 0, 100, 0);
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 256);
+    f.run();
+    const float *out = static_cast<const float *>(map(readback));
+    const float want[12] = {0, 0, 1, 0, 0, 1, 1, 1, 4, 0, 9, 0};
+    unsigned bad = 0;
+    for (int i = 0; i < 12; i++)
+        if (out[i] != want[i] && bad++ < 4) fprintf(stderr, "vertex ids: float %d is %g, expected %g\n", i, out[i], want[i]);
+    CHECK_EQ(bad, 0u);
+    uint32_t filled;
+    memcpy(&filled, out + 48, 4);
+    CHECK_EQ(filled, 48u);
+}
+
 // 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
 // and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
 // (0, 64, 255, 255)).
@@ -1096,6 +1269,8 @@ static void draws(ID3D12Device *dev)
     // 5. A line strip.
     line_strip_draw(f);
     wireframe_draw(f);
+    stream_output_draw(f);
+    vertex_ids_draw(f);
     sample_rate_draws(f);
     geometry_draw(f);
 

@@ -1054,21 +1054,24 @@ static void test_format_features(ID3D12Device *dev)
                ds = D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
     /* Shaders execute: cube textures, loads, sampling and gathers; buffers and vertex buffers;
      * blending in draws; typed UAVs with typed loads and stores; Texture2DMS loads (with the
-     * render-target bits). No DISPLAY (no swap chains) or SO_BUFFER (no stream output). */
+     * render-target bits); SO_BUFFER for the formats of 32-bit channels (stream output runs).
+     * No DISPLAY (no swap chains). */
     const UINT cube = D3D12_FORMAT_SUPPORT1_TEXTURECUBE,
                read = D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE |
                       D3D12_FORMAT_SUPPORT1_SHADER_GATHER,
                vb = D3D12_FORMAT_SUPPORT1_BUFFER | D3D12_FORMAT_SUPPORT1_IA_VERTEX_BUFFER,
                blend = D3D12_FORMAT_SUPPORT1_BLENDABLE, uav = D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW,
+               so = D3D12_FORMAT_SUPPORT1_SO_BUFFER,
                uavrw = D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD | D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE;
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_UNORM, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | uav,
                          tiled | uavrw);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_B8G8R8A8_UNORM, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8B8A8_TYPELESS, S_OK, S1_TEX123 | cube | S1_COPY, tiled);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32A32_FLOAT, S_OK,
-                         S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | uav, tiled | uavrw);
+                         S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | uav | so, tiled | uavrw);
     /* 96-bit: no tiled support, no typed UAV. */
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK, S1_TEX123 | cube | S1_COPY | rt | read | vb | blend, 0);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R32G32B32_FLOAT, S_OK,
+                         S1_TEX123 | cube | S1_COPY | rt | read | vb | blend | so, 0);
     /* BC: 2D, 3D and cube, no 1D; read by shaders. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_BC1_UNORM, S_OK,
                          D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | cube | S1_COPY | read,

@@ -28,7 +28,9 @@
  *                (Mesa's d3d12 driver draws them as quads from a geometry shader; odd sizes
  *                above 1 would put gl_PointCoord on 8-bit ties);
  *   compute_image a GLES 3.1 compute shader: groupshared memory with a barrier, imageStore into
- *                an RGBA8 image, and an atomic counter (printed as "atomic_counter N").
+ *                an RGBA8 image, and an atomic counter (printed as "atomic_counter N");
+ *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
+ *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *
  * usage: gl_diff   (prints "NAME HASH ..." per scene) */
 #include <EGL/egl.h>
@@ -163,4 +165,23 @@ int main(){
   glUseProgram(cp);glBindImageTexture(0,img,0,GL_FALSE,0,GL_WRITE_ONLY,GL_RGBA8);glDispatchCompute(8,8,1);glMemoryBarrier(GL_ALL_BARRIER_BITS);
   GLuint rf;glGenFramebuffers(1,&rf);glBindFramebuffer(GL_FRAMEBUFFER,rf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,img,0);dump("compute_image");
   unsigned *cv=(unsigned*)glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER,0,4,GL_MAP_READ_BIT);printf("atomic_counter %u err=%x\n",cv?*cv:0xFFFFFFFF,glGetError());if(cv)glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);}
+ // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
+ // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
+ // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
+ {const char*src[2]={"#version 300 es\nlayout(location=0) in vec2 pos;out vec4 a;flat out ivec2 b;void main(){a=vec4(pos*2.0,float(gl_VertexID),0.5);b=ivec2(gl_VertexID*3,-gl_VertexID);gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision mediump float;in vec4 a;flat in ivec2 b;out vec4 o;void main(){o=a+vec4(b,0,0);}\n"};
+  GLenum k[2]={GL_VERTEX_SHADER,GL_FRAGMENT_SHADER};GLuint p=glCreateProgram();for(int i=0;i<2;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&src[i],0);glCompileShader(sh);glAttachShader(p,sh);}
+  const char*vary[2]={"a","b"};glTransformFeedbackVaryings(p,2,vary,GL_INTERLEAVED_ATTRIBS);glLinkProgram(p);GLint ok;glGetProgramiv(p,GL_LINK_STATUS,&ok);if(!ok)fprintf(stderr,"xfb link failed\n");
+  GLuint tb,tf,q;glGenBuffers(1,&tb);glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER,tb);glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER,6*24,0,GL_DYNAMIC_READ);
+  glGenTransformFeedbacks(1,&tf);glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,tf);glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER,0,tb);glGenQueries(1,&q);
+  glUseProgram(p);glEnable(GL_RASTERIZER_DISCARD);glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,q);glBeginTransformFeedback(GL_TRIANGLES);
+  glDrawArrays(GL_TRIANGLES,0,3);glPauseTransformFeedback();glDrawArrays(GL_TRIANGLES,0,6);glResumeTransformFeedback();glDrawArrays(GL_TRIANGLES,3,3);
+  glEndTransformFeedback();glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);glDisable(GL_RASTERIZER_DISCARD);
+  GLuint n=0;glGetQueryObjectuiv(q,GL_QUERY_RESULT,&n);
+  const float*w=(const float*)glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER,0,6*24,GL_MAP_READ_BIT);
+  unsigned long h=1469598103934665603UL^n;for(int i=0;w&&i<6*24;i++){h^=((const unsigned char*)w)[i];h*=1099511628211UL;}
+  printf("xfb %016lx primitives=%u",w?h:0,n);
+  for(int i=0;w&&i<6;i++){const int*iv=(const int*)(w+6*i+4);printf(" (%g %g %g %g %d %d)",w[6*i],w[6*i+1],w[6*i+2],w[6*i+3],iv[0],iv[1]);}
+  if(w){glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);}
+  printf(" err=%x\n",glGetError());glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,0);}
  return 0;}

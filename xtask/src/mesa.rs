@@ -73,7 +73,7 @@ fn gl_diff(exe: &Path, libs: &Path) -> Result<(), String> {
             .collect())
     };
     let (reference, ours) = (hashes(None)?, hashes(Some(libs))?);
-    if reference.len() < 19 || reference != ours {
+    if reference.len() < 20 || reference != ours {
         return Err(format!("gl_diff: llvmpipe {reference:?}\nrd3d12 {ours:?}"));
     }
     eprintln!("xtask: gl_diff: {} scenes equal", ours.len());

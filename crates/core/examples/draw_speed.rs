@@ -77,6 +77,7 @@ fn main() {
         topology: Topology::TriangleList,
         vertices: vec![0, 1, 2, 2, 1, 3],
         cut: None,
+        vertex_id_base: 0,
         instances: 1,
         start_instance: 0,
         vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
@@ -98,7 +99,7 @@ fn main() {
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
         })];
-        let s = draw(&call, &Vs, &Vs, &Ps, &mut targets, None).expect("draws");
+        let s = draw(&call, &Vs, &Vs, &Ps, &mut targets, None, &mut []).expect("draws");
         pixels += s.pixels_written;
         invocations += s.ps_invocations;
     }

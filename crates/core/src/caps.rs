@@ -79,9 +79,11 @@ impl Caps {
             // Multisampled render targets and depth buffers: clears, copies, resolves and
             // draws set every sample (4 MB / 64 KB placement like hardware).
             msaa: true,
-            // Texture2DMS SRVs load any sample; no stream-output stage runs.
+            // Texture2DMS SRVs load any sample.
             msaa_load: true,
-            stream_output: false,
+            // Stream 0 is written to SO buffers (draw::stream_output) and counted by
+            // SO_STATISTICS queries.
+            stream_output: true,
             video: false,
             present: false,
             // Reserved resources map 64 KB tiles from heaps; unmapped tiles read zero and drop
@@ -147,10 +149,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn today_executes_shaders_but_has_no_video_or_swap_chains() {
+    fn today_executes_shaders_and_stream_output_but_has_no_video_or_swap_chains() {
         let c = Caps::today();
         assert!(c.shaders && c.uav && c.typed_uav_load_additional_formats);
-        assert!(c.msaa_load && !c.stream_output);
+        assert!(c.msaa_load && c.stream_output);
         assert!(c.render_targets && c.depth_stencil);
         assert!(c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);

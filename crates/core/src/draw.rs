@@ -33,6 +33,9 @@ use crate::raster::{self, Cull, Rect, TriangleState, Viewport};
 use rd3d12_sys as sys;
 use std::collections::HashMap;
 
+mod stream_output;
+pub use stream_output::SoBuffer;
+
 /// DXIL semantic kinds used here (DXIL.rst "Semantic Kind").
 const SV_VERTEX_ID: u32 = 1;
 const SV_INSTANCE_ID: u32 = 2;
@@ -368,6 +371,10 @@ pub struct DrawCall<'a> {
     pub vertices: Vec<u32>,
     /// The strip cut value of an indexed draw.
     pub cut: Option<u32>,
+    /// What `vertices` added to the vertex IDs: StartVertexLocation (DrawInstanced) or
+    /// BaseVertexLocation (DrawIndexedInstanced). SV_VertexID counts from 0 regardless: it is
+    /// the vertex's place in the draw, or the index as read from the index buffer.
+    pub vertex_id_base: u32,
     /// InstanceCount.
     pub instances: u32,
     /// StartInstanceLocation.
@@ -416,6 +423,12 @@ pub struct DrawStats {
     /// Samples that passed the depth and stencil tests (all covered samples without a depth
     /// buffer): what an occlusion query counts.
     pub samples_passed: u64,
+    /// D3D12_QUERY_DATA_SO_STATISTICS.NumPrimitivesWritten of stream 0: primitives written to
+    /// the stream-output buffers (0 without a stream-output declaration).
+    pub so_written: u64,
+    /// PrimitivesStorageNeeded of stream 0: primitives that were to be written, those that did
+    /// not fit included.
+    pub so_needed: u64,
 }
 
 /// A resource's (space, register).
@@ -1040,6 +1053,7 @@ pub fn draw(
     ps_bindings: &dyn Bindings,
     targets: &mut [Option<Target<'_>>],
     mut depth: Option<&mut DepthStencilTarget<'_>>,
+    so: &mut [Option<SoBuffer<'_>>],
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
     let samples =
@@ -1067,6 +1081,9 @@ pub fn draw(
     }
     // The outputs the rasterizer and the pixel shader read: the last stage before them.
     let last_outputs = call.gs.as_ref().map_or(&call.vs.entry.outputs, |g| &g.entry.outputs);
+    // Stream output, and whether stream 0 (the only one that runs) is also rasterized.
+    let so_writer = stream_output::Writer::new(&p.stream_output, last_outputs);
+    let rasterize = so_writer.is_none() || p.stream_output.rasterized_stream == 0;
     let rt = &p.rasterizer;
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
     let wireframe = rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0;
@@ -1127,8 +1144,10 @@ pub fn draw(
                     let mut env = VsEnv {
                         inputs: &call.vs.entry.inputs,
                         attrs: &attrs,
-                        vertex_id: v,
-                        instance_id: instance + call.start_instance,
+                        // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start
+                        // locations (which only choose the vertex data fetched).
+                        vertex_id: v.wrapping_sub(call.vertex_id_base),
+                        instance_id: instance,
                         outputs: HashMap::new(),
                         handles: &mut handles,
                         resources: &vs_res,
@@ -1153,6 +1172,19 @@ pub fn draw(
             };
             for (prim, verts, prim_id) in raster_prims {
                 let prim = &prim;
+                if let Some(w) = &so_writer {
+                    let n = match prim {
+                        Primitive::Point(_) => 1,
+                        Primitive::Line(_) => 2,
+                        Primitive::Triangle(_) => 3,
+                    };
+                    let list: Vec<&ShadedVertex> = verts.iter().take(n).collect();
+                    stats.so_needed += 1;
+                    stats.so_written += u64::from(w.write(&list, so));
+                }
+                if !rasterize {
+                    continue;
+                }
                 stats.c_invocations += 1;
                 // Points and lines repeat their last vertex, with weight 0, to fill three.
                 let last = verts.len() - 1;
@@ -1663,6 +1695,7 @@ mod tests {
             topology,
             vertices,
             cut: None,
+            vertex_id_base: 0,
             instances: 1,
             start_instance: 0,
             vertex_buffers: vec![Some(VertexBuffer { data: vb, stride: 24 })],
@@ -1727,7 +1760,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
             })];
-            draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &Ps, &mut targets, None).expect("draws")
+            draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         assert_eq!(stats.vertices_shaded, 3);
         // Pixel centers with x + y + 1 < 16 are inside: 120 pixels.
@@ -1786,7 +1819,7 @@ mod tests {
         let mut call = simple_call((&vs, None, with_ps.then_some(&ps)), p, topology, order, &vb, (w, h));
         call.cut = cut;
         call.stencil_ref = stencil_ref;
-        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth).expect("draws")
+        draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth, &mut []).expect("draws")
     }
 
     fn vs_program() -> crate::dxil::Program {
@@ -1884,6 +1917,86 @@ mod tests {
         }
     }
 
+    /// Stream output of `quad.vert` (outputs v_color = the vertex color, SV_Position =
+    /// (pos, 0, 1)) over a 4-vertex triangle strip, assembled as (0, 1, 2) and (1, 3, 2).
+    /// Slot 0 takes SV_Position.xyzw (stride 16) and has room for one triangle after its
+    /// BufferFilledSize of 4; slot 1 takes TEXCOORD0.yz, a one-component gap, TEXCOORD0.x
+    /// (stride 20, the last 4 bytes of each vertex untouched). The second triangle fits slot 1
+    /// but not slot 0, so it is written nowhere: 1 written, 2 needed. With RasterizedStream
+    /// NO_RASTERIZED_STREAM the target stays as it was.
+    #[test]
+    fn stream_output_appends_whole_primitives_at_the_filled_size_of_every_slot() {
+        use crate::pipeline::{SoEntry, StreamOutput};
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        let entry = |name: Option<&str>, start: u8, count: u8, slot: u8| SoEntry {
+            stream: 0,
+            semantic_name: name.map(str::to_string),
+            semantic_index: 0,
+            start_component: start,
+            component_count: count,
+            output_slot: slot,
+        };
+        p.stream_output = StreamOutput {
+            entries: vec![
+                entry(Some("SV_Position"), 0, 4, 0),
+                entry(Some("TEXCOORD"), 1, 2, 1),
+                entry(None, 0, 1, 1),
+                entry(Some("texcoord"), 0, 1, 1),
+            ],
+            strides: vec![16, 20],
+            rasterized_stream: sys::D3D12_SO_NO_RASTERIZED_STREAM,
+        };
+        let verts: Vec<[f32; 6]> = (0..4)
+            .map(|k| k as f32)
+            .map(|k| [k * 0.25 - 0.5, 0.5 - k * 0.25, k, 10.0 + k, 20.0 + k, 30.0 + k])
+            .collect();
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let strip = input_assembler::Topology::TriangleStrip;
+        let call = simple_call((&vs, None, Some(&ps)), &p, strip, vec![0, 1, 2, 3], &vb, (8, 8));
+        let (mut slot0, mut slot1) = (vec![0xAAu8; 4 + 48 + 4], vec![0xBBu8; 200]);
+        let mut rt = vec![7u8; 8 * 8 * 4];
+        let stats = {
+            let mut so =
+                [Some(SoBuffer { data: &mut slot0, filled: 4 }), Some(SoBuffer { data: &mut slot1, filled: 0 })];
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
+            })];
+            let st = draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut so).expect("draws");
+            assert_eq!(so[0].as_ref().map(|b| b.filled), Some(52));
+            assert_eq!(so[1].as_ref().map(|b| b.filled), Some(60));
+            st
+        };
+        assert_eq!((stats.so_written, stats.so_needed), (1, 2));
+        assert_eq!((stats.c_invocations, stats.ps_invocations), (0, 0));
+        assert!(rt.iter().all(|&b| b == 7), "nothing is rasterized");
+        let f32s = |b: &[u8]| b.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
+        assert_eq!(&slot0[..4], &[0xAA; 4]);
+        assert_eq!(&slot0[52..], &[0xAA; 4]);
+        let pos = |k: usize| [verts[k][0], verts[k][1], 0.0, 1.0];
+        assert_eq!(f32s(&slot0[4..52]), [pos(0), pos(1), pos(2)].concat());
+        for (v, &k) in [0usize, 1, 2].iter().enumerate() {
+            let at = 20 * v;
+            assert_eq!(f32s(&slot1[at..at + 8]), [verts[k][3], verts[k][4]], "vertex {v}");
+            assert_eq!(&slot1[at + 8..at + 12], &[0xBB; 4], "the gap of vertex {v}");
+            assert_eq!(f32s(&slot1[at + 12..at + 16]), [verts[k][2]], "vertex {v}");
+            assert_eq!(&slot1[at + 16..at + 20], &[0xBB; 4], "past the declaration, vertex {v}");
+        }
+        assert!(slot1[60..].iter().all(|&b| b == 0xBB));
+    }
+
     /// Draws `tris` (screen-space corners) on a 2x2, 4x RGBA32F target with `vs` (position
     /// float2 at TEXCOORD0, color float4 at TEXCOORD1: the corner's screen x and y) and `ps`;
     /// returns each sample's color, indexed [sample][pixel], and the statistics.
@@ -1915,7 +2028,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
                 sample_stride: 64,
             })];
-            draw(&call, &Ps, &Ps, &Ps, &mut targets, None).expect("draws")
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         let f = |at: usize| f32::from_le_bytes([rt[at], rt[at + 1], rt[at + 2], rt[at + 3]]);
         let colors =
@@ -2107,7 +2220,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
                 sample_stride: 0,
             })];
-            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &LodPs, &mut targets, None).expect("draws")
+            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &LodPs, &mut targets, None, &mut []).expect("draws")
         };
         assert_eq!(stats.pixels_written, 256);
         for (i, px) in rt.chunks(16).enumerate() {
@@ -2140,7 +2253,8 @@ mod tests {
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2], &vb, (4, 4));
         let counting = Counting(std::cell::Cell::new(0));
-        let stats = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &counting, &mut [], None).expect("draws");
+        let stats =
+            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &counting, &mut [], None, &mut []).expect("draws");
         assert_eq!(stats.ps_invocations, 6);
         assert_eq!(counting.0.get(), 6);
     }
@@ -2414,7 +2528,8 @@ mod tests {
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
         })];
-        let st = draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut targets, None).expect("draws");
+        let st =
+            draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws");
         assert_eq!(
             st,
             DrawStats {
@@ -2429,6 +2544,8 @@ mod tests {
                 pixels_shaded: 32,
                 pixels_written: 32,
                 samples_passed: 32,
+                so_written: 0,
+                so_needed: 0,
             }
         );
     }
@@ -2462,7 +2579,7 @@ mod tests {
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
             })];
-            draw(&call, &Ps, &Ps, &Ps, &mut targets, None).expect("draws")
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
     }

@@ -1206,7 +1206,7 @@ mod tests {
         // MULTISAMPLE_RESOLVE 0x40000 | CAST_WITHIN_BIT_LAYOUT 0x100000 | MULTISAMPLE_RENDERTARGET
         // 0x200000 | MULTISAMPLE_LOAD 0x400000 | SHADER_GATHER 0x800000 |
         // TYPED_UNORDERED_ACCESS_VIEW 0x2000000 = 0x2F4D3F3; not DISPLAY / BACK_BUFFER_CAST (no
-        // swap chains) or SO_BUFFER (no stream output). Support2: UAV_TYPED_LOAD 0x40 |
+        // swap chains); SO_BUFFER is for 32-bit channels only. Support2: UAV_TYPED_LOAD 0x40 |
         // UAV_TYPED_STORE 0x80 | TILED 0x200.
         assert_eq!(format_support(DXGI_FORMAT_R8G8B8A8_UNORM, &c), Ok((0x2F4D3F3, 0x2C0)));
         // BGRA8: the same without typed UAVs (its class has none): 0x2F4D3F3 − 0x2000000.
@@ -1218,11 +1218,11 @@ mod tests {
         assert_eq!(format_support(DXGI_FORMAT_BC1_UNORM, &c), Ok((0x9013E0, 0x200)));
         // NV12: TEXTURE2D only (no mips, no cast; video formats are not decoded)
         assert_eq!(format_support(DXGI_FORMAT_NV12, &c), Ok((0x20, 0)));
-        // R32_UINT: BUFFER | IA_VERTEX_BUFFER | IA_INDEX_BUFFER | TEXTURE1D..CUBE | LOAD | MIP |
-        // RENDER_TARGET | CAST | MULTISAMPLE_RENDERTARGET | MULTISAMPLE_LOAD | TYPED_UAV (no
-        // sampling, blending or resolve for integers); Support2: every UAV atomic 0x3F | typed
-        // load/store 0xC0 | OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
-        assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x27051F7, 0x3FF)));
+        // R32_UINT: BUFFER | IA_VERTEX_BUFFER | IA_INDEX_BUFFER | SO_BUFFER 0x8 | TEXTURE1D..CUBE
+        // | LOAD | MIP | RENDER_TARGET | CAST | MULTISAMPLE_RENDERTARGET | MULTISAMPLE_LOAD |
+        // TYPED_UAV (no sampling, blending or resolve for integers); Support2: every UAV atomic
+        // 0x3F | typed load/store 0xC0 | OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
+        assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x27051FF, 0x3FF)));
         // unknown enum value
         assert_eq!(format_support(DXGI_FORMAT(116), &c), Err(FormatSupportError::InvalidArg));
         assert_eq!(format_support(DXGI_FORMAT(0xFFFF_FFFF), &c), Err(FormatSupportError::InvalidArg));

@@ -1753,7 +1753,38 @@ fn draw_work(
         start_instance,
         render_targets: g.render_targets.iter().map(|&h| bound_view(dev, h)).collect(),
         depth_stencil: g.depth_stencil.and_then(|h| bound_view(dev, h)),
+        stream_output: so_targets(dev, g, exe),
     }
+}
+
+/// The bound stream-output buffers by slot, for a pipeline that declares stream output. A
+/// view whose buffer or filled-size location does not resolve is no buffer: its writes are
+/// dropped (as with BufferLocation 0).
+fn so_targets(
+    dev: &Device,
+    g: &GraphicsState,
+    exe: &crate::pipeline_state::Executable,
+) -> Vec<Option<crate::commands::SoTarget>> {
+    if exe.pipeline.desc.stream_output.entries.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![None; D3D12_SO_BUFFER_SLOT_COUNT as usize];
+    for (slot, v) in &g.so_targets {
+        let target = (|| {
+            if v.BufferLocation == 0 || v.SizeInBytes == 0 {
+                return None;
+            }
+            let (memory, offset) = dev.va().resolve(v.BufferLocation, v.SizeInBytes)?;
+            let filled = dev.va().resolve(v.BufferFilledSizeLocation, 4)?;
+            memory.mark_dirty();
+            filled.0.mark_dirty();
+            Some(crate::commands::SoTarget { memory, offset, size: v.SizeInBytes, filled })
+        })();
+        if let Some(s) = out.get_mut(*slot as usize) {
+            *s = target;
+        }
+    }
+    out
 }
 
 /// A view bound with OMSetRenderTargets, read now (the GPU uses the descriptor contents of

@@ -151,8 +151,19 @@ impl DrawWork {
             start_instance: self.start_instance,
             render_targets: self.render_targets.clone(),
             depth_stencil: self.depth_stencil.clone(),
+            stream_output: self.stream_output.clone(),
         }
     }
+}
+
+/// A stream-output buffer view (SOSetTargets) resolved when the draw was recorded: the view's
+/// SizeInBytes bytes from BufferLocation, and where its 32-bit BufferFilledSize lies.
+#[derive(Clone)]
+pub struct SoTarget {
+    pub memory: Memory,
+    pub offset: u64,
+    pub size: u64,
+    pub filled: (Memory, u64),
 }
 
 /// A bundle's shader work, completed at ExecuteBundle.
@@ -214,6 +225,8 @@ pub struct DrawWork {
     pub start_instance: u32,
     pub render_targets: Vec<Option<BoundView>>,
     pub depth_stencil: Option<BoundView>,
+    /// By slot, when the pipeline declares stream output.
+    pub stream_output: Vec<Option<SoTarget>>,
 }
 
 /// Per-resource facts for state promotion and decay at execution.

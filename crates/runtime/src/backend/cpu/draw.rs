@@ -13,7 +13,7 @@ use crate::commands::{BoundView, DrawRange, DrawWork};
 use crate::pipeline_state::Executable;
 use crate::resource::Memory;
 use rd3d12_core::allocation;
-use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, Target};
+use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target};
 use rd3d12_core::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_core::raster::{Rect, Viewport};
@@ -191,6 +191,10 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         topology,
         vertices,
         cut,
+        vertex_id_base: match w.range {
+            DrawRange::Vertices { start, .. } => start,
+            DrawRange::Indexed { base_vertex, .. } => base_vertex as u32,
+        },
         instances: w.instances,
         start_instance: w.start_instance,
         vertex_buffers: vb_bytes
@@ -256,11 +260,36 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         read_only_depth: ds_flags & D3D12_DSV_FLAG_READ_ONLY_DEPTH.0 != 0,
         read_only_stencil: ds_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL.0 != 0,
     });
+    // Stream output: each bound buffer from its BufferFilledSize on, and the filled size.
+    let mut so_data: Vec<Option<(Vec<u8>, u32)>> = w
+        .stream_output
+        .iter()
+        .map(|t| {
+            let t = t.as_ref()?;
+            let mut filled = [0u8; 4];
+            t.filled.0.read(t.filled.1, &mut filled);
+            let filled = u32::from_le_bytes(filled);
+            let mut tail = vec![0u8; t.size.saturating_sub(u64::from(filled)) as usize];
+            t.memory.read(t.offset + u64::from(filled), &mut tail);
+            Some((tail, filled))
+        })
+        .collect();
+    let mut so: Vec<Option<SoBuffer<'_>>> =
+        so_data.iter_mut().map(|d| d.as_mut().map(|(tail, _)| SoBuffer { data: tail, filled: 0 })).collect();
     let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
     let gsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_GEOMETRY);
     let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
-    let result = draw::draw(&call, &vsb, &gsb, &psb, &mut targets, depth.as_mut());
+    let result = draw::draw(&call, &vsb, &gsb, &psb, &mut targets, depth.as_mut(), &mut so);
     drop(targets);
+    let written: Vec<u32> = so.iter().map(|b| b.as_ref().map_or(0, |b| b.filled)).collect();
+    drop(so);
+    // What was appended, and the filled sizes past it.
+    for ((t, d), n) in w.stream_output.iter().zip(&so_data).zip(written) {
+        if let (Some(t), Some((tail, filled))) = (t, d) {
+            t.memory.write(t.offset + u64::from(*filled), &tail[..n as usize]);
+            t.filled.0.write(t.filled.1, &(filled + n).to_le_bytes());
+        }
+    }
     // Whatever was drawn before an error stays drawn, as the pixels a GPU wrote would.
     for (p, d) in places.iter().zip(&rt_data) {
         if let (Some(p), Some(d)) = (p, d) {

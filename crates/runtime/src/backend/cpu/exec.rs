@@ -54,14 +54,15 @@ pub fn run(list: &Recorded) {
 /// and stencil tests, and D3D12_QUERY_DATA_PIPELINE_STATISTICS1's fields in its order
 /// (IAVertices, IAPrimitives, VSInvocations, GSInvocations, GSPrimitives, CInvocations,
 /// CPrimitives, PSInvocations, HSInvocations, DSInvocations, CSInvocations, ASInvocations,
-/// MSInvocations, MSPrimitives). A query begins and ends in one list (BeginQuery's rule), so
-/// per-list counters and the values noted at BeginQuery give its result.
+/// MSInvocations, MSPrimitives), then stream 0's D3D12_QUERY_DATA_SO_STATISTICS
+/// (NumPrimitivesWritten, PrimitivesStorageNeeded). A query begins and ends in one list
+/// (BeginQuery's rule), so per-list counters and the values noted at BeginQuery give its result.
 #[derive(Default)]
 struct Counters {
     samples: u64,
-    stats: [u64; 14],
+    stats: [u64; 16],
     /// (query data, index) → the counters at BeginQuery.
-    begun: Vec<(usize, u32, u64, [u64; 14])>,
+    begun: Vec<(usize, u32, u64, [u64; 16])>,
 }
 
 impl Counters {
@@ -76,6 +77,8 @@ impl Counters {
         st[5] += s.c_invocations;
         st[6] += s.c_primitives;
         st[7] += s.ps_invocations;
+        st[14] += s.so_written;
+        st[15] += s.so_needed;
     }
 
     /// The values of query `index` of `data` (of type `ty`) at its EndQuery.
@@ -92,9 +95,15 @@ impl Counters {
             D3D12_QUERY_TYPE_OCCLUSION => vec![self.samples - samples],
             D3D12_QUERY_TYPE_BINARY_OCCLUSION => vec![u64::from(self.samples > samples)],
             D3D12_QUERY_TYPE_PIPELINE_STATISTICS | D3D12_QUERY_TYPE_PIPELINE_STATISTICS1 => {
-                self.stats.iter().zip(stats).map(|(now, then)| now - then).collect()
+                self.stats[..14].iter().zip(stats).map(|(now, then)| now - then).collect()
             }
-            // Stream output writes nothing (no stream-output stage runs).
+            D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0 => {
+                self.stats[14..].iter().zip(&stats[14..]).map(|(n, t)| n - t).collect()
+            }
+            // Geometry-shader streams above 0 do not run: nothing written, nothing needed.
+            D3D12_QUERY_TYPE_SO_STATISTICS_STREAM1
+            | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM2
+            | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM3 => vec![0, 0],
             _ => Vec::new(),
         }
     }
