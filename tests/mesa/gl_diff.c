@@ -29,8 +29,25 @@
  *                above 1 would put gl_PointCoord on 8-bit ties);
  *   compute_image a GLES 3.1 compute shader: groupshared memory with a barrier, imageStore into
  *                an RGBA8 image, and an atomic counter (printed as "atomic_counter N");
+ *   texsubimage  RGB8 uploads with UNPACK_ALIGNMENT 1, ROW_LENGTH, SKIP_PIXELS and SKIP_ROWS;
+ *   swizzle      GL_TEXTURE_SWIZZLE_* (D3D12 shader component mappings, ZERO and ONE included);
+ *   formats      R11F_G11F_B10F, RGB9_E5, RGB10_A2 and RGB565 textures sampled (values where
+ *                llvmpipe's truncating 10/6/5-to-8-bit conversions equal D3D's exact ones);
+ *   msaa_resolve a triangle into a 4x renderbuffer, resolved by glBlitFramebuffer (colors 0
+ *                and 252, so every coverage average is exact);
+ *   indirect     glDrawElementsIndirect with a primitive restart and glDrawArraysIndirect,
+ *                positions from gl_VertexID (draw parameters through the command signature);
+ *   texfetch     texelFetch and textureSize per mip level, textureGrad;
+ *   int_rt       an RGBA32I target: glClearBufferiv, integer outputs, glReadPixels of
+ *                RGBA_INTEGER (printed as "int_rt HASH");
+ *   copytex      glCopyTexSubImage2D from the framebuffer, then sampled;
+ *   ssbo_frag    a fragment shader appending to a storage buffer with atomicAdd (printed as
+ *                "ssbo_frag HASH");
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
+ *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
+ *                its indirect draws then send their draw parameters to that shader's root
+ *                constants (a Mesa bug that Windows would show the same way).
  *
  * usage: gl_diff   (prints "NAME HASH ..." per scene) */
 #include <EGL/egl.h>
@@ -165,6 +182,96 @@ int main(){
   glUseProgram(cp);glBindImageTexture(0,img,0,GL_FALSE,0,GL_WRITE_ONLY,GL_RGBA8);glDispatchCompute(8,8,1);glMemoryBarrier(GL_ALL_BARRIER_BITS);
   GLuint rf;glGenFramebuffers(1,&rf);glBindFramebuffer(GL_FRAMEBUFFER,rf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,img,0);dump("compute_image");
   unsigned *cv=(unsigned*)glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER,0,4,GL_MAP_READ_BIT);printf("atomic_counter %u err=%x\n",cv?*cv:0xFFFFFFFF,glGetError());if(cv)glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);}
+ // texsubimage: RGB8 uploads with GL_UNPACK_ALIGNMENT 1, ROW_LENGTH 37, SKIP_PIXELS 3 and
+ // SKIP_ROWS 2 into a sub-rectangle, sampled with NEAREST.
+ {unsigned char*t=malloc(37*40*3);for(int i=0;i<37*40*3;i++)t[i]=(unsigned char)(i*7+i/111);
+  GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGB8,32,32);
+  glPixelStorei(GL_UNPACK_ALIGNMENT,1);glPixelStorei(GL_UNPACK_ROW_LENGTH,37);glPixelStorei(GL_UNPACK_SKIP_PIXELS,3);glPixelStorei(GL_UNPACK_SKIP_ROWS,2);
+  glTexSubImage2D(GL_TEXTURE_2D,0,0,0,32,32,GL_RGB,GL_UNSIGNED_BYTE,t);glTexSubImage2D(GL_TEXTURE_2D,0,5,9,13,7,GL_RGB,GL_UNSIGNED_BYTE,t+100);
+  glPixelStorei(GL_UNPACK_ALIGNMENT,4);glPixelStorei(GL_UNPACK_ROW_LENGTH,0);glPixelStorei(GL_UNPACK_SKIP_PIXELS,0);glPixelStorei(GL_UNPACK_SKIP_ROWS,0);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("texsubimage");free(t);}
+ // swizzle: GL_TEXTURE_SWIZZLE_* (D3D12 shader component mappings) on an RGBA8 texture,
+ // with ZERO and ONE, and an R8 texture read as (r, r, r, 1) through swizzles.
+ {unsigned char t[16]={10,20,30,40, 50,60,70,80, 90,100,110,120, 130,140,150,160};GLuint tex[2];glGenTextures(2,tex);
+  glBindTexture(GL_TEXTURE_2D,tex[0]);glTexImage2D(GL_TEXTURE_2D,0,GL_RGBA8,2,2,0,GL_RGBA,GL_UNSIGNED_BYTE,t);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_R,GL_BLUE);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_G,GL_ZERO);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_B,GL_ALPHA);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_A,GL_ONE);
+  glActiveTexture(GL_TEXTURE1);glBindTexture(GL_TEXTURE_2D,tex[1]);glPixelStorei(GL_UNPACK_ALIGNMENT,1);glTexImage2D(GL_TEXTURE_2D,0,GL_R8,2,2,0,GL_RED,GL_UNSIGNED_BYTE,t);glPixelStorei(GL_UNPACK_ALIGNMENT,4);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_G,GL_RED);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_SWIZZLE_B,GL_RED);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D a,b;out vec4 o;void main(){o=uv.x<0.5?texture(a,uv):texture(b,uv);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"a"),0);glUniform1i(glGetUniformLocation(p,"b"),1);glDrawArrays(GL_TRIANGLES,0,6);dump("swizzle");glActiveTexture(GL_TEXTURE0);}
+ // formats: R11F_G11F_B10F, RGB9_E5, RGB10_A2 and RGB565 textures uploaded from floats/packed
+ // words and sampled with NEAREST, one per quadrant, scaled into [0, 1].
+ {GLuint tex[4];glGenTextures(4,tex);float f[4*4*3];for(int i=0;i<48;i++)f[i]=(float)(i%7)*0.375f+(float)(i/12)*0.125f;
+  unsigned rgb10a2[16];unsigned short r565[16];for(int i=0;i<16;i++){unsigned c[3]={(unsigned)(i*61),(unsigned)(i*37),(unsigned)(1023-i*50)};
+   /* llvmpipe turns 10-, 6- and 5-bit UNORM into 8 bits by truncating or replicating bits;
+      D3D converts exactly (rounding to nearest). Keep to values where they all agree. */
+   for(int k=0;k<3;k++){while((c[k]*255u+511u)/1023u!=(c[k]>>2)||(c[k]*255u)/1023u!=(c[k]>>2)){c[k]--;}}
+   rgb10a2[i]=c[0]|(c[1]<<10)|(c[2]<<20)|((unsigned)(i%4)<<30);
+   unsigned r=(unsigned)(i*2+1)&31u,g=(unsigned)(i*4+3)&63u,b=(unsigned)(31-i)&31u;
+   while((r*255u+15u)/31u!=((r<<3)|(r>>2))){r--;}
+   while((g*255u+31u)/63u!=((g<<2)|(g>>4))){g--;}
+   while((b*255u+15u)/31u!=((b<<3)|(b>>2))){b--;}
+   r565[i]=(unsigned short)((r<<11)|(g<<5)|b);}
+  glBindTexture(GL_TEXTURE_2D,tex[0]);glTexImage2D(GL_TEXTURE_2D,0,GL_R11F_G11F_B10F,4,4,0,GL_RGB,GL_FLOAT,f);
+  glBindTexture(GL_TEXTURE_2D,tex[1]);glTexImage2D(GL_TEXTURE_2D,0,GL_RGB9_E5,4,4,0,GL_RGB,GL_FLOAT,f);
+  glBindTexture(GL_TEXTURE_2D,tex[2]);glTexImage2D(GL_TEXTURE_2D,0,GL_RGB10_A2,4,4,0,GL_RGBA,GL_UNSIGNED_INT_2_10_10_10_REV,rgb10a2);
+  glBindTexture(GL_TEXTURE_2D,tex[3]);glTexImage2D(GL_TEXTURE_2D,0,GL_RGB565,4,4,0,GL_RGB,GL_UNSIGNED_SHORT_5_6_5,r565);
+  for(int i=0;i<4;i++){glActiveTexture(GL_TEXTURE0+i);glBindTexture(GL_TEXTURE_2D,tex[i]);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);}
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t[4];out vec4 o;void main(){vec2 q=fract(uv*2.0);int k=int(uv.x>=0.5)+2*int(uv.y>=0.5);vec4 v;\n"
+   "if(k==0)v=texture(t[0],q)/4.0;else if(k==1)v=texture(t[1],q)/4.0;else if(k==2)v=texture(t[2],q);else v=texture(t[3],q);o=vec4(v.rgb,1.0);}\n");
+  glUseProgram(p);int u[4]={0,1,2,3};glUniform1iv(glGetUniformLocation(p,"t"),4,u);glDrawArrays(GL_TRIANGLES,0,6);dump("formats");glActiveTexture(GL_TEXTURE0);}
+ // msaa_resolve: a triangle whose edges cross pixels into a 4x RGBA8 renderbuffer, colors 0 and
+ // 252 so every coverage average is exact, resolved with glBlitFramebuffer.
+ {GLuint rb,mf;glGenRenderbuffers(1,&rb);glBindRenderbuffer(GL_RENDERBUFFER,rb);glRenderbufferStorageMultisample(GL_RENDERBUFFER,4,GL_RGBA8,64,64);
+  glGenFramebuffers(1,&mf);glBindFramebuffer(GL_FRAMEBUFFER,mf);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_RENDERBUFFER,rb);
+  glClearColor(0,0,0,0);glClear(GL_COLOR_BUFFER_BIT);float tri[6]={-0.9f,-0.8f,0.83f,-0.31f,-0.27f,0.94f};GLuint tb;glGenBuffers(1,&tb);glBindBuffer(GL_ARRAY_BUFFER,tb);glBufferData(GL_ARRAY_BUFFER,sizeof tri,tri,GL_STATIC_DRAW);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){o=vec4(252.0/255.0,0.0,252.0/255.0,252.0/255.0);}\n");glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,3);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER,mf);glBindFramebuffer(GL_DRAW_FRAMEBUFFER,fbo);glBlitFramebuffer(0,0,64,64,0,0,64,64,GL_COLOR_BUFFER_BIT,GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);dump("msaa_resolve");glBindBuffer(GL_ARRAY_BUFFER,vb);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glClearColor(0,0,0,1);}
+ // indirect: glDrawElementsIndirect (a triangle strip with a primitive restart) and
+ // glDrawArraysIndirect (first 3), positions looked up by gl_VertexID: Mesa passes the draw
+ // parameters as root constants through the command signature (no flat varyings here: with
+ // them Mesa 22.3 adds a geometry shader and sends the constants to its parameter instead).
+ {GLuint va;glGenVertexArrays(1,&va);glBindVertexArray(va);
+  unsigned short idx[9]={0,4,1,5,0xFFFF,2,6,3,7};GLuint ib;glGenBuffers(1,&ib);glBindBuffer(GL_ELEMENT_ARRAY_BUFFER,ib);glBufferData(GL_ELEMENT_ARRAY_BUFFER,sizeof idx,idx,GL_STATIC_DRAW);
+  unsigned cmds[4+5]={3,1,8,0, 9,1,0,0,0};GLuint ind;glGenBuffers(1,&ind);glBindBuffer(GL_DRAW_INDIRECT_BUFFER,ind);glBufferData(GL_DRAW_INDIRECT_BUFFER,sizeof cmds,cmds,GL_STATIC_DRAW);
+  GLuint p=prog("#version 310 es\nconst vec2 P[12]=vec2[12](vec2(-0.75,-0.75),vec2(-0.25,-0.75),vec2(0.25,-0.75),vec2(0.75,-0.75),vec2(-0.75,0.25),vec2(-0.25,0.25),vec2(0.25,0.25),vec2(0.75,0.25),\n"
+   "vec2(-0.5,0.5),vec2(0.75,0.5),vec2(-0.5,1.0),vec2(0,0));void main(){gl_Position=vec4(P[gl_VertexID],0.0,1.0);}\n",
+   "#version 310 es\nprecision highp float;uniform vec4 c;out vec4 o;void main(){o=c;}\n");
+  glUseProgram(p);glClear(GL_COLOR_BUFFER_BIT);glEnable(GL_PRIMITIVE_RESTART_FIXED_INDEX);glUniform4f(glGetUniformLocation(p,"c"),0.25,0.5,0.75,1.0);glDrawElementsIndirect(GL_TRIANGLE_STRIP,GL_UNSIGNED_SHORT,(void*)16);glDisable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+  glUniform4f(glGetUniformLocation(p,"c"),1.0,0.0,0.5,1.0);glDrawArraysIndirect(GL_TRIANGLES,(void*)0);dump("indirect");glBindVertexArray(0);}
+ // texfetch: texelFetch from mip levels 0..2 and textureSize of a 16x8 texture with distinct
+ // per-level contents, and textureGrad with explicit gradients.
+ {GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexStorage2D(GL_TEXTURE_2D,3,GL_RGBA8,16,8);for(int l=0;l<3;l++){int w=16>>l,h=8>>l;unsigned char*t=malloc(w*h*4);for(int i=0;i<w*h;i++){t[4*i]=(unsigned char)(l*80+i);t[4*i+1]=(unsigned char)(i*5);t[4*i+2]=(unsigned char)(255-i);t[4*i+3]=255;}
+  glTexSubImage2D(GL_TEXTURE_2D,l,0,0,w,h,GL_RGBA,GL_UNSIGNED_BYTE,t);free(t);}glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST_MIPMAP_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform highp sampler2D t;out vec4 o;void main(){int l=min(int(uv.y*4.0),2);ivec2 s=textureSize(t,l);ivec2 c=ivec2(uv*vec2(s));\n"
+   "vec4 a=texelFetch(t,c,l);vec4 g=textureGrad(t,uv,vec2(0.25,0.0),vec2(0.0,0.125));o=vec4(a.r,g.g,float(s.x+s.y)/32.0,a.b);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("texfetch");}
+ // int_rt: an RGBA32I render target cleared with glClearBufferiv, drawn with integer outputs,
+ // read back with glReadPixels(GL_RGBA_INTEGER, GL_INT) and hashed.
+ {GLuint it,ifb;glGenTextures(1,&it);glBindTexture(GL_TEXTURE_2D,it);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA32I,64,64);glGenFramebuffers(1,&ifb);glBindFramebuffer(GL_FRAMEBUFFER,ifb);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,it,0);
+  int cl[4]={-7,123456,-2000000000,42};glClearBufferiv(GL_COLOR,0,cl);glEnable(GL_SCISSOR_TEST);glScissor(10,10,40,30);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp int;in vec2 uv;layout(location=0) out ivec4 o;void main(){ivec2 c=ivec2(gl_FragCoord.xy);o=ivec4(c.x*c.y-500,-c.x,c.y<<20,int(uv.x*1000.0));}\n");
+  glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_SCISSOR_TEST);static int ip[64*64*4];glReadPixels(0,0,64,64,GL_RGBA_INTEGER,GL_INT,ip);
+  unsigned long h=1469598103934665603UL;for(size_t i=0;i<sizeof ip;i++){h^=((unsigned char*)ip)[i];h*=1099511628211UL;}printf("int_rt %016lx p(5,5)=%d,%d,%d,%d p(20,20)=%d,%d,%d,%d err=%x\n",h,ip[4*(5*64+5)],ip[4*(5*64+5)+1],ip[4*(5*64+5)+2],ip[4*(5*64+5)+3],ip[4*(20*64+20)],ip[4*(20*64+20)+1],ip[4*(20*64+20)+2],ip[4*(20*64+20)+3],glGetError());
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
+ // copytex: glCopyTexSubImage2D of a region of the framebuffer into a texture, then sampled.
+ {GLuint p0=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){o=vec4(uv,fract(uv.x*uv.y*16.0),1.0);}\n");glUseProgram(p0);glDrawArrays(GL_TRIANGLES,0,6);
+  GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA8,32,32);glCopyTexSubImage2D(GL_TEXTURE_2D,0,4,6,10,3,20,24);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv).bgra;}\n");glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("copytex");}
+ // ssbo_frag: a fragment shader appending to a storage buffer with atomicAdd (each covered
+ // pixel of a 16x16 scissor writes its coordinate at the returned slot); the slot count and a
+ // hash of the sorted... contents summed per row are printed.
+ {GLint n=0;glGetIntegerv(GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS,&n);if(n>0){GLuint sb;glGenBuffers(1,&sb);glBindBuffer(GL_SHADER_STORAGE_BUFFER,sb);static unsigned z[1+256+64];memset(z,0,sizeof z);glBufferData(GL_SHADER_STORAGE_BUFFER,sizeof z,z,GL_DYNAMIC_COPY);glBindBufferBase(GL_SHADER_STORAGE_BUFFER,0,sb);
+  GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n","#version 310 es\nprecision highp float;in vec2 uv;layout(std430,binding=0) buffer B{uint count;uint slots[256];uint rows[64];};out vec4 o;void main(){uint s=atomicAdd(count,1u);ivec2 c=ivec2(gl_FragCoord.xy);slots[s&255u]=1u;atomicAdd(rows[c.y],uint(c.x));o=vec4(uv,0.0,1.0);}\n");
+  glEnable(GL_SCISSOR_TEST);glScissor(20,30,16,16);glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_SCISSOR_TEST);glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  unsigned*r=(unsigned*)glMapBufferRange(GL_SHADER_STORAGE_BUFFER,0,sizeof z,GL_MAP_READ_BIT);unsigned long h=1469598103934665603UL;for(size_t i=0;r&&i<sizeof z;i++){h^=((unsigned char*)r)[i];h*=1099511628211UL;}
+  printf("ssbo_frag %016lx count=%u row30=%u err=%x\n",r?h:0,r?r[0]:0,r?r[1+256+30]:0,glGetError());if(r){glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);}}else printf("ssbo_frag none\n");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
