@@ -43,6 +43,15 @@
  *   copytex      glCopyTexSubImage2D from the framebuffer, then sampled;
  *   ssbo_frag    a fragment shader appending to a storage buffer with atomicAdd (printed as
  *                "ssbo_frag HASH");
+ *   vertex_formats half-float, normalized-short, INT_2_10_10_10_REV and integer attributes
+ *                (no -2 in the 2-bit field: Mesa 22.3's lowering does not clamp it to -1);
+ *   ubo_range    a uniform block bound with glBindBufferRange at an aligned offset;
+ *   tex3d        glTexImage3D/glTexSubImage3D and a 3D texture sampled per slice;
+ *   stencil_tex  stencil-operation results sampled as GL_STENCIL_INDEX (the stencil plane's
+ *                SRV);
+ *   lod_clamp    BASE_LEVEL/MAX_LEVEL (SRV mip range) and MIN_LOD/MAX_LOD (sampler);
+ *   gather_offset textureGatherOffset (component 0 and 3) and textureOffset with wrap modes;
+ *   int_textures R16I, RG8UI and R32F read with texelFetch;
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -272,6 +281,72 @@ int main(){
   glEnable(GL_SCISSOR_TEST);glScissor(20,30,16,16);glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_SCISSOR_TEST);glMemoryBarrier(GL_ALL_BARRIER_BITS);
   unsigned*r=(unsigned*)glMapBufferRange(GL_SHADER_STORAGE_BUFFER,0,sizeof z,GL_MAP_READ_BIT);unsigned long h=1469598103934665603UL;for(size_t i=0;r&&i<sizeof z;i++){h^=((unsigned char*)r)[i];h*=1099511628211UL;}
   printf("ssbo_frag %016lx count=%u row30=%u err=%x\n",r?h:0,r?r[0]:0,r?r[1+256+30]:0,glGetError());if(r){glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);}}else printf("ssbo_frag none\n");}
+ // vertex_formats: attributes as half floats, normalized shorts, INT_2_10_10_10_REV and
+ // unnormalized ints (glVertexAttribIPointer), one quad per format pair.
+ {struct V{unsigned short h[2];short n[2];unsigned p;int iv[2];};struct V v[6];const float q[12]={-1,-1,1,-1,-1,1,-1,1,1,-1,1,1};
+  const unsigned short hx[4]={0xB800,0x3800,0xB400,0x3A00};/* -0.5 0.5 -0.25 0.75 */
+  for(int i=0;i<6;i++){v[i].h[0]=q[2*i]<0?hx[0]:hx[1];v[i].h[1]=q[2*i+1]<0?hx[2]:hx[3];v[i].n[0]=(short)(i*5000-12000);v[i].n[1]=(short)(32767-i*9000);
+   v[i].p=(unsigned)(i*100)|((unsigned)(511-i*64)<<10)|((unsigned)(1023-i*3)<<20)|((unsigned)((i%3)==2?3:(i%3))<<30);v[i].iv[0]=i*7-20;v[i].iv[1]=1000000*i;}
+  GLuint b,va;glGenVertexArrays(1,&va);glBindVertexArray(va);glGenBuffers(1,&b);glBindBuffer(GL_ARRAY_BUFFER,b);glBufferData(GL_ARRAY_BUFFER,sizeof v,v,GL_STATIC_DRAW);
+  glVertexAttribPointer(0,2,GL_HALF_FLOAT,0,sizeof(struct V),(void*)0);glVertexAttribPointer(1,2,GL_SHORT,1,sizeof(struct V),(void*)4);
+  glVertexAttribPointer(2,4,GL_INT_2_10_10_10_REV,1,sizeof(struct V),(void*)8);glVertexAttribIPointer(3,2,GL_INT,sizeof(struct V),(void*)12);for(int i=0;i<4;i++)glEnableVertexAttribArray(i);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;layout(location=1) in vec2 n;layout(location=2) in vec4 w;layout(location=3) in ivec2 iv;flat out vec4 c;\n"
+   "void main(){c=vec4(n.x*0.5+0.5,w.y*0.5+0.5,float(iv.x+20)/64.0,float(iv.y/1000000)/8.0+w.w/8.0);gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 300 es\nprecision highp float;flat in vec4 c;out vec4 o;void main(){o=c;}\n");
+  glUseProgram(p);glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_TRIANGLES,0,6);dump("vertex_formats");glBindVertexArray(0);}
+ // ubo_range: a uniform block bound with glBindBufferRange at a 256-byte-aligned offset (the
+ // D3D12 CBV placement alignment), std140 arrays of vec4 and a struct.
+ {GLint al=0;glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT,&al);if(al<16)al=256;float*u=calloc(1,(size_t)al*2+256);for(int i=0;i<64;i++)u[al/4+i]=(float)i/64.0f;
+  GLuint ub;glGenBuffers(1,&ub);glBindBuffer(GL_UNIFORM_BUFFER,ub);glBufferData(GL_UNIFORM_BUFFER,al*2+256,u,GL_STATIC_DRAW);free(u);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;struct S{vec4 a;float b;};layout(std140) uniform U{vec4 arr[8];S s;vec4 tail;};out vec4 o;\n"
+   "void main(){int k=int(uv.x*8.0);o=vec4(arr[k].x,arr[7-k].w,s.b,tail.z);}\n");
+  glUseProgram(p);glUniformBlockBinding(p,glGetUniformBlockIndex(p,"U"),2);glBindBufferRange(GL_UNIFORM_BUFFER,2,ub,al,256);glDrawArrays(GL_TRIANGLES,0,6);dump("ubo_range");}
+ // tex3d: a 4x4x4 RGBA8 3D texture uploaded with glTexImage3D and sampled NEAREST through
+ // four slices; then glTexSubImage3D of one slice.
+ {unsigned char t[4*4*4*4];for(int i=0;i<256;i++){t[4*i]=(unsigned char)(i*4);t[4*i+1]=(unsigned char)(255-i);t[4*i+2]=(unsigned char)((i/16)*60);t[4*i+3]=255;}
+  GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_3D,tex);glTexImage3D(GL_TEXTURE_3D,0,GL_RGBA8,4,4,4,0,GL_RGBA,GL_UNSIGNED_BYTE,t);
+  unsigned char s[4*4*4];memset(s,200,sizeof s);glTexSubImage3D(GL_TEXTURE_3D,0,1,1,2,2,2,1,GL_RGBA,GL_UNSIGNED_BYTE,s);
+  glTexParameteri(GL_TEXTURE_3D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_3D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler3D;in vec2 uv;uniform sampler3D t;out vec4 o;void main(){vec2 q=fract(uv*2.0);float z=(floor(uv.x*2.0)+2.0*floor(uv.y*2.0)+0.5)/4.0;o=texture(t,vec3(q,z));}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("tex3d");glBindTexture(GL_TEXTURE_3D,0);}
+ // stencil_tex: a DEPTH24_STENCIL8 texture filled by stencil operations, then its stencil
+ // plane sampled as an integer texture (GL_DEPTH_STENCIL_TEXTURE_MODE = GL_STENCIL_INDEX).
+ {GLuint ds,sf;glGenTextures(1,&ds);glBindTexture(GL_TEXTURE_2D,ds);glTexStorage2D(GL_TEXTURE_2D,1,GL_DEPTH24_STENCIL8,64,64);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glGenFramebuffers(1,&sf);glBindFramebuffer(GL_FRAMEBUFFER,sf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,rt[1],0);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_DEPTH_STENCIL_ATTACHMENT,GL_TEXTURE_2D,ds,0);
+  glClearBufferfi(GL_DEPTH_STENCIL,0,1.0f,3);glEnable(GL_STENCIL_TEST);glStencilFunc(GL_ALWAYS,0,0xFF);glStencilOp(GL_KEEP,GL_KEEP,GL_INCR);
+  GLuint w=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){if(fract(uv.x*4.0)>0.5)discard;o=vec4(1);}\n");glUseProgram(w);
+  for(int i=0;i<3;i++){glEnable(GL_SCISSOR_TEST);glScissor(0,0,64,16*(i+1));glDrawArrays(GL_TRIANGLES,0,6);}glDisable(GL_SCISSOR_TEST);glDisable(GL_STENCIL_TEST);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);glBindTexture(GL_TEXTURE_2D,ds);glTexParameteri(GL_TEXTURE_2D,GL_DEPTH_STENCIL_TEXTURE_MODE,GL_STENCIL_INDEX);
+  GLuint r=prog(VS,"#version 300 es\nprecision highp float;precision highp usampler2D;in vec2 uv;uniform usampler2D t;out vec4 o;void main(){uint s=texture(t,uv).r;o=vec4(float(s)/8.0,float(s&1u),0.25,1.0);}\n");
+  glUseProgram(r);glUniform1i(glGetUniformLocation(r,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("stencil_tex");}
+ // lod_clamp: GL_TEXTURE_BASE_LEVEL / MAX_LEVEL (the SRV's mip range) and MIN_LOD / MAX_LOD
+ // (the sampler's) on a 32x32 texture with one flat color per level, minified with
+ // NEAREST_MIPMAP_NEAREST over a 64x64 target at several scales.
+ {GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexStorage2D(GL_TEXTURE_2D,6,GL_RGBA8,32,32);for(int l=0;l<6;l++){int n=32>>l;unsigned char*t=malloc(n*n*4);for(int i=0;i<n*n;i++){t[4*i]=(unsigned char)(l*40);t[4*i+1]=(unsigned char)(250-l*40);t[4*i+2]=(unsigned char)(l*20);t[4*i+3]=255;}
+  glTexSubImage2D(GL_TEXTURE_2D,l,0,0,n,n,GL_RGBA,GL_UNSIGNED_BYTE,t);free(t);}
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST_MIPMAP_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_BASE_LEVEL,1);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAX_LEVEL,4);glTexParameterf(GL_TEXTURE_2D,GL_TEXTURE_MIN_LOD,0.0f);glTexParameterf(GL_TEXTURE_2D,GL_TEXTURE_MAX_LOD,2.0f);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t;out vec4 o;void main(){float s=exp2(floor(uv.y*4.0)*2.0-2.0);o=texture(t,uv*s)+vec4(0.0,0.0,float(textureSize(t,0).x)/64.0,0.0);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("lod_clamp");}
+ // gather_offset: textureGatherOffset with a constant offset and textureOffset on a 16x16 R8
+ // texture (ES 3.1), component 0 and the alpha channel of an RGBA texture.
+ {unsigned char t[16*16*4];for(int i=0;i<256;i++){t[4*i]=(unsigned char)(i);t[4*i+1]=(unsigned char)(i*3);t[4*i+2]=(unsigned char)(i*7);t[4*i+3]=(unsigned char)(255-i);}
+  GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexImage2D(GL_TEXTURE_2D,0,GL_RGBA8,16,16,0,GL_RGBA,GL_UNSIGNED_BYTE,t);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_WRAP_S,GL_REPEAT);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_WRAP_T,GL_MIRRORED_REPEAT);
+  GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 310 es\nprecision highp float;in vec2 uv;uniform highp sampler2D t;out vec4 o;void main(){vec2 c=(floor(uv*16.0)+1.0)/16.0;vec4 g=textureGatherOffset(t,c,ivec2(-2,3));vec4 a=textureGatherOffset(t,c,ivec2(1,-1),3);vec4 s=textureOffset(t,uv,ivec2(3,-4));\n"
+   "o=vec4(g.x,g.w,a.y,s.b);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("gather_offset");}
+ // int_textures: R16I and RG8UI textures read with texelFetch, R32F with a float texelFetch.
+ {short a[16];unsigned char b[32];float f[16];for(int i=0;i<16;i++){a[i]=(short)(i*2000-15000);b[2*i]=(unsigned char)(i*16);b[2*i+1]=(unsigned char)(255-i*9);f[i]=(float)i*0.0625f-0.25f;}
+  GLuint tx[3];glGenTextures(3,tx);glPixelStorei(GL_UNPACK_ALIGNMENT,1);
+  glActiveTexture(GL_TEXTURE0);glBindTexture(GL_TEXTURE_2D,tx[0]);glTexImage2D(GL_TEXTURE_2D,0,GL_R16I,4,4,0,GL_RED_INTEGER,GL_SHORT,a);
+  glActiveTexture(GL_TEXTURE1);glBindTexture(GL_TEXTURE_2D,tx[1]);glTexImage2D(GL_TEXTURE_2D,0,GL_RG8UI,4,4,0,GL_RG_INTEGER,GL_UNSIGNED_BYTE,b);
+  glActiveTexture(GL_TEXTURE2);glBindTexture(GL_TEXTURE_2D,tx[2]);glTexImage2D(GL_TEXTURE_2D,0,GL_R32F,4,4,0,GL_RED,GL_FLOAT,f);glPixelStorei(GL_UNPACK_ALIGNMENT,4);
+  for(int i=0;i<3;i++){glActiveTexture(GL_TEXTURE0+i);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);}glActiveTexture(GL_TEXTURE0);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp isampler2D;precision highp usampler2D;in vec2 uv;uniform isampler2D a;uniform usampler2D b;uniform sampler2D f;out vec4 o;\n"
+   "void main(){ivec2 c=ivec2(uv*4.0);int x=texelFetch(a,c,0).r;uvec2 y=texelFetch(b,c,0).rg;float z=texelFetch(f,c,0).r;o=vec4(float(x+16000)/40000.0,float(y.x)/255.0,float(y.y)/255.0,z+0.25);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"a"),0);glUniform1i(glGetUniformLocation(p,"b"),1);glUniform1i(glGetUniformLocation(p,"f"),2);glDrawArrays(GL_TRIANGLES,0,6);dump("int_textures");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
