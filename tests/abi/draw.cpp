@@ -743,6 +743,61 @@ static void vertex_ids_draw(Fixture &f)
     CHECK_EQ(filled, 48u);
 }
 
+// 5e. SV_ClipDistance and SV_CullDistance (clip.vs.dxil: distances 0 and 1 from the color's x
+// and y, the cull distance from its z). A triangle over the 16x16 target whose distance 0 is
+// 8 - x on screen keeps the 128 pixels left of x = 8; with the cull distance negative at all
+// three vertices it draws nothing, negative at two it draws the same 128.
+static unsigned clip_draw(Fixture &f, const float cull[3])
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("clip.vs.dxil"), ps = fixture("quad.ps.dxil");
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {layout, 2};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return ~0u;
+    const float corners[3][2] = {{0, 0}, {32, 0}, {0, 32}};
+    float verts[3][6];
+    for (int i = 0; i < 3; i++) {
+        float x = corners[i][0], y = corners[i][1];
+        float v[6] = {x / 8 - 1, 1 - y / 8, 8 - x, 1, cull[i], 1};
+        memcpy(verts[i], v, sizeof v);
+    }
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bind(f, tint);
+    f.list->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    const Rgba *px = read_target(f);
+    unsigned drawn = 0, right_of_cut = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            if (memcmp(&px[y * 64 + x], &kClear, 4) != 0) {
+                drawn++;
+                right_of_cut += x >= 8;
+            }
+    CHECK_EQ(right_of_cut, 0u);
+    return drawn;
+}
+
+static void clip_draws(Fixture &f)
+{
+    const float keep[3] = {1, 1, 1}, all_negative[3] = {-1, -2, -0.5f}, two_negative[3] = {-1, -2, 0.5f};
+    CHECK_EQ(clip_draw(f, keep), 128u);
+    CHECK_EQ(clip_draw(f, all_negative), 0u);
+    CHECK_EQ(clip_draw(f, two_negative), 128u);
+}
+
 // 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
 // and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
 // (0, 64, 255, 255)).
@@ -1271,6 +1326,7 @@ static void draws(ID3D12Device *dev)
     wireframe_draw(f);
     stream_output_draw(f);
     vertex_ids_draw(f);
+    clip_draws(f);
     sample_rate_draws(f);
     geometry_draw(f);
 

@@ -52,6 +52,8 @@
  *   lod_clamp    BASE_LEVEL/MAX_LEVEL (SRV mip range) and MIN_LOD/MAX_LOD (sampler);
  *   gather_offset textureGatherOffset (component 0 and 3) and textureOffset with wrap modes;
  *   int_textures R16I, RG8UI and R32F read with texelFetch;
+ *   sample_shading a 4x target drawn per sample (gl_SampleID, a `sample in` varying), resolved;
+ *   geometry     an application geometry shader (EXT_geometry_shader) emitting two triangles;
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -347,6 +349,25 @@ int main(){
   GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp isampler2D;precision highp usampler2D;in vec2 uv;uniform isampler2D a;uniform usampler2D b;uniform sampler2D f;out vec4 o;\n"
    "void main(){ivec2 c=ivec2(uv*4.0);int x=texelFetch(a,c,0).r;uvec2 y=texelFetch(b,c,0).rg;float z=texelFetch(f,c,0).r;o=vec4(float(x+16000)/40000.0,float(y.x)/255.0,float(y.y)/255.0,z+0.25);}\n");
   glUseProgram(p);glUniform1i(glGetUniformLocation(p,"a"),0);glUniform1i(glGetUniformLocation(p,"b"),1);glUniform1i(glGetUniformLocation(p,"f"),2);glDrawArrays(GL_TRIANGLES,0,6);dump("int_textures");}
+ // sample_shading: a 4x renderbuffer drawn by a fragment shader that reads gl_SampleID and a
+ // `sample in` varying (OES_sample_variables / OES_shader_multisample_interpolation), so it
+ // runs per sample; each sample's color comes from its index and from which eighth of the
+ // target its own position falls in; resolved with glBlitFramebuffer.
+ {GLuint rb,mf;glGenRenderbuffers(1,&rb);glBindRenderbuffer(GL_RENDERBUFFER,rb);glRenderbufferStorageMultisample(GL_RENDERBUFFER,4,GL_RGBA8,64,64);
+  glGenFramebuffers(1,&mf);glBindFramebuffer(GL_FRAMEBUFFER,mf);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_RENDERBUFFER,rb);glClearColor(0,0,0,0);glClear(GL_COLOR_BUFFER_BIT);
+  GLuint p=prog("#version 310 es\n#extension GL_OES_shader_multisample_interpolation : require\nlayout(location=0) in vec2 pos;sample out vec2 sp;void main(){sp=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 310 es\n#extension GL_OES_sample_variables : require\n#extension GL_OES_shader_multisample_interpolation : require\nprecision highp float;sample in vec2 sp;out vec4 o;\n"
+   "void main(){o=vec4(float(gl_SampleID)*60.0/255.0,floor(sp.x*64.0)*4.0/255.0,floor(sp.y*8.0)*30.0/255.0,1.0);}\n");
+  glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glBindFramebuffer(GL_READ_FRAMEBUFFER,mf);glBindFramebuffer(GL_DRAW_FRAMEBUFFER,fbo);glBlitFramebuffer(0,0,64,64,0,0,64,64,GL_COLOR_BUFFER_BIT,GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);dump("sample_shading");glClearColor(0,0,0,1);}
+ // geometry: an application geometry shader (EXT_geometry_shader) turning each triangle into
+ // itself and a copy moved right, with a per-copy flat color.
+ {GLuint p=glCreateProgram();const char*src[3]={"#version 310 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos*0.4-0.5,0.0,1.0);}\n",
+   "#version 310 es\n#extension GL_EXT_geometry_shader : require\nlayout(triangles) in;layout(triangle_strip,max_vertices=6) out;flat out int copy;\n"
+   "void main(){for(int c=0;c<2;c++){for(int i=0;i<3;i++){copy=c;gl_Position=gl_in[i].gl_Position+vec4(float(c)*0.875,float(c)*0.25,0.0,0.0);EmitVertex();}EndPrimitive();}}\n",
+   "#version 310 es\nprecision highp float;flat in int copy;out vec4 o;void main(){o=copy==0?vec4(1.0,0.5,0.0,1.0):vec4(0.0,0.25,1.0,1.0);}\n"};
+  GLenum k[3]={GL_VERTEX_SHADER,0x8DD9/*GL_GEOMETRY_SHADER_EXT*/,GL_FRAGMENT_SHADER};for(int i=0;i<3;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&src[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
+  glLinkProgram(p);glUseProgram(p);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_TRIANGLES,0,6);dump("geometry");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.

@@ -40,6 +40,8 @@ pub use stream_output::SoBuffer;
 const SV_VERTEX_ID: u32 = 1;
 const SV_INSTANCE_ID: u32 = 2;
 const SV_POSITION: u32 = 3;
+const SV_CLIP_DISTANCE: u32 = 6;
+const SV_CULL_DISTANCE: u32 = 7;
 const SV_PRIMITIVE_ID: u32 = 10;
 const SV_IS_FRONT_FACE: u32 = 13;
 const SV_SAMPLE_INDEX: u32 = 12;
@@ -866,6 +868,26 @@ impl PsEnv<'_> {
     }
 }
 
+/// The last pre-rasterizer stage's SV_ClipDistance and SV_CullDistance outputs as (signature id,
+/// row, components) per row.
+struct UserPlanes {
+    clip: Vec<(u32, u32, u32)>,
+    cull: Vec<(u32, u32, u32)>,
+}
+
+impl UserPlanes {
+    fn of(outputs: &[SignatureElement]) -> UserPlanes {
+        let rows = |kind: u32| -> Vec<(u32, u32, u32)> {
+            outputs
+                .iter()
+                .filter(|e| e.semantic_kind == kind)
+                .flat_map(|e| (0..e.rows.max(1)).map(move |r| (e.id, r, e.cols.min(4))))
+                .collect()
+        };
+        UserPlanes { clip: rows(SV_CLIP_DISTANCE), cull: rows(SV_CULL_DISTANCE) }
+    }
+}
+
 /// The primitive a pixel shader runs for, to interpolate at any point of the render target.
 #[derive(Clone, Copy)]
 enum Shape<'a> {
@@ -1087,6 +1109,7 @@ pub fn draw(
     let rt = &p.rasterizer;
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
     let wireframe = rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0;
+    let user_planes = UserPlanes::of(last_outputs);
     let mut bounds = Rect {
         left: call.viewport.x.floor() as i32,
         top: call.viewport.y.floor() as i32,
@@ -1190,6 +1213,28 @@ pub fn draw(
                 let last = verts.len() - 1;
                 let vert = |k: usize| &verts[k.min(last)];
                 let clip = [vert(0).clip, vert(1).clip, vert(2).clip];
+                // SV_CullDistance: a primitive whose vertices are all negative on one distance is
+                // dropped; SV_ClipDistance: the part where one is negative is cut away.
+                let n = match prim {
+                    Primitive::Point(_) => 1,
+                    Primitive::Line(_) => 2,
+                    Primitive::Triangle(_) => 3,
+                };
+                let of = |set: &[(u32, u32, u32)]| -> Vec<[f32; 3]> {
+                    set.iter()
+                        .flat_map(|&(id, row, cols)| (0..cols as usize).map(move |c| (id, row, c)))
+                        .map(|(id, row, c)| {
+                            std::array::from_fn(|k| {
+                                vert(k.min(n - 1)).outputs.get(&(id, row)).map_or(0.0, |v| f32_of(&v[c]))
+                            })
+                        })
+                        .collect()
+                };
+                let culled = of(&user_planes.cull).iter().any(|d| d[..n].iter().all(|&x| x < 0.0));
+                let distances = of(&user_planes.clip);
+                if culled || (n == 1 && distances.iter().any(|d| !(d[0] >= 0.0))) {
+                    continue;
+                }
                 let bias = match prim {
                     Primitive::Triangle(_) => {
                         triangle_depth_bias(&clip, &call.viewport, rt, depth.as_deref().map(|d| d.format))
@@ -1205,19 +1250,16 @@ pub fn draw(
                         None
                     }
                     Primitive::Line(_) => {
-                        let setup = raster::LineSetup::new(&[clip[0], clip[1]], &tstate);
+                        let setup = raster::LineSetup::clipped(&[clip[0], clip[1]], &distances, &tstate);
                         if let Some(l) = &setup {
                             stats.c_primitives += 1;
                             l.rasterize(&tstate, &mut add);
                         }
                         setup
                     }
-                    Primitive::Triangle(_) if wireframe => {
-                        stats.c_primitives += raster::rasterize_wireframe(&clip, &tstate, &mut add);
-                        None
-                    }
                     Primitive::Triangle(_) => {
-                        stats.c_primitives += raster::rasterize_triangle(&clip, &tstate, &mut add);
+                        stats.c_primitives +=
+                            raster::rasterize_triangle_clipped(&clip, &distances, wireframe, &tstate, &mut add);
                         None
                     }
                 };
@@ -1915,6 +1957,59 @@ mod tests {
                 assert_eq!(got, if hit { 0.0 } else { 1.0 }, "sample {s} pixel ({x}, {y})");
             }
         }
+    }
+
+    /// `clip.vert` (quad.vert plus gl_ClipDistance[0] = color.x, [1] = color.y,
+    /// gl_CullDistance[0] = color.z) over a triangle covering an 8x8 target. Distance 0 is
+    /// 4 − x on screen, so the pixels with centers left of x = 4 stay: 32. A cull distance
+    /// negative at every vertex drops the triangle; negative at two of three, it stays whole.
+    #[test]
+    fn clip_distances_cut_and_cull_distances_drop_triangles() {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/clip.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        let run = |cull: [f32; 3]| {
+            // Screen corners (0, 0), (16, 0), (0, 16) of an 8x8 viewport.
+            let corners = [(0.0f32, 0.0f32), (16.0, 0.0), (0.0, 16.0)];
+            let vb: Vec<u8> = corners
+                .iter()
+                .zip(cull)
+                .flat_map(|(&(x, y), c)| [x / 4.0 - 1.0, 1.0 - y / 4.0, 4.0 - x, 1.0, c, 1.0])
+                .flat_map(f32::to_le_bytes)
+                .collect();
+            let tl = input_assembler::Topology::TriangleList;
+            let call = simple_call((&vs, None, Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (8, 8));
+            let mut rt = vec![0u8; 8 * 8 * 4];
+            let st = {
+                let mut targets = [Some(Target {
+                    data: &mut rt,
+                    row_pitch: 32,
+                    width: 8,
+                    height: 8,
+                    format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                    sample_stride: 0,
+                })];
+                draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
+            };
+            let drawn: Vec<(usize, usize)> = (0..64).filter(|i| rt[4 * i + 3] != 0).map(|i| (i % 8, i / 8)).collect();
+            (drawn, st)
+        };
+        let (drawn, st) = run([1.0, 1.0, 1.0]);
+        assert_eq!(drawn.len(), 32);
+        assert!(drawn.iter().all(|&(x, _)| x < 4), "{drawn:?}");
+        // The cut leaves the quadrilateral (0, 0) (4, 0) (4, 12) (0, 16): two pieces.
+        assert_eq!((st.c_invocations, st.c_primitives), (1, 2));
+        let (drawn, st) = run([-1.0, -2.0, -0.5]);
+        assert!(drawn.is_empty());
+        assert_eq!((st.c_invocations, st.c_primitives, st.ps_invocations), (1, 0, 0));
+        let (drawn, _) = run([-1.0, -2.0, 0.5]);
+        assert_eq!(drawn.len(), 32);
     }
 
     /// Stream output of `quad.vert` (outputs v_color = the vertex color, SV_Position =

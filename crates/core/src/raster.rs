@@ -197,12 +197,12 @@ fn lerp(a: &ClipVertex, b: &ClipVertex, t: f64) -> ClipVertex {
     ClipVertex { pos, weights }
 }
 
-/// Sutherland–Hodgman against one plane `d(v) >= 0`.
-fn clip_plane(poly: &[ClipVertex], d: impl Fn(&[f64; 4]) -> f64) -> Vec<ClipVertex> {
+/// Sutherland–Hodgman against one plane `d(v) >= 0` (a NaN distance is outside).
+fn clip_plane(poly: &[ClipVertex], d: impl Fn(&ClipVertex) -> f64) -> Vec<ClipVertex> {
     let mut out = Vec::with_capacity(poly.len() + 2);
     for i in 0..poly.len() {
         let (a, b) = (&poly[i], &poly[(i + 1) % poly.len()]);
-        let (da, db) = (d(&a.pos), d(&b.pos));
+        let (da, db) = (d(a), d(b));
         if da >= 0.0 {
             out.push(*a);
         }
@@ -213,8 +213,10 @@ fn clip_plane(poly: &[ClipVertex], d: impl Fn(&[f64; 4]) -> f64) -> Vec<ClipVert
     out
 }
 
-/// Clips a clip-space triangle; the polygon's vertices carry weights of the original three.
-fn clip(tri: &[[f32; 4]; 3], depth_clip: bool) -> Vec<ClipVertex> {
+/// Clips a clip-space triangle, then against each user clip distance (its values at the three
+/// vertices, interpolated like any attribute); the polygon's vertices carry weights of the
+/// original three.
+fn clip(tri: &[[f32; 4]; 3], depth_clip: bool, distances: &[[f32; 3]]) -> Vec<ClipVertex> {
     let mut poly: Vec<ClipVertex> = (0..3)
         .map(|i| {
             let mut weights = [0.0; 3];
@@ -223,16 +225,22 @@ fn clip(tri: &[[f32; 4]; 3], depth_clip: bool) -> Vec<ClipVertex> {
         })
         .collect();
     // w > 0: a tiny epsilon keeps 1/w finite.
-    poly = clip_plane(&poly, |p| p[3] - 1e-9);
+    poly = clip_plane(&poly, |v| v.pos[3] - 1e-9);
     if depth_clip {
-        poly = clip_plane(&poly, |p| p[2]);
-        poly = clip_plane(&poly, |p| p[3] - p[2]);
+        poly = clip_plane(&poly, |v| v.pos[2]);
+        poly = clip_plane(&poly, |v| v.pos[3] - v.pos[2]);
+    }
+    for d in distances {
+        if poly.len() < 3 {
+            break;
+        }
+        poly = clip_plane(&poly, |v| (0..3).map(|k| v.weights[k] * f64::from(d[k])).sum());
     }
     for (axis, sign) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)] {
         if poly.len() < 3 {
             break;
         }
-        poly = clip_plane(&poly, |p| GUARD * p[3] - sign * p[axis]);
+        poly = clip_plane(&poly, |v| GUARD * v.pos[3] - sign * v.pos[axis]);
     }
     poly
 }
@@ -269,16 +277,8 @@ fn area2(a: &ScreenVertex, b: &ScreenVertex, c: &ScreenVertex) -> i64 {
 /// Returns how many triangles were rendered after clipping and culling (what the
 /// CPrimitives statistic counts): 0, or the pieces of the clipped polygon (one per vertex past
 /// the second), whether or not they cover a pixel center in the bounds.
-pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
-    let Some((screen, front_facing)) = setup_triangle(tri, state) else {
-        return 0;
-    };
-    // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
-    // keeps every pixel single.
-    for i in 1..screen.len() - 1 {
-        raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
-    }
-    screen.len() as u64 - 2
+pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, emit: impl FnMut(&Fragment)) -> u64 {
+    rasterize_triangle_clipped(tri, &[], false, state, emit)
 }
 
 /// Rasterizes one triangle in D3D12_FILL_MODE_WIREFRAME: "draw lines connecting the vertices"
@@ -287,28 +287,53 @@ pub fn rasterize_triangle(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: 
 /// ([`LineSetup`]'s rules, so each edge is half-open and a corner is drawn once), edges the near
 /// or far plane cut included. Fragments carry the triangle's facing and weights over its three
 /// vertices. Returns what [`rasterize_triangle`] returns for the same triangle.
-pub fn rasterize_wireframe(tri: &[[f32; 4]; 3], state: &TriangleState, mut emit: impl FnMut(&Fragment)) -> u64 {
-    let Some((screen, front_facing)) = setup_triangle(tri, state) else {
+pub fn rasterize_wireframe(tri: &[[f32; 4]; 3], state: &TriangleState, emit: impl FnMut(&Fragment)) -> u64 {
+    rasterize_triangle_clipped(tri, &[], true, state, emit)
+}
+
+/// [`rasterize_triangle`] (or, `wireframe`, [`rasterize_wireframe`]) of a triangle also clipped
+/// by user clip distances (SV_ClipDistance): `distances` holds, per distance, its values at the
+/// three vertices; the part where any interpolated distance is negative is cut away.
+pub fn rasterize_triangle_clipped(
+    tri: &[[f32; 4]; 3],
+    distances: &[[f32; 3]],
+    wireframe: bool,
+    state: &TriangleState,
+    mut emit: impl FnMut(&Fragment),
+) -> u64 {
+    let Some((screen, front_facing)) = setup_triangle(tri, distances, state) else {
         return 0;
     };
-    for (i, a) in screen.iter().enumerate() {
-        let b = screen[(i + 1) % screen.len()];
-        if a.x == b.x && a.y == b.y {
-            continue;
+    if wireframe {
+        for (i, a) in screen.iter().enumerate() {
+            let b = screen[(i + 1) % screen.len()];
+            if a.x == b.x && a.y == b.y {
+                continue;
+            }
+            let edge = LineSetup::between(*a, b);
+            edge.rasterize(state, |f| emit(&Fragment { front_facing, ..*f }));
         }
-        let edge = LineSetup::between(*a, b);
-        edge.rasterize(state, |f| emit(&Fragment { front_facing, ..*f }));
+    } else {
+        // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
+        // keeps every pixel single.
+        for i in 1..screen.len() - 1 {
+            raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
+        }
     }
     screen.len() as u64 - 2
 }
 
 /// A triangle clipped and mapped to the render target, and whether it is front-facing; `None`
 /// when nothing is left to draw (outside, degenerate, culled, or the bounds are empty).
-fn setup_triangle(tri: &[[f32; 4]; 3], state: &TriangleState) -> Option<(Vec<ScreenVertex>, bool)> {
+fn setup_triangle(
+    tri: &[[f32; 4]; 3],
+    distances: &[[f32; 3]],
+    state: &TriangleState,
+) -> Option<(Vec<ScreenVertex>, bool)> {
     if state.bounds.is_empty() || tri.iter().flatten().any(|c| !c.is_finite()) {
         return None;
     }
-    let poly = clip(tri, state.depth_clip);
+    let poly = clip(tri, state.depth_clip, distances);
     if poly.len() < 3 {
         return None;
     }
@@ -489,6 +514,12 @@ impl LineSetup {
     /// Clips a clip-space line (w > 0; `0 <= z <= w` with DepthClipEnable) and maps it to the
     /// render target; `None` when nothing is left or the line has no length.
     pub fn new(l: &[[f32; 4]; 2], state: &TriangleState) -> Option<LineSetup> {
+        LineSetup::clipped(l, &[], state)
+    }
+
+    /// [`LineSetup::new`] of a line also clipped by user clip distances: per distance, its
+    /// values at the two ends (the third is unused).
+    pub fn clipped(l: &[[f32; 4]; 2], distances: &[[f32; 3]], state: &TriangleState) -> Option<LineSetup> {
         if l.iter().flatten().any(|c| !c.is_finite()) {
             return None;
         }
@@ -514,6 +545,17 @@ impl LineSetup {
             if d0 < 0.0 {
                 t0 = t0.max(d0 / (d0 - d1));
             } else if d1 < 0.0 {
+                t1 = t1.min(d0 / (d0 - d1));
+            }
+        }
+        for d in distances {
+            let (d0, d1) = (f64::from(d[0]), f64::from(d[1]));
+            if !(d0 >= 0.0 || d1 >= 0.0) {
+                return None;
+            }
+            if !(d0 >= 0.0) {
+                t0 = t0.max(d0 / (d0 - d1));
+            } else if !(d1 >= 0.0) {
                 t1 = t1.min(d0 / (d0 - d1));
             }
         }
@@ -878,6 +920,28 @@ mod tests {
         rasterize_wireframe(&[tri[0], tri[2], tri[1]], &st, |f| back.push((f.x, f.y, f.front_facing)));
         assert_eq!(back.len(), 24);
         assert!(back.iter().all(|b| !b.2));
+    }
+
+    #[test]
+    fn user_clip_distances_shorten_lines_and_cut_triangles() {
+        // A line along row 0 from the center of pixel 0 to that of pixel 8, distance 4 at its
+        // start and −4 at its end: it stops at x = 4.5, the center of pixel 4, which a line
+        // ending there does not cover: pixels 0 to 3.
+        let st = state(16, 16);
+        let p = |x: f32, y: f32| at(x, y, 16.0, 16.0, 0.0);
+        let line = LineSetup::clipped(&[p(0.5, 0.5), p(8.5, 0.5)], &[[4.0, -4.0, 0.0]], &st).unwrap();
+        let mut xs = Vec::new();
+        line.rasterize(&st, |f| xs.push(f.x));
+        assert_eq!(xs, [0, 1, 2, 3]);
+        assert!(LineSetup::clipped(&[p(0.5, 0.5), p(8.5, 0.5)], &[[-1.0, -1.0, 0.0]], &st).is_none());
+        // A triangle over the 16x16 target cut by distance 2 − y: rows 0 and 1 stay.
+        let tri = [p(0.0, 0.0), p(32.0, 0.0), p(0.0, 32.0)];
+        let mut rows = std::collections::BTreeSet::new();
+        let pieces = rasterize_triangle_clipped(&tri, &[[2.0, 2.0, -30.0]], false, &st, |f| {
+            rows.insert(f.y);
+        });
+        assert_eq!(rows.into_iter().collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(pieces, 2, "the cut leaves a quadrilateral: two pieces");
     }
 
     #[test]
