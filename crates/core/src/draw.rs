@@ -1232,7 +1232,7 @@ pub fn draw(
                 };
                 let culled = of(&user_planes.cull).iter().any(|d| d[..n].iter().all(|&x| x < 0.0));
                 let distances = of(&user_planes.clip);
-                if culled || (n == 1 && distances.iter().any(|d| !(d[0] >= 0.0))) {
+                if culled || (n == 1 && distances.iter().any(|d| d[0].is_nan() || d[0] < 0.0)) {
                     continue;
                 }
                 let bias = match prim {

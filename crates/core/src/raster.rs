@@ -550,12 +550,14 @@ impl LineSetup {
         }
         for d in distances {
             let (d0, d1) = (f64::from(d[0]), f64::from(d[1]));
-            if !(d0 >= 0.0 || d1 >= 0.0) {
+            // A NaN distance is outside, as in clip_plane.
+            let (in0, in1) = (d0 >= 0.0, d1 >= 0.0);
+            if !in0 && !in1 {
                 return None;
             }
-            if !(d0 >= 0.0) {
+            if !in0 {
                 t0 = t0.max(d0 / (d0 - d1));
-            } else if !(d1 >= 0.0) {
+            } else if !in1 {
                 t1 = t1.min(d0 / (d0 - d1));
             }
         }
