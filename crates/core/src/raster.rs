@@ -206,8 +206,10 @@ fn clip_plane(poly: &[ClipVertex], d: impl Fn(&ClipVertex) -> f64) -> Vec<ClipVe
         if da >= 0.0 {
             out.push(*a);
         }
-        if (da >= 0.0) != (db >= 0.0) {
-            out.push(lerp(a, b, da / (da - db)));
+        // (With a NaN distance there is no crossing point to add.)
+        let t = da / (da - db);
+        if (da >= 0.0) != (db >= 0.0) && t.is_finite() {
+            out.push(lerp(a, b, t));
         }
     }
     out
@@ -550,9 +552,9 @@ impl LineSetup {
         }
         for d in distances {
             let (d0, d1) = (f64::from(d[0]), f64::from(d[1]));
-            // A NaN distance is outside, as in clip_plane.
+            // A NaN distance leaves no defined part of the line.
             let (in0, in1) = (d0 >= 0.0, d1 >= 0.0);
-            if !in0 && !in1 {
+            if (!in0 && !in1) || d0.is_nan() || d1.is_nan() {
                 return None;
             }
             if !in0 {
