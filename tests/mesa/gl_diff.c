@@ -54,6 +54,15 @@
  *   int_textures R16I, RG8UI and R32F read with texelFetch;
  *   sample_shading a 4x target drawn per sample (gl_SampleID, a `sample in` varying), resolved;
  *   geometry     an application geometry shader (EXT_geometry_shader) emitting two triangles;
+ *   blend_float  blending on an RGBA32F target (exact there): ADD, MIN/MAX, REVERSE_SUBTRACT
+ *                with a constant color, read back as floats;
+ *   faces_stencil front-face culling with glFrontFace(GL_CW), two-sided stencil;
+ *   render_targets drawing into an array layer, a mip level, a cube face and a 3D slice;
+ *   base_vertex  glDrawElements(Instanced)BaseVertexOES, positions from gl_VertexID;
+ *   texture_buffer samplerBuffer views (RGBA32F, and R8 with glTexBufferRange at 256 bytes);
+ *   cube_array_border a cube map array and CLAMP_TO_BORDER with a float border color;
+ *   blend_indexed per-target blend functions and color masks on two RGBA16F targets;
+ *   image_atomic imageAtomicAdd/Max on an r32ui image (printed as "image_atomic HASH");
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -368,6 +377,90 @@ int main(){
    "#version 310 es\nprecision highp float;flat in int copy;out vec4 o;void main(){o=copy==0?vec4(1.0,0.5,0.0,1.0):vec4(0.0,0.25,1.0,1.0);}\n"};
   GLenum k[3]={GL_VERTEX_SHADER,0x8DD9/*GL_GEOMETRY_SHADER_EXT*/,GL_FRAGMENT_SHADER};for(int i=0;i<3;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&src[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
   glLinkProgram(p);glUseProgram(p);glClear(GL_COLOR_BUFFER_BIT);glDrawArrays(GL_TRIANGLES,0,6);dump("geometry");}
+ // blend_float: blending on an RGBA32F target, where it is exact: ADD with SRC_ALPHA /
+ // ONE_MINUS_SRC_ALPHA, then MIN and MAX per channel and FUNC_REVERSE_SUBTRACT with
+ // CONSTANT_COLOR; read back as floats and hashed.
+ {GLuint ft,ff;glGenTextures(1,&ft);glBindTexture(GL_TEXTURE_2D,ft);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA32F,64,64);glGenFramebuffers(1,&ff);glBindFramebuffer(GL_FRAMEBUFFER,ff);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,ft,0);
+  float cl[4]={0.5f,0.25f,0.125f,1.0f};glClearBufferfv(GL_COLOR,0,cl);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform vec4 k;out vec4 o;void main(){o=vec4(floor(uv*8.0)/8.0,k.x,floor(uv.x*4.0)/4.0);}\n");glUseProgram(p);GLint kl=glGetUniformLocation(p,"k");
+  glEnable(GL_BLEND);glBlendFunc(GL_SRC_ALPHA,GL_ONE_MINUS_SRC_ALPHA);glUniform4f(kl,0.75f,0,0,0);glDrawArrays(GL_TRIANGLES,0,6);
+  glBlendEquationSeparate(GL_MIN,GL_MAX);glUniform4f(kl,0.375f,0,0,0);glDrawArrays(GL_TRIANGLES,0,6);
+  glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);glBlendFuncSeparate(GL_CONSTANT_COLOR,GL_ONE,GL_ONE,GL_ONE_MINUS_DST_ALPHA);glBlendColor(0.5f,0.25f,1.0f,0.5f);glUniform4f(kl,0.0625f,0,0,0);glDrawArrays(GL_TRIANGLES,0,6);
+  glBlendEquation(GL_FUNC_ADD);glBlendFunc(GL_ONE,GL_ZERO);glDisable(GL_BLEND);
+  static float fp[64*64*4];glReadPixels(0,0,64,64,GL_RGBA,GL_FLOAT,fp);unsigned long h=1469598103934665603UL;for(size_t i=0;i<sizeof fp;i++){h^=((unsigned char*)fp)[i];h*=1099511628211UL;}
+  printf("blend_float %016lx p(5,5)=%g,%g,%g,%g p(40,20)=%g,%g,%g,%g err=%x\n",h,fp[4*(5*64+5)],fp[4*(5*64+5)+1],fp[4*(5*64+5)+2],fp[4*(5*64+5)+3],fp[4*(20*64+40)],fp[4*(20*64+40)+1],fp[4*(20*64+40)+2],fp[4*(20*64+40)+3],glGetError());
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
+ // faces_stencil: glFrontFace(GL_CW) with front-face culling, then two-sided stencil
+ // (glStencilFuncSeparate/glStencilOpSeparate) counting front and back triangles differently.
+ {GLuint dsr,sf;glGenRenderbuffers(1,&dsr);glBindRenderbuffer(GL_RENDERBUFFER,dsr);glRenderbufferStorage(GL_RENDERBUFFER,GL_DEPTH24_STENCIL8,64,64);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_DEPTH_STENCIL_ATTACHMENT,GL_RENDERBUFFER,dsr);sf=fbo;(void)sf;
+  float t[4*6]={-0.9f,-0.9f,0.1f,-0.9f,-0.9f,0.1f, 0.9f,0.9f,0.9f,-0.1f,-0.1f,0.9f, -0.8f,0.8f,0.8f,-0.8f,0.8f,0.8f, -0.8f,0.8f,-0.8f,-0.8f,0.8f,-0.8f};GLuint tb;glGenBuffers(1,&tb);glBindBuffer(GL_ARRAY_BUFFER,tb);glBufferData(GL_ARRAY_BUFFER,sizeof t,t,GL_STATIC_DRAW);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n","#version 300 es\nprecision highp float;uniform vec4 c;out vec4 o;void main(){o=gl_FrontFacing?c:c.bgra;}\n");glUseProgram(p);
+  glClearColor(0,0,0,1);glClearStencil(0);glClear(GL_COLOR_BUFFER_BIT|GL_STENCIL_BUFFER_BIT);glEnable(GL_CULL_FACE);glFrontFace(GL_CW);glCullFace(GL_FRONT);glUniform4f(glGetUniformLocation(p,"c"),1,0.5,0,1);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_CULL_FACE);glFrontFace(GL_CCW);
+  glEnable(GL_STENCIL_TEST);glStencilFuncSeparate(GL_FRONT,GL_ALWAYS,0,0xFF);glStencilFuncSeparate(GL_BACK,GL_ALWAYS,0,0xFF);glStencilOpSeparate(GL_FRONT,GL_KEEP,GL_KEEP,GL_INCR);glStencilOpSeparate(GL_BACK,GL_KEEP,GL_KEEP,GL_INVERT);
+  glColorMask(0,0,0,0);glDrawArrays(GL_TRIANGLES,6,6);glColorMask(1,1,1,1);glStencilFuncSeparate(GL_FRONT_AND_BACK,GL_EQUAL,1,0x0F);glStencilOp(GL_KEEP,GL_KEEP,GL_KEEP);glUniform4f(glGetUniformLocation(p,"c"),0,1,0.25,1);
+  glBindBuffer(GL_ARRAY_BUFFER,vb);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glDrawArrays(GL_TRIANGLES,0,6);glStencilFuncSeparate(GL_FRONT_AND_BACK,GL_EQUAL,0xFE,0xFF);glUniform4f(glGetUniformLocation(p,"c"),0.5,0.5,1,1);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_STENCIL_TEST);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_DEPTH_STENCIL_ATTACHMENT,GL_RENDERBUFFER,0);dump("faces_stencil");}
+ // render_targets: drawing into a 2D array layer, a mip level, a cube face and a 3D slice
+ // (RTV array/mip/W slices), each read back by sampling it into the 64x64 target.
+ {GLuint arr,mip,cube,vol,f2;glGenFramebuffers(1,&f2);glBindFramebuffer(GL_FRAMEBUFFER,f2);
+  GLuint w=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform vec4 c;out vec4 o;void main(){o=c*vec4(uv,1.0,1.0);}\n");glUseProgram(w);GLint cl=glGetUniformLocation(w,"c");
+  glGenTextures(1,&arr);glBindTexture(GL_TEXTURE_2D_ARRAY,arr);glTexStorage3D(GL_TEXTURE_2D_ARRAY,1,GL_RGBA8,16,16,3);glFramebufferTextureLayer(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,arr,0,2);glViewport(0,0,16,16);glUniform4f(cl,1,0.5,0.25,1);glDrawArrays(GL_TRIANGLES,0,6);
+  glGenTextures(1,&mip);glBindTexture(GL_TEXTURE_2D,mip);glTexStorage2D(GL_TEXTURE_2D,3,GL_RGBA8,32,32);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,mip,1);glUniform4f(cl,0.25,1,0.5,1);glDrawArrays(GL_TRIANGLES,0,6);
+  glGenTextures(1,&cube);glBindTexture(GL_TEXTURE_CUBE_MAP,cube);glTexStorage2D(GL_TEXTURE_CUBE_MAP,1,GL_RGBA8,16,16);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_CUBE_MAP_NEGATIVE_Y,cube,0);glUniform4f(cl,0.5,0.25,1,1);glDrawArrays(GL_TRIANGLES,0,6);
+  glGenTextures(1,&vol);glBindTexture(GL_TEXTURE_3D,vol);glTexStorage3D(GL_TEXTURE_3D,1,GL_RGBA8,16,16,4);glFramebufferTextureLayer(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,vol,0,3);glUniform4f(cl,1,1,0.5,1);glDrawArrays(GL_TRIANGLES,0,6);
+  glViewport(0,0,64,64);glBindFramebuffer(GL_FRAMEBUFFER,fbo);
+  GLuint r=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DArray;precision highp sampler3D;in vec2 uv;uniform sampler2DArray a;uniform sampler2D m;uniform samplerCube c;uniform sampler3D v;out vec4 o;\n"
+   "void main(){vec2 q=fract(uv*2.0);int k=int(uv.x>=0.5)+2*int(uv.y>=0.5);if(k==0)o=texture(a,vec3(q,2.0));else if(k==1)o=textureLod(m,q,1.0);else if(k==2)o=texture(c,vec3(q.x*2.0-1.0,-1.0,q.y*2.0-1.0));else o=texture(v,vec3(q,0.875));}\n");
+  glUseProgram(r);glActiveTexture(GL_TEXTURE0);glBindTexture(GL_TEXTURE_2D_ARRAY,arr);glActiveTexture(GL_TEXTURE1);glBindTexture(GL_TEXTURE_2D,mip);glActiveTexture(GL_TEXTURE2);glBindTexture(GL_TEXTURE_CUBE_MAP,cube);glActiveTexture(GL_TEXTURE3);glBindTexture(GL_TEXTURE_3D,vol);
+  GLuint tx[4]={arr,mip,cube,vol};GLenum tg[4]={GL_TEXTURE_2D_ARRAY,GL_TEXTURE_2D,GL_TEXTURE_CUBE_MAP,GL_TEXTURE_3D};for(int i=0;i<4;i++){glActiveTexture(GL_TEXTURE0+i);glBindTexture(tg[i],tx[i]);glTexParameteri(tg[i],GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(tg[i],GL_TEXTURE_MAG_FILTER,GL_NEAREST);}
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST_MIPMAP_NEAREST);(void)tx;glActiveTexture(GL_TEXTURE1);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST_MIPMAP_NEAREST);
+  glUniform1i(glGetUniformLocation(r,"a"),0);glUniform1i(glGetUniformLocation(r,"m"),1);glUniform1i(glGetUniformLocation(r,"c"),2);glUniform1i(glGetUniformLocation(r,"v"),3);glDrawArrays(GL_TRIANGLES,0,6);glActiveTexture(GL_TEXTURE0);dump("render_targets");}
+ // base_vertex: glDrawElementsBaseVertexOES and glDrawElementsInstancedBaseVertexOES with
+ // positions looked up by gl_VertexID (index + base vertex in GL; Mesa adds the base itself).
+ {typedef void (*DEBV)(GLenum,GLsizei,GLenum,const void*,GLint);typedef void (*DEIBV)(GLenum,GLsizei,GLenum,const void*,GLsizei,GLint);
+  DEBV debv=(DEBV)eglGetProcAddress("glDrawElementsBaseVertexOES");DEIBV deibv=(DEIBV)eglGetProcAddress("glDrawElementsInstancedBaseVertexOES");
+  GLuint va;glGenVertexArrays(1,&va);glBindVertexArray(va);unsigned short idx[6]={0,1,2,2,1,3};GLuint ib;glGenBuffers(1,&ib);glBindBuffer(GL_ELEMENT_ARRAY_BUFFER,ib);glBufferData(GL_ELEMENT_ARRAY_BUFFER,sizeof idx,idx,GL_STATIC_DRAW);
+  GLuint p=prog("#version 310 es\nconst vec2 P[12]=vec2[12](vec2(-1,-1),vec2(-0.5,-1),vec2(-1,-0.5),vec2(-0.5,-0.5),vec2(0,0),vec2(0.5,0),vec2(0,0.5),vec2(0.5,0.5),vec2(0.25,-1),vec2(1,-1),vec2(0.25,-0.25),vec2(1,-0.25));\n"
+   "flat out int inst;void main(){inst=gl_InstanceID;gl_Position=vec4(P[gl_VertexID]+vec2(0.0,float(gl_InstanceID)*0.25),0.0,1.0);}\n",
+   "#version 310 es\nprecision highp float;flat in int inst;uniform vec4 c;out vec4 o;void main(){o=c+vec4(0.0,0.0,float(inst)*0.25,0.0);}\n");
+  glUseProgram(p);glClear(GL_COLOR_BUFFER_BIT);GLint cl=glGetUniformLocation(p,"c");if(debv&&deibv){glUniform4f(cl,1,0,0,1);debv(GL_TRIANGLES,6,GL_UNSIGNED_SHORT,0,0);glUniform4f(cl,0,1,0,1);debv(GL_TRIANGLES,6,GL_UNSIGNED_SHORT,0,4);
+  glUniform4f(cl,0.5,0.5,0,1);deibv(GL_TRIANGLES,6,GL_UNSIGNED_SHORT,0,2,8);}dump("base_vertex");glBindVertexArray(0);}
+ // texture_buffer: texelFetch from samplerBuffer views of one buffer as RGBA32F and R8
+ // (EXT_texture_buffer: typed buffer SRVs), with glTexBufferRange at an offset.
+ {static float data[1024];for(int i=0;i<1024;i++)data[i]=(float)(i%16)/16.0f;GLuint b;glGenBuffers(1,&b);glBindBuffer(0x8C2A/*GL_TEXTURE_BUFFER*/,b);glBufferData(0x8C2A,sizeof data,data,GL_STATIC_DRAW);
+  typedef void (*TB)(GLenum,GLenum,GLuint);typedef void (*TBR)(GLenum,GLenum,GLuint,GLintptr,GLsizeiptr);TB tb=(TB)eglGetProcAddress("glTexBufferEXT");TBR tbr=(TBR)eglGetProcAddress("glTexBufferRangeEXT");
+  GLuint t[2];glGenTextures(2,t);glActiveTexture(GL_TEXTURE0);glBindTexture(0x8C2A,t[0]);if(tb)tb(0x8C2A,GL_RGBA32F,b);glActiveTexture(GL_TEXTURE1);glBindTexture(0x8C2A,t[1]);GLint al=16;glGetIntegerv(0x919F/*TEXTURE_BUFFER_OFFSET_ALIGNMENT*/,&al);if(tbr&&al>0&&256%al==0)tbr(0x8C2A,GL_R8,b,256,64);
+  GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n","#version 310 es\n#extension GL_EXT_texture_buffer : require\nprecision highp float;precision highp samplerBuffer;in vec2 uv;uniform samplerBuffer a,r;out vec4 o;void main(){int i=int(uv.x*16.0);vec4 v=texelFetch(a,i);float w=texelFetch(r,int(uv.y*64.0)).r;o=vec4(v.x,v.w,w,float(textureSize(a))/16.0);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"a"),0);glUniform1i(glGetUniformLocation(p,"r"),1);glDrawArrays(GL_TRIANGLES,0,6);dump("texture_buffer");glActiveTexture(GL_TEXTURE0);}
+ // cube_array_border: a cube map array (layer 1 sampled) and CLAMP_TO_BORDER with a float
+ // border color (EXT_texture_cube_map_array, EXT_texture_border_clamp).
+ {GLuint ca;glGenTextures(1,&ca);glBindTexture(0x9009/*CUBE_MAP_ARRAY*/,ca);glTexStorage3D(0x9009,1,GL_RGBA8,4,4,12);unsigned char px6[4*4*4];for(int f=0;f<12;f++){for(int i=0;i<16;i++){px6[4*i]=(unsigned char)(f*20);px6[4*i+1]=(unsigned char)(i*16);px6[4*i+2]=(unsigned char)(255-f*20);px6[4*i+3]=255;}glTexSubImage3D(0x9009,0,0,0,f,4,4,1,GL_RGBA,GL_UNSIGNED_BYTE,px6);}
+  glTexParameteri(0x9009,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(0x9009,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  GLuint bt;glActiveTexture(GL_TEXTURE1);glGenTextures(1,&bt);glBindTexture(GL_TEXTURE_2D,bt);unsigned char q4[16]={255,0,0,255,0,255,0,255,0,0,255,255,255,255,255,255};glTexImage2D(GL_TEXTURE_2D,0,GL_RGBA8,2,2,0,GL_RGBA,GL_UNSIGNED_BYTE,q4);
+  glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_WRAP_S,0x812D/*CLAMP_TO_BORDER*/);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_WRAP_T,0x812D);
+  float bc[4]={0.25f,0.5f,0.75f,1.0f};glTexParameterfv(GL_TEXTURE_2D,0x1004/*BORDER_COLOR*/,bc);
+  GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n","#version 310 es\n#extension GL_EXT_texture_cube_map_array : require\nprecision highp float;precision highp samplerCubeArray;in vec2 uv;uniform samplerCubeArray c;uniform sampler2D b;out vec4 o;\n"
+   "void main(){if(uv.x<0.5){vec2 q=uv*vec2(4.0,2.0)-1.0;o=texture(c,vec4(q.x,1.0,q.y,1.0));}else{o=texture(b,uv*3.0-vec2(2.0,1.0));}}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"c"),0);glUniform1i(glGetUniformLocation(p,"b"),1);glActiveTexture(GL_TEXTURE0);glDrawArrays(GL_TRIANGLES,0,6);dump("cube_array_border");}
+ // blend_indexed: per-target blending and color masks (OES_draw_buffers_indexed) on two
+ // RGBA16F targets (exact arithmetic), read back as floats.
+ {GLuint ft[2],ff;glGenTextures(2,ft);glGenFramebuffers(1,&ff);glBindFramebuffer(GL_FRAMEBUFFER,ff);for(int i=0;i<2;i++){glBindTexture(GL_TEXTURE_2D,ft[i]);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA16F,64,64);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0+i,GL_TEXTURE_2D,ft[i],0);}
+  GLenum bufs[2]={GL_COLOR_ATTACHMENT0,GL_COLOR_ATTACHMENT1};glDrawBuffers(2,bufs);float c0[4]={0.5f,0.5f,0.5f,0.5f};glClearBufferfv(GL_COLOR,0,c0);glClearBufferfv(GL_COLOR,1,c0);
+  typedef void (*BFI)(GLuint,GLenum,GLenum);typedef void (*BEI)(GLuint,GLenum);typedef void (*CMI)(GLuint,GLboolean,GLboolean,GLboolean,GLboolean);typedef void (*EI)(GLenum,GLuint);
+  BFI bfi=(BFI)eglGetProcAddress("glBlendFunciOES");BEI bei=(BEI)eglGetProcAddress("glBlendEquationiOES");CMI cmi=(CMI)eglGetProcAddress("glColorMaskiOES");EI ei=(EI)eglGetProcAddress("glEnableiOES");
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;layout(location=0) out vec4 a;layout(location=1) out vec4 b;void main(){a=vec4(floor(uv*4.0)/4.0,0.25,0.75);b=a.wzyx;}\n");glUseProgram(p);
+  if(bfi&&bei&&cmi&&ei){ei(GL_BLEND,0);ei(GL_BLEND,1);bfi(0,GL_ONE,GL_ONE);bei(0,GL_FUNC_ADD);bfi(1,GL_DST_COLOR,GL_SRC_ALPHA);bei(1,GL_FUNC_SUBTRACT);cmi(1,1,0,1,1);glDrawArrays(GL_TRIANGLES,0,6);glDisable(GL_BLEND);cmi(1,1,1,1,1);}
+  static unsigned short hp[2][64*64*4];unsigned long h=1469598103934665603UL;for(int i=0;i<2;i++){glReadBuffer(GL_COLOR_ATTACHMENT0+i);glReadPixels(0,0,64,64,GL_RGBA,GL_HALF_FLOAT,hp[i]);for(size_t k=0;k<sizeof hp[i];k++){h^=((unsigned char*)hp[i])[k];h*=1099511628211UL;}}
+  glReadBuffer(GL_COLOR_ATTACHMENT0);printf("blend_indexed %016lx p0=%04x,%04x,%04x,%04x p1=%04x,%04x,%04x,%04x err=%x\n",h,hp[0][4*(20*64+40)],hp[0][4*(20*64+40)+1],hp[0][4*(20*64+40)+2],hp[0][4*(20*64+40)+3],hp[1][4*(20*64+40)],hp[1][4*(20*64+40)+1],hp[1][4*(20*64+40)+2],hp[1][4*(20*64+40)+3],glGetError());
+  GLenum one=GL_COLOR_ATTACHMENT0;glDrawBuffers(1,&one);glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
+ // image_atomic: a compute shader adding into an r32ui image with imageAtomicAdd/Max
+ // (OES_shader_image_atomic), then the image read back through a framebuffer.
+ {GLuint im;glGenTextures(1,&im);glBindTexture(GL_TEXTURE_2D,im);glTexStorage2D(GL_TEXTURE_2D,1,GL_R32UI,8,8);unsigned z[64];memset(z,0,sizeof z);glTexSubImage2D(GL_TEXTURE_2D,0,0,0,8,8,GL_RED_INTEGER,GL_UNSIGNED_INT,z);
+  GLuint cp=cprog("#version 310 es\n#extension GL_OES_shader_image_atomic : require\nlayout(local_size_x=16,local_size_y=4) in;layout(r32ui,binding=0) uniform highp uimage2D img;\n"
+   "void main(){uvec2 g=gl_GlobalInvocationID.xy;ivec2 c=ivec2(g.x%8u,g.y%7u);imageAtomicAdd(img,c,g.x+1u);imageAtomicMax(img,ivec2(7,7),g.x*g.y);}\n");
+  glUseProgram(cp);glBindImageTexture(0,im,0,GL_FALSE,0,GL_READ_WRITE,GL_R32UI);glDispatchCompute(2,4,1);glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  GLuint rf;glGenFramebuffers(1,&rf);glBindFramebuffer(GL_FRAMEBUFFER,rf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,im,0);unsigned out[64*4];glReadPixels(0,0,8,8,GL_RGBA_INTEGER,GL_UNSIGNED_INT,out);
+  unsigned long h=1469598103934665603UL;for(int i=0;i<64;i++){h^=out[4*i];h*=1099511628211UL;}printf("image_atomic %016lx v00=%u v77=%u err=%x\n",h,out[0],out[4*63],glGetError());glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
