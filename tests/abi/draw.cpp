@@ -798,6 +798,97 @@ static void clip_draws(Fixture &f)
     CHECK_EQ(clip_draw(f, two_negative), 128u);
 }
 
+// 8b. SV_RenderTargetArrayIndex and SV_ViewportArrayIndex: layer.gs.dxil runs twice per
+// triangle, instance i sending it to slice i of a 2-slice array RTV through viewport i (the
+// second halves the color). A triangle over the target fills slice 0 through viewport 0 (16x16)
+// and, in slice 1, only viewport 1 (x 8..16, y 0..8), itself cut by scissor 1 to x < 12.
+static void layered_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    std::vector<char> vs = fixture("quad.vs.dxil"), gs = fixture("layer.gs.dxil"), ps = fixture("quad.ps.dxil");
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {layout, 2};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 16;
+    d.Height = 16;
+    d.DepthOrArraySize = 2;
+    d.MipLevels = 1;
+    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
+    Com<ID3D12Resource> arr, readback;
+    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
+                                          IID_PPV_ARGS(&arr)),
+             S_OK);
+    readback.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 2 * 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!pso || !arr || !rtv_heap) return;
+    D3D12_RENDER_TARGET_VIEW_DESC rd = {};
+    rd.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    rd.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE2DARRAY;
+    rd.Texture2DArray.ArraySize = 2;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    dev->CreateRenderTargetView(arr, &rd, rtv);
+    const float verts[3][6] = {{-1, -1, 1, 0.5f, 0.25f, 1}, {3, -1, 1, 0.5f, 0.25f, 1}, {-1, 3, 1, 0.5f, 0.25f, 1}};
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), verts, sizeof verts);
+
+    const float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f}, zero[4] = {};
+    bind(f, tint);
+    ID3D12GraphicsCommandList *l = f.list;
+    l->ClearRenderTargetView(rtv, zero, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof verts, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    const D3D12_VIEWPORT vps[2] = {{0, 0, 16, 16, 0, 1}, {8, 0, 8, 8, 0, 1}};
+    const D3D12_RECT scs[2] = {{0, 0, 16, 16}, {0, 0, 12, 16}};
+    l->RSSetViewports(2, vps);
+    l->RSSetScissorRects(2, scs);
+    l->DrawInstanced(3, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(arr, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    for (UINT slice = 0; slice < 2; slice++) {
+        D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+        dst.pResource = readback;
+        dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+        dst.PlacedFootprint.Offset = slice * 16 * 256;
+        dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+        src.pResource = arr;
+        src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+        src.SubresourceIndex = slice;
+        l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    }
+    f.run();
+    const unsigned char *px = static_cast<const unsigned char *>(map(readback));
+    unsigned bad = 0, lit1 = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            const unsigned char *a = px + y * 256 + 4 * x, *c = px + 16 * 256 + y * 256 + 4 * x;
+            const unsigned char full[4] = {255, 128, 64, 255}, half[4] = {128, 64, 32, 128}, none[4] = {0, 0, 0, 0};
+            bool in1 = x >= 8 && x < 12 && y < 8;
+            lit1 += in1;
+            bad += memcmp(a, full, 4) != 0;
+            bad += memcmp(c, in1 ? half : none, 4) != 0;
+        }
+    CHECK_EQ(bad, 0u);
+    CHECK_EQ(lit1, 32u);
+}
+
 // 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
 // and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
 // (0, 64, 255, 255)).
@@ -1327,6 +1418,7 @@ static void draws(ID3D12Device *dev)
     stream_output_draw(f);
     vertex_ids_draw(f);
     clip_draws(f);
+    layered_draw(f);
     sample_rate_draws(f);
     geometry_draw(f);
 

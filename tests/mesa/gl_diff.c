@@ -63,6 +63,8 @@
  *   cube_array_border a cube map array and CLAMP_TO_BORDER with a float border color;
  *   blend_indexed per-target blend functions and color masks on two RGBA16F targets;
  *   image_atomic imageAtomicAdd/Max on an r32ui image (printed as "image_atomic HASH");
+ *   layered      a geometry shader writing gl_Layer and gl_ViewportIndex into a layered 2D array
+ *                framebuffer with three viewports (OES_viewport_array);
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -461,6 +463,21 @@ int main(){
   glUseProgram(cp);glBindImageTexture(0,im,0,GL_FALSE,0,GL_READ_WRITE,GL_R32UI);glDispatchCompute(2,4,1);glMemoryBarrier(GL_ALL_BARRIER_BITS);
   GLuint rf;glGenFramebuffers(1,&rf);glBindFramebuffer(GL_FRAMEBUFFER,rf);glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,im,0);unsigned out[64*4];glReadPixels(0,0,8,8,GL_RGBA_INTEGER,GL_UNSIGNED_INT,out);
   unsigned long h=1469598103934665603UL;for(int i=0;i<64;i++){h^=out[4*i];h*=1099511628211UL;}printf("image_atomic %016lx v00=%u v77=%u err=%x\n",h,out[0],out[4*63],glGetError());glBindFramebuffer(GL_FRAMEBUFFER,fbo);}
+ // layered: a geometry shader writing gl_Layer sends each copy of a quad to another layer of a
+ // layered 2D-array framebuffer (SV_RenderTargetArrayIndex), and gl_ViewportIndex picks one of
+ // three viewports (OES_viewport_array, SV_ViewportArrayIndex); the layers are then sampled.
+ {GLuint arr,lf;glGenTextures(1,&arr);glBindTexture(GL_TEXTURE_2D_ARRAY,arr);glTexStorage3D(GL_TEXTURE_2D_ARRAY,1,GL_RGBA8,32,32,3);glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D_ARRAY,GL_TEXTURE_MAG_FILTER,GL_NEAREST);
+  glGenFramebuffers(1,&lf);glBindFramebuffer(GL_FRAMEBUFFER,lf);typedef void (*FT)(GLenum,GLenum,GLuint,GLint);FT ft=(FT)eglGetProcAddress("glFramebufferTextureEXT");if(ft)ft(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,arr,0);
+  glClearColor(0,0,0,1);glClear(GL_COLOR_BUFFER_BIT);typedef void (*VAV)(GLuint,GLsizei,const GLfloat*);VAV vav=(VAV)eglGetProcAddress("glViewportArrayvOES");
+  float vps[12]={0,0,32,32, 4,4,16,16, 16,0,16,32};if(vav)vav(0,3,vps);
+  GLuint p=glCreateProgram();const char*src[3]={"#version 310 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 310 es\n#extension GL_EXT_geometry_shader : require\n#extension GL_OES_viewport_array : require\nlayout(triangles,invocations=3) in;layout(triangle_strip,max_vertices=3) out;flat out int l;\n"
+   "void main(){for(int i=0;i<3;i++){l=gl_InvocationID;gl_Layer=gl_InvocationID;gl_ViewportIndex=gl_InvocationID;gl_Position=gl_in[i].gl_Position;EmitVertex();}EndPrimitive();}\n",
+   "#version 310 es\nprecision highp float;flat in int l;out vec4 o;void main(){o=vec4(l==0?1.0:0.0,l==1?1.0:0.0,l==2?1.0:0.0,1.0);}\n"};
+  GLenum k[3]={GL_VERTEX_SHADER,0x8DD9,GL_FRAGMENT_SHADER};for(int i=0;i<3;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&src[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
+  glLinkProgram(p);glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glViewport(0,0,64,64);glBindFramebuffer(GL_FRAMEBUFFER,fbo);
+  GLuint r=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DArray;in vec2 uv;uniform sampler2DArray a;out vec4 o;void main(){o=texture(a,vec3(fract(uv*vec2(2.0,1.0)),floor(uv.x*2.0)+floor(uv.y*2.0)));}\n");
+  glUseProgram(r);glUniform1i(glGetUniformLocation(r,"a"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("layered");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.

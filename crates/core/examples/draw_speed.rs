@@ -81,8 +81,8 @@ fn main() {
         instances: 1,
         start_instance: 0,
         vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-        viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
-        scissor: None,
+        viewports: vec![Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 }],
+        scissors: Vec::new(),
         blend_factor: [0.0; 4],
         stencil_ref: 0,
     };
@@ -98,6 +98,8 @@ fn main() {
             height: h,
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
+            layers: 1,
+            layer_stride: 0,
         })];
         let s = draw(&call, &Vs, &Vs, &Ps, &mut targets, None, &mut []).expect("draws");
         pixels += s.pixels_written;

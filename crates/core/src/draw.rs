@@ -40,6 +40,8 @@ pub use stream_output::SoBuffer;
 const SV_VERTEX_ID: u32 = 1;
 const SV_INSTANCE_ID: u32 = 2;
 const SV_POSITION: u32 = 3;
+const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
+const SV_VIEWPORT_ARRAY_INDEX: u32 = 5;
 const SV_CLIP_DISTANCE: u32 = 6;
 const SV_CULL_DISTANCE: u32 = 7;
 const SV_PRIMITIVE_ID: u32 = 10;
@@ -291,12 +293,30 @@ pub struct Target<'a> {
     /// [`crate::allocation::msaa_sample_stride`]; 0 when single-sampled). `data` holds every
     /// sample the pipeline's SampleDesc.Count names.
     pub sample_stride: usize,
+    /// Array slices (or 3D W slices) of the view that `data` holds, for primitives that pick
+    /// one with SV_RenderTargetArrayIndex (1: only the first).
+    pub layers: u32,
+    /// Bytes from one slice of the view to the next (0 with one slice).
+    pub layer_stride: usize,
+}
+
+/// The slice a primitive's SV_RenderTargetArrayIndex picks: slice 0 of the view when the
+/// index is past its slices.
+fn layer_offset(layer: u32, layers: u32, stride: usize) -> usize {
+    if layer < layers {
+        layer as usize * stride
+    } else {
+        0
+    }
 }
 
 impl Target<'_> {
-    fn element(&mut self, x: i32, y: i32, sample: u32) -> Option<&mut [u8]> {
+    fn element(&mut self, x: i32, y: i32, sample: u32, layer: u32) -> Option<&mut [u8]> {
         let size = crate::format::info(self.format)?.bytes_per_element() as usize;
-        let at = sample as usize * self.sample_stride + y as usize * self.row_pitch + x as usize * size;
+        let at = layer_offset(layer, self.layers, self.layer_stride)
+            + sample as usize * self.sample_stride
+            + y as usize * self.row_pitch
+            + x as usize * size;
         self.data.get_mut(at..at + size)
     }
 }
@@ -309,11 +329,16 @@ pub struct Plane<'a> {
     pub row_pitch: usize,
     /// Bytes from one sample's copy to the next (0 when single-sampled), as [`Target`].
     pub sample_stride: usize,
+    /// Array slices the view's `data` holds, as [`Target`].
+    pub layers: u32,
+    /// Bytes from one slice to the next, as [`Target`].
+    pub layer_stride: usize,
 }
 
 impl Plane<'_> {
-    fn element(&mut self, x: i32, y: i32, sample: u32, size: usize) -> Option<&mut [u8]> {
-        let at = sample as usize * self.sample_stride
+    fn element(&mut self, (x, y, sample, layer): (i32, i32, u32, u32), size: usize) -> Option<&mut [u8]> {
+        let at = layer_offset(layer, self.layers, self.layer_stride)
+            + sample as usize * self.sample_stride
             + usize::try_from(y).ok()? * self.row_pitch
             + usize::try_from(x).ok()? * size;
         self.data.get_mut(at..at + size)
@@ -383,10 +408,11 @@ pub struct DrawCall<'a> {
     pub start_instance: u32,
     /// The bound vertex buffers by slot.
     pub vertex_buffers: Vec<Option<VertexBuffer<'a>>>,
-    /// Viewport 0.
-    pub viewport: Viewport,
-    /// Scissor rectangle 0 (None: the whole viewport).
-    pub scissor: Option<Rect>,
+    /// The bound viewports (at least one); a primitive draws through the one its
+    /// SV_ViewportArrayIndex names (viewport 0 past the end).
+    pub viewports: Vec<Viewport>,
+    /// The scissor rectangle of each viewport (missing or None: the whole viewport).
+    pub scissors: Vec<Option<Rect>>,
     /// OMSetBlendFactor.
     pub blend_factor: [f32; 4],
     /// OMSetStencilRef.
@@ -785,6 +811,9 @@ struct PsEnv<'b> {
     /// The primitive, to interpolate at other points of the pixel than its center.
     shape: Shape<'b>,
     viewport: Viewport,
+    /// The primitive's SV_ViewportArrayIndex and SV_RenderTargetArrayIndex.
+    viewport_index: u32,
+    layer: u32,
     /// The pixel's integer coordinates.
     pixel: (i32, i32),
     /// The render target's sample pattern.
@@ -868,6 +897,26 @@ impl PsEnv<'_> {
     }
 }
 
+/// Where the last pre-rasterizer stage writes SV_ViewportArrayIndex and
+/// SV_RenderTargetArrayIndex: (signature id) of each, if it does.
+struct PrimitiveIndices {
+    viewport: Option<u32>,
+    layer: Option<u32>,
+}
+
+impl PrimitiveIndices {
+    fn of(outputs: &[SignatureElement]) -> PrimitiveIndices {
+        let find = |kind: u32| outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        PrimitiveIndices { viewport: find(SV_VIEWPORT_ARRAY_INDEX), layer: find(SV_RENDER_TARGET_ARRAY_INDEX) }
+    }
+
+    /// (viewport index, render-target array index) a vertex carries; 0 for what is not written.
+    fn of_vertex(&self, v: &ShadedVertex) -> (u32, u32) {
+        let read = |id: Option<u32>| id.and_then(|id| v.outputs.get(&(id, 0))).map_or(0, |x| bits_of(&x[0]));
+        (read(self.viewport), read(self.layer))
+    }
+}
+
 /// The last pre-rasterizer stage's SV_ClipDistance and SV_CullDistance outputs as (signature id,
 /// row, components) per row.
 struct UserPlanes {
@@ -938,6 +987,8 @@ impl Env for PsEnv<'_> {
             SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),
             SV_PRIMITIVE_ID => Val::Int(u64::from(self.primitive_id)),
             SV_SAMPLE_INDEX => Val::Int(u64::from(self.sample.unwrap_or(0))),
+            SV_RENDER_TARGET_ARRAY_INDEX => Val::Int(u64::from(self.layer)),
+            SV_VIEWPORT_ARRAY_INDEX => Val::Int(u64::from(self.viewport_index)),
             _ => match self.varying(sig, row) {
                 Some((v, mode)) => {
                     let w = match *mode {
@@ -1110,32 +1161,37 @@ pub fn draw(
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
     let wireframe = rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0;
     let user_planes = UserPlanes::of(last_outputs);
-    let mut bounds = Rect {
-        left: call.viewport.x.floor() as i32,
-        top: call.viewport.y.floor() as i32,
-        right: (call.viewport.x + call.viewport.width).ceil() as i32,
-        bottom: (call.viewport.y + call.viewport.height).ceil() as i32,
-    };
-    if let Some(s) = call.scissor {
-        bounds = bounds.intersect(&s);
-    }
     let limit = targets
         .iter()
         .flatten()
         .map(|t| (t.width, t.height))
         .chain(depth.as_deref().map(|d| (d.width, d.height)))
         .fold((u32::MAX, u32::MAX), |a, b| (a.0.min(b.0), a.1.min(b.1)));
-    if limit.0 != u32::MAX {
-        bounds = bounds.intersect(&Rect { left: 0, top: 0, right: limit.0 as i32, bottom: limit.1 as i32 });
+    // One rasterizer state per viewport: viewport ∩ its scissor ∩ the targets.
+    if call.viewports.is_empty() {
+        return Err(DrawError::Unsupported("a draw without a viewport"));
     }
-    let tstate = TriangleState {
-        cull,
-        front_ccw: rt.front_ccw,
-        depth_clip: rt.depth_clip,
-        viewport: call.viewport,
-        bounds,
-        samples,
-    };
+    let tstates: Vec<TriangleState> = call
+        .viewports
+        .iter()
+        .enumerate()
+        .map(|(i, vp)| {
+            let mut bounds = Rect {
+                left: vp.x.floor() as i32,
+                top: vp.y.floor() as i32,
+                right: (vp.x + vp.width).ceil() as i32,
+                bottom: (vp.y + vp.height).ceil() as i32,
+            };
+            if let Some(Some(s)) = call.scissors.get(i) {
+                bounds = bounds.intersect(s);
+            }
+            if limit.0 != u32::MAX {
+                bounds = bounds.intersect(&Rect { left: 0, top: 0, right: limit.0 as i32, bottom: limit.1 as i32 });
+            }
+            TriangleState { cull, front_ccw: rt.front_ccw, depth_clip: rt.depth_clip, viewport: *vp, bounds, samples }
+        })
+        .collect();
+    let pick = PrimitiveIndices::of(last_outputs);
 
     let mut frags: Vec<raster::Fragment> = Vec::new();
     let mut lane_handles: [Handles; 4] = Default::default();
@@ -1209,6 +1265,10 @@ pub fn draw(
                     continue;
                 }
                 stats.c_invocations += 1;
+                // SV_ViewportArrayIndex and SV_RenderTargetArrayIndex of the leading vertex.
+                let (viewport_index, layer) = pick.of_vertex(&verts[0]);
+                let tstate = tstates.get(viewport_index as usize).unwrap_or(&tstates[0]);
+                let viewport = tstate.viewport;
                 // Points and lines repeat their last vertex, with weight 0, to fill three.
                 let last = verts.len() - 1;
                 let vert = |k: usize| &verts[k.min(last)];
@@ -1237,7 +1297,7 @@ pub fn draw(
                 }
                 let bias = match prim {
                     Primitive::Triangle(_) => {
-                        triangle_depth_bias(&clip, &call.viewport, rt, depth.as_deref().map(|d| d.format))
+                        triangle_depth_bias(&clip, &viewport, rt, depth.as_deref().map(|d| d.format))
                     }
                     _ => 0.0,
                 };
@@ -1246,20 +1306,20 @@ pub fn draw(
                 let mut add = |f: &raster::Fragment| frags.push(*f);
                 let line = match prim {
                     Primitive::Point(_) => {
-                        stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], &tstate, &mut add));
+                        stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], tstate, &mut add));
                         None
                     }
                     Primitive::Line(_) => {
-                        let setup = raster::LineSetup::clipped(&[clip[0], clip[1]], &distances, &tstate);
+                        let setup = raster::LineSetup::clipped(&[clip[0], clip[1]], &distances, tstate);
                         if let Some(l) = &setup {
                             stats.c_primitives += 1;
-                            l.rasterize(&tstate, &mut add);
+                            l.rasterize(tstate, &mut add);
                         }
                         setup
                     }
                     Primitive::Triangle(_) => {
                         stats.c_primitives +=
-                            raster::rasterize_triangle_clipped(&clip, &distances, wireframe, &tstate, &mut add);
+                            raster::rasterize_triangle_clipped(&clip, &distances, wireframe, tstate, &mut add);
                         None
                     }
                 };
@@ -1279,8 +1339,8 @@ pub fn draw(
                                 Some(d) => depth_write(
                                     d,
                                     p,
-                                    &call.viewport,
-                                    (f.x, f.y, s),
+                                    &viewport,
+                                    (f.x, f.y, s, layer),
                                     f.sample_depth[s as usize] + bias,
                                     f.front_facing,
                                     call.stencil_ref,
@@ -1361,7 +1421,7 @@ pub fn draw(
                             let (persp, linear, z) = match frag {
                                 Some(f) => (f.persp, f.linear, f.depth),
                                 // Helpers: the primitive's weights extended to the pixel.
-                                None => shape.weights(cx, cy, &call.viewport),
+                                None => shape.weights(cx, cy, &viewport),
                             };
                             // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
                             let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
@@ -1373,7 +1433,9 @@ pub fn draw(
                                 linear,
                                 position: [cx, cy, z, w],
                                 shape,
-                                viewport: call.viewport,
+                                viewport,
+                                viewport_index,
+                                layer,
                                 pixel: (x, y),
                                 samples,
                                 raster_coverage: frag.map_or(0, |f| f.coverage),
@@ -1419,7 +1481,7 @@ pub fn draw(
                             for s in bits(mask) {
                                 let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
                                 if let Some(d) = depth.as_deref_mut() {
-                                    if !depth_write(d, p, &call.viewport, (x, y, s), z, front, call.stencil_ref) {
+                                    if !depth_write(d, p, &viewport, (x, y, s, layer), z, front, call.stencil_ref) {
                                         continue;
                                     }
                                 }
@@ -1437,7 +1499,14 @@ pub fn draw(
                                 };
                                 let blend = &p.blend.rt[if p.blend.independent { n } else { 0 }];
                                 for s in bits(passed) {
-                                    write_pixel(t, integer_targets[n], (x, y, s), &src, blend, call.blend_factor);
+                                    write_pixel(
+                                        t,
+                                        integer_targets[n],
+                                        (x, y, s, layer),
+                                        &src,
+                                        blend,
+                                        call.blend_factor,
+                                    );
                                 }
                                 wrote = true;
                             }
@@ -1518,7 +1587,7 @@ fn depth_write(
     d: &mut DepthStencilTarget<'_>,
     p: &PipelineDesc,
     vp: &Viewport,
-    (x, y, sample): (i32, i32, u32),
+    at: (i32, i32, u32, u32),
     z: f32,
     front: bool,
     stencil_ref: u8,
@@ -1526,12 +1595,12 @@ fn depth_write(
     let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
     let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
     let Some(kind) = DepthKind::of(d.format) else { return true };
-    let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return true };
+    let Some(e) = d.depth.element(at, kind.bytes()) else { return true };
     // Both sides as exact f32s: UNORM values as their integers (at most 24 bits, exact in f32).
     let stored = kind.read(e);
     let incoming = kind.quantize(z);
     let stencil_at = match d.stencil.as_mut() {
-        Some(s) => s.element(x, y, sample, 1),
+        Some(s) => s.element(at, 1),
         None => None,
     };
     let stored_stencil = stencil_at.as_ref().map(|s| s[0]);
@@ -1540,7 +1609,7 @@ fn depth_write(
         s[0] = v;
     }
     if let (Some(_), false) = (r.depth, d.read_only_depth) {
-        let Some(e) = d.depth.element(x, y, sample, kind.bytes()) else { return r.pass };
+        let Some(e) = d.depth.element(at, kind.bytes()) else { return r.pass };
         kind.write(e, incoming.1);
     }
     r.pass
@@ -1637,13 +1706,13 @@ fn alpha_coverage(alpha: f32, n: usize) -> u16 {
 fn write_pixel(
     t: &mut Target<'_>,
     integer: bool,
-    (x, y, sample): (i32, i32, u32),
+    (x, y, sample, layer): (i32, i32, u32, u32),
     src: &[u32; 4],
     blend: &crate::pipeline::RtBlend,
     factor: [f32; 4],
 ) {
     let format = t.format;
-    let Some(e) = t.element(x, y, sample) else { return };
+    let Some(e) = t.element(x, y, sample, layer) else { return };
     // Without blending or logic ops and with every channel written, the stored value is unused.
     let replace = blend.write_mask & 0xF == 0xF;
     if integer {
@@ -1741,8 +1810,15 @@ mod tests {
             instances: 1,
             start_instance: 0,
             vertex_buffers: vec![Some(VertexBuffer { data: vb, stride: 24 })],
-            viewport: Viewport { x: 0.0, y: 0.0, width: w as f32, height: h as f32, min_depth: 0.0, max_depth: 1.0 },
-            scissor: None,
+            viewports: vec![Viewport {
+                x: 0.0,
+                y: 0.0,
+                width: w as f32,
+                height: h as f32,
+                min_depth: 0.0,
+                max_depth: 1.0,
+            }],
+            scissors: Vec::new(),
             blend_factor: [0.0; 4],
             stencil_ref: 0,
         }
@@ -1801,6 +1877,8 @@ mod tests {
                 height: 16,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
@@ -1886,8 +1964,8 @@ mod tests {
             format,
             width: 4,
             height: 4,
-            depth: Plane { data: depth, row_pitch: 4 * bytes, sample_stride: 0 },
-            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4, sample_stride: 0 }),
+            depth: Plane { data: depth, row_pitch: 4 * bytes, sample_stride: 0, layers: 1, layer_stride: 0 },
+            stencil: stencil.map(|s| Plane { data: s, row_pitch: 4, sample_stride: 0, layers: 1, layer_stride: 0 }),
             read_only_depth: false,
             read_only_stencil: false,
         }
@@ -1994,6 +2072,8 @@ mod tests {
                     height: 8,
                     format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                     sample_stride: 0,
+                    layers: 1,
+                    layer_stride: 0,
                 })];
                 draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
             };
@@ -2068,6 +2148,8 @@ mod tests {
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             let st = draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut so).expect("draws");
             assert_eq!(so[0].as_ref().map(|b| b.filled), Some(52));
@@ -2122,6 +2204,8 @@ mod tests {
                 height: 2,
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
                 sample_stride: 64,
+                layers: 1,
+                layer_stride: 0,
             })];
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
@@ -2314,6 +2398,8 @@ mod tests {
                 height: 16,
                 format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &LodPs, &mut targets, None, &mut []).expect("draws")
         };
@@ -2452,8 +2538,8 @@ mod tests {
         let vp = Viewport { x: 0.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.2, max_depth: 0.6 };
         let mut d = cleared(sys::DXGI_FORMAT_D16_UNORM, 1.0);
         let mut ds = ds_target(sys::DXGI_FORMAT_D16_UNORM, &mut d, None);
-        assert!(depth_write(&mut ds, &p, &vp, (1, 0, 0), 0.9, true, 0));
-        assert!(depth_write(&mut ds, &p, &vp, (2, 0, 0), -3.0, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (1, 0, 0, 0), 0.9, true, 0));
+        assert!(depth_write(&mut ds, &p, &vp, (2, 0, 0, 0), -3.0, true, 0));
         assert_eq!(d[..8], [0xFF, 0xFF, 0x99, 0x99, 0x33, 0x33, 0xFF, 0xFF]);
     }
 
@@ -2493,6 +2579,8 @@ mod tests {
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             let order = vec![0, 1, 2, cut, 3, 4];
             run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
@@ -2528,6 +2616,8 @@ mod tests {
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             run_draw(
                 &p,
@@ -2622,6 +2712,8 @@ mod tests {
             height: 4,
             format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
             sample_stride: 0,
+            layers: 1,
+            layer_stride: 0,
         })];
         let st =
             draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws");
@@ -2673,10 +2765,57 @@ mod tests {
                 height: 8,
                 format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
                 sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
             })];
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
+    }
+
+    /// `layer.geom` runs twice per triangle; instance i writes gl_Layer = gl_ViewportIndex = i
+    /// and halves the color for i = 1. A triangle over an 8x8, 2-slice target: slice 0 is
+    /// covered through viewport 0 (the whole target), slice 1 only inside viewport 1 (x 4..8,
+    /// y 0..4) with the halved color.
+    #[test]
+    fn a_geometry_shader_picks_slice_and_viewport_per_primitive() {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let gs = program(include_bytes!("../tests/fixtures/dxil/layer.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        let tri: [[f32; 6]; 3] =
+            [[-1.0, -1.0, 1.0, 0.5, 0.25, 1.0], [3.0, -1.0, 1.0, 0.5, 0.25, 1.0], [-1.0, 3.0, 1.0, 0.5, 0.25, 1.0]];
+        let vb: Vec<u8> = tri.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let tl = input_assembler::Topology::TriangleList;
+        let mut call = simple_call((&vs, Some(&gs), Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (8, 8));
+        call.viewports.push(Viewport { x: 4.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 });
+        let mut rt = vec![0u8; 2 * 8 * 8 * 4];
+        let st = {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 8,
+                height: 8,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
+                layers: 2,
+                layer_stride: 256,
+            })];
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
+        };
+        assert_eq!(st.gs_invocations, 2);
+        for i in 0..64 {
+            let (x, y) = (i % 8, i / 8);
+            assert_eq!(rt[4 * i..4 * i + 4], [255, 128, 64, 255], "slice 0 pixel ({x}, {y})");
+            let want = if x >= 4 && y < 4 { [128, 64, 32, 128] } else { [0; 4] };
+            assert_eq!(rt[256 + 4 * i..256 + 4 * i + 4], want, "slice 1 pixel ({x}, {y})");
+        }
     }
 
     /// Mesa's quad fixtures (quad.vert, quad.geom, quad.frag): each point becomes a

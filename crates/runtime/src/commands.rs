@@ -140,8 +140,8 @@ impl DrawWork {
             pipeline: self.pipeline.clone(),
             binds: self.binds.clone(),
             topology: self.topology,
-            viewport: self.viewport,
-            scissor: self.scissor,
+            viewports: self.viewports.clone(),
+            scissors: self.scissors.clone(),
             blend_factor: self.blend_factor,
             stencil_ref: self.stencil_ref,
             vertex_buffers: self.vertex_buffers.clone(),
@@ -212,8 +212,9 @@ pub struct DrawWork {
     pub pipeline: Arc<crate::pipeline_state::Executable>,
     pub binds: Binds,
     pub topology: u32,
-    pub viewport: Option<D3D12_VIEWPORT>,
-    pub scissor: Option<D3D12_RECT>,
+    /// RSSetViewports and RSSetScissorRects: a primitive picks one with SV_ViewportArrayIndex.
+    pub viewports: Vec<D3D12_VIEWPORT>,
+    pub scissors: Vec<D3D12_RECT>,
     pub blend_factor: [f32; 4],
     pub stencil_ref: u32,
     /// By slot: (memory, offset, SizeInBytes, StrideInBytes).

@@ -20,6 +20,9 @@ use rd3d12_core::raster::{Rect, Viewport};
 use rd3d12_sys::*;
 use std::borrow::Cow;
 
+/// DXIL's semantic kind of SV_RenderTargetArrayIndex.
+const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
+
 /// Whether the CPU backend runs a pipeline's draws: a graphics pipeline of DXIL vertex and
 /// (optional) geometry and pixel shaders it can read, and no tessellation stage.
 pub fn runnable(e: &Executable) -> bool {
@@ -43,15 +46,20 @@ struct TargetPlace {
     format: DXGI_FORMAT,
     /// Bytes between the samples of a multisampled resource (0 single-sampled).
     sample_stride: usize,
+    /// The view's slices `len` covers (1 unless the draw picks slices), and the bytes from one
+    /// to the next.
+    layers: u32,
+    layer_stride: usize,
 }
 
 /// The subresource of the view's plane (`d.plane` for render targets; depth-stencil views name
-/// plane 0 and reach their stencil in plane 1).
-fn target_place(b: &BoundView) -> Option<TargetPlace> {
-    plane_place(b, u32::from(b.view.plane))
+/// plane 0 and reach their stencil in plane 1); with `layered`, every array (or 3D W) slice of
+/// the view, for a pipeline whose primitives pick one with SV_RenderTargetArrayIndex.
+fn target_place(b: &BoundView, layered: bool) -> Option<TargetPlace> {
+    plane_place(b, u32::from(b.view.plane), layered)
 }
 
-fn plane_place(b: &BoundView, plane: u32) -> Option<TargetPlace> {
+fn plane_place(b: &BoundView, plane: u32, layered: bool) -> Option<TargetPlace> {
     let d = &b.view;
     let r = &b.resource.desc;
     if r.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER || d.is_null() {
@@ -64,9 +72,18 @@ fn plane_place(b: &BoundView, plane: u32) -> Option<TargetPlace> {
     let slice = if three_d { 0 } else { t.first_slice };
     let sub = t.first_mip + slice * mips + plane * mips * array;
     let (mut offset, fp) = allocation::subresource_layout(r, sub)?;
+    let depth_pitch = u64::from(fp.RowPitch) * u64::from(fp.Height);
     if three_d {
-        offset += u64::from(t.first_slice) * u64::from(fp.RowPitch) * u64::from(fp.Height);
+        offset += u64::from(t.first_slice) * depth_pitch;
     }
+    // The slices of the view: array slices (each a whole mip chain apart) or 3D W slices.
+    let available = if three_d { (fp.Depth).saturating_sub(t.first_slice) } else { array.saturating_sub(slice) };
+    let layers = if layered { t.array_size.min(available).max(1) } else { 1 };
+    let layer_stride = match (layers, three_d) {
+        (1, _) => 0,
+        (_, true) => depth_pitch,
+        (_, false) => allocation::subresource_layout(r, sub + mips)?.0 - (offset),
+    } as usize;
     // Sample s of a multisampled subresource lies s × the sample stride on.
     let samples = r.SampleDesc.Count.max(1) as usize;
     let sample_stride = if samples > 1 { allocation::msaa_sample_stride(r)? as usize } else { 0 };
@@ -77,9 +94,11 @@ fn plane_place(b: &BoundView, plane: u32) -> Option<TargetPlace> {
         row_pitch: fp.RowPitch as usize,
         width: fp.Width,
         height: fp.Height,
-        len: sample_stride * (samples - 1) + one,
+        len: sample_stride * (samples - 1) + layer_stride * (layers as usize - 1) + one,
         format: d.format,
         sample_stride,
+        layers,
+        layer_stride,
     })
 }
 
@@ -148,7 +167,9 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     let Some(topology) = Topology::from_d3d(w.topology) else {
         return Err(unsupported("no primitive topology set".into()));
     };
-    let Some(vp) = w.viewport else { return Err(unsupported("no viewport set".into())) };
+    if w.viewports.is_empty() {
+        return Err(unsupported("no viewport set".into()));
+    }
     // Vertex numbers.
     let vertices: Vec<u32> = match w.range {
         DrawRange::Vertices { count, start } => (0..count).map(|k| start.wrapping_add(k)).collect(),
@@ -201,27 +222,39 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             .iter()
             .map(|v| v.as_ref().map(|(b, stride)| VertexBuffer { data: b, stride: *stride }))
             .collect(),
-        viewport: Viewport {
-            x: vp.TopLeftX,
-            y: vp.TopLeftY,
-            width: vp.Width,
-            height: vp.Height,
-            min_depth: vp.MinDepth,
-            max_depth: vp.MaxDepth,
-        },
-        scissor: w.scissor.map(|r| Rect { left: r.left, top: r.top, right: r.right, bottom: r.bottom }),
+        viewports: w
+            .viewports
+            .iter()
+            .map(|vp| Viewport {
+                x: vp.TopLeftX,
+                y: vp.TopLeftY,
+                width: vp.Width,
+                height: vp.Height,
+                min_depth: vp.MinDepth,
+                max_depth: vp.MaxDepth,
+            })
+            .collect(),
+        scissors: w
+            .scissors
+            .iter()
+            .map(|r| Some(Rect { left: r.left, top: r.top, right: r.right, bottom: r.bottom }))
+            .collect(),
         blend_factor: w.blend_factor,
         stencil_ref: w.stencil_ref as u8,
     };
-    // Targets: copies of the subresources, written back afterwards.
-    let places: Vec<Option<TargetPlace>> = w.render_targets.iter().map(|b| b.as_ref().and_then(target_place)).collect();
+    // Targets: copies of the subresources, written back afterwards; every slice of the views
+    // when the last stage before the rasterizer writes SV_RenderTargetArrayIndex.
+    let last = gs_entry.as_ref().unwrap_or(&vs_entry);
+    let layered = last.outputs.iter().any(|e| e.semantic_kind == SV_RENDER_TARGET_ARRAY_INDEX);
+    let places: Vec<Option<TargetPlace>> =
+        w.render_targets.iter().map(|b| b.as_ref().and_then(|b| target_place(b, layered))).collect();
     // A DSV names plane 0 (depth); formats with stencil keep it in plane 1.
-    let depth_place = w.depth_stencil.as_ref().and_then(|b| plane_place(b, 0));
+    let depth_place = w.depth_stencil.as_ref().and_then(|b| plane_place(b, 0, layered));
     let stencil_place = w
         .depth_stencil
         .as_ref()
         .filter(|b| matches!(b.view.format, DXGI_FORMAT_D24_UNORM_S8_UINT | DXGI_FORMAT_D32_FLOAT_S8X24_UINT))
-        .and_then(|b| plane_place(b, 1));
+        .and_then(|b| plane_place(b, 1, layered));
     let ds_flags = w.depth_stencil.as_ref().map_or(0, |b| u32::from(b.view.flags));
     let read = |p: &TargetPlace| {
         let mut v = vec![0u8; p.len];
@@ -243,6 +276,8 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
                 height: p.height,
                 format: p.format,
                 sample_stride: p.sample_stride,
+                layers: p.layers,
+                layer_stride: p.layer_stride,
             })
         })
         .collect();
@@ -250,12 +285,20 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         data: d.as_mut_slice(),
         row_pitch: p.row_pitch,
         sample_stride: p.sample_stride,
+        layers: p.layers,
+        layer_stride: p.layer_stride,
     });
     let mut depth = depth_place.as_ref().zip(depth_data.as_mut()).map(|(p, d)| DepthStencilTarget {
         format: p.format,
         width: p.width,
         height: p.height,
-        depth: Plane { data: d, row_pitch: p.row_pitch, sample_stride: p.sample_stride },
+        depth: Plane {
+            data: d,
+            row_pitch: p.row_pitch,
+            sample_stride: p.sample_stride,
+            layers: p.layers,
+            layer_stride: p.layer_stride,
+        },
         stencil,
         read_only_depth: ds_flags & D3D12_DSV_FLAG_READ_ONLY_DEPTH.0 != 0,
         read_only_stencil: ds_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL.0 != 0,
