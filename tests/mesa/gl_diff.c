@@ -65,6 +65,8 @@
  *   image_atomic imageAtomicAdd/Max on an r32ui image (printed as "image_atomic HASH");
  *   layered      a geometry shader writing gl_Layer and gl_ViewportIndex into a layered 2D array
  *                framebuffer with three viewports (OES_viewport_array);
+ *   formats2     RGBA4 and RGB5_A1 render targets (B4G4R4A4 / B5G5R5A1), R8_SNORM, RG16_SNORM,
+ *                R16 and RGBA16 textures (SNORM8 codes where llvmpipe's decode agrees with c/127);
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -478,6 +480,27 @@ int main(){
   glLinkProgram(p);glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glViewport(0,0,64,64);glBindFramebuffer(GL_FRAMEBUFFER,fbo);
   GLuint r=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DArray;in vec2 uv;uniform sampler2DArray a;out vec4 o;void main(){o=texture(a,vec3(fract(uv*vec2(2.0,1.0)),floor(uv.x*2.0)+floor(uv.y*2.0)));}\n");
   glUseProgram(r);glUniform1i(glGetUniformLocation(r,"a"),0);glDrawArrays(GL_TRIANGLES,0,6);dump("layered");}
+ // formats2: RGBA4 and RGB5_A1 render targets (D3D's B4G4R4A4 / B5G5R5A1), R8_SNORM and
+ // RG16_SNORM textures and R16 / RGBA16 UNORM textures (EXT_render_snorm, EXT_texture_norm16),
+ // each sampled into one quadrant.
+ {GLuint rt4,rt5,f4;glGenTextures(1,&rt4);glBindTexture(GL_TEXTURE_2D,rt4);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGBA4,16,16);glGenTextures(1,&rt5);glBindTexture(GL_TEXTURE_2D,rt5);glTexStorage2D(GL_TEXTURE_2D,1,GL_RGB5_A1,16,16);
+  glGenFramebuffers(1,&f4);glBindFramebuffer(GL_FRAMEBUFFER,f4);GLuint w=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;out vec4 o;void main(){o=vec4(floor(uv*4.0)/3.0,0.4,floor(uv.x*2.0));}\n");glUseProgram(w);glViewport(0,0,16,16);
+  for(int i=0;i<2;i++){glFramebufferTexture2D(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_TEXTURE_2D,i?rt5:rt4,0);glDrawArrays(GL_TRIANGLES,0,6);}glViewport(0,0,64,64);glBindFramebuffer(GL_FRAMEBUFFER,fbo);
+  signed char sn[16];short sn16[32];unsigned short u16[16],u16x4[64];for(int i=0;i<16;i++){int c=i*17-128;
+   /* llvmpipe's SNORM8 decode is not exactly c/127: keep to codes whose 8-bit result does
+      not depend on it (those where c/127 and c/128 round alike). */
+   while(c<127&&(int)((c/127.0f*0.5f+0.5f)*255.0f+0.5f)!=(int)((c/128.0f*0.5f+0.5f)*255.0f+0.5f))c++;
+   sn[i]=(signed char)c;sn16[2*i]=(short)(i*4369-32768);sn16[2*i+1]=(short)(32767-i*3000);u16[i]=(unsigned short)(i*4369);for(int c=0;c<4;c++)u16x4[4*i+c]=(unsigned short)(i*4000+c*257);}
+  GLuint tx[4];glGenTextures(4,tx);glPixelStorei(GL_UNPACK_ALIGNMENT,1);
+  glActiveTexture(GL_TEXTURE2);glBindTexture(GL_TEXTURE_2D,tx[0]);glTexImage2D(GL_TEXTURE_2D,0,GL_R8_SNORM,4,4,0,GL_RED,GL_BYTE,sn);
+  glActiveTexture(GL_TEXTURE3);glBindTexture(GL_TEXTURE_2D,tx[1]);glTexImage2D(GL_TEXTURE_2D,0,0x8F99/*RG16_SNORM*/,4,4,0,GL_RG,GL_SHORT,sn16);
+  glActiveTexture(GL_TEXTURE4);glBindTexture(GL_TEXTURE_2D,tx[2]);glTexImage2D(GL_TEXTURE_2D,0,0x822A/*R16*/,4,4,0,GL_RED,GL_UNSIGNED_SHORT,u16);
+  glActiveTexture(GL_TEXTURE5);glBindTexture(GL_TEXTURE_2D,tx[3]);glTexImage2D(GL_TEXTURE_2D,0,0x805B/*RGBA16*/,4,4,0,GL_RGBA,GL_UNSIGNED_SHORT,u16x4);glPixelStorei(GL_UNPACK_ALIGNMENT,4);
+  glActiveTexture(GL_TEXTURE0);glBindTexture(GL_TEXTURE_2D,rt4);glActiveTexture(GL_TEXTURE1);glBindTexture(GL_TEXTURE_2D,rt5);
+  for(int i=0;i<6;i++){glActiveTexture(GL_TEXTURE0+i);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_2D,GL_TEXTURE_MAG_FILTER,GL_NEAREST);}glActiveTexture(GL_TEXTURE0);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t[6];out vec4 o;void main(){vec2 q=fract(uv*vec2(3.0,2.0));int k=int(uv.x*3.0)+3*int(uv.y*2.0);vec4 v;\n"
+   "if(k==0)v=texture(t[0],q);else if(k==1)v=texture(t[1],q);else if(k==2)v=texture(t[2],q)*0.5+0.5;else if(k==3)v=texture(t[3],q)*0.5+0.5;else if(k==4)v=texture(t[4],q);else v=texture(t[5],q);o=vec4(v.rgb,1.0);}\n");
+  glUseProgram(p);int u[6]={0,1,2,3,4,5};glUniform1iv(glGetUniformLocation(p,"t"),6,u);glDrawArrays(GL_TRIANGLES,0,6);dump("formats2");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
