@@ -475,7 +475,7 @@ int main(){
   GLuint p=glCreateProgram();const char*src[3]={"#version 310 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
    "#version 310 es\n#extension GL_EXT_geometry_shader : require\n#extension GL_OES_viewport_array : require\nlayout(triangles,invocations=3) in;layout(triangle_strip,max_vertices=3) out;flat out int l;\n"
    "void main(){for(int i=0;i<3;i++){l=gl_InvocationID;gl_Layer=gl_InvocationID;gl_ViewportIndex=gl_InvocationID;gl_Position=gl_in[i].gl_Position;EmitVertex();}EndPrimitive();}\n",
-   "#version 310 es\nprecision highp float;flat in int l;out vec4 o;void main(){o=vec4(l==0?1.0:0.0,l==1?1.0:0.0,l==2?1.0:0.0,1.0);}\n"};
+   "#version 310 es\n#extension GL_EXT_geometry_shader : require\n#extension GL_OES_viewport_array : require\nprecision highp float;flat in int l;out vec4 o;void main(){o=vec4(l==0?1.0:0.0,gl_Layer==1?1.0:0.0,gl_ViewportIndex==2?1.0:0.0,1.0);}\n"};
   GLenum k[3]={GL_VERTEX_SHADER,0x8DD9,GL_FRAGMENT_SHADER};for(int i=0;i<3;i++){GLuint sh=glCreateShader(k[i]);glShaderSource(sh,1,&src[i],0);glCompileShader(sh);GLint ok;glGetShaderiv(sh,GL_COMPILE_STATUS,&ok);if(!ok){char b[999];glGetShaderInfoLog(sh,999,0,b);fprintf(stderr,"%s\n",b);}glAttachShader(p,sh);}
   glLinkProgram(p);glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);glViewport(0,0,64,64);glBindFramebuffer(GL_FRAMEBUFFER,fbo);
   GLuint r=prog(VS,"#version 300 es\nprecision highp float;precision highp sampler2DArray;in vec2 uv;uniform sampler2DArray a;out vec4 o;void main(){o=texture(a,vec3(fract(uv*vec2(2.0,1.0)),floor(uv.x*2.0)+floor(uv.y*2.0)));}\n");

@@ -2776,7 +2776,7 @@ mod tests {
     /// `layer.geom` runs twice per triangle; instance i writes gl_Layer = gl_ViewportIndex = i
     /// and halves the color for i = 1. A triangle over an 8x8, 2-slice target: slice 0 is
     /// covered through viewport 0 (the whole target), slice 1 only inside viewport 1 (x 4..8,
-    /// y 0..4) with the halved color.
+    /// y 0..4) with the halved color; the depth buffer's slices follow.
     #[test]
     fn a_geometry_shader_picks_slice_and_viewport_per_primitive() {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
@@ -2793,9 +2793,15 @@ mod tests {
             [[-1.0, -1.0, 1.0, 0.5, 0.25, 1.0], [3.0, -1.0, 1.0, 0.5, 0.25, 1.0], [-1.0, 3.0, 1.0, 0.5, 0.25, 1.0]];
         let vb: Vec<u8> = tri.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let tl = input_assembler::Topology::TriangleList;
-        let mut call = simple_call((&vs, Some(&gs), Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (8, 8));
-        call.viewports.push(Viewport { x: 4.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 });
+        let viewport1 = Viewport { x: 4.0, y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 };
+        p.depth_stencil.depth_enable = true;
+        p.depth_stencil.func = sys::D3D12_COMPARISON_FUNC_ALWAYS.0;
+        let call = simple_call((&vs, Some(&gs), Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (8, 8));
+        let call = DrawCall { viewports: [call.viewports.clone(), vec![viewport1]].concat(), ..call };
         let mut rt = vec![0u8; 2 * 8 * 8 * 4];
+        // A 2-slice D32_FLOAT buffer cleared to 1.0: the triangle (z = 0) writes 0.0 where it
+        // is drawn, in the slice it is drawn into.
+        let mut depth = 1.0f32.to_le_bytes().repeat(2 * 64);
         let st = {
             let mut targets = [Some(Target {
                 data: &mut rt,
@@ -2807,9 +2813,24 @@ mod tests {
                 layers: 2,
                 layer_stride: 256,
             })];
-            draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
+            let mut ds = DepthStencilTarget {
+                format: sys::DXGI_FORMAT_D32_FLOAT,
+                width: 8,
+                height: 8,
+                depth: Plane { data: &mut depth, row_pitch: 32, sample_stride: 0, layers: 2, layer_stride: 256 },
+                stencil: None,
+                read_only_depth: false,
+                read_only_stencil: false,
+            };
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, Some(&mut ds), &mut []).expect("draws")
         };
         assert_eq!(st.gs_invocations, 2);
+        for i in 0..64 {
+            let z = |at: usize| f32::from_le_bytes([depth[at], depth[at + 1], depth[at + 2], depth[at + 3]]);
+            let (x, y) = (i % 8, i / 8);
+            assert_eq!(z(4 * i), 0.0, "slice 0 depth ({x}, {y})");
+            assert_eq!(z(256 + 4 * i), if x >= 4 && y < 4 { 0.0 } else { 1.0 }, "slice 1 depth ({x}, {y})");
+        }
         for i in 0..64 {
             let (x, y) = (i % 8, i / 8);
             assert_eq!(rt[4 * i..4 * i + 4], [255, 128, 64, 255], "slice 0 pixel ({x}, {y})");
