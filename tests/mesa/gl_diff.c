@@ -67,6 +67,11 @@
  *                framebuffer with three viewports (OES_viewport_array);
  *   formats2     RGBA4 and RGB5_A1 render targets (B4G4R4A4 / B5G5R5A1), R8_SNORM, RG16_SNORM,
  *                R16 and RGBA16 textures (SNORM8 codes where llvmpipe's decode agrees with c/127);
+ *   depth_range  glDepthRangef(0.25, 0.75) (viewport depth range), gl_FragCoord.z, a LESS test,
+ *                32-bit indices with a 0xFFFFFFFF restart through glDrawRangeElements;
+ *   lines        GL_LINES and GL_LINE_STRIP between pixel centers;
+ *   tex_misc     an LOD bias, textureProj, textureLodOffset, a samplerCubeShadow comparison and a
+ *                sampler object;
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -501,6 +506,32 @@ int main(){
   GLuint p=prog(VS,"#version 300 es\nprecision highp float;in vec2 uv;uniform sampler2D t[6];out vec4 o;void main(){vec2 q=fract(uv*vec2(3.0,2.0));int k=int(uv.x*3.0)+3*int(uv.y*2.0);vec4 v;\n"
    "if(k==0)v=texture(t[0],q);else if(k==1)v=texture(t[1],q);else if(k==2)v=texture(t[2],q)*0.5+0.5;else if(k==3)v=texture(t[3],q)*0.5+0.5;else if(k==4)v=texture(t[4],q);else v=texture(t[5],q);o=vec4(v.rgb,1.0);}\n");
   glUseProgram(p);int u[6]={0,1,2,3,4,5};glUniform1iv(glGetUniformLocation(p,"t"),6,u);glDrawArrays(GL_TRIANGLES,0,6);dump("formats2");}
+ // depth_range: glDepthRangef(0.25, 0.75) with a LESS test against two overlapping quads at
+ // z = -0.5 and 0.5, and uint32 indices with a 0xFFFFFFFF restart through glDrawRangeElements.
+ {GLuint dsr;glGenRenderbuffers(1,&dsr);glBindRenderbuffer(GL_RENDERBUFFER,dsr);glRenderbufferStorage(GL_RENDERBUFFER,GL_DEPTH_COMPONENT24,64,64);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_DEPTH_ATTACHMENT,GL_RENDERBUFFER,dsr);
+  float v[8*3]={-0.75f,-0.75f,0.5f, 0.25f,-0.75f,0.5f, -0.75f,0.25f,0.5f, 0.25f,0.25f,0.5f, -0.25f,-0.25f,-0.5f, 0.75f,-0.25f,-0.5f, -0.25f,0.75f,-0.5f, 0.75f,0.75f,-0.5f};
+  unsigned idx[9]={0,1,2,3,0xFFFFFFFFu,6,7,4,5};GLuint va,b,ib;glGenVertexArrays(1,&va);glBindVertexArray(va);glGenBuffers(1,&b);glBindBuffer(GL_ARRAY_BUFFER,b);glBufferData(GL_ARRAY_BUFFER,sizeof v,v,GL_STATIC_DRAW);glVertexAttribPointer(0,3,GL_FLOAT,0,0,0);glEnableVertexAttribArray(0);
+  glGenBuffers(1,&ib);glBindBuffer(GL_ELEMENT_ARRAY_BUFFER,ib);glBufferData(GL_ELEMENT_ARRAY_BUFFER,sizeof idx,idx,GL_STATIC_DRAW);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec3 pos;out float z;void main(){z=pos.z;gl_Position=vec4(pos,1.0);}\n","#version 300 es\nprecision highp float;in float z;out vec4 o;void main(){o=vec4(gl_FragCoord.z,z*0.5+0.5,0.25,1.0);}\n");
+  glUseProgram(p);glClearColor(0,0,0,1);glClearDepthf(1.0f);glClear(GL_COLOR_BUFFER_BIT|GL_DEPTH_BUFFER_BIT);glEnable(GL_DEPTH_TEST);glDepthFunc(GL_LESS);glDepthRangef(0.25f,0.75f);glEnable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+  glDrawRangeElements(GL_TRIANGLE_STRIP,0,7,9,GL_UNSIGNED_INT,0);glDisable(GL_PRIMITIVE_RESTART_FIXED_INDEX);glDepthRangef(0.0f,1.0f);glDisable(GL_DEPTH_TEST);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_DEPTH_ATTACHMENT,GL_RENDERBUFFER,0);
+  dump("depth_range");glBindVertexArray(0);}
+ // lines: GL_LINES and GL_LINE_STRIP between pixel centers (horizontal, vertical, 45 degrees),
+ // width 1, flat colors per primitive type. (No line loop: its closing segment runs up from a
+ // pixel center, where llvmpipe leaves out the first pixel and D3D's diamond-exit rule keeps it.)
+ {float v[10*2]={4.5f,4.5f,40.5f,4.5f, 8.5f,10.5f,8.5f,50.5f, 12.5f,12.5f,30.5f,30.5f, 50.5f,8.5f,60.5f,8.5f, 60.5f,20.5f,50.5f,20.5f};for(int i=0;i<20;i++)v[i]=v[i]/32.0f-1.0f;
+  GLuint va,b;glGenVertexArrays(1,&va);glBindVertexArray(va);glGenBuffers(1,&b);glBindBuffer(GL_ARRAY_BUFFER,b);glBufferData(GL_ARRAY_BUFFER,sizeof v,v,GL_STATIC_DRAW);glVertexAttribPointer(0,2,GL_FLOAT,0,0,0);glEnableVertexAttribArray(0);
+  GLuint p=prog("#version 300 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n","#version 300 es\nprecision highp float;uniform vec4 c;out vec4 o;void main(){o=c;}\n");glUseProgram(p);GLint cl=glGetUniformLocation(p,"c");
+  glClear(GL_COLOR_BUFFER_BIT);glUniform4f(cl,1,0,0,1);glDrawArrays(GL_LINES,0,6);glUniform4f(cl,0,1,0,1);glDrawArrays(GL_LINE_STRIP,6,4);dump("lines");glBindVertexArray(0);}
+ // tex_misc: texture() with an LOD bias, textureProj, textureLodOffset and a samplerCubeShadow
+ // comparison, through one sampler object bound to two units.
+ {GLuint tex;glGenTextures(1,&tex);glBindTexture(GL_TEXTURE_2D,tex);glTexStorage2D(GL_TEXTURE_2D,4,GL_RGBA8,8,8);for(int l=0;l<4;l++){int n=8>>l;unsigned char t[8*8*4];for(int i=0;i<n*n;i++){t[4*i]=(unsigned char)(l*60+i);t[4*i+1]=(unsigned char)(i*9);t[4*i+2]=(unsigned char)(200-l*50);t[4*i+3]=255;}glTexSubImage2D(GL_TEXTURE_2D,l,0,0,n,n,GL_RGBA,GL_UNSIGNED_BYTE,t);}
+  GLuint smp;glGenSamplers(1,&smp);glSamplerParameteri(smp,GL_TEXTURE_MIN_FILTER,GL_NEAREST_MIPMAP_NEAREST);glSamplerParameteri(smp,GL_TEXTURE_MAG_FILTER,GL_NEAREST);glSamplerParameteri(smp,GL_TEXTURE_WRAP_S,GL_REPEAT);glBindSampler(0,smp);
+  GLuint cs;glActiveTexture(GL_TEXTURE1);glGenTextures(1,&cs);glBindTexture(GL_TEXTURE_CUBE_MAP,cs);glTexStorage2D(GL_TEXTURE_CUBE_MAP,1,GL_DEPTH_COMPONENT32F,4,4);float dd[16];for(int f=0;f<6;f++){for(int i=0;i<16;i++)dd[i]=(float)((i+f)%8)/8.0f;glTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X+f,0,0,0,4,4,GL_DEPTH_COMPONENT,GL_FLOAT,dd);}
+  glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_MIN_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_MAG_FILTER,GL_NEAREST);glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_COMPARE_MODE,GL_COMPARE_REF_TO_TEXTURE);glTexParameteri(GL_TEXTURE_CUBE_MAP,GL_TEXTURE_COMPARE_FUNC,GL_GEQUAL);glActiveTexture(GL_TEXTURE0);
+  GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp samplerCubeShadow;in vec2 uv;uniform sampler2D t;uniform samplerCubeShadow c;out vec4 o;void main(){vec4 a=texture(t,uv,1.0);vec4 b=textureProj(t,vec3(uv*2.0,2.0));vec4 d=textureLodOffset(t,uv,1.0,ivec2(1,-1));\n"
+   "float s=texture(c,vec4(normalize(vec3(uv.x*2.0-1.0,1.0,uv.y*2.0-1.0)),0.5));o=vec4(a.r,b.g,d.b,s);}\n");
+  glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glUniform1i(glGetUniformLocation(p,"c"),1);glDrawArrays(GL_TRIANGLES,0,6);glBindSampler(0,0);dump("tex_misc");}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.
