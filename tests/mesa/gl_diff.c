@@ -72,6 +72,8 @@
  *   lines        GL_LINES and GL_LINE_STRIP between pixel centers;
  *   tex_misc     an LOD bias, textureProj, textureLodOffset, a samplerCubeShadow comparison and a
  *                sampler object;
+ *   sample_position gl_SamplePosition and gl_NumSamples per sample (RenderTargetGetSamplePosition
+ *                and RenderTargetGetSampleCount), resolved;
  *   xfb          transform feedback (D3D12 stream output) of two draws around a pause, with
  *                GL_RASTERIZER_DISCARD and a PRIMITIVES_WRITTEN query (printed as numbers).
  *                Last: afterwards Mesa 22.3 adds a geometry shader to indexed strip draws, and
@@ -532,6 +534,16 @@ int main(){
   GLuint p=prog(VS,"#version 300 es\nprecision highp float;precision highp samplerCubeShadow;in vec2 uv;uniform sampler2D t;uniform samplerCubeShadow c;out vec4 o;void main(){vec4 a=texture(t,uv,1.0);vec4 b=textureProj(t,vec3(uv*2.0,2.0));vec4 d=textureLodOffset(t,uv,1.0,ivec2(1,-1));\n"
    "float s=texture(c,vec4(normalize(vec3(uv.x*2.0-1.0,1.0,uv.y*2.0-1.0)),0.5));o=vec4(a.r,b.g,d.b,s);}\n");
   glUseProgram(p);glUniform1i(glGetUniformLocation(p,"t"),0);glUniform1i(glGetUniformLocation(p,"c"),1);glDrawArrays(GL_TRIANGLES,0,6);glBindSampler(0,0);dump("tex_misc");}
+ // sample_position: a per-sample shader writing gl_SamplePosition and gl_NumSamples
+ // (RenderTargetGetSamplePosition / GetSampleCount) into a 4x target, resolved.
+ {GLuint rb,mf;glGenRenderbuffers(1,&rb);glBindRenderbuffer(GL_RENDERBUFFER,rb);glRenderbufferStorageMultisample(GL_RENDERBUFFER,4,GL_RGBA8,64,64);
+  glGenFramebuffers(1,&mf);glBindFramebuffer(GL_FRAMEBUFFER,mf);glFramebufferRenderbuffer(GL_FRAMEBUFFER,GL_COLOR_ATTACHMENT0,GL_RENDERBUFFER,rb);glClearColor(0,0,0,0);glClear(GL_COLOR_BUFFER_BIT);
+  GLuint p=prog("#version 310 es\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+   "#version 310 es\n#extension GL_OES_sample_variables : require\nprecision highp float;out vec4 o;\n"
+   "void main(){o=vec4(gl_SamplePosition.x*0.5,gl_SamplePosition.y*0.5,float(gl_NumSamples)/8.0,float(gl_SampleID)*0.25);}\n");
+  glUseProgram(p);glDrawArrays(GL_TRIANGLES,0,6);
+  static unsigned char s4[64*64*4];(void)s4;glBindFramebuffer(GL_READ_FRAMEBUFFER,mf);glBindFramebuffer(GL_DRAW_FRAMEBUFFER,fbo);glBlitFramebuffer(0,0,64,64,0,0,64,64,GL_COLOR_BUFFER_BIT,GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER,fbo);dump("sample_position");glClearColor(0,0,0,1);}
  // transform feedback: a vertex shader's vec4 and flat ivec2 captured interleaved from two draws
  // of one triangle each, paused in between (a draw outside the capture), with the rasterizer
  // discarding; GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, then the captured words printed.

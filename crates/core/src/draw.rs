@@ -1049,6 +1049,12 @@ impl Env for PsEnv<'_> {
         self.discarded = true;
         Ok(())
     }
+    fn sample_count(&mut self) -> Result<u32, ExecError> {
+        Ok(self.samples.len() as u32)
+    }
+    fn sample_position(&mut self, index: u32) -> Result<[f32; 2], ExecError> {
+        Ok(self.samples.get(index as usize).map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0]))
+    }
     /// SampleIndex (90): the sample this invocation shades (0 at pixel frequency, see
     /// [`draw`]); Coverage (91): the covered samples under SampleMask (at sample frequency only
     /// the invocation's own).

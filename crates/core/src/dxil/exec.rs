@@ -226,6 +226,15 @@ pub trait Env {
     fn eval_input(&mut self, _sig: u32, _row: u32, _col: u8, _at: EvalAt) -> R<Val> {
         unsupported("EvalSnapped/EvalSampleIndex/EvalCentroid")
     }
+    /// `RenderTargetGetSampleCount` (77): the samples per pixel of the bound render targets.
+    fn sample_count(&mut self) -> R<u32> {
+        unsupported("RenderTargetGetSampleCount")
+    }
+    /// `RenderTargetGetSamplePosition` (76): sample `index`'s offset from the pixel center in
+    /// pixels (x right, y down); (0, 0) for an index past the count.
+    fn sample_position(&mut self, _index: u32) -> R<[f32; 2]> {
+        unsupported("RenderTargetGetSamplePosition")
+    }
     /// `EmitStream` (geometry shaders): the outputs stored so far become a vertex of `stream`.
     fn emit_stream(&mut self, _stream: u32) -> R<()> {
         unsupported("EmitStream")
@@ -1912,6 +1921,11 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
         }
         88 => env.eval_input(u(0) as u32, u(1) as u32, u(2) as u8, EvalAt::Sample(u(3) as u32))?,
         89 => env.eval_input(u(0) as u32, u(1) as u32, u(2) as u8, EvalAt::Centroid)?,
+        76 => {
+            let [x, y] = env.sample_position(u(0) as u32)?;
+            return Ok(lanes(cx.out, [Val::F32(x), Val::F32(y)]));
+        }
+        77 => Val::Int(u64::from(env.sample_count()?)),
 
         // DerivCoarseX/Y, DerivFineX/Y: the quad's differences (0 alone).
         83..=86 => {
