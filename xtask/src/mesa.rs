@@ -59,10 +59,12 @@ fn egl_program(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
-/// (a') The scene hashes gl_diff prints on llvmpipe and on d3d12 over rd3d12 must be equal (all
-/// fifty-two lines: pixel scenes, and the atomic counter, integer target, float targets,
-/// storage buffer, image atomics and transform feedback capture printed as numbers).
-fn gl_diff(exe: &Path, libs: &Path) -> Result<(), String> {
+/// (a') The scene hashes a scene program (gl_diff: OpenGL ES, 52 lines: pixel scenes, and the
+/// atomic counter, integer target, float targets, storage buffer, image atomics and transform
+/// feedback capture printed as numbers; gl_desktop: desktop OpenGL 4.2 core, 8 lines) prints on
+/// llvmpipe and on d3d12 over rd3d12 must be equal, and there must be at least `lines` of them.
+fn scenes_equal(exe: &Path, libs: &Path, lines: usize) -> Result<(), String> {
+    let name = exe.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let hashes = |libs: Option<&Path>| -> Result<Vec<(String, String)>, String> {
         let (out, _) = output(&mut gl(exe, libs))?;
         Ok(out
@@ -74,10 +76,10 @@ fn gl_diff(exe: &Path, libs: &Path) -> Result<(), String> {
             .collect())
     };
     let (reference, ours) = (hashes(None)?, hashes(Some(libs))?);
-    if reference.len() < 52 || reference != ours {
-        return Err(format!("gl_diff: llvmpipe {reference:?}\nrd3d12 {ours:?}"));
+    if reference.len() < lines || reference != ours {
+        return Err(format!("{name}: llvmpipe {reference:?}\nrd3d12 {ours:?}"));
     }
-    eprintln!("xtask: gl_diff: {} scenes equal", ours.len());
+    eprintln!("xtask: {name}: {} scenes equal", ours.len());
     Ok(())
 }
 
@@ -190,16 +192,22 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
             step(&format!("mesa: {name} on d3d12 over rd3d12"), egl_program(&exe, Some(&libs)));
         }
     }
-    // (a') gl_diff: the same scenes on both drivers must give the same pixels.
-    let exe = target.join("abi").join("gl_diff");
-    let mut cc = Command::new("gcc");
-    cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join("tests/mesa/gl_diff.c")).arg("-o").arg(&exe);
-    cc.args(["-lEGL", "-lGLESv2", "-lm"]);
-    let built = output(&mut cc).map(|_| ());
-    let ok = built.is_ok();
-    step("mesa: build gl_diff", built);
-    if ok {
-        step("mesa: gl_diff scenes on d3d12 over rd3d12 equal llvmpipe's pixels", gl_diff(&exe, &libs));
+    // (a') gl_diff (OpenGL ES) and gl_desktop (OpenGL 4.2 core): the same scenes on both drivers
+    // must give the same pixels.
+    for (name, gl_lib, lines) in [("gl_diff", "-lGLESv2", 52), ("gl_desktop", "-lGL", 8)] {
+        let exe = target.join("abi").join(name);
+        let mut cc = Command::new("gcc");
+        cc.args(["-std=c11", "-Wall", "-Werror"]).arg(root.join(format!("tests/mesa/{name}.c"))).arg("-o").arg(&exe);
+        cc.args(["-lEGL", gl_lib, "-lm"]);
+        let built = output(&mut cc).map(|_| ());
+        let ok = built.is_ok();
+        step(&format!("mesa: build {name}"), built);
+        if ok {
+            step(
+                &format!("mesa: {name} scenes on d3d12 over rd3d12 equal llvmpipe's pixels"),
+                scenes_equal(&exe, &libs, lines),
+            );
+        }
     }
     step("mesa: eglinfo on llvmpipe (control)", eglinfo(None));
     step("mesa: eglinfo on d3d12 over rd3d12", eglinfo(Some(&libs)));

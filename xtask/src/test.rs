@@ -23,6 +23,7 @@ const NEEDS: &[(&str, &str)] = &[
     ("libgles2", "/usr/lib/x86_64-linux-gnu/libGLESv2.so.2"),
     ("libegl-dev", "/usr/include/EGL/egl.h"),
     ("libgles-dev", "/usr/include/GLES3/gl3.h"),
+    ("libgl-dev", "/usr/include/GL/glcorearb.h"),
     ("mesa-utils", "/usr/bin/glxinfo"),
     ("xvfb", "/usr/bin/Xvfb"),
 ];

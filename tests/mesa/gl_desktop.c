@@ -1,0 +1,284 @@
+/* Mesa's desktop OpenGL (4.2 core on d3d12) over rd3d12 against llvmpipe, scene by scene, as
+ * gl_diff does for OpenGL ES: each scene renders into a 64x64 RGBA8 framebuffer object and prints
+ * a hash of its pixels; xtask requires equal hashes on both drivers. These are the features GL ES
+ * 3.1 does not have, each reaching a different part of D3D12:
+ *   clip_distance  gl_ClipDistance[0..1] (SV_ClipDistance) cutting a triangle;
+ *   depth_clamp    GL_DEPTH_CLAMP (DepthClipEnable = FALSE) with geometry past the far plane;
+ *   logic_op       glLogicOp(GL_XOR) on an RGBA8 target (output-merger logic operations);
+ *   provoking      glProvokingVertex(GL_FIRST_VERTEX_CONVENTION) with flat varyings;
+ *   tex1d          a 1D texture and a 1D array texture, and rendering into a 1D texture
+ *                  (TEXTURE1D views);
+ *   cond_render    glBeginConditionalRender on an occlusion query that passed and one that did
+ *                  not (predication);
+ *   fp64           double-precision arithmetic in a fragment shader.
+ * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
+ * pixels the half-open edges keep.)
+ *
+ * usage: gl_desktop   (prints "NAME HASH ..." per scene) */
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glcorearb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static GLuint shader(GLenum k, const char *src)
+{
+    GLuint sh = glCreateShader(k);
+    glShaderSource(sh, 1, &src, 0);
+    glCompileShader(sh);
+    GLint ok;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char b[999];
+        glGetShaderInfoLog(sh, 999, 0, b);
+        fprintf(stderr, "%s\n", b);
+    }
+    return sh;
+}
+static GLuint prog(const char *vs, const char *fs)
+{
+    GLuint p = glCreateProgram();
+    glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+    glLinkProgram(p);
+    GLint ok;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char b[999];
+        glGetProgramInfoLog(p, 999, 0, b);
+        fprintf(stderr, "link %s\n", b);
+    }
+    return p;
+}
+static unsigned char px[64 * 64 * 4];
+static void dump(const char *name)
+{
+    memset(px, 0xAA, sizeof px);
+    glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    unsigned long h = 1469598103934665603UL;
+    for (size_t i = 0; i < sizeof px; i++) {
+        h ^= px[i];
+        h *= 1099511628211UL;
+    }
+    const unsigned char *a = px + 4 * (5 * 64 + 5), *b = px + 4 * (20 * 64 + 40);
+    printf("%s %016lx  p(5,5)=%d,%d,%d,%d p(40,20)=%d,%d,%d,%d err=%x\n", name, h, a[0], a[1], a[2], a[3], b[0], b[1],
+           b[2], b[3], glGetError());
+    FILE *f = fopen(getenv("DUMP") ? getenv("DUMP") : "/dev/null", "ab");
+    if (f) {
+        fwrite(px, 1, sizeof px, f);
+        fclose(f);
+    }
+}
+static const char *VS = "#version 420 core\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n";
+static GLuint quad_vao(const float *v, size_t bytes, int comps)
+{
+    GLuint va, b;
+    glGenVertexArrays(1, &va);
+    glBindVertexArray(va);
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, v, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, comps, GL_FLOAT, GL_FALSE, 0, 0);
+    glEnableVertexAttribArray(0);
+    return va;
+}
+int main(void)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC gd = (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    EGLDisplay d = gd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    EGLint a, b;
+    eglInitialize(d, &a, &b);
+    eglBindAPI(EGL_OPENGL_API);
+    const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 2, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext c = eglCreateContext(d, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ca);
+    if (!c || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
+        fprintf(stderr, "no OpenGL 4.2 core context\n");
+        return 1;
+    }
+    fprintf(stderr, "%s\n", glGetString(GL_RENDERER));
+    GLuint rt, fbo;
+    glGenTextures(1, &rt);
+    glBindTexture(GL_TEXTURE_2D, rt);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 64, 64);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, rt, 0);
+    glViewport(0, 0, 64, 64);
+    const float quad[12] = {-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1};
+    GLuint qva = quad_vao(quad, sizeof quad, 2);
+
+    /* clip_distance */
+    {
+        const float tri[6] = {-0.9f, -0.9f, 0.9f, -0.9f, -0.9f, 0.9f};
+        GLuint va = quad_vao(tri, sizeof tri, 2);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;out float gl_ClipDistance[2];out vec2 uv;void main(){uv=pos;gl_ClipDistance[0]=0.4-pos.x;gl_ClipDistance[1]=pos.y+0.6;gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nin vec2 uv;out vec4 o;void main(){o=vec4(1.0,floor(uv.x*4.0+4.0)/8.0,0.25,1.0);}\n");
+        glUseProgram(p);
+        glEnable(GL_CLIP_DISTANCE0);
+        glEnable(GL_CLIP_DISTANCE1);
+        glClearColor(0, 0, 0, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDisable(GL_CLIP_DISTANCE0);
+        glDisable(GL_CLIP_DISTANCE1);
+        dump("clip_distance");
+        (void)va;
+    }
+    /* depth_clamp */
+    {
+        GLuint ds;
+        glGenRenderbuffers(1, &ds);
+        glBindRenderbuffer(GL_RENDERBUFFER, ds);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, 64, 64);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, ds);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;uniform float z;out vec2 uv;void main(){uv=pos;gl_Position=vec4(pos*0.75,z,1.0);}\n",
+                        "#version 420 core\nin vec2 uv;uniform vec4 c;out vec4 o;void main(){o=c*vec4(1.0,uv.y*0.5+0.5,1.0,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glClearDepth(1.0);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LEQUAL);
+        glEnable(GL_DEPTH_CLAMP);
+        glUniform1f(glGetUniformLocation(p, "z"), 1.5f);
+        glUniform4f(glGetUniformLocation(p, "c"), 1, 0, 0, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDisable(GL_DEPTH_CLAMP);
+        glUniform1f(glGetUniformLocation(p, "z"), 1.25f);
+        glUniform4f(glGetUniformLocation(p, "c"), 0, 0, 1, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDisable(GL_DEPTH_TEST);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, 0);
+        dump("depth_clamp");
+    }
+    /* logic_op */
+    {
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;out vec4 o;void main(){o=vec4(floor(uv*8.0)/8.0,0.5,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glClearColor(0.2f, 0.6f, 1.0f, 0.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glEnable(GL_COLOR_LOGIC_OP);
+        glLogicOp(GL_XOR);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glLogicOp(GL_AND_REVERSE);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDisable(GL_COLOR_LOGIC_OP);
+        glClearColor(0, 0, 0, 1);
+        dump("logic_op");
+    }
+    /* provoking */
+    {
+        const float v[12] = {-0.75f, -0.75f, 0.75f, -0.75f, -0.75f, 0.75f, 0.75f, -0.75f, 0.75f, 0.75f, -0.75f, 0.75f};
+        GLuint va = quad_vao(v, sizeof v, 2);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;flat out vec4 c;void main(){c=vec4(float(gl_VertexID%3)/2.0,float(gl_VertexID/3),0.5,1.0);gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nflat in vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(p);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        glDrawArrays(GL_TRIANGLES, 3, 3);
+        dump("provoking");
+        (void)va;
+    }
+    /* tex1d */
+    {
+        unsigned char t[16 * 4], ta[8 * 3 * 4];
+        for (int i = 0; i < 16; i++) {
+            t[4 * i] = (unsigned char)(i * 16);
+            t[4 * i + 1] = (unsigned char)(255 - i * 8);
+            t[4 * i + 2] = 40;
+            t[4 * i + 3] = 255;
+        }
+        for (int i = 0; i < 24; i++) {
+            ta[4 * i] = (unsigned char)(i * 10);
+            ta[4 * i + 1] = (unsigned char)(i * 3);
+            ta[4 * i + 2] = (unsigned char)(250 - i * 10);
+            ta[4 * i + 3] = 255;
+        }
+        GLuint tx[3];
+        glGenTextures(3, tx);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_1D, tx[0]);
+        glTexImage1D(GL_TEXTURE_1D, 0, GL_RGBA8, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, t);
+        glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_1D_ARRAY, tx[1]);
+        glTexImage2D(GL_TEXTURE_1D_ARRAY, 0, GL_RGBA8, 8, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, ta);
+        glTexParameteri(GL_TEXTURE_1D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_1D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        /* A 1D render target: 32 texels written through a 32x1 viewport. */
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_1D, tx[2]);
+        glTexStorage1D(GL_TEXTURE_1D, 1, GL_RGBA8, 32);
+        glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        GLuint f1;
+        glGenFramebuffers(1, &f1);
+        glBindFramebuffer(GL_FRAMEBUFFER, f1);
+        glFramebufferTexture1D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_1D, tx[2], 0);
+        glViewport(0, 0, 32, 1);
+        GLuint w = prog(VS, "#version 420 core\nin vec2 uv;out vec4 o;void main(){o=vec4(floor(uv.x*32.0)/32.0,0.75,0.25,1.0);}\n");
+        glUseProgram(w);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glViewport(0, 0, 64, 64);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler1D a;uniform sampler1DArray b;uniform sampler1D r;out vec4 o;\n"
+                            "void main(){if(uv.y<0.34)o=texture(a,uv.x);else if(uv.y<0.67)o=texture(b,vec2(uv.x,floor(uv.y*9.0)-3.0));else o=texture(r,uv.x);}\n");
+        glUseProgram(p);
+        glUniform1i(glGetUniformLocation(p, "a"), 0);
+        glUniform1i(glGetUniformLocation(p, "b"), 1);
+        glUniform1i(glGetUniformLocation(p, "r"), 2);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glActiveTexture(GL_TEXTURE0);
+        dump("tex1d");
+    }
+    /* cond_render */
+    {
+        GLuint q[2];
+        glGenQueries(2, q);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;uniform vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glClear(GL_COLOR_BUFFER_BIT);
+        GLint cl = glGetUniformLocation(p, "c");
+        glUniform4f(cl, 0.25f, 0.25f, 0.25f, 1);
+        glBeginQuery(GL_SAMPLES_PASSED, q[0]);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glEndQuery(GL_SAMPLES_PASSED);
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(0, 0, 0, 0);
+        glBeginQuery(GL_SAMPLES_PASSED, q[1]);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glEndQuery(GL_SAMPLES_PASSED);
+        glDisable(GL_SCISSOR_TEST);
+        glBeginConditionalRender(q[0], GL_QUERY_WAIT);
+        glUniform4f(cl, 1, 0, 0, 1);
+        glDrawArrays(GL_TRIANGLES, 3, 3);
+        glEndConditionalRender();
+        glBeginConditionalRender(q[1], GL_QUERY_WAIT);
+        glUniform4f(cl, 0, 1, 0, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glEndConditionalRender();
+        GLuint n0 = 0, n1 = 0;
+        glGetQueryObjectuiv(q[0], GL_QUERY_RESULT, &n0);
+        glGetQueryObjectuiv(q[1], GL_QUERY_RESULT, &n1);
+        printf("cond_render_counts %u %u\n", n0, n1);
+        dump("cond_render");
+    }
+    /* fp64 */
+    {
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_gpu_shader_fp64 : require\nin vec2 uv;out vec4 o;void main(){double x=double(uv.x)*1.0e10+1.0;double y=x-1.0e10*double(uv.x);dvec2 v=dvec2(uv)*3.0LF;double s=sqrt(v.x*v.x+v.y*v.y);\n"
+                            "o=vec4(float(y)*0.5,float(s/5.0),float(fract(v.x*v.y)),1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("fp64");
+    }
+    return 0;
+}
