@@ -10,7 +10,12 @@
  *                  (TEXTURE1D views);
  *   cond_render    glBeginConditionalRender on an occlusion query that passed and one that did
  *                  not (predication);
- *   fp64           double-precision arithmetic in a fragment shader.
+ *   fp64           double-precision arithmetic in a fragment shader;
+ *   primid         gl_PrimitiveID in a fragment shader without a geometry shader;
+ *   draw_tf        glDrawTransformFeedback: points captured by transform feedback drawn again,
+ *                  their count taken from the stream-output filled size;
+ *   lod_bias       GL_TEXTURE_LOD_BIAS (the sampler's MipLODBias), away from the LOD ties
+ *                  where GL (round half down) and D3D (round half up) pick different mips.
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
  *
@@ -279,6 +284,87 @@ int main(void)
         glBindVertexArray(qva);
         glDrawArrays(GL_TRIANGLES, 0, 6);
         dump("fp64");
+    }
+    /* primid: gl_PrimitiveID read by a fragment shader with no geometry shader
+     * (SV_PrimitiveID into the pixel shader), over a strip of 6 triangles. */
+    {
+        float v[16];
+        for (int i = 0; i < 8; i++) {
+            v[2 * i] = (float)(i / 2) * 0.5f - 0.75f;
+            v[2 * i + 1] = (i % 2) ? 0.5f : -0.5f;
+        }
+        GLuint va = quad_vao(v, sizeof v, 2);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nout vec4 o;void main(){o=vec4(float(gl_PrimitiveID)/8.0,float(gl_PrimitiveID%2),0.5,1.0);}\n");
+        glUseProgram(p);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 8);
+        dump("primid");
+        (void)va;
+    }
+    /* draw_tf: points captured by transform feedback (rasterizer discard), then drawn again
+     * with glDrawTransformFeedback: the vertex count comes from the stream-output filled size. */
+    {
+        GLuint tp = glCreateProgram();
+        glAttachShader(tp, shader(GL_VERTEX_SHADER, "#version 420 core\nout vec4 q;void main(){float i=float(gl_VertexID);q=vec4(i*0.125-0.875,0.5-i*0.0625,i/13.0,1.0);gl_Position=q;}\n"));
+        const char *vary[1] = {"q"};
+        glTransformFeedbackVaryings(tp, 1, vary, GL_INTERLEAVED_ATTRIBS);
+        glLinkProgram(tp);
+        GLuint tb, tf, va;
+        glGenBuffers(1, &tb);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tb);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, 0, GL_DYNAMIC_COPY);
+        glGenTransformFeedbacks(1, &tf);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tb);
+        glGenVertexArrays(1, &va);
+        glBindVertexArray(va);
+        glUseProgram(tp);
+        glEnable(GL_RASTERIZER_DISCARD);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, 13);
+        glEndTransformFeedback();
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        glBindBuffer(GL_ARRAY_BUFFER, tb);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, 0);
+        glEnableVertexAttribArray(0);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec4 q;out float c;void main(){c=q.z;gl_PointSize=2.0;gl_Position=vec4(q.xy,0.0,1.0);}\n",
+                        "#version 420 core\nin float c;out vec4 o;void main(){o=vec4(c,1.0-c,0.5,1.0);}\n");
+        glUseProgram(p);
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawTransformFeedback(GL_POINTS, tf);
+        glDisable(GL_PROGRAM_POINT_SIZE);
+        dump("draw_tf");
+    }
+    /* lod_bias: GL_TEXTURE_LOD_BIAS on the texture (the D3D sampler's MipLODBias) with
+     * NEAREST_MIPMAP_NEAREST on a texture with one color per level. */
+    {
+        GLuint tex;
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexStorage2D(GL_TEXTURE_2D, 5, GL_RGBA8, 16, 16);
+        for (int l = 0; l < 5; l++) {
+            int n = 16 >> l;
+            unsigned char t[16 * 16 * 4];
+            for (int i = 0; i < n * n; i++) {
+                t[4 * i] = (unsigned char)(l * 50);
+                t[4 * i + 1] = (unsigned char)(250 - l * 50);
+                t[4 * i + 2] = 100;
+                t[4 * i + 3] = 255;
+            }
+            glTexSubImage2D(GL_TEXTURE_2D, l, 0, 0, n, n, GL_RGBA, GL_UNSIGNED_BYTE, t);
+        }
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameterf(GL_TEXTURE_2D, GL_TEXTURE_LOD_BIAS, 1.25f);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv*exp2(floor(uv.y*3.0)));}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glUniform1i(glGetUniformLocation(p, "t"), 0);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("lod_bias");
     }
     return 0;
 }
