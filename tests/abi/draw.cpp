@@ -109,16 +109,18 @@ static ID3D12Resource *buffer(ID3D12Device *dev, D3D12_HEAP_TYPE t, UINT64 size,
     return r;
 }
 
-static ID3D12Resource *texture(ID3D12Device *dev, UINT w, UINT h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES st)
+// A 2D texture in a default heap: RGBA8, one slice, one sample unless asked otherwise.
+static ID3D12Resource *texture(ID3D12Device *dev, UINT w, UINT h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES st,
+                               DXGI_FORMAT format = DXGI_FORMAT_R8G8B8A8_UNORM, UINT16 slices = 1, UINT samples = 1)
 {
     D3D12_RESOURCE_DESC d = {};
     d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
     d.Width = w;
     d.Height = h;
-    d.DepthOrArraySize = 1;
+    d.DepthOrArraySize = slices;
     d.MipLevels = 1;
-    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    d.SampleDesc.Count = 1;
+    d.Format = format;
+    d.SampleDesc.Count = samples;
     d.Flags = flags;
     D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
     ID3D12Resource *r = nullptr;
@@ -151,6 +153,13 @@ struct Rgba {
 // The 2x2 texture: one color per quadrant (top-left, top-right, bottom-left, bottom-right).
 static const Rgba kTexels[4] = {{{200, 0, 0, 255}}, {{0, 200, 0, 255}}, {{0, 0, 200, 255}}, {{100, 100, 100, 255}}};
 static const Rgba kClear = {{10, 20, 30, 40}};
+
+// The input layout of the spirv2dxil fixtures quad.vs, clip.vs, pass2.vs (position float2 at
+// TEXCOORD0, color float4 at TEXCOORD1), 24-byte vertices.
+static const D3D12_INPUT_ELEMENT_DESC kQuadLayout[2] = {
+    {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
 
 // Mesa's textured shaders and their input layout (TEXCOORD0 position, TEXCOORD1 uv).
 static const D3D12_INPUT_ELEMENT_DESC kTexturedLayout[2] = {
@@ -589,17 +598,13 @@ static void stream_output_draw(Fixture &f)
     Com<ID3D12RootSignature> rs;
     CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
     std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("quad.ps.dxil");
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
     const D3D12_SO_DECLARATION_ENTRY decl[2] = {{0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 4, 1}};
     const UINT strides[2] = {16, 16};
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.pRootSignature = rs;
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.InputLayout = {layout, 2};
+    pd.InputLayout = {kQuadLayout, 2};
     pd.StreamOutput = {decl, 2, strides, 2, 0};
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
@@ -751,14 +756,10 @@ static unsigned clip_draw(Fixture &f, const float cull[3])
 {
     ID3D12Device *dev = f.dev;
     std::vector<char> vs = fixture("clip.vs.dxil"), ps = fixture("quad.ps.dxil");
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.InputLayout = {layout, 2};
+    pd.InputLayout = {kQuadLayout, 2};
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     if (!pso) return ~0u;
@@ -806,31 +807,16 @@ static void layered_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
     std::vector<char> vs = fixture("quad.vs.dxil"), gs = fixture("layer.gs.dxil"), ps = fixture("quad.ps.dxil");
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.VS = {vs.data(), vs.size()};
     pd.GS = {gs.data(), gs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.InputLayout = {layout, 2};
+    pd.InputLayout = {kQuadLayout, 2};
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
-    D3D12_RESOURCE_DESC d = {};
-    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    d.Width = 16;
-    d.Height = 16;
-    d.DepthOrArraySize = 2;
-    d.MipLevels = 1;
-    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    d.SampleDesc.Count = 1;
-    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
-    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
     Com<ID3D12Resource> arr, readback;
-    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
-                                          IID_PPV_ARGS(&arr)),
-             S_OK);
+    arr.p = texture(dev, 16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET,
+                    DXGI_FORMAT_R8G8B8A8_UNORM, 2);
     readback.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 2 * 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
     Com<ID3D12DescriptorHeap> rtv_heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
@@ -896,15 +882,11 @@ static void geometry_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
     std::vector<char> vs = fixture("quad.vs.dxil"), gs = fixture("quad.gs.dxil"), ps = fixture("quad.ps.dxil");
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.VS = {vs.data(), vs.size()};
     pd.GS = {gs.data(), gs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.InputLayout = {layout, 2};
+    pd.InputLayout = {kQuadLayout, 2};
     pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
@@ -1049,20 +1031,9 @@ static void msaa_draw(Fixture &f, bool render_pass)
     Com<ID3D12PipelineState> pso;
     CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
 
-    D3D12_RESOURCE_DESC d = {};
-    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    d.Width = 16;
-    d.Height = 16;
-    d.DepthOrArraySize = 1;
-    d.MipLevels = 1;
-    d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    d.SampleDesc.Count = 4;
-    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
-    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
     Com<ID3D12Resource> ms, resolved;
-    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
-                                          IID_PPV_ARGS(&ms)),
-             S_OK);
+    ms.p = texture(dev, 16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET,
+                   DXGI_FORMAT_R8G8B8A8_UNORM, 1, 4);
     resolved.p = texture(dev, 16, 16, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     Com<ID3D12DescriptorHeap> rtv_heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
@@ -1155,15 +1126,11 @@ static void sample_rate_draw(Fixture &f, const char *vs_name, const char *ps_nam
 {
     ID3D12Device *dev = f.dev;
     std::vector<char> vs = fixture(vs_name), ps = fixture(ps_name);
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
     const DXGI_FORMAT fmt = DXGI_FORMAT_R32G32B32A32_FLOAT;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.InputLayout = {layout, 2};
+    pd.InputLayout = {kQuadLayout, 2};
     pd.RTVFormats[0] = fmt;
     pd.SampleDesc.Count = 4;
     pd.RasterizerState.MultisampleEnable = TRUE;
@@ -1179,24 +1146,8 @@ static void sample_rate_draw(Fixture &f, const char *vs_name, const char *ps_nam
     vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof verts, D3D12_RESOURCE_STATE_GENERIC_READ);
     memcpy(map(vb), verts, sizeof verts);
     results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
-    D3D12_RESOURCE_DESC d = {};
-    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    d.Width = 2;
-    d.Height = 2;
-    d.DepthOrArraySize = 1;
-    d.MipLevels = 1;
-    d.Format = fmt;
-    d.SampleDesc.Count = 4;
-    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
-    D3D12_HEAP_PROPERTIES hp = heap(D3D12_HEAP_TYPE_DEFAULT);
-    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
-                                          IID_PPV_ARGS(&ms)),
-             S_OK);
-    d.SampleDesc.Count = 1;
-    d.Flags = D3D12_RESOURCE_FLAG_NONE;
-    CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RESOLVE_DEST, nullptr,
-                                          IID_PPV_ARGS(&resolved)),
-             S_OK);
+    ms.p = texture(dev, 2, 2, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET, fmt, 1, 4);
+    resolved.p = texture(dev, 2, 2, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST, fmt);
     Com<ID3D12DescriptorHeap> rtv_heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
