@@ -15,7 +15,10 @@
  *   draw_tf        glDrawTransformFeedback: points captured by transform feedback drawn again,
  *                  their count taken from the stream-output filled size;
  *   lod_bias       GL_TEXTURE_LOD_BIAS (the sampler's MipLODBias), away from the LOD ties
- *                  where GL (round half down) and D3D (round half up) pick different mips.
+ *                  where GL (round half down) and D3D (round half up) pick different mips;
+ *   dual_source    dual-source blending (SRC1 factors) on an RGBA32F target, read as floats;
+ *   sample_mask    glSampleMaski (the pipeline's SampleMask) with glMinSampleShading(1.0);
+ *   rect_restart   a sampler2DRect, and a strip with glPrimitiveRestartIndex(7).
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
  *
@@ -365,6 +368,102 @@ int main(void)
         glUniform1i(glGetUniformLocation(p, "t"), 0);
         glDrawArrays(GL_TRIANGLES, 0, 6);
         dump("lod_bias");
+    }
+    /* dual_source: dual-source blending (GL_SRC1_COLOR / GL_ONE_MINUS_SRC1_ALPHA, D3D12's
+     * SRC1 blend factors) on an RGBA32F target, read back as floats. */
+    {
+        GLuint ft, ff;
+        glGenTextures(1, &ft);
+        glBindTexture(GL_TEXTURE_2D, ft);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 64, 64);
+        glGenFramebuffers(1, &ff);
+        glBindFramebuffer(GL_FRAMEBUFFER, ff);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ft, 0);
+        const float cl[4] = {0.5f, 0.25f, 0.75f, 1.0f};
+        glClearBufferfv(GL_COLOR, 0, cl);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;layout(location=0,index=0) out vec4 o0;layout(location=0,index=1) out vec4 o1;\n"
+                            "void main(){o0=vec4(floor(uv*4.0)/4.0,0.5,0.25);o1=vec4(0.5,floor(uv.y*8.0)/8.0,0.125,floor(uv.x*2.0)/2.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_SRC1_COLOR, GL_ONE_MINUS_SRC1_ALPHA, GL_ONE, GL_SRC1_ALPHA);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glBlendFunc(GL_ONE, GL_ZERO);
+        glDisable(GL_BLEND);
+        static float fp[64 * 64 * 4];
+        glReadPixels(0, 0, 64, 64, GL_RGBA, GL_FLOAT, fp);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof fp; i++) {
+            h ^= ((unsigned char *)fp)[i];
+            h *= 1099511628211UL;
+        }
+        const float *a = fp + 4 * (20 * 64 + 40);
+        printf("dual_source %016lx p(40,20)=%g,%g,%g,%g err=%x\n", h, a[0], a[1], a[2], a[3], glGetError());
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    }
+    /* sample_mask: glSampleMaski(0, 0x5) on a 4x target (the pipeline's SampleMask) and
+     * glMinSampleShading(1.0) (per-sample shading) with a gl_SampleID color, resolved. */
+    {
+        GLuint rb, mf;
+        glGenRenderbuffers(1, &rb);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 64, 64);
+        glGenFramebuffers(1, &mf);
+        glBindFramebuffer(GL_FRAMEBUFFER, mf);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_sample_shading : require\nin vec2 uv;out vec4 o;void main(){o=vec4(float(gl_SampleID)*60.0/255.0,uv.x<0.5?240.0/255.0:0.0,120.0/255.0,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glEnable(GL_SAMPLE_MASK);
+        glSampleMaski(0, 0x5);
+        glEnable(GL_SAMPLE_SHADING);
+        glMinSampleShading(1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDisable(GL_SAMPLE_SHADING);
+        glDisable(GL_SAMPLE_MASK);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, mf);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+        glBlitFramebuffer(0, 0, 64, 64, 0, 0, 64, 64, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glClearColor(0, 0, 0, 1);
+        dump("sample_mask");
+    }
+    /* rect_restart: a sampler2DRect read with unnormalized coordinates, and a triangle strip
+     * with a custom primitive-restart index (glPrimitiveRestartIndex(7)). */
+    {
+        unsigned char t[5 * 3 * 4];
+        for (int i = 0; i < 15; i++) {
+            t[4 * i] = (unsigned char)(i * 17);
+            t[4 * i + 1] = (unsigned char)(255 - i * 13);
+            t[4 * i + 2] = 90;
+            t[4 * i + 3] = 255;
+        }
+        GLuint tex;
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_RECTANGLE, tex);
+        glTexImage2D(GL_TEXTURE_RECTANGLE, 0, GL_RGBA8, 5, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, t);
+        glTexParameteri(GL_TEXTURE_RECTANGLE, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_RECTANGLE, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        const float v[16] = {-1, -1, -1, 0, 0, -1, 0, 0, 0.25f, 0.25f, 1, 0.25f, 0.25f, 1, 1, 1};
+        GLuint va = quad_vao(v, sizeof v, 2);
+        const unsigned short idx[9] = {0, 1, 2, 3, 7, 4, 5, 6, 7};
+        GLuint ib;
+        glGenBuffers(1, &ib);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ib);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nin vec2 uv;uniform sampler2DRect t;out vec4 o;void main(){o=texture(t,uv*vec2(5.0,3.0));}\n");
+        glUseProgram(p);
+        glUniform1i(glGetUniformLocation(p, "t"), 0);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glEnable(GL_PRIMITIVE_RESTART);
+        glPrimitiveRestartIndex(7);
+        glDrawElements(GL_TRIANGLE_STRIP, 9, GL_UNSIGNED_SHORT, 0);
+        glDisable(GL_PRIMITIVE_RESTART);
+        dump("rect_restart");
+        (void)va;
     }
     return 0;
 }

@@ -1498,6 +1498,9 @@ pub fn draw(
                                 continue;
                             }
                             let mut wrote = false;
+                            // Dual-source blending: SV_Target1 is the second source of target 0's
+                            // SRC1 blend factors.
+                            let src1 = env.targets[1].unwrap_or([0; 4]);
                             for (n, slot) in targets.iter_mut().enumerate() {
                                 let (Some(t), Some(src)) = (slot.as_mut(), env.targets.get(n).cloned().flatten())
                                 else {
@@ -1509,7 +1512,7 @@ pub fn draw(
                                         t,
                                         integer_targets[n],
                                         (x, y, s, layer),
-                                        &src,
+                                        (&src, &src1),
                                         blend,
                                         call.blend_factor,
                                     );
@@ -1713,7 +1716,7 @@ fn write_pixel(
     t: &mut Target<'_>,
     integer: bool,
     (x, y, sample, layer): (i32, i32, u32, u32),
-    src: &[u32; 4],
+    (src, src1): (&[u32; 4], &[u32; 4]),
     blend: &crate::pipeline::RtBlend,
     factor: [f32; 4],
 ) {
@@ -1746,7 +1749,8 @@ fn write_pixel(
         crate::pack::decode_color(format, e).unwrap_or([0.0; 4])
     };
     let v = if blend.blend_enable {
-        om::blend(blend, range_of(format), &BlendInputs { src: s, src1: [0.0; 4], dst: d, constant: factor })
+        let src1 = src1.map(f32::from_bits);
+        om::blend(blend, range_of(format), &BlendInputs { src: s, src1, dst: d, constant: factor })
     } else {
         om::masked(blend.write_mask, s, d)
     };
@@ -2777,6 +2781,50 @@ mod tests {
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
+    }
+
+    /// `dual.frag` writes the color to SV_Target0 and (0.5, 0.25, 1.0, 0.75) to SV_Target1:
+    /// with SRC1_COLOR / INV_SRC1_ALPHA (color) and ONE / SRC1_ALPHA (alpha) over a float
+    /// target holding (0.5, 0.25, 1.0, 0.5), a (0.25, 0.5, 0.75, 1.0) triangle stores
+    /// rgb = src·src1 + dst·(1 − 0.75) = (0.25, 0.1875, 1.0) and a = 1 + 0.5·0.75 = 1.375.
+    #[test]
+    fn dual_source_blending_reads_the_second_output() {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/dual.ps.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
+        let rt0 = &mut p.blend.rt[0];
+        rt0.blend_enable = true;
+        (rt0.src, rt0.dest, rt0.op) = (sys::D3D12_BLEND_SRC1_COLOR.0, sys::D3D12_BLEND_INV_SRC1_ALPHA.0, 1);
+        (rt0.src_alpha, rt0.dest_alpha, rt0.op_alpha) = (sys::D3D12_BLEND_ONE.0, sys::D3D12_BLEND_SRC1_ALPHA.0, 1);
+        let c = [0.25f32, 0.5, 0.75, 1.0];
+        let tri: Vec<[f32; 6]> =
+            [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]].iter().map(|&[x, y]| [x, y, c[0], c[1], c[2], c[3]]).collect();
+        let vb: Vec<u8> = tri.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let tl = input_assembler::Topology::TriangleList;
+        let call = simple_call((&vs, None, Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (2, 2));
+        let mut rt: Vec<u8> = [0.5f32, 0.25, 1.0, 0.5].repeat(4).iter().flat_map(|f| f.to_le_bytes()).collect();
+        {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 32,
+                width: 2,
+                height: 2,
+                format: sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+                sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
+            })];
+            draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws");
+        }
+        let got: Vec<f32> = rt.chunks(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        assert_eq!(got, [0.25, 0.1875, 1.0, 1.375].repeat(4));
     }
 
     /// `layer.geom` runs twice per triangle; instance i writes gl_Layer = gl_ViewportIndex = i
