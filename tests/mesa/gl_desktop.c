@@ -18,7 +18,11 @@
  *                  where GL (round half down) and D3D (round half up) pick different mips;
  *   dual_source    dual-source blending (SRC1 factors) on an RGBA32F target, read as floats;
  *   sample_mask    glSampleMaski (the pipeline's SampleMask) with glMinSampleShading(1.0);
- *   rect_restart   a sampler2DRect, and a strip with glPrimitiveRestartIndex(7).
+ *   rect_restart   a sampler2DRect, and a strip with glPrimitiveRestartIndex(7);
+ *   blend_depth    constant-color blending and MAX on RGBA16F, a depth-only pass and a pass with
+ *                  depth writes off (read as halves);
+ *   copy_buffer    glCopyBufferSubData at unaligned offsets (printed as "copy_buffer HASH");
+ *   multi_draw     glMultiDrawArraysIndirectCountARB with gl_DrawIDARB and gl_BaseInstanceARB.
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
  *
@@ -464,6 +468,111 @@ int main(void)
         glDisable(GL_PRIMITIVE_RESTART);
         dump("rect_restart");
         (void)va;
+    }
+    /* blend_depth: blending with GL_CONSTANT_COLOR / GL_ONE_MINUS_CONSTANT_COLOR and
+     * glBlendEquation(GL_MAX) on an RGBA16F target, then a depth-only pass (color mask off) with
+     * GL_GREATER and glDepthMask toggling, read as halves. (Not GL_CONSTANT_ALPHA: Mesa 22.3
+     * passes the whole blend color for it when the alpha factor also uses it.) */
+    {
+        GLuint ft, ff, ds;
+        glGenTextures(1, &ft);
+        glBindTexture(GL_TEXTURE_2D, ft);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA16F, 64, 64);
+        glGenRenderbuffers(1, &ds);
+        glBindRenderbuffer(GL_RENDERBUFFER, ds);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 64, 64);
+        glGenFramebuffers(1, &ff);
+        glBindFramebuffer(GL_FRAMEBUFFER, ff);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ft, 0);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, ds);
+        const float cl[4] = {0.25f, 0.5f, 0.75f, 0.5f};
+        glClearBufferfv(GL_COLOR, 0, cl);
+        glClearBufferfi(GL_DEPTH_STENCIL, 0, 0.5f, 0);
+        glClearDepth(0.5);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;uniform float z;out vec2 uv;void main(){uv=pos*0.5+0.5;gl_Position=vec4(pos,z,1.0);}\n",
+                        "#version 420 core\nin vec2 uv;uniform vec4 c;out vec4 o;void main(){o=c*vec4(floor(uv*4.0)/4.0,1.0,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        GLint zl = glGetUniformLocation(p, "z"), cl2 = glGetUniformLocation(p, "c");
+        glEnable(GL_BLEND);
+        glBlendColor(0.25f, 0.5f, 0.75f, 0.25f);
+        glBlendFunc(GL_CONSTANT_COLOR, GL_ONE_MINUS_CONSTANT_COLOR);
+        glUniform1f(zl, 0.0f);
+        glUniform4f(cl2, 1, 1, 1, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glBlendEquation(GL_MAX);
+        glUniform4f(cl2, 0.5f, 0.5f, 0.5f, 0.75f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBlendEquation(GL_FUNC_ADD);
+        glDisable(GL_BLEND);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_GREATER);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glUniform1f(zl, 0.5f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glDepthMask(GL_FALSE);
+        glUniform1f(zl, 0.25f);
+        glUniform4f(cl2, 0, 1, 0, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_DEPTH_TEST);
+        static unsigned short hp[64 * 64 * 4];
+        glReadPixels(0, 0, 64, 64, GL_RGBA, GL_HALF_FLOAT, hp);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof hp; i++) {
+            h ^= ((unsigned char *)hp)[i];
+            h *= 1099511628211UL;
+        }
+        printf("blend_depth %016lx p(40,20)=%04x,%04x,%04x,%04x err=%x\n", h, hp[4 * (20 * 64 + 40)], hp[4 * (20 * 64 + 40) + 1],
+               hp[4 * (20 * 64 + 40) + 2], hp[4 * (20 * 64 + 40) + 3], glGetError());
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    }
+    /* copy_buffer: glCopyBufferSubData (CopyBufferRegion) at unaligned offsets, read back. */
+    {
+        unsigned char t[2048];
+        for (int i = 0; i < 2048; i++) t[i] = (unsigned char)(i * 7 + i / 64);
+        GLuint bb[2];
+        glGenBuffers(2, bb);
+        glBindBuffer(GL_COPY_READ_BUFFER, bb[0]);
+        glBufferData(GL_COPY_READ_BUFFER, sizeof t, t, GL_STATIC_DRAW);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, bb[1]);
+        glBufferData(GL_COPY_WRITE_BUFFER, sizeof t, 0, GL_STATIC_DRAW);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 100, 36, 500);
+        unsigned char back[1024];
+        glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof back, back);
+        unsigned long bh = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof back; i++) {
+            bh ^= back[i];
+            bh *= 1099511628211UL;
+        }
+        printf("copy_buffer %016lx b[36]=%u b[535]=%u err=%x\n", bh, back[36], back[535], glGetError());
+    }
+    /* multi_draw: glMultiDrawArraysIndirectCountARB with three commands and a count buffer of
+     * two, gl_DrawIDARB and gl_BaseInstanceARB in the shader (ExecuteIndirect with a count
+     * buffer and per-draw root constants). */
+    {
+        typedef void (*MDAIC)(GLenum, const void *, GLintptr, GLsizei, GLsizei);
+        MDAIC md = (MDAIC)eglGetProcAddress("glMultiDrawArraysIndirectCountARB");
+        const unsigned cmds[12] = {3, 1, 0, 0, 3, 2, 3, 5, 3, 1, 0, 0};
+        const unsigned count = 2;
+        GLuint ib, cb;
+        glGenBuffers(1, &ib);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, ib);
+        glBufferData(GL_DRAW_INDIRECT_BUFFER, sizeof cmds, cmds, GL_STATIC_DRAW);
+        glGenBuffers(1, &cb);
+        glBindBuffer(0x80EE /* GL_PARAMETER_BUFFER_ARB */, cb);
+        glBufferData(0x80EE, sizeof count, &count, GL_STATIC_DRAW);
+        GLuint p = prog("#version 420 core\n#extension GL_ARB_shader_draw_parameters : require\nlayout(location=0) in vec2 pos;flat out vec4 c;\n"
+                        "void main(){c=vec4(float(gl_DrawIDARB)*0.5+0.25,float(gl_BaseInstanceARB)/8.0,float(gl_InstanceID)*0.5+0.25,1.0);gl_Position=vec4(pos*0.5+vec2(float(gl_InstanceID)*0.5-0.25,float(gl_DrawIDARB)*0.5-0.25),0.0,1.0);}\n",
+                        "#version 420 core\nflat in vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glClear(GL_COLOR_BUFFER_BIT);
+        if (md) md(GL_TRIANGLES, 0, 0, 3, 16);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+        dump("multi_draw");
     }
     return 0;
 }
