@@ -9,6 +9,7 @@
 //! * [`footprint`] — GetCopyableFootprints.
 //! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
 //! * [`tiling`] — tile shapes and GetResourceTiling.
+//! * [`tessellator`] — the fixed-function tessellator: domain points and primitives of a patch.
 //! * [`states`] — resource states, barrier validation, promotion and decay.
 //! * [`clear`] — which bytes Clear{RenderTarget,DepthStencil,UnorderedAccess}View write.
 //! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
@@ -54,6 +55,7 @@ pub mod sample;
 pub mod shader;
 pub mod states;
 pub mod subresource;
+pub mod tessellator;
 pub mod tiling;
 
 pub use allocation::{
