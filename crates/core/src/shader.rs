@@ -226,6 +226,11 @@ pub struct Psv {
     pub runtime_info_size: u32,
     /// The shader stage recorded from runtime info version 1 on.
     pub stage: Option<Stage>,
+    /// The runtime info's first 16 bytes, the stage's own facts (PSVRuntimeInfo0's union) as
+    /// four words: a hull shader's input and output control-point counts, tessellator domain
+    /// and output primitive; a domain shader's input control-point count, whether it writes
+    /// SV_Position (low byte) and its tessellator domain.
+    pub stage_info: [u32; 4],
     /// Number of resource bindings.
     pub resource_count: u32,
     /// The resource bindings (PSVResourceBindInfo0): what the root signature must cover.
@@ -460,7 +465,8 @@ fn parse_psv(p: &[u8], stage: Stage) -> Result<Psv, ShaderError> {
             bindings.push(PsvBinding { ty: w(0), space: w(1), lower: w(2), upper: w(3) });
         }
     }
-    Ok(Psv { runtime_info_size: info_size, stage: psv_stage, resource_count, bindings })
+    let stage_info = std::array::from_fn(|i| read_u32(info, 4 * i).unwrap_or(0));
+    Ok(Psv { runtime_info_size: info_size, stage: psv_stage, stage_info, resource_count, bindings })
 }
 
 /// Parses a shader container.

@@ -216,7 +216,7 @@ pub trait Env {
     }
     /// A system value read by an operation: `ThreadId` (93), `GroupId` (94), `ThreadIdInGroup`
     /// (95), `FlattenedThreadIdInGroup` (96, component 0), `PrimitiveID` (108), `SampleIndex`
-    /// (90), `Coverage` (91), `GSInstanceID` (100), `ViewID` (138).
+    /// (90), `Coverage` (91), `GSInstanceID` (100), `OutputControlPointID` (107), `ViewID` (138).
     fn system_value(&mut self, opcode: u32, _component: u32) -> R<u32> {
         unsupported(opcode_name(opcode).unwrap_or("system value"))
     }
@@ -234,6 +234,25 @@ pub trait Env {
     /// pixels (x right, y down); (0, 0) for an index past the count.
     fn sample_position(&mut self, _index: u32) -> R<[f32; 2]> {
         unsupported("RenderTargetGetSamplePosition")
+    }
+    /// `LoadOutputControlPoint` (103, a hull shader's patch constant function): component `col`
+    /// of row `row` of output `sig` as the control-point phase wrote it for control point
+    /// `index`.
+    fn load_output_control_point(&mut self, _sig: u32, _row: u32, _col: u8, _index: u32) -> R<Val> {
+        unsupported("LoadOutputControlPoint")
+    }
+    /// `StorePatchConstant` (106, a hull shader's patch constant function).
+    fn store_patch_constant(&mut self, _sig: u32, _row: u32, _col: u8, _value: &Val) -> R<()> {
+        unsupported("StorePatchConstant")
+    }
+    /// `LoadPatchConstant` (104, domain shaders): component `col` of row `row` of patch
+    /// constant `sig`.
+    fn load_patch_constant(&mut self, _sig: u32, _row: u32, _col: u8) -> R<Val> {
+        unsupported("LoadPatchConstant")
+    }
+    /// `DomainLocation` (105, domain shaders): component `component` of SV_DomainLocation.
+    fn domain_location(&mut self, _component: u32) -> R<f32> {
+        unsupported("DomainLocation")
     }
     /// `EmitStream` (geometry shaders): the outputs stored so far become a vertex of `stream`.
     fn emit_stream(&mut self, _stream: u32) -> R<()> {
@@ -475,7 +494,7 @@ fn cast_facts(m: &Module, from: TypeId, to: TypeId) -> CastFacts {
 /// Whether dx.op `opcode` touches only its lane's state and its own [`Env`]: arithmetic,
 /// inputs and outputs, handles, constant buffers (read-only), system values, discard.
 fn lane_local(opcode: u32) -> bool {
-    matches!(opcode, 4..=57 | 59 | 71 | 82 | 90 | 91 | 93..=96 | 101 | 102 | 108 | 124..=134 | 138)
+    matches!(opcode, 4..=57 | 59 | 71 | 82 | 90 | 91 | 93..=96 | 101..=108 | 124..=134 | 138)
 }
 
 /// Decodes `f`'s body (see [`Decoded`]).
@@ -1912,7 +1931,16 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             env.cut_stream(u(0) as u32)?;
             return Ok(Out::None);
         }
-        90 | 91 | 93..=96 | 100 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
+        90 | 91 | 93..=96 | 100 | 107 | 108 | 138 => Val::Int(u64::from(env.system_value(opcode, u(0) as u32)?)),
+        // LoadOutputControlPoint (sig, row, col, index), LoadPatchConstant (sig, row, col),
+        // DomainLocation (component), StorePatchConstant (sig, row, col, value).
+        103 => env.load_output_control_point(u(0) as u32, u(1) as u32, u(2) as u8, u(3) as u32)?,
+        104 => env.load_patch_constant(u(0) as u32, u(1) as u32, u(2) as u8)?,
+        105 => Val::F32(env.domain_location(u(0) as u32)?),
+        106 => {
+            env.store_patch_constant(u(0) as u32, u(1) as u32, u(2) as u8, args.get(3).unwrap_or(&Val::Undef))?;
+            return Ok(Out::None);
+        }
         // EvalSnapped (sig, row, col, offsetX, offsetY): offsets are 4-bit signed sixteenths,
         // so only the low four bits count.
         87 => {

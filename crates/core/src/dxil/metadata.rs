@@ -7,7 +7,7 @@
 //! id + 1 (0 = null), named-node operands as plain ids.
 
 use super::bitstream::{read_vbr6_list, Block};
-use super::module::{op, Module, ValueId, ValueKind};
+use super::module::{op, Const, Module, ValueId, ValueKind};
 use super::types::TypeId;
 use super::DxilError;
 use crate::shader::Stage;
@@ -228,6 +228,40 @@ pub struct EntryPoint {
     pub num_threads: Option<[u32; 3]>,
     /// A geometry shader's state (the GSState tag, 1, of the entry's properties).
     pub gs: Option<GsState>,
+    /// A hull shader's state (the HSState tag, 3).
+    pub hs: Option<HsState>,
+    /// A domain shader's state (the DSState tag, 2).
+    pub ds: Option<DsState>,
+}
+
+/// A hull shader's declared state (DXIL.rst "Hull shader state").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HsState {
+    /// Index into [`Module::functions`] of the patch constant function.
+    pub patch_constant_function: usize,
+    /// Control points of an input patch.
+    pub input_control_points: u32,
+    /// `[outputcontrolpoints(n)]`: control-point phase invocations per patch.
+    pub output_control_points: u32,
+    /// Tessellator domain (1 isoline, 2 tri, 3 quad).
+    pub domain: u32,
+    /// Partitioning (1 integer, 2 pow2, 3 fractional_odd, 4 fractional_even).
+    pub partitioning: u32,
+    /// Output primitive (1 point, 2 line, 3 triangle_cw, 4 triangle_ccw).
+    pub output_primitive: u32,
+    /// `[maxtessfactor(f)]`.
+    pub max_tess_factor: f32,
+}
+
+impl Eq for HsState {}
+
+/// A domain shader's declared state (DXIL.rst "Domain shader state").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DsState {
+    /// Tessellator domain (1 isoline, 2 tri, 3 quad).
+    pub domain: u32,
+    /// Control points of the patch it reads.
+    pub input_control_points: u32,
 }
 
 /// A geometry shader's declared state (DXIL.rst "Geometry shader state").
@@ -266,6 +300,22 @@ impl Module {
     pub fn md_int(&self, id: Option<u32>) -> Option<i64> {
         match self.metadata.items.get(id? as usize)? {
             Md::Value { value, .. } => self.const_int(None, *value),
+            _ => None,
+        }
+    }
+
+    /// What the value a `Md::Value` metadata item names is.
+    fn md_value_kind(&self, id: Option<u32>) -> Option<&ValueKind> {
+        match self.metadata.items.get(id? as usize)? {
+            Md::Value { value, .. } => self.values.get(value.0 as usize).map(|v| &v.kind),
+            _ => None,
+        }
+    }
+
+    /// The function (index into [`Module::functions`]) a `Md::Value` metadata item names.
+    fn md_function(&self, id: Option<u32>) -> Option<usize> {
+        match self.md_value_kind(id)? {
+            ValueKind::Function(i) => Some(*i),
             _ => None,
         }
     }
@@ -385,17 +435,13 @@ impl Module {
         for &ep in self.metadata.named("dx.entryPoints").ok_or(bad("dx.entryPoints"))? {
             let f = self.md_list(Some(ep))?;
             let field = |i: usize| f.get(i).copied().flatten();
-            let function = match field(0).and_then(|i| self.metadata.items.get(i as usize)) {
-                Some(Md::Value { value, .. }) => match self.values.get(value.0 as usize).map(|v| &v.kind) {
-                    Some(ValueKind::Function(i)) => *i,
-                    _ => return Err(bad("entry point is not a function")),
-                },
-                _ => return Err(bad("entry point is not a value")),
-            };
+            let function = self.md_function(field(0)).ok_or(bad("entry point is not a function"))?;
             let sigs = self.md_list(field(2))?;
             let sig = |i: usize| self.signature(sigs.get(i).copied().flatten());
             let mut num_threads = None;
             let mut gs = None;
+            let mut hs = None;
+            let mut ds = None;
             let props = if field(4).is_some() { self.md_list(field(4))? } else { Vec::new() };
             for pair in props.chunks(2) {
                 if let [tag, value] = pair {
@@ -415,6 +461,31 @@ impl Module {
                             instance_count: n(4)?.max(1),
                         });
                     }
+                    if self.md_int(*tag) == Some(2) {
+                        let t = self.md_list(*value)?;
+                        let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
+                        ds = Some(DsState { domain: n(0)?, input_control_points: n(1)? });
+                    }
+                    if self.md_int(*tag) == Some(3) {
+                        let t = self.md_list(*value)?;
+                        let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
+                        let patch_constant_function = self
+                            .md_function(t.first().copied().flatten())
+                            .ok_or(bad("patch constant function is not a function"))?;
+                        let max_tess_factor = match self.md_value_kind(t.get(6).copied().flatten()) {
+                            Some(ValueKind::Const(Const::Float(bits))) => f32::from_bits(*bits as u32),
+                            _ => 64.0,
+                        };
+                        hs = Some(HsState {
+                            patch_constant_function,
+                            input_control_points: n(1)?,
+                            output_control_points: n(2)?,
+                            domain: n(3)?,
+                            partitioning: n(4)?,
+                            output_primitive: n(5)?,
+                            max_tess_factor,
+                        });
+                    }
                 }
             }
             entry_points.push(EntryPoint {
@@ -425,6 +496,8 @@ impl Module {
                 patch_constants: sig(2)?,
                 num_threads,
                 gs,
+                hs,
+                ds,
             });
         }
         Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })

@@ -54,6 +54,29 @@ fn topology(d: &PipelineDesc, shaders: Shaders) -> R<()> {
             if patch { "PATCH topology needs a hull shader" } else { "a hull shader needs PATCH topology" },
         ));
     }
+    // The domain shader reads what the hull shader writes: as many control points, in the same
+    // domain (the PSV0 facts of DXIL shaders).
+    let psv = |slot| find(shaders, slot).and_then(|s| s.psv.as_ref()).filter(|p| p.runtime_info_size >= 24);
+    if let (Some(hs), Some(ds)) = (psv(Slot::Hs), psv(Slot::Ds)) {
+        if hs.stage_info[1] != ds.stage_info[0] {
+            return Err(gp(
+                sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_CONTROL_POINT_COUNT_MISMATCH,
+                format!(
+                    "the hull shader outputs {} control points, the domain shader reads {}",
+                    hs.stage_info[1], ds.stage_info[0]
+                ),
+            ));
+        }
+        if hs.stage_info[2] != ds.stage_info[2] {
+            return Err(gp(
+                sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_TESSELLATOR_DOMAIN_MISMATCH,
+                format!(
+                    "the hull shader's tessellator domain is {}, the domain shader's {}",
+                    hs.stage_info[2], ds.stage_info[2]
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -100,7 +100,13 @@ fn dxil_parts_are_read() {
     let s = parse(&ShaderBuilder::dxil(Stage::Pixel).build()).unwrap();
     assert_eq!(
         s.psv,
-        Some(Psv { runtime_info_size: 36, stage: Some(Stage::Pixel), resource_count: 0, bindings: vec![] })
+        Some(Psv {
+            runtime_info_size: 36,
+            stage: Some(Stage::Pixel),
+            stage_info: [0; 4],
+            resource_count: 0,
+            bindings: vec![]
+        })
     );
     assert!(s.hash.is_some());
 }
@@ -308,4 +314,14 @@ fn psv_resource_bindings_of_mesas_pixel_shader() {
             PsvBinding { ty: 3, space: 0, lower: 0, upper: 0 },
         ]
     );
+}
+
+#[test]
+fn psv_stage_info_of_mesa_hull_and_domain_shaders() {
+    let hs = parse(include_bytes!("../../tests/fixtures/dxil/tess_quad.hs.dxil")).expect("parses");
+    let ds = parse(include_bytes!("../../tests/fixtures/dxil/tess_quad.ds.dxil")).expect("parses");
+    // HS: 4 input and 4 output control points, quad domain (3), triangle_ccw output (4).
+    assert_eq!(hs.psv.expect("PSV0").stage_info, [4, 4, 3, 4]);
+    // DS: 4 input control points, writes SV_Position (1), quad domain.
+    assert_eq!(ds.psv.expect("PSV0").stage_info, [4, 1, 3, 0]);
 }
