@@ -935,6 +935,184 @@ static void geometry_draw(Fixture &f)
     CHECK_EQ(st.PSInvocations, 32u);
 }
 
+// 8c. Tessellation: Mesa's hull and domain shaders (from GLSL: tess_quad is quads,
+// fractional_odd_spacing; tess_iso isolines; both read the factors from their uniforms at b0)
+// over one patch of four control points at the corners of the target, the pixel shader writing
+// SV_DomainLocation. With every factor 1 the patch is two triangles whose corners carry (u, v):
+// pixel (x, y) reads u = (x + 0.5) / 16, v = 1 - (y + 0.5) / 16. With factor 3: a 4x4 grid of
+// domain points and 18 triangles, still filling the target. An edge factor of 0 culls the
+// patch. Isolines: density 3 and detail 4 make 3 lines of 5 points. Pipeline statistics count
+// one hull-shader invocation per patch and one domain-shader invocation per point.
+static D3D12_QUERY_DATA_PIPELINE_STATISTICS tess_draw(Fixture &f, ID3D12RootSignature *rs, ID3D12PipelineState *pso,
+                                                       const float factors[8], D3D12_PRIMITIVE_TOPOLOGY topology)
+{
+    ID3D12Device *dev = f.dev;
+    const float square[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    Com<ID3D12Resource> vb, results;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof square, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), square, sizeof square);
+    results.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    const float tint[4] = {1, 1, 1, 1};
+    bind(f, tint);
+    const float black[4] = {0, 0, 0, 0};
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = f.rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    f.list->ClearRenderTargetView(rtv, black, 0, nullptr);
+    f.list->SetGraphicsRootSignature(rs);
+    f.list->SetPipelineState(pso);
+    f.list->SetGraphicsRoot32BitConstants(0, 8, factors, 0);
+    const float no_flip[4] = {1, 1, 1, 1};
+    f.list->SetGraphicsRoot32BitConstants(1, 4, no_flip, 0);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof square, 8};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->IASetPrimitiveTopology(topology);
+    f.list->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    f.list->DrawInstanced(4, 1, 0, 0);
+    f.list->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    f.list->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
+    read_target(f);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st;
+    memcpy(&st, map(results), sizeof st);
+    return st;
+}
+
+static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
+{
+    ID3D12Device *dev = f.dev;
+    // b0: the hull shader's uniforms (outer factors, then inner); b1: the domain shader's y flip.
+    D3D12_ROOT_PARAMETER1 p[2] = {};
+    p[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[0].Constants = {0, 0, 8};
+    p[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_HULL;
+    p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[1].Constants = {1, 0, 4};
+    p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_DOMAIN;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 2;
+    rd.Desc_1_1.pParameters = p;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    Com<ID3D12RootSignature> rs;
+    if (blob)
+        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    if (!rs) return;
+    std::vector<char> vs = fixture("tess.vs.dxil"), ps = fixture("tess.ps.dxil"), hs = fixture("tess_quad.hs.dxil"),
+                      ds = fixture("tess_quad.ds.dxil"), iso_hs = fixture("tess_iso.hs.dxil"),
+                      iso_ds = fixture("tess_iso.ds.dxil");
+    static const D3D12_INPUT_ELEMENT_DESC layout = {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
+                                                    D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.HS = {hs.data(), hs.size()};
+    pd.DS = {ds.data(), ds.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {&layout, 1};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+    Com<ID3D12PipelineState> pso, iso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    {
+        // A hull shader needs PATCH topology, and a domain shader beside it: E_INVALIDARG and
+        // a STATE_CREATION error each (HULL_SHADER_INPUT_TOPOLOGY_MISMATCH, HS_XOR_DS_MISMATCH).
+        D3D12_GRAPHICS_PIPELINE_STATE_DESC bad = pd;
+        bad.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+        ID3D12PipelineState *out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        bad = pd;
+        bad.DS = {nullptr, 0};
+        out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        // The domain shader must read the hull shader's control points (4, not tess_tri's 3) in
+        // its domain (quad, not tess_iso's isoline).
+        std::vector<char> tri_ds = fixture("tess_tri.ds.dxil");
+        bad = pd;
+        bad.DS = {tri_ds.data(), tri_ds.size()};
+        out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        bad.DS = {iso_ds.data(), iso_ds.size()};
+        out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        CHECK_EQ(iq->GetNumStoredMessages(), 4u);
+        const D3D12_MESSAGE_ID ids[4] = {D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HULL_SHADER_INPUT_TOPOLOGY_MISMATCH,
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_XOR_DS_MISMATCH,
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_CONTROL_POINT_COUNT_MISMATCH,
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_TESSELLATOR_DOMAIN_MISMATCH};
+        for (UINT64 i = 0; i < 4; i++) {
+            SIZE_T len = 0;
+            CHECK_HR(iq->GetMessage(i, nullptr, &len), S_OK);
+            std::vector<char> buf(len);
+            D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
+            if (len && SUCCEEDED(iq->GetMessage(i, m, &len))) {
+                CHECK_EQ(m->ID, ids[i]);
+                CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
+                CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
+            }
+        }
+        iq->ClearStoredMessages();
+    }
+    pd.HS = {iso_hs.data(), iso_hs.size()};
+    pd.DS = {iso_ds.data(), iso_ds.size()};
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&iso)), S_OK);
+    if (!pso || !iso) return;
+    const auto patch4 = D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST;
+
+    const float ones[8] = {1, 1, 1, 1, 1, 1, 0, 0};
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st = tess_draw(f, rs, pso, ones, patch4);
+    const Rgba *px = static_cast<const Rgba *>(map(f.readback));
+    unsigned wrong = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            const float u = (x + 0.5f) / 16, v = 1 - (y + 0.5f) / 16;
+            const Rgba want = {{(unsigned char)lrintf(u * 255), (unsigned char)lrintf(v * 255), 128, 255}};
+            const Rgba &got = px[y * 64 + x];
+            if (memcmp(&got, &want, 4) != 0 && wrong++ < 4)
+                printf("tessellation: pixel (%d, %d) is %d %d %d %d, not %d %d 128 255\n", x, y, got.c[0], got.c[1],
+                       got.c[2], got.c[3], want.c[0], want.c[1]);
+        }
+    CHECK_EQ(wrong, 0u);
+    CHECK_EQ(st.IAVertices, 4u);
+    CHECK_EQ(st.IAPrimitives, 1u);
+    CHECK_EQ(st.VSInvocations, 4u);
+    CHECK_EQ(st.HSInvocations, 1u);
+    CHECK_EQ(st.DSInvocations, 4u);
+    CHECK_EQ(st.CInvocations, 2u);
+    CHECK_EQ(st.PSInvocations, 256u);
+
+    const float threes[8] = {3, 3, 3, 3, 3, 3, 0, 0};
+    st = tess_draw(f, rs, pso, threes, patch4);
+    px = static_cast<const Rgba *>(map(f.readback));
+    unsigned lit = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) lit += px[y * 64 + x].c[3] == 255;
+    CHECK_EQ(lit, 256u);
+    CHECK_EQ(st.DSInvocations, 16u);
+    CHECK_EQ(st.CInvocations, 18u);
+
+    const float culled[8] = {3, 0, 3, 3, 3, 3, 0, 0};
+    st = tess_draw(f, rs, pso, culled, patch4);
+    px = static_cast<const Rgba *>(map(f.readback));
+    lit = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) lit += px[y * 64 + x].c[3] != 0;
+    CHECK_EQ(lit, 0u);
+    CHECK_EQ(st.HSInvocations, 1u);
+    CHECK_EQ(st.DSInvocations, 0u);
+    CHECK_EQ(st.CInvocations, 0u);
+
+    const float lines[8] = {3, 4, 0, 0, 0, 0, 0, 0};
+    st = tess_draw(f, rs, iso, lines, patch4);
+    CHECK_EQ(st.DSInvocations, 15u);
+    CHECK_EQ(st.CInvocations, 12u);
+}
+
 // 7. A 4x MSAA target: the triangle (0, 0), (16, 0), (0, 16) drawn into a 16x16 RGBA8 target
 // with 4 samples cleared to (10, 20, 30, 255), resolved (AVERAGE) into a single-sampled texture.
 // The standard 4x positions, in 1/16 pixel from the center, are (-2, -6), (6, -2), (-6, 2),
@@ -1396,6 +1574,8 @@ static void draws(ID3D12Device *dev)
         }
     }
     iq->ClearStoredMessages();
+    // 8c runs here, where the pipelines it refuses can be checked in the queue.
+    tessellation_draws(f, iq);
     auto expect = [&](D3D12_MESSAGE_ID id, const char *what) {
         set_ctx("%s", what);
         CHECK_EQ(iq->GetNumStoredMessages(), 1u);

@@ -22,7 +22,10 @@
  *   blend_depth    constant-color blending and MAX on RGBA16F, a depth-only pass and a pass with
  *                  depth writes off (read as halves);
  *   copy_buffer    glCopyBufferSubData at unaligned offsets (printed as "copy_buffer HASH");
- *   multi_draw     glMultiDrawArraysIndirectCountARB with gl_DrawIDARB and gl_BaseInstanceARB.
+ *   multi_draw     glMultiDrawArraysIndirectCountARB with gl_DrawIDARB and gl_BaseInstanceARB;
+ *   tess_*         tessellation: every domain, partitioning and output primitive on one patch,
+ *                  factors above 64, a geometry shader after the domain shader, a culled patch
+ *                  (see the comment at the scenes).
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
  *
@@ -48,10 +51,14 @@ static GLuint shader(GLenum k, const char *src)
     }
     return sh;
 }
-static GLuint prog(const char *vs, const char *fs)
+/* A program of the given stages (tcs, tes and gs may be NULL). */
+static GLuint prog5(const char *vs, const char *tcs, const char *tes, const char *gs, const char *fs)
 {
     GLuint p = glCreateProgram();
     glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+    if (tcs) glAttachShader(p, shader(GL_TESS_CONTROL_SHADER, tcs));
+    if (tes) glAttachShader(p, shader(GL_TESS_EVALUATION_SHADER, tes));
+    if (gs) glAttachShader(p, shader(GL_GEOMETRY_SHADER, gs));
     glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
     glLinkProgram(p);
     GLint ok;
@@ -62,6 +69,10 @@ static GLuint prog(const char *vs, const char *fs)
         fprintf(stderr, "link %s\n", b);
     }
     return p;
+}
+static GLuint prog(const char *vs, const char *fs)
+{
+    return prog5(vs, NULL, NULL, NULL, fs);
 }
 static unsigned char px[64 * 64 * 4];
 static void dump(const char *name)
@@ -573,6 +584,83 @@ int main(void)
         if (md) md(GL_TRIANGLES, 0, 0, 3, 16);
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
         dump("multi_draw");
+    }
+    /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
+     * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
+     * so the outline depends on every edge point the tessellator makes. Filled scenes are
+     * colored by facing (the output primitive's winding: Mesa turns GL's ccw into D3D's cw);
+     * point_mode scenes color each point by its gl_TessCoord (SV_DomainLocation), exact at
+     * points; isolines draw their lines. "big" asks for factors above 64 (clamped). tess_gs
+     * follows the domain shader with a geometry shader that shrinks each triangle toward its
+     * center, which shows the triangulation itself; tess_culled draws two patches, the second
+     * with an outer factor of 0 (culled) chosen by gl_PrimitiveID. (gl_PrimitiveIDIn in a
+     * geometry shader after tessellation is left out: D3D's SV_PrimitiveID there is the patch's,
+     * llvmpipe counts the tessellated primitives.) */
+    {
+        const float cps[16] = {-0.9f, -0.9f, 0.9f, -0.7f, -0.5f, 0.9f, 0.8f, 0.85f,
+                               -0.9f, -0.9f, 0.9f, -0.7f, -0.5f, 0.9f, 0.8f, 0.85f};
+        GLuint va = quad_vao(cps, sizeof cps, 2);
+        const char *vs = "#version 420 core\nlayout(location=0) in vec2 pos;out vec2 p;void main(){p=pos;}\n";
+        const char *fill = "#version 420 core\nin vec3 tc;out vec4 o;void main(){o=gl_FrontFacing?vec4(0.875,0.625,0.125,1.0):vec4(0.125,0.375,0.875,1.0);}\n";
+        const char *dots = "#version 420 core\nin vec3 tc;out vec4 o;void main(){o=vec4(floor(tc*4.0)/4.0+0.125,1.0);}\n";
+        const char *gs = "#version 420 core\nlayout(triangles) in;layout(triangle_strip,max_vertices=3) out;in vec3 tc[];out vec3 tg;\n"
+                         "void main(){vec4 c=(gl_in[0].gl_Position+gl_in[1].gl_Position+gl_in[2].gl_Position)/3.0;for(int i=0;i<3;i++){tg=tc[i];gl_Position=mix(gl_in[i].gl_Position,c,0.25);EmitVertex();}EndPrimitive();}\n";
+        const char *gs_fs = "#version 420 core\nin vec3 tg;out vec4 o;void main(){o=vec4(0.25,0.75,0.5,1.0);}\n";
+        static const struct {
+            const char *name, *layout;
+            int n, patches;
+            float o[4], i[2];
+        } sc[] = {
+            {"tess_tri_odd", "triangles, fractional_odd_spacing, ccw", 3, 1, {3.0f, 4.5f, 2.0f, 1.0f}, {5.3f, 1.0f}},
+            {"tess_tri_even_cw", "triangles, fractional_even_spacing, cw", 3, 1, {2.2f, 7.5f, 3.9f, 1.0f}, {3.1f, 1.0f}},
+            {"tess_tri_int", "triangles, equal_spacing, ccw", 3, 1, {1.0f, 3.0f, 6.0f, 1.0f}, {4.0f, 1.0f}},
+            {"tess_quad_even", "quads, fractional_even_spacing, ccw", 4, 1, {2.5f, 6.0f, 3.3f, 1.0f}, {4.2f, 2.7f}},
+            {"tess_quad_odd_cw", "quads, fractional_odd_spacing, cw", 4, 1, {1.5f, 2.0f, 7.7f, 3.1f}, {5.5f, 1.2f}},
+            {"tess_quad_int", "quads, equal_spacing, ccw", 4, 1, {3.0f, 2.0f, 5.0f, 4.0f}, {3.0f, 6.0f}},
+            {"tess_iso", "isolines, equal_spacing", 4, 1, {5.0f, 3.0f, 1.0f, 1.0f}, {1.0f, 1.0f}},
+            {"tess_iso_odd", "isolines, fractional_odd_spacing", 4, 1, {4.0f, 6.5f, 1.0f, 1.0f}, {1.0f, 1.0f}},
+            {"tess_points_tri", "triangles, equal_spacing, point_mode", 3, 1, {3.0f, 4.0f, 5.0f, 1.0f}, {4.0f, 1.0f}},
+            {"tess_points_quad", "quads, fractional_even_spacing, point_mode", 4, 1, {3.5f, 2.2f, 6.1f, 4.9f}, {5.4f, 3.3f}},
+            {"tess_points_iso", "isolines, fractional_even_spacing, point_mode", 4, 1, {3.0f, 5.5f, 1.0f, 1.0f}, {1.0f, 1.0f}},
+            {"tess_big", "triangles, fractional_odd_spacing, ccw", 3, 1, {63.0f, 40.5f, 70.0f, 1.0f}, {33.3f, 1.0f}},
+            {"tess_gs", "triangles, fractional_even_spacing, ccw", 3, 2, {4.0f, 3.5f, 5.0f, 1.0f}, {2.5f, 1.0f}},
+            {"tess_culled", "quads, equal_spacing, ccw", 4, 2, {2.0f, 3.0f, 4.0f, 5.0f}, {2.0f, 3.0f}},
+        };
+        for (unsigned k = 0; k < sizeof sc / sizeof sc[0]; k++) {
+            char tcs[1024], tes[1024];
+            /* tess_culled: patch 1 gets outer factor 0. */
+            snprintf(tcs, sizeof tcs,
+                     "#version 420 core\nlayout(vertices=%d) out;in vec2 p[];out vec2 q[];uniform vec4 outer;uniform vec2 inner;uniform int cull;\n"
+                     "void main(){q[gl_InvocationID]=p[gl_InvocationID]*(1.0-0.5*float(gl_PrimitiveID));float z=(cull!=0&&gl_PrimitiveID==1)?0.0:1.0;"
+                     "gl_TessLevelOuter[0]=outer.x;gl_TessLevelOuter[1]=outer.y*z;gl_TessLevelOuter[2]=outer.z;gl_TessLevelOuter[3]=outer.w;"
+                     "gl_TessLevelInner[0]=inner.x;gl_TessLevelInner[1]=inner.y;}\n",
+                     sc[k].n);
+            if (sc[k].n == 3)
+                snprintf(tes, sizeof tes,
+                         "#version 420 core\nlayout(%s) in;in vec2 q[];out vec3 tc;\n"
+                         "void main(){vec3 t=gl_TessCoord;tc=t;vec2 P=q[0]*t.x+q[1]*t.y+q[2]*t.z+0.3*vec2(t.x*t.y+t.y*t.z,t.z*t.x-t.x*t.y);gl_Position=vec4(P,0.0,1.0);}\n",
+                         sc[k].layout);
+            else
+                snprintf(tes, sizeof tes,
+                         "#version 420 core\nlayout(%s) in;in vec2 q[];out vec3 tc;\n"
+                         "void main(){vec2 t=gl_TessCoord.xy;tc=vec3(t,0.5);vec2 a=mix(q[0],q[1],t.x),b=mix(q[2],q[3],t.x);"
+                         "vec2 P=mix(a,b,t.y)+vec2(0.3*t.y*(1.0-t.y),0.25*t.x*(1.0-t.x));gl_Position=vec4(P,0.0,1.0);}\n",
+                         sc[k].layout);
+            const int with_gs = strcmp(sc[k].name, "tess_gs") == 0;
+            GLuint p = prog5(vs, tcs, tes, with_gs ? gs : NULL,
+                             with_gs ? gs_fs : strstr(sc[k].layout, "point_mode") ? dots : fill);
+            glUseProgram(p);
+            glUniform4f(glGetUniformLocation(p, "outer"), sc[k].o[0], sc[k].o[1], sc[k].o[2], sc[k].o[3]);
+            glUniform2f(glGetUniformLocation(p, "inner"), sc[k].i[0], sc[k].i[1]);
+            glUniform1i(glGetUniformLocation(p, "cull"), strcmp(sc[k].name, "tess_culled") == 0);
+            glPatchParameteri(GL_PATCH_VERTICES, sc[k].n);
+            glBindVertexArray(va);
+            glClearColor(0, 0, 0, 1);
+            glClear(GL_COLOR_BUFFER_BIT);
+            /* Two patches: 3 + 3 of the first six control points, or 4 + 4. */
+            glDrawArrays(GL_PATCHES, 0, sc[k].n * sc[k].patches);
+            dump(sc[k].name);
+        }
     }
     return 0;
 }

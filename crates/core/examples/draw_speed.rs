@@ -71,6 +71,7 @@ fn main() {
     let (w, h) = (256u32, 256u32);
     let call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        tess: None,
         gs: None,
         ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
         pipeline: &p,

@@ -16,7 +16,12 @@
 //! above); what it emits to stream 0 is assembled into its output topology (strips cut by
 //! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
 //! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
-//! Other streams than 0 and stream output are not done.
+//! Other streams than 0 are not done; stream 0 can also go to stream output
+//! (`stream_output`).
+//!
+//! With hull and domain shaders ([`Tess`]), the draw's topology is a patch list: each patch's
+//! vertex-shader outputs go through the tessellation stages (`tessellation`), whose
+//! primitives go on to the geometry shader or the rasterizer as assembled ones would.
 //!
 //! Every topology is drawn: triangles, aliased lines (the diamond-exit rule) and points (one
 //! pixel each), see [`crate::raster`]; lines and points are front-facing, a line's inputs are
@@ -275,7 +280,11 @@ macro_rules! resource_ops {
         }
     };
 }
+
+mod tessellation;
 pub(crate) use resource_ops;
+pub use tessellation::Tess;
+use tessellation::TessStage;
 
 /// A render target: the bytes of one subresource.
 pub struct Target<'a> {
@@ -386,6 +395,8 @@ impl From<ExecError> for DrawError {
 pub struct DrawCall<'a> {
     /// The vertex shader.
     pub vs: Shader<'a>,
+    /// The hull and domain shaders, if the pipeline tessellates.
+    pub tess: Option<Tess<'a>>,
     /// The geometry shader, if any (stream 0 is rasterized; nothing else is kept).
     pub gs: Option<Shader<'a>>,
     /// The pixel shader, if any.
@@ -428,8 +439,12 @@ pub struct DrawStats {
     /// VSInvocations: vertex shader invocations (a vertex number repeated within one instance
     /// is shaded once).
     pub vertices_shaded: u64,
-    /// IAPrimitives: primitives assembled (trailing incomplete ones are dropped).
+    /// IAPrimitives: primitives (or patches) assembled (trailing incomplete ones are dropped).
     pub primitives: u64,
+    /// HSInvocations: hull shader invocations, one per patch (both phases).
+    pub hs_invocations: u64,
+    /// DSInvocations: domain shader invocations, one per domain point of each patch.
+    pub ds_invocations: u64,
     /// GSInvocations: geometry shader invocations (one per input primitive and GS instance).
     pub gs_invocations: u64,
     /// GSPrimitives: primitives the geometry shader output on stream 0.
@@ -710,7 +725,8 @@ struct GsStage<'b> {
 type RasterPrimitive = (Primitive, Vec<ShadedVertex>, u32);
 
 impl<'b> GsStage<'b> {
-    fn new(shader: &'b Shader<'b>, vs: &Shader<'_>, bindings: &'b dyn Bindings) -> Result<Self, DrawError> {
+    /// `from`: the output signature of the stage before (vertex or domain shader).
+    fn new(shader: &'b Shader<'b>, from: &[SignatureElement], bindings: &'b dyn Bindings) -> Result<Self, DrawError> {
         let state = shader.entry.gs.ok_or(DrawError::Unsupported("a geometry shader without its state"))?;
         let topology = gs_output_topology(state.output_topology)
             .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
@@ -720,7 +736,7 @@ impl<'b> GsStage<'b> {
             function: shader.function()?,
             state,
             topology,
-            links: link_stages(&vs.entry.outputs, &shader.entry.inputs),
+            links: link_stages(from, &shader.entry.inputs),
             resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
             bindings,
             position: find(SV_POSITION).ok_or(DrawError::Unsupported("a geometry shader without SV_Position"))?,
@@ -884,7 +900,9 @@ impl PsEnv<'_> {
             INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => w.1,
             _ => w.0,
         };
-        let x = w[0] * v[0][c] + w[1] * v[1][c] + w[2] * v[2][c];
+        // Relative to the first vertex, as rasterizers interpolate: an attribute equal at the
+        // three vertices comes out exactly, whatever rounding the weights carry.
+        let x = v[0][c] + w[1] * (v[1][c] - v[0][c]) + w[2] * (v[2][c] - v[0][c]);
         if e.component_type == 9 || e.component_type == 8 || mode != INTERP_CONSTANT {
             Val::F32(x)
         } else {
@@ -1154,12 +1172,30 @@ pub fn draw(
     let vs_res = call.vs.module.dx_metadata().map(|m| m.resources).unwrap_or_default();
     let ps_md = call.ps.as_ref().map(|s| s.module.dx_metadata().map(|m| m.resources).unwrap_or_default());
     let pos_sig = call.vs.entry.outputs.iter().find(|e| e.semantic_kind == SV_POSITION).map(|e| e.id);
-    let gs = call.gs.as_ref().map(|g| GsStage::new(g, &call.vs, gs_bindings)).transpose()?;
-    if pos_sig.is_none() && gs.is_none() {
-        return Err(DrawError::Unsupported("a vertex shader without SV_Position"));
+    let tess = call.tess.as_ref().map(|t| TessStage::new(t, &call.vs.entry.outputs)).transpose()?;
+    // Patch lists go to the tessellation stages and only they take patches.
+    let patches = match (call.topology, &tess) {
+        (input_assembler::Topology::PatchList(n), Some(t)) if u32::from(n) == t.input_control_points() => {
+            input_assembler::patches(n, &call.vertices, call.cut)
+        }
+        (input_assembler::Topology::PatchList(_), Some(_)) => {
+            return Err(DrawError::Unsupported("a patch list whose control points differ from the hull shader's"))
+        }
+        (input_assembler::Topology::PatchList(_), None) => {
+            return Err(DrawError::Unsupported("a patch list without tessellation stages"))
+        }
+        (_, Some(_)) => return Err(DrawError::Unsupported("tessellation of a topology that is no patch list")),
+        _ => Vec::new(),
+    };
+    // The outputs the stage after the vertex shader (or tessellation) reads.
+    let pre_gs_outputs = call.tess.as_ref().map_or(&call.vs.entry.outputs, |t| &t.ds.entry.outputs);
+    let gs = call.gs.as_ref().map(|g| GsStage::new(g, pre_gs_outputs, gs_bindings)).transpose()?;
+    let positioned = pre_gs_outputs.iter().any(|e| e.semantic_kind == SV_POSITION);
+    if !positioned && gs.is_none() {
+        return Err(DrawError::Unsupported("a last pre-rasterization shader without SV_Position"));
     }
     // The outputs the rasterizer and the pixel shader read: the last stage before them.
-    let last_outputs = call.gs.as_ref().map_or(&call.vs.entry.outputs, |g| &g.entry.outputs);
+    let last_outputs = call.gs.as_ref().map_or(pre_gs_outputs, |g| &g.entry.outputs);
     // Stream output, and whether stream 0 (the only one that runs) is also rasterized.
     let so_writer = stream_output::Writer::new(&p.stream_output, last_outputs);
     let rasterize = so_writer.is_none() || p.stream_output.rasterized_stream == 0;
@@ -1207,12 +1243,15 @@ pub fn draw(
         .collect();
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
-        for (prim_id, prim) in prims.iter().enumerate() {
-            let ids: &[u32] = match (gs_inputs.get(prim_id), prim) {
-                (Some(all), _) => all,
-                (None, Primitive::Point(v)) => std::slice::from_ref(v),
-                (None, Primitive::Line(l)) => l,
-                (None, Primitive::Triangle(t)) => t,
+        let count = if tess.is_some() { patches.len() } else { prims.len() };
+        for prim_id in 0..count {
+            let ids: &[u32] = match (patches.get(prim_id), gs_inputs.get(prim_id), &prims.get(prim_id)) {
+                (Some(patch), _, _) => patch,
+                (None, Some(all), _) => all,
+                (None, None, Some(Primitive::Point(v))) => std::slice::from_ref(v),
+                (None, None, Some(Primitive::Line(l))) => l,
+                (None, None, Some(Primitive::Triangle(t))) => t,
+                (None, None, None) => continue,
             };
             let mut verts = Vec::with_capacity(3);
             for &v in ids {
@@ -1251,9 +1290,17 @@ pub fn draw(
             stats.primitives += 1;
             // The primitives to rasterize: the assembled one, or what the geometry shader
             // made of it.
-            let raster_prims = match &gs {
-                Some(g) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
-                None => vec![(*prim, verts, prim_id as u32)],
+            let raster_prims = match (&tess, &gs) {
+                (Some(t), None) => t.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
+                (Some(t), Some(g)) => {
+                    let mut out = Vec::new();
+                    for (_, verts, id) in t.run(&verts, prim_id as u32, &mut handles, &mut stats)? {
+                        out.extend(g.run(&verts, id, &mut handles, &mut stats)?);
+                    }
+                    out
+                }
+                (None, Some(g)) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
+                (None, None) => vec![(prims[prim_id], verts, prim_id as u32)],
             };
             for (prim, verts, prim_id) in raster_prims {
                 let prim = &prim;
@@ -1799,7 +1846,7 @@ mod tests {
     /// A draw of `vertices` from one buffer of 24-byte vertices on a `w`×`h` viewport at the
     /// origin with the (vertex, geometry, pixel) shaders: one instance, no strip cut, scissor,
     /// blend factor or stencil reference.
-    fn simple_call<'a>(
+    pub(super) fn simple_call<'a>(
         (vs, gs, ps): (&'a crate::dxil::Program, Option<&'a crate::dxil::Program>, Option<&'a crate::dxil::Program>),
         pipeline: &'a PipelineDesc,
         topology: input_assembler::Topology,
@@ -1810,6 +1857,7 @@ mod tests {
         let shader = |p: &'a crate::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
         DrawCall {
             vs: shader(vs),
+            tess: None,
             gs: gs.map(shader),
             ps: ps.map(shader),
             pipeline,
@@ -1834,11 +1882,11 @@ mod tests {
         }
     }
 
-    fn program(bytes: &[u8]) -> crate::dxil::Program {
+    pub(super) fn program(bytes: &[u8]) -> crate::dxil::Program {
         crate::dxil::parse(bytes).expect("fixture parses")
     }
 
-    fn element(name: &str, index: u32, format: sys::DXGI_FORMAT, offset: u32) -> InputElement {
+    pub(super) fn element(name: &str, index: u32, format: sys::DXGI_FORMAT, offset: u32) -> InputElement {
         InputElement {
             semantic_name: Some(name.into()),
             semantic_index: index,
@@ -2733,6 +2781,8 @@ mod tests {
                 ia_vertices: 14,
                 vertices_shaded: 12,
                 primitives: 6,
+                hs_invocations: 0,
+                ds_invocations: 0,
                 gs_invocations: 0,
                 gs_primitives: 0,
                 c_invocations: 6,

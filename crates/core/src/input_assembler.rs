@@ -35,11 +35,13 @@ pub enum Topology {
     TriangleListAdj,
     /// TRIANGLESTRIP_ADJ.
     TriangleStripAdj,
+    /// N_CONTROL_POINT_PATCHLIST (N from 1 to 32): patches of N control points, for the
+    /// tessellation stages (see [`patches`]).
+    PatchList(u8),
 }
 
 impl Topology {
-    /// From a D3D_PRIMITIVE_TOPOLOGY value (`None` for UNDEFINED and patch lists, which need
-    /// tessellation).
+    /// From a D3D_PRIMITIVE_TOPOLOGY value (`None` for UNDEFINED and unknown values).
     pub fn from_d3d(v: u32) -> Option<Topology> {
         Some(match v {
             1 => Topology::PointList,
@@ -51,6 +53,7 @@ impl Topology {
             11 => Topology::LineStripAdj,
             12 => Topology::TriangleListAdj,
             13 => Topology::TriangleStripAdj,
+            33..=64 => Topology::PatchList((v - 32) as u8),
             _ => return None,
         })
     }
@@ -92,6 +95,8 @@ pub fn primitives(topology: Topology, verts: &[u32], cut: Option<u32>) -> Vec<Pr
                 }))
             }
             // Adjacency: (0 1 2 3) per line, the line is 1-2; strips 0 1 2 3 ... with lines i+1, i+2.
+            // Patches are no primitives until tessellated; see [`patches`].
+            Topology::PatchList(_) => {}
             Topology::LineListAdj => out.extend(run.chunks_exact(4).map(|c| Primitive::Line([c[1], c[2]]))),
             Topology::LineStripAdj => out.extend(run.windows(4).map(|c| Primitive::Line([c[1], c[2]]))),
             // 0 1 2 3 4 5 per triangle, the triangle is 0-2-4.
@@ -110,6 +115,13 @@ pub fn primitives(topology: Topology, verts: &[u32], cut: Option<u32>) -> Vec<Pr
         }
     }
     out
+}
+
+/// The patches of a patch list: `n` control points each, in draw order; a strip cut value
+/// restarts the list and an incomplete trailing patch is dropped, as with other lists.
+pub fn patches(n: u8, verts: &[u32], cut: Option<u32>) -> Vec<&[u32]> {
+    let n = usize::from(n.max(1));
+    runs(verts, cut).into_iter().flat_map(|run| run.chunks_exact(n)).collect()
 }
 
 /// What a geometry shader receives for each primitive of [`primitives`] (same order, one
@@ -315,7 +327,21 @@ mod tests {
             tris(&primitives(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5, 6, 7], None)),
             [[0, 2, 4], [2, 6, 4]]
         );
-        assert_eq!(Topology::from_d3d(33), None, "patch lists need tessellation");
+        assert_eq!(Topology::from_d3d(33), Some(Topology::PatchList(1)));
+        assert_eq!(Topology::from_d3d(64), Some(Topology::PatchList(32)));
+        assert_eq!(Topology::from_d3d(65), None);
+        assert_eq!(Topology::from_d3d(0), None, "UNDEFINED");
+        assert!(primitives(Topology::PatchList(3), &[0, 1, 2], None).is_empty(), "patches are no primitives");
+    }
+
+    #[test]
+    fn patch_lists_split_into_whole_patches() {
+        let p: Vec<Vec<u32>> = patches(3, &[0, 1, 2, 3, 4, 5, 6, 7], None).iter().map(|p| p.to_vec()).collect();
+        assert_eq!(p, [vec![0, 1, 2], vec![3, 4, 5]], "the incomplete last patch is dropped");
+        let cut: Vec<Vec<u32>> =
+            patches(2, &[0, 1, 2, u32::MAX, 3, 4], Some(u32::MAX)).iter().map(|p| p.to_vec()).collect();
+        assert_eq!(cut, [vec![0, 1], vec![3, 4]], "a cut restarts the list");
+        assert_eq!(patches(1, &[7, 8], None).len(), 2);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::commands::{BoundView, DrawRange, DrawWork};
 use crate::pipeline_state::Executable;
 use crate::resource::Memory;
 use rd3d12_core::allocation;
-use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target};
+use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess};
 use rd3d12_core::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_core::raster::{Rect, Viewport};
@@ -23,15 +23,14 @@ use std::borrow::Cow;
 /// DXIL's semantic kind of SV_RenderTargetArrayIndex.
 const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
 
-/// Whether the CPU backend runs a pipeline's draws: a graphics pipeline of DXIL vertex and
-/// (optional) geometry and pixel shaders it can read, and no tessellation stage.
+/// Whether the CPU backend runs a pipeline's draws: a graphics pipeline of a DXIL vertex shader
+/// and (optional) hull and domain, geometry and pixel shaders it can read; no mesh shaders.
 pub fn runnable(e: &Executable) -> bool {
     let d = &e.pipeline.desc;
     d.kind == PipelineKind::Graphics
-        && [Slot::Hs, Slot::Ds, Slot::As, Slot::Ms].iter().all(|s| d.shader(*s).is_none())
+        && [Slot::As, Slot::Ms].iter().all(|s| d.shader(*s).is_none())
         && matches!(e.program(Slot::Vs), Some(Ok(_)))
-        && !matches!(e.program(Slot::Gs), Some(Err(_)))
-        && !matches!(e.program(Slot::Ps), Some(Err(_)))
+        && [Slot::Hs, Slot::Ds, Slot::Gs, Slot::Ps].iter().all(|s| !matches!(e.program(*s), Some(Err(_))))
 }
 
 /// A render target or depth view's subresource: where it lies and its shape.
@@ -136,33 +135,34 @@ pub fn report_skipped(what: &str, why: &str) {
 /// Executes one draw.
 pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     let unsupported = |m: String| Skipped::Unsupported(m);
-    let vs = match w.pipeline.program(Slot::Vs) {
-        Some(Ok(p)) => p,
-        _ => return Err(unsupported("the vertex shader cannot run".into())),
+    // Each stage's program and entry point (None: the pipeline has no such shader).
+    type Stage<'p> = Option<(&'p rd3d12_core::dxil::Program, rd3d12_core::dxil::EntryPoint)>;
+    let stage = |slot: Slot| -> Result<Stage<'_>, Skipped> {
+        match w.pipeline.program(slot) {
+            None => Ok(None),
+            Some(Err(e)) => Err(unsupported(e.to_string())),
+            Some(Ok(p)) => match p.dx.entry_points.first() {
+                Some(e) => Ok(Some((p, e.clone()))),
+                None => Err(unsupported("a shader without an entry point".into())),
+            },
+        }
     };
-    let ps = match w.pipeline.program(Slot::Ps) {
-        Some(Ok(p)) => Some(p),
-        None => None,
-        Some(Err(e)) => return Err(unsupported(e.to_string())),
+    let Some((vs, vs_entry)) = stage(Slot::Vs)? else {
+        return Err(unsupported("the vertex shader cannot run".into()));
     };
-    let gs = match w.pipeline.program(Slot::Gs) {
-        Some(Ok(p)) => Some(p),
-        None => None,
-        Some(Err(e)) => return Err(unsupported(e.to_string())),
-    };
-    let entry = |p: &'_ rd3d12_core::dxil::Program| p.dx.entry_points.first().cloned();
-    let gs_entry = match gs.map(entry) {
-        Some(Some(e)) => Some(e),
-        Some(None) => return Err(unsupported("a shader without an entry point".into())),
-        None => None,
-    };
-    let (Some(vs_entry), ps_entry) = (entry(vs), ps.map(entry)) else {
-        return Err(unsupported("a shader without an entry point".into()));
-    };
-    let ps_entry = match ps_entry {
-        Some(Some(e)) => Some(e),
-        Some(None) => return Err(unsupported("a shader without an entry point".into())),
-        None => None,
+    let (hs, ds, gs, ps) = (stage(Slot::Hs)?, stage(Slot::Ds)?, stage(Slot::Gs)?, stage(Slot::Ps)?);
+    fn shader<'s>(s: &'s Stage<'_>) -> Option<Shader<'s>> {
+        s.as_ref().map(|(p, e)| Shader { module: &p.module, entry: e })
+    }
+    let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
+    let hsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_HULL);
+    let dsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_DOMAIN);
+    let gsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_GEOMETRY);
+    let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
+    let tess = match (shader(&hs), shader(&ds)) {
+        (Some(hs), Some(ds)) => Some(Tess { hs, ds, hs_bindings: &hsb, ds_bindings: &dsb }),
+        (None, None) => None,
+        _ => return Err(unsupported("a hull shader without a domain shader, or the reverse".into())),
     };
     let Some(topology) = Topology::from_d3d(w.topology) else {
         return Err(unsupported("no primitive topology set".into()));
@@ -206,8 +206,9 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         .collect();
     let call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs_entry },
-        gs: gs.zip(gs_entry.as_ref()).map(|(p, e)| Shader { module: &p.module, entry: e }),
-        ps: ps.zip(ps_entry.as_ref()).map(|(p, e)| Shader { module: &p.module, entry: e }),
+        tess,
+        gs: shader(&gs),
+        ps: shader(&ps),
         pipeline: &w.pipeline.pipeline.desc,
         topology,
         vertices,
@@ -244,7 +245,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     };
     // Targets: copies of the subresources, written back afterwards; every slice of the views
     // when the last stage before the rasterizer writes SV_RenderTargetArrayIndex.
-    let last = gs_entry.as_ref().unwrap_or(&vs_entry);
+    let last = [&gs, &ds].into_iter().flatten().map(|(_, e)| e).next().unwrap_or(&vs_entry);
     let layered = last.outputs.iter().any(|e| e.semantic_kind == SV_RENDER_TARGET_ARRAY_INDEX);
     let places: Vec<Option<TargetPlace>> =
         w.render_targets.iter().map(|b| b.as_ref().and_then(|b| target_place(b, layered))).collect();
@@ -319,9 +320,6 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         .collect();
     let mut so: Vec<Option<SoBuffer<'_>>> =
         so_data.iter_mut().map(|d| d.as_mut().map(|(tail, _)| SoBuffer { data: tail, filled: 0 })).collect();
-    let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
-    let gsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_GEOMETRY);
-    let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
     let result = draw::draw(&call, &vsb, &gsb, &psb, &mut targets, depth.as_mut(), &mut so);
     drop(targets);
     let written: Vec<u32> = so.iter().map(|b| b.as_ref().map_or(0, |b| b.filled)).collect();

@@ -77,6 +77,8 @@ impl Counters {
         st[5] += s.c_invocations;
         st[6] += s.c_primitives;
         st[7] += s.ps_invocations;
+        st[8] += s.hs_invocations;
+        st[9] += s.ds_invocations;
         st[14] += s.so_written;
         st[15] += s.so_needed;
     }

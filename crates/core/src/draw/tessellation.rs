@@ -1,0 +1,469 @@
+//! The tessellation stages: hull shader, fixed-function tessellator, domain shader.
+//!
+//! A patch (the vertex-shader outputs of a patch list's control points) goes through the hull
+//! shader's two phases, as DXIL splits them (DXIL.rst, "Hull shader"):
+//! - the control-point phase, the entry function, runs once per output control point with
+//!   `OutputControlPointID` (op 107) naming it; it reads the input patch with `LoadInput`
+//!   (control point as the vertex index) and writes that control point's outputs;
+//! - the patch-constant phase, the function the HS state names, runs once per patch; it reads
+//!   the input patch (`LoadInput`) and the output control points (`LoadOutputControlPoint`,
+//!   op 103) and writes the patch constants (`StorePatchConstant`, op 106), among them
+//!   SV_TessFactor and SV_InsideTessFactor.
+//!
+//! The tessellator ([`crate::tessellator`]) turns the factors into domain points and
+//! primitives; the domain shader runs once per domain point, reading the output control
+//! points (`LoadInput`), the patch constants (`LoadPatchConstant`, op 104) and the point's
+//! SV_DomainLocation (`DomainLocation`, op 105). Its outputs are the vertices of the
+//! tessellator's primitives, which go on to the geometry shader or the rasterizer with the
+//! patch's SV_PrimitiveID. Stages link by semantic as everywhere else: HS inputs to VS outputs,
+//! DS inputs to HS outputs, DS patch constants to HS patch constants.
+//!
+//! The factors reach the tessellator as the hull shader wrote them: `[maxtessfactor]` is a
+//! hint to drivers (the HLSL compiler clamps in the shader itself), and the tessellator does
+//! its own clamping, rounding and culling (a factor ≤ 0 or NaN drops the patch).
+
+use super::{f32_of, input_element, lane_val, link_stages, store_lane};
+use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader};
+use super::{SV_POSITION, SV_PRIMITIVE_ID};
+use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use crate::dxil::{Function, HsState, SignatureElement};
+use crate::input_assembler::Primitive;
+use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
+use std::collections::HashMap;
+
+/// DXIL semantic kinds of the tessellation factors.
+const SV_TESS_FACTOR: u32 = 25;
+const SV_INSIDE_TESS_FACTOR: u32 = 26;
+
+/// The hull and domain shaders of a draw, with the bindings each stage sees.
+pub struct Tess<'a> {
+    /// The hull shader.
+    pub hs: Shader<'a>,
+    /// The domain shader.
+    pub ds: Shader<'a>,
+    /// What the hull shader's resources answer.
+    pub hs_bindings: &'a dyn Bindings,
+    /// What the domain shader's resources answer.
+    pub ds_bindings: &'a dyn Bindings,
+}
+
+/// What a draw's tessellation needs, set up once per draw.
+pub(super) struct TessStage<'b> {
+    tess: &'b Tess<'b>,
+    state: HsState,
+    control_point_fn: &'b Function,
+    patch_constant_fn: &'b Function,
+    ds_fn: &'b Function,
+    domain: Domain,
+    partitioning: Partitioning,
+    output: OutputPrimitive,
+    /// HS inputs ← VS outputs; DS inputs ← HS outputs; DS patch constants ← HS patch constants.
+    hs_links: Vec<Link>,
+    ds_links: Vec<Link>,
+    pc_links: Vec<Link>,
+    hs_resources: Vec<crate::dxil::metadata::Resource>,
+    ds_resources: Vec<crate::dxil::metadata::Resource>,
+    /// The HS patch-constant signature ids of SV_TessFactor and SV_InsideTessFactor.
+    tess_factor: Option<u32>,
+    inside_tess_factor: Option<u32>,
+    /// The DS output signature id of SV_Position.
+    position: Option<u32>,
+}
+
+impl<'b> TessStage<'b> {
+    /// Checks the pair and links it to the vertex shader's outputs `vs_outputs`.
+    pub(super) fn new(tess: &'b Tess<'b>, vs_outputs: &[SignatureElement]) -> Result<Self, DrawError> {
+        let state = tess.hs.entry.hs.ok_or(DrawError::Unsupported("a hull shader without its state"))?;
+        let domain = Domain::from_dxil(state.domain).ok_or(DrawError::Unsupported("this tessellator domain"))?;
+        let partitioning = Partitioning::from_dxil(state.partitioning)
+            .ok_or(DrawError::Unsupported("this tessellator partitioning"))?;
+        let output = OutputPrimitive::from_dxil(state.output_primitive)
+            .ok_or(DrawError::Unsupported("this tessellator output primitive"))?;
+        let patch_constant_fn = tess
+            .hs
+            .module
+            .functions
+            .get(state.patch_constant_function)
+            .ok_or(DrawError::Unsupported("a hull shader without its patch constant function"))?;
+        let find = |sig: &[SignatureElement], kind| sig.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        let hs_entry = tess.hs.entry;
+        let ds_entry = tess.ds.entry;
+        Ok(TessStage {
+            tess,
+            state,
+            control_point_fn: tess.hs.function()?,
+            patch_constant_fn,
+            ds_fn: tess.ds.function()?,
+            domain,
+            partitioning,
+            output,
+            hs_links: link_stages(vs_outputs, &hs_entry.inputs),
+            ds_links: link_stages(&hs_entry.outputs, &ds_entry.inputs),
+            pc_links: link_stages(&hs_entry.patch_constants, &ds_entry.patch_constants),
+            hs_resources: tess.hs.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            ds_resources: tess.ds.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            tess_factor: find(&hs_entry.patch_constants, SV_TESS_FACTOR),
+            inside_tess_factor: find(&hs_entry.patch_constants, SV_INSIDE_TESS_FACTOR),
+            position: find(&ds_entry.outputs, SV_POSITION),
+        })
+    }
+
+    /// The control points of the hull shader's input patch.
+    pub(super) fn input_control_points(&self) -> u32 {
+        self.state.input_control_points
+    }
+
+    /// Tessellates one patch (`verts`: the vertex shader's outputs of its control points):
+    /// the primitives the domain shader's vertices make, each with the patch's id.
+    pub(super) fn run(
+        &self,
+        verts: &[ShadedVertex],
+        patch_id: u32,
+        handles: &mut Handles,
+        stats: &mut DrawStats,
+    ) -> Result<Vec<RasterPrimitive>, DrawError> {
+        stats.hs_invocations += 1;
+        let mut hs = HsEnv {
+            inputs: &self.tess.hs.entry.inputs,
+            links: &self.hs_links,
+            verts,
+            patch_id,
+            control_point: 0,
+            outputs: HashMap::new(),
+            control_points: Vec::with_capacity(self.state.output_control_points as usize),
+            patch_constants: HashMap::new(),
+            handles,
+            resources: &self.hs_resources,
+            bindings: self.tess.hs_bindings,
+        };
+        for cp in 0..self.state.output_control_points {
+            hs.control_point = cp;
+            exec::run(self.tess.hs.module, self.control_point_fn, &mut hs)?;
+            let written = std::mem::take(&mut hs.outputs);
+            hs.control_points.push(written);
+        }
+        exec::run(self.tess.hs.module, self.patch_constant_fn, &mut hs)?;
+        let HsEnv { control_points, patch_constants, handles, .. } = hs;
+
+        let factor = |sig: Option<u32>, row: u32| {
+            sig.and_then(|s| patch_constants.get(&(s, row))).map_or(0.0, |v| f32_of(&v[0]))
+        };
+        let outer: [f32; 4] = std::array::from_fn(|r| factor(self.tess_factor, r as u32));
+        let inner: [f32; 2] = std::array::from_fn(|r| factor(self.inside_tess_factor, r as u32));
+        let t = tessellator::tessellate(self.domain, self.partitioning, self.output, &outer, &inner);
+
+        // One domain-shader invocation per domain point.
+        let mut shaded = Vec::with_capacity(t.points.len());
+        for &p in &t.points {
+            let mut env = DsEnv {
+                inputs: &self.tess.ds.entry.inputs,
+                links: &self.ds_links,
+                pc_links: &self.pc_links,
+                control_points: &control_points,
+                patch_constants: &patch_constants,
+                location: tessellator::domain_location(self.domain, p),
+                patch_id,
+                outputs: HashMap::new(),
+                handles: &mut *handles,
+                resources: &self.ds_resources,
+                bindings: self.tess.ds_bindings,
+            };
+            exec::run(self.tess.ds.module, self.ds_fn, &mut env)?;
+            stats.ds_invocations += 1;
+            let clip =
+                self.position.and_then(|s| env.outputs.get(&(s, 0))).map_or([0.0; 4], |p| p.each_ref().map(f32_of));
+            shaded.push(ShadedVertex { clip, outputs: env.outputs });
+        }
+        let per = tessellator::vertices_per_primitive(self.domain, self.output);
+        let kind = match per {
+            1 => Primitive::Point(0),
+            2 => Primitive::Line([0, 1]),
+            _ => Primitive::Triangle([0, 1, 2]),
+        };
+        Ok(t.indices
+            .chunks_exact(per)
+            .map(|ids| (kind, ids.iter().map(|&i| shaded[i as usize].clone()).collect(), patch_id))
+            .collect())
+    }
+}
+
+/// Reads input (`sig`, `row`, `col`) of control point `vertex` through `links`; unlinked
+/// inputs read 0, typed as the element says.
+fn linked_input<'o>(
+    inputs: &[SignatureElement],
+    links: &[Link],
+    point: impl Fn(usize) -> Option<&'o Outputs>,
+    (sig, row, col): (u32, u32, u8),
+    vertex: Option<u32>,
+) -> Result<Val, ExecError> {
+    let e = input_element(inputs, sig)?;
+    let value = links
+        .iter()
+        .find(|(k, _)| *k == (sig, row))
+        .and_then(|(_, from)| point(vertex.unwrap_or(0) as usize)?.get(from))
+        .map(|v| v[col as usize & 3].clone());
+    Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
+}
+
+/// The hull shader's view of one patch, in either phase.
+struct HsEnv<'b> {
+    inputs: &'b [SignatureElement],
+    links: &'b [Link],
+    verts: &'b [ShadedVertex],
+    patch_id: u32,
+    /// The control point the control-point phase is computing.
+    control_point: u32,
+    /// What the current control-point invocation wrote.
+    outputs: Outputs,
+    /// Every output control point, once the control-point phase is done.
+    control_points: Vec<Outputs>,
+    patch_constants: Outputs,
+    handles: &'b mut Handles,
+    resources: &'b [crate::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+}
+
+impl HsEnv<'_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+impl Env for HsEnv<'_> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+        if input_element(self.inputs, sig)?.semantic_kind == SV_PRIMITIVE_ID {
+            return Ok(Val::Int(u64::from(self.patch_id)));
+        }
+        let verts = self.verts;
+        linked_input(self.inputs, self.links, |i| verts.get(i).map(|v| &v.outputs), (sig, row, col), vertex)
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.outputs, (sig, row), col, value);
+        Ok(())
+    }
+    fn load_output_control_point(&mut self, sig: u32, row: u32, col: u8, index: u32) -> Result<Val, ExecError> {
+        Ok(self
+            .control_points
+            .get(index as usize)
+            .and_then(|cp| cp.get(&(sig, row)))
+            .map_or(Val::F32(0.0), |v| v[col as usize & 3].clone()))
+    }
+    fn store_patch_constant(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.patch_constants, (sig, row), col, value);
+        Ok(())
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    /// OutputControlPointID (107) and PrimitiveID (108).
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            107 => Ok(self.control_point),
+            108 => Ok(self.patch_id),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a hull shader"))),
+        }
+    }
+    resource_ops!();
+}
+
+/// The domain shader's view of one domain point.
+struct DsEnv<'b> {
+    inputs: &'b [SignatureElement],
+    links: &'b [Link],
+    pc_links: &'b [Link],
+    control_points: &'b [Outputs],
+    patch_constants: &'b Outputs,
+    location: [f32; 3],
+    patch_id: u32,
+    outputs: Outputs,
+    handles: &'b mut Handles,
+    resources: &'b [crate::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+}
+
+impl DsEnv<'_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+impl Env for DsEnv<'_> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+        if input_element(self.inputs, sig)?.semantic_kind == SV_PRIMITIVE_ID {
+            return Ok(Val::Int(u64::from(self.patch_id)));
+        }
+        let points = self.control_points;
+        linked_input(self.inputs, self.links, |i| points.get(i), (sig, row, col), vertex)
+    }
+    fn load_patch_constant(&mut self, sig: u32, row: u32, col: u8) -> Result<Val, ExecError> {
+        let value = self
+            .pc_links
+            .iter()
+            .find(|(k, _)| *k == (sig, row))
+            .and_then(|(_, from)| self.patch_constants.get(from))
+            .map(|v| v[col as usize & 3].clone());
+        Ok(value.unwrap_or(Val::F32(0.0)))
+    }
+    fn domain_location(&mut self, component: u32) -> Result<f32, ExecError> {
+        Ok(self.location.get(component as usize).copied().unwrap_or(0.0))
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.outputs, (sig, row), col, value);
+        Ok(())
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    /// PrimitiveID (108): the patch's.
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            108 => Ok(self.patch_id),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a domain shader"))),
+        }
+    }
+    resource_ops!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{element, program, simple_call};
+    use super::super::{draw, Bindings, DrawStats, Target, Tess};
+    use super::Shader;
+    use crate::input_assembler::Topology;
+    use crate::pipeline::{PipelineDesc, PipelineKind};
+    use rd3d12_sys as sys;
+
+    /// What Mesa's shaders read: the hull shader's uniforms at b0 (row 0 the outer factors,
+    /// row 1 the inner ones) and the domain shader's y flip at b1 (1: none).
+    struct Factors {
+        outer: [f32; 4],
+        inner: [f32; 2],
+    }
+    impl Bindings for Factors {
+        fn cbuffer_row(&self, _space: u32, reg: u32, row: u32) -> [u32; 4] {
+            match (reg, row) {
+                (0, 0) => self.outer.map(f32::to_bits),
+                (0, 1) => [self.inner[0], self.inner[1], 0.0, 0.0].map(f32::to_bits),
+                _ => [1.0f32; 4].map(f32::to_bits),
+            }
+        }
+    }
+    struct Nothing;
+    impl Bindings for Nothing {}
+
+    fn fixture(name: &str) -> crate::dxil::Program {
+        program(match name {
+            "tri.hs" => include_bytes!("../../tests/fixtures/dxil/tess_tri.hs.dxil"),
+            "tri.ds" => include_bytes!("../../tests/fixtures/dxil/tess_tri.ds.dxil"),
+            "quad.hs" => include_bytes!("../../tests/fixtures/dxil/tess_quad.hs.dxil"),
+            "quad.ds" => include_bytes!("../../tests/fixtures/dxil/tess_quad.ds.dxil"),
+            "iso.hs" => include_bytes!("../../tests/fixtures/dxil/tess_iso.hs.dxil"),
+            "iso.ds" => include_bytes!("../../tests/fixtures/dxil/tess_iso.ds.dxil"),
+            "points.hs" => include_bytes!("../../tests/fixtures/dxil/tess_points.hs.dxil"),
+            _ => unreachable!("no fixture {name}"),
+        })
+    }
+
+    /// Draws one patch of control points `points` (clip-space x, y) through Mesa's tess.vs,
+    /// the hull and domain shaders named, and tess.ps (color = SV_DomainLocation, alpha 1) on
+    /// a 16x16 RGBA8 target of zeros.
+    fn tess_draw(hs: &str, ds: &str, points: &[[f32; 2]], f: Factors) -> (Vec<u8>, DrawStats) {
+        let vs = program(include_bytes!("../../tests/fixtures/dxil/tess.vs.dxil"));
+        let ps = program(include_bytes!("../../tests/fixtures/dxil/tess.ps.dxil"));
+        let (hs, ds) = (fixture(hs), fixture(ds));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        let ins = &vs.dx.entry_points[0].inputs;
+        p.input_layout = vec![element(&ins[0].name, ins[0].semantic_indices[0], sys::DXGI_FORMAT_R32G32_FLOAT, 0)];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        let vb: Vec<u8> =
+            points.iter().flat_map(|q| [q[0], q[1], 0.0, 0.0, 0.0, 0.0]).flat_map(f32::to_le_bytes).collect();
+        let n = points.len() as u32;
+        let mut call =
+            simple_call((&vs, None, Some(&ps)), &p, Topology::PatchList(n as u8), (0..n).collect(), &vb, (16, 16));
+        call.tess = Some(Tess {
+            hs: Shader { module: &hs.module, entry: &hs.dx.entry_points[0] },
+            ds: Shader { module: &ds.module, entry: &ds.dx.entry_points[0] },
+            hs_bindings: &f,
+            ds_bindings: &f,
+        });
+        let mut rt = vec![0u8; 16 * 16 * 4];
+        let stats = {
+            let mut targets = [Some(Target {
+                data: &mut rt,
+                row_pitch: 64,
+                width: 16,
+                height: 16,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
+            })];
+            draw(&call, &Nothing, &Nothing, &Nothing, &mut targets, None, &mut []).expect("draws")
+        };
+        (rt, stats)
+    }
+
+    /// The quad patch's corners: u runs left to right, v bottom to top (clip space y up).
+    const SQUARE: [[f32; 2]; 4] = [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]];
+
+    #[test]
+    fn a_quad_patch_of_factor_one_is_two_triangles_colored_by_their_domain_location() {
+        let (rt, st) = tess_draw("quad.hs", "quad.ds", &SQUARE, Factors { outer: [1.0; 4], inner: [1.0; 2] });
+        assert_eq!((st.primitives, st.vertices_shaded, st.hs_invocations), (1, 4, 1));
+        assert_eq!(st.ds_invocations, 4, "the four corners");
+        assert_eq!(st.c_invocations, 2);
+        assert_eq!(st.pixels_written, 256);
+        // The domain shader's bend vanishes at the corners, so both triangles interpolate the
+        // corners' (u, v): u = (x + 0.5) / 16 and v = 1 - (y + 0.5) / 16 at pixel centers (none
+        // lands on a rounding tie: 255 (2x + 1) / 32 is never a half).
+        for y in 0..16 {
+            for x in 0..16 {
+                let (u, v) = ((x as f32 + 0.5) / 16.0, 1.0 - (y as f32 + 0.5) / 16.0);
+                let want = [(u * 255.0).round() as u8, (v * 255.0).round() as u8, 128, 255];
+                assert_eq!(rt[(y * 16 + x) * 4..][..4], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_quad_patch_of_factor_three_has_sixteen_points_and_eighteen_triangles() {
+        // Fractional-odd partitioning at an odd whole factor is integer partitioning: three
+        // segments per edge and per inside direction, a 4x4 grid of points, 2 x 3 x 3
+        // triangles. The bent patch still fills the square: its edges only slide along it.
+        let (_, st) = tess_draw("quad.hs", "quad.ds", &SQUARE, Factors { outer: [3.0; 4], inner: [3.0; 2] });
+        assert_eq!((st.hs_invocations, st.ds_invocations, st.c_invocations), (1, 16, 18));
+        assert_eq!(st.pixels_written, 256);
+    }
+
+    #[test]
+    fn a_patch_with_an_edge_factor_of_zero_or_nan_is_culled() {
+        for bad in [0.0, -1.0, f32::NAN] {
+            let f = Factors { outer: [4.0, bad, 4.0, 4.0], inner: [4.0; 2] };
+            let (rt, st) = tess_draw("quad.hs", "quad.ds", &SQUARE, f);
+            assert_eq!((st.hs_invocations, st.ds_invocations, st.c_invocations), (1, 0, 0), "factor {bad}");
+            assert!(rt.iter().all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn a_triangle_patch_of_integer_factor_two_has_seven_points_and_six_triangles() {
+        // Each edge in two; the inside factor 2 shrinks the inner ring to the center point:
+        // six points on the outer ring, one in the middle, a fan of six triangles.
+        let tri = [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]];
+        let (_, st) = tess_draw("tri.hs", "tri.ds", &tri, Factors { outer: [2.0; 4], inner: [2.0; 2] });
+        assert_eq!((st.hs_invocations, st.ds_invocations, st.c_invocations, st.c_primitives), (1, 7, 6, 6));
+        // Point output: the same seven points, each a primitive of its own.
+        let (_, st) = tess_draw("points.hs", "tri.ds", &tri, Factors { outer: [2.0; 4], inner: [2.0; 2] });
+        assert_eq!((st.ds_invocations, st.c_invocations), (7, 7));
+    }
+
+    #[test]
+    fn an_isoline_patch_draws_density_lines_of_detail_segments() {
+        // SV_TessFactor[0] is the line density (3 lines, at v = 0, 1/3, 2/3), [1] the detail
+        // (4 segments, 5 points each).
+        let (rt, st) = tess_draw("iso.hs", "iso.ds", &SQUARE, Factors { outer: [3.0, 4.0, 0.0, 0.0], inner: [0.0; 2] });
+        assert_eq!((st.hs_invocations, st.ds_invocations, st.c_invocations), (1, 15, 12));
+        assert!(rt.chunks(4).any(|p| p[3] == 255), "the lines are drawn");
+    }
+}
