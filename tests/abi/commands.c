@@ -1974,6 +1974,44 @@ static void test_reserved(struct q *q)
             CHECK_BYTES("written through tile 1, read in the heap", got, more, 1024);
     }
 
+    /* WriteBufferImmediate reaches the reserved buffer by its GPU virtual address: a word
+     * written through tile 1 lands in the heap tile behind it. */
+    set_ctx("WriteBufferImmediate into a reserved buffer");
+    {
+        ID3D12GraphicsCommandList *wl = q_begin(q);
+        if (wl) {
+            D3D12_WRITEBUFFERIMMEDIATE_PARAMETER p = {ID3D12Resource_GetGPUVirtualAddress(r) + 65536 + 16384,
+                                                      0xC0FFEE11u};
+            wbi(wl, 1, &p, NULL);
+            if (q_submit(q) && view && buf_readback(q, view, 16384, got, 4)) {
+                UINT v;
+                memcpy(&v, got, 4);
+                CHECK_EQ(v, 0xC0FFEE11u);
+            }
+        }
+    }
+
+    /* CopyTileMappings: a second reserved buffer's tile 0 takes tile 1's mapping of the first
+     * (heap tile 0), then its own tile 1 takes its tile 0's; both show the heap's bytes. */
+    set_ctx("CopyTileMappings");
+    {
+        ID3D12Resource *r2 = NULL;
+        CHECK_CREATED(ID3D12Device_CreateReservedResource(dev, &bd, D3D12_RESOURCE_STATE_COMMON, NULL,
+                                                          &IID_ID3D12Resource, (void **)&r2),
+                      r2);
+        if (r2) {
+            D3D12_TILED_RESOURCE_COORDINATE t0 = {0, 0, 0, 0}, t1 = {1, 0, 0, 0};
+            D3D12_TILE_REGION_SIZE one = {1, FALSE, 0, 0, 0};
+            ID3D12CommandQueue_CopyTileMappings(q->queue, r2, &t0, r, &t1, &one, D3D12_TILE_MAPPING_FLAG_NONE);
+            ID3D12CommandQueue_CopyTileMappings(q->queue, r2, &t1, r2, &t0, &one, D3D12_TILE_MAPPING_FLAG_NONE);
+            if (buf_readback(q, r2, 512, got, 4096))
+                CHECK_BYTES("tile 0 copied from the other buffer", got, data, 4096);
+            if (buf_readback(q, r2, 65536 + 512, got, 4096))
+                CHECK_BYTES("tile 1 copied within the buffer", got, data, 4096);
+            RELEASE0(r2);
+        }
+    }
+
     /* Unmapping tile 0 (NULL range): it reads zero again. */
     set_ctx("tile 0 unmapped");
     map_tile(q->queue, r, 0, NULL, 0);

@@ -395,8 +395,18 @@ unsafe extern "C" fn copy_tile_mappings(
                 let mut m = dt.lock().unwrap_or_else(|e| e.into_inner());
                 let _ = TileMap::copy_mappings(&mut m, &dc, None, &sc, &sz);
             } else {
-                let src_map = st.lock().unwrap_or_else(|e| e.into_inner());
-                let mut dst_map = dt.lock().unwrap_or_else(|e| e.into_inner());
+                // Two maps are locked in address order, so that copies between the same two
+                // resources in opposite directions on two queues cannot deadlock.
+                fn lock(m: &Mutex<TileMap>) -> std::sync::MutexGuard<'_, TileMap> {
+                    m.lock().unwrap_or_else(|e| e.into_inner())
+                }
+                let (src_map, mut dst_map) = if Arc::as_ptr(&st) < Arc::as_ptr(&dt) {
+                    let s = lock(&st);
+                    (s, lock(&dt))
+                } else {
+                    let d = lock(&dt);
+                    (lock(&st), d)
+                };
                 let _ = TileMap::copy_mappings(&mut dst_map, &dc, Some(&src_map), &sc, &sz);
             }
         })));

@@ -224,11 +224,12 @@ unsafe fn create_resource(
             let va_len =
                 if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER { tiles.num_tiles() as u64 * TILE } else { 1 };
             let va = AddressRange::reserve(va_len).map_err(|_| Error::OUT_OF_MEMORY)?;
-            (
-                Backing::Reserved { tiles: Arc::new(Mutex::new(tiles)), va },
-                D3D12_HEAP_PROPERTIES::default(),
-                D3D12_HEAP_FLAGS(0),
-            )
+            let tiles = Arc::new(Mutex::new(tiles));
+            if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
+                // The buffer's GPU virtual address reaches its tiles.
+                device.inner.va().insert_tiled(va.base() as u64, v.desc.Width, &tiles);
+            }
+            (Backing::Reserved { tiles, va }, D3D12_HEAP_PROPERTIES::default(), D3D12_HEAP_FLAGS(0))
         }
     };
     let r = Resource::new(Ptr::from_ref(device), v, size, backing, props, flags, clear, state);
