@@ -10,10 +10,11 @@ use crate::error::{guard, guard_hr, Error, Result};
 use crate::residency::Residency;
 use crate::share::{Trailer, TRAILER};
 use rd3d12_sys::*;
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Memory with the heap description it was made for: an explicit heap's, or the implicit heap
@@ -23,23 +24,51 @@ pub struct Allocation {
     pub desc: D3D12_HEAP_DESC,
     pub memory: ManuallyDrop<Memory>,
     pub residency: Residency,
-    /// Where clean memory goes back when the allocation dies (committed resources).
-    pool: Option<Arc<Pool>>,
+    /// Whether clean memory goes back to the [`POOL`] when the allocation dies (committed
+    /// resources).
+    pooled: bool,
+    /// Whether the device's VA registry knows the allocation. Heaps register when they are
+    /// made; committed resources when their GPU virtual address is first asked for, the only
+    /// way a program learns it (so creating and releasing them stays cheap).
+    va_registered: AtomicBool,
 }
 
 /// Memory of released committed resources that was never mapped, written or shared, so it is
-/// still all zero and a new committed resource can take it as is. Bounded in bytes.
-#[derive(Default)]
-pub struct Pool {
-    free: Mutex<HashMap<usize, Vec<Memory>>>,
+/// still all zero and a new committed resource can take it as is. Bounded in bytes. Zeroed
+/// memory belongs to no device, so the pool is the process's, with a small stash per thread in
+/// front of it: a thread that creates and releases resources reuses memory without taking a
+/// lock or touching a shared counter.
+struct Pool {
+    free: Mutex<BTreeMap<usize, Vec<Memory>>>,
     bytes: AtomicUsize,
+}
+
+/// The process's pool of clean memory.
+static POOL: Pool = Pool { free: Mutex::new(BTreeMap::new()), bytes: AtomicUsize::new(0) };
+
+thread_local! {
+    /// Up to [`Pool::STASH_ITEMS`] blocks of at most [`Pool::STASH_ITEM`] bytes each.
+    static STASH: RefCell<Vec<Memory>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Pool {
     const MAX_BYTES: usize = 256 << 20;
     const MAX_ITEM: usize = 4 << 20;
+    const STASH_ITEMS: usize = 8;
+    const STASH_ITEM: usize = 256 << 10;
 
     fn take(&self, len: usize) -> Option<Memory> {
+        let stashed = STASH
+            .try_with(|s| {
+                let mut s = s.borrow_mut();
+                let i = s.iter().position(|m| m.len() == len)?;
+                Some(s.swap_remove(i))
+            })
+            .ok()
+            .flatten();
+        if stashed.is_some() {
+            return stashed;
+        }
         let m = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&len)?.pop()?;
         self.bytes.fetch_sub(len, Ordering::Relaxed);
         Some(m)
@@ -47,7 +76,31 @@ impl Pool {
 
     fn give(&self, m: Memory) {
         let len = m.len();
-        if m.is_dirty() || len > Self::MAX_ITEM || self.bytes.load(Ordering::Relaxed) + len > Self::MAX_BYTES {
+        if m.is_dirty() || len > Self::MAX_ITEM {
+            return;
+        }
+        // The thread's stash first (its destructor frees what is left when the thread ends);
+        // a full stash, or a thread that is ending, hands the memory to the shared pool.
+        let m = if len <= Self::STASH_ITEM {
+            let back = STASH.try_with(|s| {
+                let mut s = s.borrow_mut();
+                if s.len() < Self::STASH_ITEMS {
+                    s.push(m);
+                    None
+                } else {
+                    Some(m)
+                }
+            });
+            match back {
+                Ok(None) => return,
+                Ok(Some(m)) => m,
+                // The stash is gone (thread exit): `m` was moved into the closure and dropped.
+                Err(_) => return,
+            }
+        } else {
+            m
+        };
+        if self.bytes.load(Ordering::Relaxed) + len > Self::MAX_BYTES {
             return;
         }
         self.bytes.fetch_add(len, Ordering::Relaxed);
@@ -59,9 +112,8 @@ impl Drop for Allocation {
     fn drop(&mut self) {
         // SAFETY: the memory is taken once, here, and never used again through `self`.
         let m = unsafe { ManuallyDrop::take(&mut self.memory) };
-        match &self.pool {
-            Some(p) => p.give(m),
-            None => drop(m),
+        if self.pooled {
+            POOL.give(m);
         }
     }
 }
@@ -71,21 +123,21 @@ impl Allocation {
     /// are zero anyway). Counts the bytes as resident unless CREATE_NOT_RESIDENT. A shareable
     /// allocation (D3D12_HEAP_FLAG_SHARED) gets a last page describing it for OpenSharedHandle.
     pub fn new(device: &Device, desc: D3D12_HEAP_DESC, trailer: Option<Trailer>) -> Result<Arc<Allocation>> {
-        Self::with_pool(device, desc, trailer, None)
+        Self::with_pool(device, desc, trailer, false)
     }
 
     /// An allocation for a committed resource: clean memory of an earlier one is reused, and
     /// this one's goes back to the pool if it is still clean when it dies.
     pub fn committed(device: &Device, desc: D3D12_HEAP_DESC, trailer: Option<Trailer>) -> Result<Arc<Allocation>> {
-        let pool = trailer.is_none().then(|| device.pool().clone());
-        Self::with_pool(device, desc, trailer, pool)
+        let pooled = trailer.is_none();
+        Self::with_pool(device, desc, trailer, pooled)
     }
 
     fn with_pool(
         device: &Device,
         desc: D3D12_HEAP_DESC,
         trailer: Option<Trailer>,
-        pool: Option<Arc<Pool>>,
+        pooled: bool,
     ) -> Result<Arc<Allocation>> {
         let extra = if trailer.is_some() { TRAILER } else { 0 };
         let bytes = desc
@@ -93,7 +145,7 @@ impl Allocation {
             .checked_next_multiple_of(4096)
             .and_then(|b| b.checked_add(extra))
             .ok_or(Error::OUT_OF_MEMORY)?;
-        let reused = pool.as_ref().and_then(|p| p.take(bytes as usize));
+        let reused = if pooled { POOL.take(bytes as usize) } else { None };
         let memory = match reused {
             Some(m) => m,
             None => Memory::new(bytes).map_err(|e| match e {
@@ -110,9 +162,12 @@ impl Allocation {
             residency: Residency::new(device, desc.SizeInBytes, resident),
             desc,
             memory: ManuallyDrop::new(memory),
-            pool,
+            pooled,
+            va_registered: AtomicBool::new(false),
         });
-        device.va().insert(&a);
+        if !pooled {
+            a.register_va(device);
+        }
         Ok(a)
     }
 
@@ -129,10 +184,18 @@ impl Allocation {
             residency: Residency::new(device, t.heap.SizeInBytes, true),
             desc: t.heap,
             memory: ManuallyDrop::new(memory),
-            pool: None,
+            pooled: false,
+            va_registered: AtomicBool::new(false),
         });
-        device.va().insert(&alloc);
+        alloc.register_va(device);
         Ok((alloc, t))
+    }
+
+    /// Puts the allocation in the device's VA registry, once.
+    pub fn register_va(self: &Arc<Self>, device: &Device) {
+        if !self.va_registered.load(Ordering::Acquire) && !self.va_registered.swap(true, Ordering::AcqRel) {
+            device.va().insert(self);
+        }
     }
 
     pub fn base(&self) -> *mut u8 {

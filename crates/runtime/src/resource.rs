@@ -161,8 +161,29 @@ pub struct Resource {
     pub(crate) registered: AtomicBool,
 }
 
-/// Source of resource ids.
+/// Source of resource ids: threads take blocks of [`ID_BLOCK`] ids from it and hand them out
+/// one by one, so creating a resource touches no shared counter most of the time.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+const ID_BLOCK: u64 = 1024;
+
+thread_local! {
+    /// The thread's next id and the end of its block.
+    static IDS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// A process-unique resource id (never 0).
+fn next_id() -> u64 {
+    IDS.try_with(|c| {
+        let (mut next, mut end) = c.get();
+        if next == end {
+            next = NEXT_ID.fetch_add(ID_BLOCK, Ordering::Relaxed);
+            end = next + ID_BLOCK;
+        }
+        c.set((next + 1, end));
+        next
+    })
+    .unwrap_or_else(|_| NEXT_ID.fetch_add(1, Ordering::Relaxed))
+}
 
 impl Drop for Resource {
     fn drop(&mut self) {
@@ -230,7 +251,7 @@ impl Resource {
             fast_map,
             initial_state,
             states: std::sync::OnceLock::new(),
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            id: next_id(),
             registered: AtomicBool::new(false),
         });
         if live {
@@ -285,6 +306,10 @@ impl Resource {
         }
         match &self.backing {
             Backing::Reserved { va, .. } => va.base() as u64,
+            Backing::Committed(alloc) => {
+                alloc.register_va(&self.device.inner);
+                alloc.base() as u64
+            }
             _ => self.base().map_or(0, |p| p as u64),
         }
     }

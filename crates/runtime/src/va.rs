@@ -6,10 +6,12 @@
 //! buffer views, stream output) can check them and reach the bytes safely, whatever the
 //! application passes.
 //!
-//! Allocations register once when they are made (a cheap append); the sorted index is built
-//! lazily by the first lookup after new registrations, and entries of freed allocations are
-//! pruned then. Creating and releasing resources thus costs almost nothing here, while lookups,
-//! which are rare (recording time), pay for the index.
+//! Heaps (and reserved buffers) register when they are made, committed resources when their GPU
+//! virtual address is first asked for (GetGPUVirtualAddress, the only way a program learns it),
+//! each with a cheap append; the sorted index is built lazily by the first lookup after new
+//! registrations, and entries of freed allocations are pruned then. Creating and releasing
+//! resources thus costs nothing here, while lookups, which are rare (recording time), pay for
+//! the index.
 
 use crate::heap::Allocation;
 use crate::resource::Memory;

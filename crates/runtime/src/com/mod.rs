@@ -117,7 +117,7 @@ impl<T: Class> Object<T> {
 
     /// QueryInterface on the object: AddRef and the object pointer for an IID in the chain.
     pub fn query(&self, riid: &GUID) -> Option<*mut c_void> {
-        if T::IIDS.contains(riid) {
+        if in_chain::<T>(riid) {
             self.add_ref();
             Some(self.as_iface())
         } else {
@@ -233,6 +233,12 @@ pub unsafe fn hand_out<T: Class>(obj: Ptr<T>, riid: *const GUID, ppv: *mut *mut 
         let Some(riid) = riid.as_ref() else {
             return E_POINTER;
         };
+        // An interface of the object's own chain: the new object's one reference becomes the
+        // caller's (no AddRef and Release around it).
+        if in_chain::<T>(riid) {
+            *ppv = obj.into_raw() as *mut c_void;
+            return S_OK;
+        }
         match obj.query(riid) {
             Some(p) => {
                 *ppv = p;
@@ -241,6 +247,15 @@ pub unsafe fn hand_out<T: Class>(obj: Ptr<T>, riid: *const GUID, ppv: *mut *mut 
             None => E_NOINTERFACE,
         }
     }
+}
+
+/// Whether `riid` is one of the IIDs of `T`'s interface chain. Data4 compares as one word (a
+/// field-wise compare calls memcmp for it).
+#[inline]
+fn in_chain<T: Class>(riid: &GUID) -> bool {
+    let key = |g: &GUID| (g.Data1, g.Data2, g.Data3, u64::from_ne_bytes(g.Data4));
+    let want = key(riid);
+    T::IIDS.iter().any(|i| key(i) == want)
 }
 
 /// Fills the IUnknown and ID3D12Object slots of a vtable for class `$cls` with interface `$iface`,

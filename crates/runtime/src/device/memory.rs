@@ -17,6 +17,7 @@ use rd3d12_core::{allocation, desc::desc1_from_desc, validate_desc1, Api, ClearV
 use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::os::fd::IntoRawFd;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 /// A core validation failure as the error the debug layer reports (STATE_CREATION).
@@ -63,8 +64,8 @@ enum How<'a> {
 }
 
 /// What validation found for a (desc, api, heap, initial state): the validated desc, its size
-/// and, for committed resources, the normalized heap properties and flags.
-#[derive(Clone)]
+/// and, for committed resources, the normalized heap properties and flags. Shared with the
+/// thread's cache (an `Rc`: handing out the cached one copies nothing).
 struct Checked {
     v: ValidatedDesc,
     size: u64,
@@ -74,10 +75,10 @@ struct Checked {
 /// Programs create many resources from the same desc on the same heap; each thread remembers
 /// its last successful validation (without clear values or debug messages) and skips the rules
 /// when the inputs are byte for byte the same.
-type CheckKey = ([u64; 8], u32, [u32; 5], u32, u32, bool);
+type CheckKey = [u64; 13];
 
 thread_local! {
-    static LAST_CHECK: std::cell::RefCell<Option<(CheckKey, Checked)>> = const { std::cell::RefCell::new(None) };
+    static LAST_CHECK: std::cell::RefCell<Option<(CheckKey, Rc<Checked>)>> = const { std::cell::RefCell::new(None) };
 }
 
 fn check_key(
@@ -88,8 +89,28 @@ fn check_key(
 ) -> CheckKey {
     let k = super::desc_key(desc);
     let (p, f) = heap.unwrap_or((D3D12_HEAP_PROPERTIES::default(), D3D12_HEAP_FLAGS(0)));
-    let props = [p.Type.0, p.CPUPageProperty.0, p.MemoryPoolPreference.0, p.CreationNodeMask, p.VisibleNodeMask];
-    (k, api as u32, props, f.0, state.0, heap.is_some())
+    let pair = |a: u32, b: u32| u64::from(a) | u64::from(b) << 32;
+    [
+        k[0],
+        k[1],
+        k[2],
+        k[3],
+        k[4],
+        k[5],
+        k[6],
+        k[7],
+        pair(api as u32, heap.is_some() as u32),
+        pair(p.Type.0, p.CPUPageProperty.0),
+        pair(p.MemoryPoolPreference.0, p.CreationNodeMask),
+        pair(p.VisibleNodeMask, f.0),
+        u64::from(state.0),
+    ]
+}
+
+/// Key equality without an early exit (the compiler turns it into a few vector compares
+/// instead of a memcmp call).
+fn same_key(a: &CheckKey, b: &CheckKey) -> bool {
+    a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Validates a resource's desc, size and heap coupling (resources.md, heaps-and-memory.md §6–§7).
@@ -100,10 +121,14 @@ fn check(
     state: D3D12_RESOURCE_STATES,
     clear: Option<&D3D12_CLEAR_VALUE>,
     d: &Device,
-) -> Result<Checked> {
+) -> Result<Rc<Checked>> {
     let key = (clear.is_none()).then(|| check_key(desc, api, heap, state));
     if let Some(k) = &key {
-        if let Some(hit) = LAST_CHECK.with_borrow(|m| m.as_ref().filter(|(mk, _)| mk == k).map(|(_, c)| c.clone())) {
+        let hit = LAST_CHECK
+            .try_with(|m| m.borrow().as_ref().filter(|(mk, _)| same_key(mk, k)).map(|(_, c)| c.clone()))
+            .ok()
+            .flatten();
+        if let Some(hit) = hit {
             return Ok(hit);
         }
     }
@@ -138,9 +163,9 @@ fn check(
             Vec::new()
         }
     };
-    let checked = Checked { v, size, heap: heap_out };
+    let checked = Rc::new(Checked { v, size, heap: heap_out });
     if let (Some(k), true, true) = (key, checked.v.warnings.is_empty(), warnings.is_empty()) {
-        LAST_CHECK.with_borrow_mut(|m| *m = Some((k, checked.clone())));
+        let _ = LAST_CHECK.try_with(|m| *m.borrow_mut() = Some((k, checked.clone())));
     }
     Ok(checked)
 }

@@ -32,8 +32,6 @@ pub struct Device {
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
     va: Arc<crate::va::VaRegistry>,
-    /// Clean memory of released committed resources.
-    pool: Arc<crate::heap::Pool>,
     /// Every fence of the device, released together when the device is removed.
     fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
@@ -165,7 +163,6 @@ fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
         removed_reason: AtomicI32::new(S_OK),
         budget: Arc::default(),
         va: Default::default(),
-        pool: Arc::default(),
         fences: Mutex::new(Vec::new()),
         warned_shader_work: Default::default(),
         descriptor_heaps: Default::default(),
@@ -404,10 +401,6 @@ impl Device {
     /// The debug layer's message store, when the device has the layer.
     pub fn debug_sink(&self) -> Option<&Arc<crate::debug::Sink>> {
         self.debug.as_ref()
-    }
-
-    pub fn pool(&self) -> &Arc<crate::heap::Pool> {
-        &self.pool
     }
 
     pub fn va(&self) -> &Arc<crate::va::VaRegistry> {
