@@ -191,10 +191,13 @@ impl Allocation {
         Ok((alloc, t))
     }
 
-    /// Puts the allocation in the device's VA registry, once.
+    /// Puts the allocation in the device's VA registry. When this returns, the registry knows
+    /// the address (threads racing here may both insert it, which is harmless: one entry per
+    /// start address), so the address can be used at once on any thread.
     pub fn register_va(self: &Arc<Self>, device: &Device) {
-        if !self.va_registered.load(Ordering::Acquire) && !self.va_registered.swap(true, Ordering::AcqRel) {
+        if !self.va_registered.load(Ordering::Acquire) {
             device.va().insert(self);
+            self.va_registered.store(true, Ordering::Release);
         }
     }
 
