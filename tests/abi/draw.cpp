@@ -1111,6 +1111,33 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
     st = tess_draw(f, rs, iso, lines, patch4);
     CHECK_EQ(st.DSInvocations, 15u);
     CHECK_EQ(st.CInvocations, 12u);
+
+    // A patch list of 3 control points for a hull shader that takes 4: the debug layer
+    // reports PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE when the draw is recorded.
+    iq->ClearStoredMessages();
+    f.list->SetGraphicsRootSignature(rs);
+    f.list->SetPipelineState(pso);
+    f.list->SetGraphicsRoot32BitConstants(0, 8, ones, 0);
+    const float no_flip[4] = {1, 1, 1, 1};
+    f.list->SetGraphicsRoot32BitConstants(1, 4, no_flip, 0);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {f.vb->GetGPUVirtualAddress(), 5 * 24, 8};
+    f.list->IASetVertexBuffers(0, 1, &vbv);
+    f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+    f.list->DrawInstanced(3, 1, 0, 0);
+    CHECK_EQ(iq->GetNumStoredMessages(), 1u);
+    {
+        SIZE_T len = 0;
+        CHECK_HR(iq->GetMessage(0, nullptr, &len), S_OK);
+        std::vector<char> buf(len);
+        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
+        if (len && SUCCEEDED(iq->GetMessage(0, m, &len))) {
+            CHECK_EQ(m->ID, D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE);
+            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+    }
+    iq->ClearStoredMessages();
+    CHECK_HR(f.list->Close(), S_OK);
+    CHECK_HR(f.list->Reset(f.alloc, nullptr), S_OK);
 }
 
 // 7. A 4x MSAA target: the triangle (0, 0), (16, 0), (0, 16) drawn into a 16x16 RGBA8 target

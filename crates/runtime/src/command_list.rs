@@ -1506,6 +1506,21 @@ fn check_work_state(dev: &Device, g: &GraphicsState, name: &str, compute: bool, 
             D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE,
             "the primitive topology set is not of the pipeline state's PrimitiveTopologyType",
         );
+    } else if ty == 4 {
+        // A patch list's patches are the hull shader's input patches: as many control points.
+        let hs = exe.pipeline.shader(rd3d12_core::pipeline::Slot::Hs);
+        let points = (g.topology - 32) as u32;
+        if let Some(p) =
+            hs.and_then(|s| s.psv.as_ref()).filter(|p| p.runtime_info_size >= 24 && p.stage_info[0] != points)
+        {
+            report(
+                D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE,
+                &format!(
+                    "the primitive topology is a patch list of {points} control points, the hull shader takes {}",
+                    p.stage_info[0]
+                ),
+            );
+        }
     }
     // The bound views against the pipeline's formats and sample count.
     for (i, h) in g.render_targets.iter().enumerate() {
