@@ -1040,12 +1040,31 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
         out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
         CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
         CHECK_PTR(out, NULL);
-        CHECK_EQ(iq->GetNumStoredMessages(), 4u);
-        const D3D12_MESSAGE_ID ids[4] = {D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HULL_SHADER_INPUT_TOPOLOGY_MISMATCH,
+        // A geometry shader must take what reaches it: quad.gs takes points, and the tessellator
+        // makes triangles here; without tessellation, TRIANGLE topology makes triangles too.
+        std::vector<char> gs = fixture("quad.gs.dxil"), quad_vs = fixture("quad.vs.dxil"),
+                          quad_ps = fixture("quad.ps.dxil");
+        bad = pd;
+        bad.GS = {gs.data(), gs.size()};
+        out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        bad = textured_pso(f);
+        bad.VS = {quad_vs.data(), quad_vs.size()};
+        bad.GS = {gs.data(), gs.size()};
+        bad.PS = {quad_ps.data(), quad_ps.size()};
+        bad.InputLayout = {kQuadLayout, 2};
+        out = reinterpret_cast<ID3D12PipelineState *>(SENTINEL);
+        CHECK_HR(dev->CreateGraphicsPipelineState(&bad, IID_PPV_ARGS(&out)), E_INVALIDARG);
+        CHECK_PTR(out, NULL);
+        CHECK_EQ(iq->GetNumStoredMessages(), 6u);
+        const D3D12_MESSAGE_ID ids[6] = {D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HULL_SHADER_INPUT_TOPOLOGY_MISMATCH,
                                          D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_XOR_DS_MISMATCH,
                                          D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_CONTROL_POINT_COUNT_MISMATCH,
-                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_TESSELLATOR_DOMAIN_MISMATCH};
-        for (UINT64 i = 0; i < 4; i++) {
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_TESSELLATOR_DOMAIN_MISMATCH,
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH,
+                                         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH};
+        for (UINT64 i = 0; i < 6; i++) {
             SIZE_T len = 0;
             CHECK_HR(iq->GetMessage(i, nullptr, &len), S_OK);
             std::vector<char> buf(len);

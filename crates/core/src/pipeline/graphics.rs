@@ -57,6 +57,27 @@ fn topology(d: &PipelineDesc, shaders: Shaders) -> R<()> {
     // The domain shader reads what the hull shader writes: as many control points, in the same
     // domain (the PSV0 facts of DXIL shaders).
     let psv = |slot| find(shaders, slot).and_then(|s| s.psv.as_ref()).filter(|p| p.runtime_info_size >= 24);
+    // The geometry shader's input primitive (D3D_PRIMITIVE: 1 point, 2 line, 3 triangle, 6 line
+    // and 7 triangle with adjacency) is what reaches it: the tessellator's output primitive
+    // (1 point, 2 line, 3 and 4 triangles), or primitives of the pipeline's topology type.
+    if let Some(gs) = psv(Slot::Gs) {
+        let input = gs.stage_info[0];
+        let fits = match psv(Slot::Hs) {
+            Some(hs) => matches!((hs.stage_info[3], input), (1, 1) | (2, 2) | (3 | 4, 3)),
+            None => match t {
+                1 => input == 1,
+                2 => matches!(input, 2 | 6),
+                3 => matches!(input, 3 | 7),
+                _ => true,
+            },
+        };
+        if !fits {
+            return Err(gp(
+                sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH,
+                format!("the geometry shader's input primitive {input} is not what the stages before it produce"),
+            ));
+        }
+    }
     if let (Some(hs), Some(ds)) = (psv(Slot::Hs), psv(Slot::Ds)) {
         if hs.stage_info[1] != ds.stage_info[0] {
             return Err(gp(

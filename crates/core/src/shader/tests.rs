@@ -325,3 +325,12 @@ fn psv_stage_info_of_mesa_hull_and_domain_shaders() {
     // DS: 4 input control points, writes SV_Position (1), quad domain.
     assert_eq!(ds.psv.expect("PSV0").stage_info, [4, 1, 3, 0]);
 }
+
+#[test]
+fn psv_stage_info_of_mesa_geometry_shaders_is_their_input_primitive_first() {
+    let quad = parse(include_bytes!("../../tests/fixtures/dxil/quad.gs.dxil")).expect("parses");
+    let layer = parse(include_bytes!("../../tests/fixtures/dxil/layer.gs.dxil")).expect("parses");
+    // GSInfo: input primitive (D3D_PRIMITIVE), output topology, output stream mask.
+    assert_eq!(quad.psv.expect("PSV0").stage_info[..3], [1, 5, 1]);
+    assert_eq!(layer.psv.expect("PSV0").stage_info[..3], [3, 5, 1]);
+}
