@@ -935,6 +935,20 @@ static void geometry_draw(Fixture &f)
     CHECK_EQ(st.PSInvocations, 32u);
 }
 
+// Checks stored message `i` of the info queue: its ID and category.
+static void check_message(ID3D12InfoQueue *iq, UINT64 i, D3D12_MESSAGE_ID id, D3D12_MESSAGE_CATEGORY category)
+{
+    SIZE_T len = 0;
+    CHECK_HR(iq->GetMessage(i, nullptr, &len), S_OK);
+    std::vector<char> buf(len);
+    D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
+    if (len && SUCCEEDED(iq->GetMessage(i, m, &len))) {
+        CHECK_EQ(m->ID, id);
+        CHECK_EQ(m->Category, category);
+        CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
+    }
+}
+
 // 8c. Tessellation: Mesa's hull and domain shaders (from GLSL: tess_quad is quads,
 // fractional_odd_spacing; tess_iso isolines; both read the factors from their uniforms at b0)
 // over one patch of four control points at the corners of the target, the pixel shader writing
@@ -1064,17 +1078,7 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
                                          D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_HS_DS_TESSELLATOR_DOMAIN_MISMATCH,
                                          D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH,
                                          D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH};
-        for (UINT64 i = 0; i < 6; i++) {
-            SIZE_T len = 0;
-            CHECK_HR(iq->GetMessage(i, nullptr, &len), S_OK);
-            std::vector<char> buf(len);
-            D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
-            if (len && SUCCEEDED(iq->GetMessage(i, m, &len))) {
-                CHECK_EQ(m->ID, ids[i]);
-                CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
-                CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
-            }
-        }
+        for (UINT64 i = 0; i < 6; i++) check_message(iq, i, ids[i], D3D12_MESSAGE_CATEGORY_STATE_CREATION);
         iq->ClearStoredMessages();
     }
     pd.HS = {iso_hs.data(), iso_hs.size()};
@@ -1144,16 +1148,7 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
     f.list->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
     f.list->DrawInstanced(3, 1, 0, 0);
     CHECK_EQ(iq->GetNumStoredMessages(), 1u);
-    {
-        SIZE_T len = 0;
-        CHECK_HR(iq->GetMessage(0, nullptr, &len), S_OK);
-        std::vector<char> buf(len);
-        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
-        if (len && SUCCEEDED(iq->GetMessage(0, m, &len))) {
-            CHECK_EQ(m->ID, D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE);
-            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_EXECUTION);
-        }
-    }
+    check_message(iq, 0, D3D12_MESSAGE_ID_PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE, D3D12_MESSAGE_CATEGORY_EXECUTION);
     iq->ClearStoredMessages();
     CHECK_HR(f.list->Close(), S_OK);
     CHECK_HR(f.list->Reset(f.alloc, nullptr), S_OK);
@@ -1609,31 +1604,15 @@ static void draws(ID3D12Device *dev)
     // Only the startup message of the device (INFO) and the refused pipeline's error, nothing
     // from the correct draws above.
     CHECK_EQ(iq->GetNumStoredMessages(), 2u);
-    {
-        SIZE_T len = 0;
-        CHECK_HR(iq->GetMessage(1, nullptr, &len), S_OK);
-        std::vector<char> buf(len);
-        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
-        if (len && SUCCEEDED(iq->GetMessage(1, m, &len))) {
-            CHECK_EQ(m->ID, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH);
-            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
-        }
-    }
+    check_message(iq, 1, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_PS_ROOT_SIGNATURE_MISMATCH,
+                  D3D12_MESSAGE_CATEGORY_STATE_CREATION);
     iq->ClearStoredMessages();
     // 8c runs here, where the pipelines it refuses can be checked in the queue.
     tessellation_draws(f, iq);
     auto expect = [&](D3D12_MESSAGE_ID id, const char *what) {
         set_ctx("%s", what);
         CHECK_EQ(iq->GetNumStoredMessages(), 1u);
-        SIZE_T len = 0;
-        CHECK_HR(iq->GetMessage(0, nullptr, &len), S_OK);
-        std::vector<char> buf(len);
-        D3D12_MESSAGE *m = reinterpret_cast<D3D12_MESSAGE *>(buf.data());
-        if (len && SUCCEEDED(iq->GetMessage(0, m, &len))) {
-            CHECK_EQ(m->ID, id);
-            CHECK_EQ(m->Category, D3D12_MESSAGE_CATEGORY_EXECUTION);
-            CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
-        }
+        check_message(iq, 0, id, D3D12_MESSAGE_CATEGORY_EXECUTION);
         iq->ClearStoredMessages();
         set_ctx("%s", "");
     };
