@@ -728,6 +728,10 @@ impl<'b> GsStage<'b> {
     /// `from`: the output signature of the stage before (vertex or domain shader).
     fn new(shader: &'b Shader<'b>, from: &[SignatureElement], bindings: &'b dyn Bindings) -> Result<Self, DrawError> {
         let state = shader.entry.gs.ok_or(DrawError::Unsupported("a geometry shader without its state"))?;
+        // D3D's limit of 32 instances ([instance(n)]), which a well-formed shader keeps.
+        if state.instance_count > 32 {
+            return Err(DrawError::Unsupported("a geometry shader of more than 32 instances"));
+        }
         let topology = gs_output_topology(state.output_topology)
             .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
         let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
@@ -2831,6 +2835,24 @@ mod tests {
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
+    }
+
+    #[test]
+    fn geometry_shaders_of_more_than_32_instances_are_refused_not_run() {
+        // D3D's [instance(n)] is at most 32; a malformed state asking for more is refused
+        // rather than run four billion times.
+        let mut gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        if let Some(s) = gs.dx.entry_points[0].gs.as_mut() {
+            s.instance_count = u32::MAX;
+        }
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let p = PipelineDesc::new(PipelineKind::Graphics);
+        let vb = [0u8; 24];
+        let call =
+            simple_call((&vs, Some(&gs), Some(&ps)), &p, input_assembler::Topology::PointList, vec![0], &vb, (8, 8));
+        let r = draw(&call, &Ps, &Ps, &Ps, &mut [], None, &mut []);
+        assert!(matches!(r, Err(DrawError::Unsupported(_))));
     }
 
     /// `dual.frag` writes the color to SV_Target0 and (0.5, 0.25, 1.0, 0.75) to SV_Target1:

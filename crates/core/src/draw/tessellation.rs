@@ -74,6 +74,10 @@ impl<'b> TessStage<'b> {
     /// Checks the pair and links it to the vertex shader's outputs `vs_outputs`.
     pub(super) fn new(tess: &'b Tess<'b>, vs_outputs: &[SignatureElement]) -> Result<Self, DrawError> {
         let state = tess.hs.entry.hs.ok_or(DrawError::Unsupported("a hull shader without its state"))?;
+        // D3D's limits (1 to 32 control points in and out), which a well-formed shader keeps.
+        if !(1..=32).contains(&state.input_control_points) || !(1..=32).contains(&state.output_control_points) {
+            return Err(DrawError::Unsupported("a hull shader with more than 32 control points or none"));
+        }
         let domain = Domain::from_dxil(state.domain).ok_or(DrawError::Unsupported("this tessellator domain"))?;
         let partitioning = Partitioning::from_dxil(state.partitioning)
             .ok_or(DrawError::Unsupported("this tessellator partitioning"))?;
@@ -327,7 +331,7 @@ impl Env for DsEnv<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{element, program, simple_call};
-    use super::super::{draw, Bindings, DrawStats, Target, Tess};
+    use super::super::{draw, Bindings, DrawError, DrawStats, Target, Tess};
     use super::Shader;
     use crate::input_assembler::Topology;
     use crate::pipeline::{PipelineDesc, PipelineKind};
@@ -368,9 +372,21 @@ mod tests {
     /// the hull and domain shaders named, and tess.ps (color = SV_DomainLocation, alpha 1) on
     /// a 16x16 RGBA8 target of zeros.
     fn tess_draw(hs: &str, ds: &str, points: &[[f32; 2]], f: Factors) -> (Vec<u8>, DrawStats) {
+        tess_draw_edited(hs, ds, points, f, |_| {}).expect("draws")
+    }
+
+    /// As [`tess_draw`], with the hull shader's program changed by `edit` first.
+    fn tess_draw_edited(
+        hs: &str,
+        ds: &str,
+        points: &[[f32; 2]],
+        f: Factors,
+        edit: impl FnOnce(&mut crate::dxil::Program),
+    ) -> Result<(Vec<u8>, DrawStats), DrawError> {
         let vs = program(include_bytes!("../../tests/fixtures/dxil/tess.vs.dxil"));
         let ps = program(include_bytes!("../../tests/fixtures/dxil/tess.ps.dxil"));
-        let (hs, ds) = (fixture(hs), fixture(ds));
+        let (mut hs, ds) = (fixture(hs), fixture(ds));
+        edit(&mut hs);
         let mut p = PipelineDesc::new(PipelineKind::Graphics);
         let ins = &vs.dx.entry_points[0].inputs;
         p.input_layout = vec![element(&ins[0].name, ins[0].semantic_indices[0], sys::DXGI_FORMAT_R32G32_FLOAT, 0)];
@@ -399,9 +415,9 @@ mod tests {
                 layers: 1,
                 layer_stride: 0,
             })];
-            draw(&call, &Nothing, &Nothing, &Nothing, &mut targets, None, &mut []).expect("draws")
+            draw(&call, &Nothing, &Nothing, &Nothing, &mut targets, None, &mut [])?
         };
-        (rt, stats)
+        Ok((rt, stats))
     }
 
     /// The quad patch's corners: u runs left to right, v bottom to top (clip space y up).
@@ -465,5 +481,20 @@ mod tests {
         let (rt, st) = tess_draw("iso.hs", "iso.ds", &SQUARE, Factors { outer: [3.0, 4.0, 0.0, 0.0], inner: [0.0; 2] });
         assert_eq!((st.hs_invocations, st.ds_invocations, st.c_invocations), (1, 15, 12));
         assert!(rt.chunks(4).any(|p| p[3] == 255), "the lines are drawn");
+    }
+
+    #[test]
+    fn hull_shaders_past_d3d_limits_are_refused_not_run() {
+        // A malformed hull shader state (D3D allows 1 to 32 control points) is refused before
+        // anything is allocated for it.
+        for n in [0, 33, u32::MAX] {
+            let r =
+                tess_draw_edited("quad.hs", "quad.ds", &SQUARE, Factors { outer: [1.0; 4], inner: [1.0; 2] }, |p| {
+                    if let Some(h) = p.dx.entry_points[0].hs.as_mut() {
+                        h.output_control_points = n;
+                    }
+                });
+            assert!(matches!(r, Err(DrawError::Unsupported(_))), "{n} output control points");
+        }
     }
 }
