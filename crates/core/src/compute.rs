@@ -239,6 +239,35 @@ mod tests {
         assert_eq!(got, (100..164).collect::<Vec<u32>>());
     }
 
+    #[test]
+    fn groupshared_atomics_end_as_their_order_cannot_change() {
+        // shared_atomics.comp: per group of 64 threads, sums, maxima, ORs, one winning
+        // compare-and-swap per cell (Mesa writes cmpxchg as LLVM's old record form) and
+        // exchanges summed with what is left; thread 0..7 write the cells, 32 words per group.
+        let p = program(include_bytes!("../tests/fixtures/dxil/shared_atomics.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let b = buffers(vec![vec![0; 64]]);
+        dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        let v = &b.uavs.borrow()[0];
+        for g in 0..2 {
+            let o = 32 * g;
+            for k in 0..8u32 {
+                // sum of i + 1 over i = k, k + 8, ..., k + 56: 8 (k + 1) + 8 * 28.
+                assert_eq!(v[o + k as usize], 232 + 8 * k, "add[{k}]");
+                // 3i = k (mod 8) means i = 3k (mod 8); the largest such i below 64 is 56 + 3k % 8.
+                let i = 56 + (3 * k) % 8;
+                assert_eq!(v[o + 8 + k as usize], i * i, "max[{k}]");
+            }
+            for k in 0..5u32 {
+                let want = (0..64u32).filter(|i| i % 5 == k).fold(0u32, |a, i| a | 1 << (i % 31));
+                assert_eq!(v[o + 16 + k as usize], want, "or[{k}]");
+            }
+            assert_eq!(v[o + 24..o + 28], [1, 1, 1, 1], "one compare-and-swap wins per cell");
+            // Every value exchanged in (1..=64) is either handed back to one thread or left.
+            assert_eq!(v[o + 28], 64 * 65 / 2);
+        }
+    }
+
     /// A 2x2 RGBA8 texture (red, green / blue, white by rows) gathered through core::sample.
     struct Gathering {
         out: RefCell<Vec<u32>>,

@@ -420,8 +420,8 @@ impl CommandList {
         {
             eprintln!(
                 "rd3d12: warning: {what} uses shaders the CPU backend does not execute yet (DXBC \
-                 bytecode, or a stage besides vertex, pixel and compute); such draws and dispatches \
-                 are validated and recorded but produce no output"
+                 bytecode, mesh or amplification shaders, or DXIL it cannot read); such draws and \
+                 dispatches are validated and recorded but produce no output"
             );
         }
     }

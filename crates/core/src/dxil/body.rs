@@ -39,6 +39,9 @@ const INST_ATOMICRMW: u32 = 38;
 const INST_GEP: u32 = 43;
 const INST_STORE: u32 = 44;
 const INST_CMPXCHG: u32 = 46;
+/// LLVM 3.5's `cmpxchg` record: the compare operand has no type of its own and the result is
+/// the loaded value.
+const INST_CMPXCHG_OLD: u32 = 37;
 
 /// The call record's flag bits in its calling-convention operand.
 const CALL_EXPLICIT_TYPE: u64 = 1 << 15;
@@ -288,7 +291,16 @@ impl Body<'_> {
                 let i1 = self.m.types.intern(Type::Int(1));
                 let pair =
                     self.m.types.intern(Type::Struct { name: None, packed: false, elems: vec![ty, i1], opaque: false });
-                (InstKind::CmpXchg { ptr, cmp, new, volatile, ordering }, pair)
+                (InstKind::CmpXchg { ptr, cmp, new, volatile, ordering, pair: true }, pair)
+            }
+            INST_CMPXCHG_OLD => {
+                let (ptr, ptr_ty) = self.value_ty(o)?;
+                let ty = self.m.types.pointee(ptr_ty).ok_or(bad("cmpxchg on a non-pointer"))?.0;
+                let cmp = self.value(o)?;
+                let new = self.value(o)?;
+                let volatile = o.next()? != 0;
+                let ordering = o.next()?;
+                (InstKind::CmpXchg { ptr, cmp, new, volatile, ordering, pair: false }, ty)
             }
             INST_CALL => {
                 let _paramattr = o.next()?;

@@ -1606,9 +1606,10 @@ impl<'m> State<'m> {
                     Ok(Val::Int(mask(old, w)))
                 })?
             }
-            InstKind::CmpXchg { ptr, cmp, new, .. } => {
+            InstKind::CmpXchg { ptr, cmp, new, pair, .. } => {
                 let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("cmpxchg on a non-pointer") };
                 let (c, n) = (self.value(*cmp)?.int(), self.value(*new)?.int());
+                let pair = *pair;
                 self.with_cells(a, |m| {
                     let cell = m.get_mut(at).ok_or_else(|| ExecError::Malformed("cmpxchg out of bounds".into()))?;
                     let old = cell.int();
@@ -1616,7 +1617,7 @@ impl<'m> State<'m> {
                     if ok {
                         *cell = Val::Int(n);
                     }
-                    Ok(Val::Agg(vec![Val::Int(old), Val::Int(u64::from(ok))]))
+                    Ok(if pair { Val::Agg(vec![Val::Int(old), Val::Int(u64::from(ok))]) } else { Val::Int(old) })
                 })?
             }
             InstKind::Call { .. } => return Err(ExecError::Unsupported("a call that is not a dx.op".into())),

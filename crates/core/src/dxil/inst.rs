@@ -309,7 +309,8 @@ pub enum InstKind {
         /// Memory ordering code.
         ordering: u64,
     },
-    /// `cmpxchg`; the result is `{ T, i1 }`.
+    /// `cmpxchg`; the result is `{ T, i1 }`, or for the old record form (LLVM's
+    /// `CMPXCHG_OLD`, which Mesa writes) the value loaded, `T` (`pair` false).
     CmpXchg {
         /// The address.
         ptr: ValueId,
@@ -321,6 +322,8 @@ pub enum InstKind {
         volatile: bool,
         /// Success ordering code.
         ordering: u64,
+        /// The result is `{ T, i1 }` (the loaded value and whether it matched).
+        pair: bool,
     },
     /// `call`.
     Call {
