@@ -25,7 +25,18 @@
  *   multi_draw     glMultiDrawArraysIndirectCountARB with gl_DrawIDARB and gl_BaseInstanceARB;
  *   tess_*         tessellation: every domain, partitioning and output primitive on one patch,
  *                  factors above 64, a geometry shader after the domain shader, a culled patch
- *                  (see the comment at the scenes).
+ *                  (see the comment at the scenes);
+ *   bc_textures    BC7 and BC6H (signed and unsigned) blocks of pseudo-random bits, sampled
+ *                  (BC4/BC5 are left out: llvmpipe interpolates their endpoints in 8 bits, D3D
+ *                  exactly);
+ *   ms_fetch       texelFetch of each sample of a 4x texture, written with gl_SampleMaskIn;
+ *   pcf            a depth comparison with LINEAR filtering (four comparisons weighted);
+ *   queries        PRIMITIVES_GENERATED, SAMPLES_PASSED and ANY_SAMPLES_PASSED (printed);
+ *   int_ops        uaddCarry, usubBorrow, umulExtended, imulExtended, bitfieldInsert, bitCount,
+ *                  findLSB, packHalf2x16, frexp, ldexp, roundEven, fma, trunc;
+ *   shared_atomics a compute shader's groupshared atomics whose end state is order-free, gathered
+ *                  with storage-buffer atomics (printed).
+ * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
  *
@@ -585,6 +596,153 @@ int main(void)
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
         dump("multi_draw");
     }
+    /* bc_textures: BC7 blocks twice (one sampled transposed), BC6H signed and BC6H unsigned
+     * float blocks, all of pseudo-random bits, sampled NEAREST, one texture per quadrant. */
+    {
+        unsigned seed = 12345u;
+        unsigned char blocks[16 * 16];
+        for (size_t i = 0; i < sizeof blocks; i++) { seed = seed * 1103515245u + 12345u; blocks[i] = (unsigned char)(seed >> 16); }
+        const GLenum fmts[4] = {GL_COMPRESSED_RGBA_BPTC_UNORM, GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, GL_COMPRESSED_RGBA_BPTC_UNORM, GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT};
+        const int bsize[4] = {16, 16, 16, 16};
+        GLuint tex[4];
+        glGenTextures(4, tex);
+        for (int k = 0; k < 4; k++) {
+            glActiveTexture(GL_TEXTURE0 + k);
+            glBindTexture(GL_TEXTURE_2D, tex[k]);
+            glCompressedTexImage2D(GL_TEXTURE_2D, 0, fmts[k], 16, 16, 0, bsize[k] * 16, blocks + (k == 2 ? 7 : 0));
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        }
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;layout(binding=0) uniform sampler2D a;layout(binding=1) uniform sampler2D b;layout(binding=2) uniform sampler2D c;layout(binding=3) uniform sampler2D d;out vec4 o;\n"
+                            "void main(){vec2 t=fract(uv*2.0);int q=int(uv.x*2.0)+2*int(uv.y*2.0);vec4 v=q==0?texture(a,t.yx):q==1?vec4(clamp(texture(b,t).rgb,-4.0,4.0)/8.0+0.5,1.0):q==2?texture(c,t):vec4(texture(d,t).rgb/(texture(d,t).rgb+1.0),1.0);o=v;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glActiveTexture(GL_TEXTURE0);
+        dump("bc_textures");
+    }
+    /* ms_fetch: a triangle drawn into a 4x multisample texture, every sample then read with
+     * texelFetch(sampler2DMS) and shown side by side; and gl_SampleMaskIn per sample. */
+    {
+        GLuint ms, fb;
+        glGenTextures(1, &ms);
+        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, ms);
+        glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 16, 16, GL_TRUE);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, ms, 0);
+        glViewport(0, 0, 16, 16);
+        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        const float tri[6] = {-0.9f, -0.8f, 0.85f, -0.3f, -0.2f, 0.95f};
+        GLuint va = quad_vao(tri, sizeof tri, 2);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nout vec4 o;void main(){o=vec4(float(gl_SampleMaskIn[0])/15.0,0.75,0.25,1.0);}\n");
+        glUseProgram(p);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glViewport(0, 0, 64, 64);
+        GLuint q = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2DMS m;out vec4 o;void main(){ivec2 c=ivec2(uv*32.0);int s=c.x/16+2*(c.y/16);o=texelFetch(m,c%16,s);}\n");
+        glUseProgram(q);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        (void)va;
+        dump("ms_fetch");
+    }
+    /* pcf: a DEPTH_COMPONENT32F texture with a comparison and LINEAR filtering (D3D's
+     * COMPARISON_MIN_MAG_LINEAR: four comparisons, bilinearly weighted). */
+    {
+        GLuint dt;
+        glGenTextures(1, &dt);
+        glBindTexture(GL_TEXTURE_2D, dt);
+        float depth[8 * 8];
+        for (int i = 0; i < 64; i++) depth[i] = (float)((i * 37) % 64) / 64.0f;
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, 8, 8, 0, GL_DEPTH_COMPONENT, GL_FLOAT, depth);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2DShadow s;out vec4 o;void main(){float r=floor(uv.y*4.0)/4.0+0.1;o=vec4(texture(s,vec3(uv,r)),r,0.5,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("pcf");
+    }
+    /* queries: GL_PRIMITIVES_GENERATED and GL_SAMPLES_PASSED around two draws, and
+     * GL_ANY_SAMPLES_PASSED around a draw under an empty scissor (printed as numbers). */
+    {
+        GLuint q[3];
+        glGenQueries(3, q);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nout vec4 o;void main(){o=vec4(1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glBeginQuery(GL_PRIMITIVES_GENERATED, q[0]);
+        glBeginQuery(GL_SAMPLES_PASSED, q[1]);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glEndQuery(GL_SAMPLES_PASSED);
+        glEndQuery(GL_PRIMITIVES_GENERATED);
+        /* Under an empty scissor rectangle: nothing passes. */
+        glBeginQuery(GL_ANY_SAMPLES_PASSED, q[2]);
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(0, 0, 0, 0);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDisable(GL_SCISSOR_TEST);
+        glEndQuery(GL_ANY_SAMPLES_PASSED);
+        GLuint r[3];
+        for (int i = 0; i < 3; i++) glGetQueryObjectuiv(q[i], GL_QUERY_RESULT, &r[i]);
+        printf("queries %u %u %u err=%x\n", r[0], r[1], r[2], glGetError());
+    }
+    /* int_ops: GLSL's integer and packing built-ins in a fragment shader (bitfieldInsert,
+     * uaddCarry, usubBorrow, umulExtended, imulExtended, bitCount, findLSB, packHalf2x16, frexp,
+     * ldexp, roundEven, fma, trunc), folded into colors. */
+    {
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_gpu_shader5 : require\nin vec2 uv;out vec4 o;\n"
+                            "void main(){uvec2 c=uvec2(uv*64.0);uint a=c.x*2654435761u^c.y*40503u,b=c.y*2246822519u+c.x;\n"
+                            "uint carry,borrow,hi,lo;int ihi,ilo;uint s=uaddCarry(a,b,carry);uint d=usubBorrow(a,b,borrow);umulExtended(a,b,hi,lo);imulExtended(int(a),int(b),ihi,ilo);\n"
+                            "uint f=bitfieldInsert(a,b,int(c.x%20u),int(c.y%12u));uint n=uint(bitCount(a))+uint(findLSB(b|0x80000000u));\n"
+                            "uint h=packHalf2x16(vec2(float(c.x)/7.0,-float(c.y)*3.25));vec2 uh=unpackHalf2x16(h);int e;float m=frexp(float(a&0xFFFFu)+0.5,e);\n"
+                            "float l=ldexp(m,e-10);float r=roundEven(float(c.x)*0.5)+trunc(-float(c.y)*0.3)+fma(uv.x,3.0,uv.y);\n"
+                            "uint x=s^d^hi^lo^uint(ihi)^uint(ilo)^f^n^h^floatBitsToUint(uh.x*uh.y+l+r)^carry^(borrow<<1);\n"
+                            "o=vec4(float(x&255u),float((x>>8)&255u),float((x>>16)&255u),float(x>>24))/255.0;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("int_ops");
+    }
+    /* shared_atomics: a compute shader (ARB_compute_shader) using groupshared atomics whose end
+     * state does not depend on the order the threads run in: sums, maxima, ORs, one winning
+     * compare-and-swap per cell, and exchanges summed with what is left; then storage-buffer
+     * atomics gather every group's results (printed as "shared_atomics HASH"). */
+    {
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+                                 "layout(local_size_x=64) in;layout(std430,binding=0) buffer B{uint v[];};shared uint add[8],mx[8],orr[8],win[4],cas[4],xch,acc;\n"
+                                 "void main(){uint i=gl_LocalInvocationIndex;if(i<8u){add[i]=0u;mx[i]=0u;orr[i]=0u;}if(i<4u){win[i]=0u;cas[i]=0u;}if(i==0u){xch=0u;acc=0u;}barrier();\n"
+                                 "atomicAdd(add[i%8u],i+1u);atomicMax(mx[(i*3u)%8u],i*i+gl_WorkGroupID.x);atomicOr(orr[i%5u],1u<<(i%31u));\n"
+                                 "if(atomicCompSwap(cas[i%4u],0u,i+1u)==0u)atomicAdd(win[i%4u],1u);atomicAdd(acc,atomicExchange(xch,i+1u));barrier();\n"
+                                 "if(i<8u){atomicAdd(v[i],add[i]);atomicMax(v[8u+i],mx[i]);atomicOr(v[16u+i],orr[i]);}if(i<4u)atomicAdd(v[24u+i],win[i]);if(i==0u)atomicAdd(v[28],acc+xch);}\n"));
+        glLinkProgram(p);
+        GLuint sb;
+        glGenBuffers(1, &sb);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
+        unsigned init[29] = {0};
+        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof init, init, GL_DYNAMIC_READ);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, sb);
+        glUseProgram(p);
+        glDispatchCompute(4, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        unsigned out[29];
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+        unsigned long h = 1469598103934665603UL;
+        for (int i = 0; i < 29; i++) {
+            h ^= out[i];
+            h *= 1099511628211UL;
+        }
+        printf("shared_atomics %016lx v[0]=%u v[24]=%u v[28]=%u err=%x\n", h, out[0], out[24], out[28], glGetError());
+    }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
      * so the outline depends on every edge point the tessellator makes. Filled scenes are
@@ -595,7 +753,9 @@ int main(void)
      * center, which shows the triangulation itself; tess_culled draws two patches, the second
      * with an outer factor of 0 (culled) chosen by gl_PrimitiveID. (gl_PrimitiveIDIn in a
      * geometry shader after tessellation is left out: D3D's SV_PrimitiveID there is the patch's,
-     * llvmpipe counts the tessellated primitives.) */
+     * llvmpipe counts the tessellated primitives.) These scenes come last: after a tessellation
+     * program, Mesa 22.3's d3d12 driver compiles the next programs' vertex shaders as if
+     * tessellation followed them (no y flip, GL depth), whatever D3D12 runs them on. */
     {
         const float cps[16] = {-0.9f, -0.9f, 0.9f, -0.7f, -0.5f, 0.9f, 0.8f, 0.85f,
                                -0.9f, -0.9f, 0.9f, -0.7f, -0.5f, 0.9f, 0.8f, 0.85f};
