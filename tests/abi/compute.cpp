@@ -518,6 +518,40 @@ static void test_wide(Gpu &g)
     CHECK(memcmp(q, wq, sizeof q) == 0);
 }
 
+// length.cs (from GLSL .length() of two storage buffers' unsized arrays): a raw buffer's
+// GetDimensions is its size in bytes, as ByteAddressBuffer::GetDimensions documents. u0 holds
+// a uint and then uints (10 words: (40 - 4) / 4 = 9 elements), u1 uvec4s (12 words: 48 / 16 =
+// 3); the shader stores 9 * 1000 + 3 in u0's first word.
+static void test_length(Gpu &g)
+{
+    D3D12_DESCRIPTOR_RANGE1 r = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 2, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p = table(&r, 1);
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(&p, 1);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "length.cs.dxil");
+    if (!pso) return;
+    std::vector<uint32_t> a(16, 0), b(12, 0);
+    Com<ID3D12Resource> up0, up1, ba, bb;
+    ba.p = g.uav_buffer(a, up0);
+    bb.p = g.uav_buffer(b, up1);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    UINT inc = g.dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE c = heap->GetCPUDescriptorHandleForHeapStart();
+    raw_uav(g.dev, ba, 10, c);
+    raw_uav(g.dev, bb, 12, {c.ptr + inc});
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    g.list->SetDescriptorHeaps(1, heaps);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootDescriptorTable(0, heap->GetGPUDescriptorHandleForHeapStart());
+    g.list->Dispatch(1, 1, 1);
+    std::vector<uint32_t> out = g.read(ba, 1);
+    CHECK_EQ(out[0], 9003u);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -533,6 +567,7 @@ int main()
             test_atomic(g);
             test_gather(g);
             test_wide(g);
+            test_length(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

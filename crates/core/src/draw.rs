@@ -133,7 +133,8 @@ pub trait Bindings {
     /// BufferStore / RawBufferStore into a UAV buffer, addressed as [`Bindings::buffer_load`];
     /// out of range writes nothing.
     fn buffer_store(&self, _uav: (u32, u32), _stride: u32, _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) {}
-    /// GetDimensions: width, height, depth or array size, mip count (buffers: element count).
+    /// GetDimensions: width, height, depth or array size, mip count (typed and structured
+    /// buffers: element count; raw buffers: size in bytes).
     fn dimensions(&self, _class: Class, _resource: (u32, u32), _mip: u32) -> [u32; 4] {
         [0; 4]
     }

@@ -196,7 +196,8 @@ pub trait Env {
     fn buffer_store(&mut self, _buffer: u32, _index: u32, _offset: u32, _value: [u32; 4], _mask: u8) -> R<()> {
         unsupported("BufferStore")
     }
-    /// `GetDimensions`: width, height, depth or array size, mip count (buffers: element count).
+    /// `GetDimensions`: width, height, depth or array size, mip count (typed and structured
+    /// buffers: element count; raw buffers: size in bytes).
     fn dimensions(&mut self, _resource: u32, _mip: u32) -> R<[u32; 4]> {
         unsupported("GetDimensions")
     }

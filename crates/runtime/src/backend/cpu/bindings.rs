@@ -628,7 +628,12 @@ impl Bindings for StageBindings<'_> {
 
     fn dimensions(&self, class: Class, resource: (u32, u32), mip: u32) -> [u32; 4] {
         match &*self.resolve((class_code(class), resource.0, resource.1)) {
-            Resolved::Buf(b) => [b.elements, 0, 0, 0],
+            // A raw buffer's width is in bytes (ByteAddressBuffer::GetDimensions), a structured
+            // or typed buffer's in elements.
+            Resolved::Buf(b) => match b.kind {
+                BufKind::Raw => [b.elements.saturating_mul(4), 0, 0, 0],
+                _ => [b.elements, 0, 0, 0],
+            },
             Resolved::UavTexture(t) => [t.size.0, t.size.1, t.size.2, 1],
             Resolved::Texture(t) => t.with(|texels| {
                 let v = &t.view;
