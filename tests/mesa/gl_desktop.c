@@ -35,7 +35,13 @@
  *   int_ops        uaddCarry, usubBorrow, umulExtended, imulExtended, bitfieldInsert, bitCount,
  *                  findLSB, packHalf2x16, frexp, ldexp, roundEven, fma, trunc;
  *   shared_atomics a compute shader's groupshared atomics whose end state is order-free, gathered
- *                  with storage-buffer atomics (printed).
+ *                  with storage-buffer atomics (printed);
+ *   sampler_array  a sampler2D[4] and a uniform block array indexed by a uniform (descriptor
+ *                  ranges indexed in the shader);
+ *   ssbo_ops       std430 structs with a vec3, an unsized array's length(), atomicCompSwap and
+ *                  atomicExchange on storage-buffer words (printed);
+ *   image_formats  a compute shader storing into r32f 3D and rgba16f 2D-array images (imageSize),
+ *                  then sampled.
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -742,6 +748,112 @@ int main(void)
             h *= 1099511628211UL;
         }
         printf("shared_atomics %016lx v[0]=%u v[24]=%u v[28]=%u err=%x\n", h, out[0], out[24], out[28], glGetError());
+    }
+    /* sampler_array: a sampler2D[4] and a uniform block array indexed with dynamically uniform
+     * values (descriptor ranges indexed in the shader). */
+    {
+        GLuint tex[4];
+        glGenTextures(4, tex);
+        for (int k = 0; k < 4; k++) {
+            unsigned char t[4 * 4 * 4];
+            for (int i = 0; i < 16; i++) { t[4*i] = (unsigned char)(60 * k + 10); t[4*i+1] = (unsigned char)(i * 16); t[4*i+2] = (unsigned char)(200 - 40 * k); t[4*i+3] = 255; }
+            glActiveTexture(GL_TEXTURE0 + k);
+            glBindTexture(GL_TEXTURE_2D, tex[k]);
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, t);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        }
+        glActiveTexture(GL_TEXTURE0);
+        GLuint ub[3];
+        glGenBuffers(3, ub);
+        for (int k = 0; k < 3; k++) {
+            float v[4] = {0.25f * (float)k, 0.5f, 1.0f - 0.25f * (float)k, 1.0f};
+            glBindBuffer(GL_UNIFORM_BUFFER, ub[k]);
+            glBufferData(GL_UNIFORM_BUFFER, sizeof v, v, GL_STATIC_DRAW);
+            glBindBufferBase(GL_UNIFORM_BUFFER, (GLuint)k, ub[k]);
+        }
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_gpu_shader5 : require\nin vec2 uv;layout(binding=0) uniform sampler2D s[4];layout(std140,binding=0) uniform U{vec4 c;} u[3];uniform int pick;out vec4 o;\n"
+                            "void main(){o=texture(s[pick],uv)*0.4+u[pick%3].c*0.35+texture(s[(pick+1)&3],uv.yx)*0.2;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        for (int k = 0; k < 4; k++) {
+            glUniform1i(glGetUniformLocation(p, "pick"), k);
+            glViewport(16 * k, 0, 16, 64);
+            glDrawArrays(GL_TRIANGLES, 0, 6);
+        }
+        glViewport(0, 0, 64, 64);
+        dump("sampler_array");
+    }
+    /* ssbo_ops: a storage buffer of std430 structs with a vec3, its unsized array's length(),
+     * atomicCompSwap and atomicExchange on buffer words (printed as "ssbo_ops HASH"). */
+    {
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+                                 "layout(local_size_x=16) in;struct S{vec3 p;uint n;};layout(std430,binding=1) buffer B{uint count;uint flag[4];S s[];};\n"
+                                 "void main(){uint i=gl_GlobalInvocationID.x;uint len=uint(s.length());if(i<len){s[i].p=s[i].p*2.0+vec3(float(i));s[i].n=len*100u+i;}\n"
+                                 "atomicCompSwap(flag[i%4u],0u,i+1u);atomicAdd(count,1u);atomicExchange(flag[3],7u);}\n"));
+        glLinkProgram(p);
+        float init[1 + 4 + 10 * 4];
+        memset(init, 0, sizeof init);
+        for (int i = 0; i < 10; i++) { init[5 + 4 * i] = (float)i; init[6 + 4 * i] = 0.5f; init[7 + 4 * i] = -(float)i; }
+        GLuint sb;
+        glGenBuffers(1, &sb);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof init + 12, NULL, GL_DYNAMIC_READ);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4, init);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 4, 16, init + 1);
+        /* std430: the struct array starts at 32 (vec3 alignment 16). */
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 32, 40 * 4, init + 5);
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, sb, 0, 32 + 40 * 4);
+        glUseProgram(p);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        unsigned out[8 + 40];
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof out / 4; i++) { h ^= out[i]; h *= 1099511628211UL; }
+        /* flag[0..2] hold the first thread to reach them: order-dependent, so only flag[3]. */
+        printf("ssbo_ops count=%u flag3=%u n0=%u n9=%u p9=%g,%g,%g err=%x\n", out[0], out[4], out[8 + 3], out[8 + 39], *(float *)&out[8 + 36], *(float *)&out[8 + 37], *(float *)&out[8 + 38], glGetError());
+        (void)h;
+    }
+    /* image_formats: a compute shader writing an r32f 3D image and an rgba16f 2D array image
+     * (imageStore, imageSize), then both sampled in a fragment shader. */
+    {
+        GLuint t3, ta;
+        glGenTextures(1, &t3);
+        glBindTexture(GL_TEXTURE_3D, t3);
+        glTexStorage3D(GL_TEXTURE_3D, 1, GL_R32F, 8, 8, 4);
+        glGenTextures(1, &ta);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, ta);
+        glTexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA16F, 8, 8, 3);
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_image_size : require\n"
+                                 "layout(local_size_x=8,local_size_y=8) in;layout(r32f,binding=0) writeonly uniform image3D v;layout(rgba16f,binding=1) writeonly uniform image2DArray a;\n"
+                                 "void main(){ivec3 g=ivec3(gl_GlobalInvocationID);ivec3 sv=imageSize(v),sa=imageSize(a);if(g.z<sv.z)imageStore(v,g,vec4(float(g.x+g.y*8+g.z*64)/256.0));\n"
+                                 "if(g.z<sa.z)imageStore(a,g,vec4(float(g.x)/8.0,float(g.y)/8.0,float(g.z)/4.0,float(sa.z)/4.0));}\n"));
+        glLinkProgram(p);
+        glUseProgram(p);
+        glBindImageTexture(0, t3, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_R32F);
+        glBindImageTexture(1, ta, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+        glDispatchCompute(1, 1, 4);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_3D, t3);
+        glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, ta);
+        glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glActiveTexture(GL_TEXTURE0);
+        GLuint q = prog(VS, "#version 420 core\nin vec2 uv;layout(binding=0) uniform sampler3D v;layout(binding=1) uniform sampler2DArray a;out vec4 o;\n"
+                            "void main(){float z=floor(uv.y*4.0);vec4 x=texture(a,vec3(fract(uv*vec2(1.0,4.0)),z));o=vec4(texture(v,vec3(uv.x,fract(uv.y*4.0),(z+0.5)/4.0)).r,x.x,x.y*0.5+x.z*0.5,x.w);}\n");
+        glUseProgram(q);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("image_formats");
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
