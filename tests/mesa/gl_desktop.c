@@ -41,7 +41,14 @@
  *   ssbo_ops       std430 structs with a vec3, an unsized array's length(), atomicCompSwap and
  *                  atomicExchange on storage-buffer words (printed);
  *   image_formats  a compute shader storing into r32f 3D and rgba16f 2D-array images (imageSize),
- *                  then sampled.
+ *                  then sampled;
+ *   fans           a triangle fan with restart from 8-bit indices;
+ *   pbo            a texture uploaded from a pixel-unpack buffer with a row length, and pixels
+ *                  read into a pixel-pack buffer (printed as "pbo_read HASH");
+ *   dattrib        double-precision vertex attributes;
+ *   frag_coord     origin_upper_left / pixel_center_integer gl_FragCoord, noperspective varyings;
+ *   stencil_wrap   INCR_WRAP, DECR_WRAP and INVERT under stencil write masks, EQUAL tests with a
+ *                  read mask.
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -854,6 +861,159 @@ int main(void)
         glBindVertexArray(qva);
         glDrawArrays(GL_TRIANGLES, 0, 6);
         dump("image_formats");
+    }
+    /* fans: a triangle fan with a restart index, drawn from 8-bit indices (D3D12 has neither:
+     * Mesa rewrites them into 16-bit triangle lists), flat integers from the first vertex (Mesa
+     * 22.3 reads only float flat varyings at GL's default last vertex). */
+    {
+        const float pts[16] = {0.0f, 0.0f, 0.9f, 0.1f, 0.6f, 0.7f, -0.1f, 0.95f, -0.8f, 0.4f, -0.7f, -0.6f, 0.2f, -0.9f, 0.85f, -0.5f};
+        quad_vao(pts, sizeof pts, 2);
+        const unsigned char idx[12] = {0, 1, 2, 3, 4, 255, 0, 5, 6, 7, 1, 0};
+        GLuint ib;
+        glGenBuffers(1, &ib);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ib);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;flat out int id;void main(){id=gl_VertexID;gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nflat in int id;out vec4 o;void main(){o=vec4(float(id)/8.0,float(gl_PrimitiveID)/8.0,0.5,1.0);}\n");
+        glUseProgram(p);
+        glEnable(GL_PRIMITIVE_RESTART);
+        glPrimitiveRestartIndex(255);
+        glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawElements(GL_TRIANGLE_FAN, 11, GL_UNSIGNED_BYTE, 0);
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        glDisable(GL_PRIMITIVE_RESTART);
+        dump("fans");
+    }
+    /* pbo: a texture uploaded from a pixel-unpack buffer at an offset with GL_UNPACK_ROW_LENGTH,
+     * drawn, then read back into a pixel-pack buffer at an offset (texture <-> buffer copies
+     * with pitches D3D12 aligns to 256 bytes). */
+    {
+        unsigned char src[40 * 30 * 4 + 64];
+        for (size_t i = 0; i < sizeof src; i++) src[i] = (unsigned char)(i * 7 + (i >> 8) * 13);
+        GLuint ub;
+        glGenBuffers(1, &ub);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ub);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, sizeof src, src, GL_STATIC_DRAW);
+        GLuint tex;
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 33, 29);
+        glPixelStorei(GL_UNPACK_ROW_LENGTH, 40);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 33, 29, GL_RGBA, GL_UNSIGNED_BYTE, (void *)64);
+        glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("pbo");
+        GLuint pb;
+        glGenBuffers(1, &pb);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, pb);
+        glBufferData(GL_PIXEL_PACK_BUFFER, 100 + 37 * 21 * 4, NULL, GL_STREAM_READ);
+        glReadPixels(3, 5, 37, 21, GL_RGBA, GL_UNSIGNED_BYTE, (void *)100);
+        unsigned char back[100 + 37 * 21 * 4];
+        glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, sizeof back, back);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 100; i < sizeof back; i++) { h ^= back[i]; h *= 1099511628211UL; }
+        printf("pbo_read %016lx err=%x\n", h, glGetError());
+    }
+    /* dattrib: double-precision vertex attributes (dvec2 positions, a double weight) read with
+     * glVertexAttribLPointer. */
+    {
+        const double pts[9] = {-0.9, -0.9, 0.25, 0.9, -0.5, 0.5, -0.3, 0.9, 0.75};
+        GLuint va, b;
+        glGenVertexArrays(1, &va);
+        glBindVertexArray(va);
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        glBufferData(GL_ARRAY_BUFFER, sizeof pts, pts, GL_STATIC_DRAW);
+        glVertexAttribLPointer(0, 2, GL_DOUBLE, 24, 0);
+        glVertexAttribLPointer(1, 1, GL_DOUBLE, 24, (void *)16);
+        glEnableVertexAttribArray(0);
+        glEnableVertexAttribArray(1);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in dvec2 pos;layout(location=1) in double w;out float c;void main(){c=float(w*2.0);gl_Position=vec4(vec2(pos*0.75lf),0.0,1.0);}\n",
+                        "#version 420 core\nin float c;out vec4 o;void main(){o=vec4(floor(c*4.0)/4.0+0.125,0.5,0.25,1.0);}\n");
+        glUseProgram(p);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        dump("dattrib");
+    }
+    /* frag_coord: gl_FragCoord with layout(origin_upper_left, pixel_center_integer), and
+     * noperspective, perspective and flat (first vertex) varyings on a triangle with w != 1. */
+    {
+        const float tri[12] = {-0.9f, -0.9f, 0.5f, 1.0f, 1.6f, -0.4f, 0.0f, 2.0f, -0.2f, 0.9f, 0.5f, 1.0f};
+        GLuint va, b;
+        glGenVertexArrays(1, &va);
+        glBindVertexArray(va);
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        glBufferData(GL_ARRAY_BUFFER, sizeof tri, tri, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, 0);
+        glEnableVertexAttribArray(0);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec4 pos;noperspective out float np;out float pe;flat out int f;void main(){np=float(gl_VertexID)*0.5;pe=np;f=gl_VertexID+1;gl_Position=pos;}\n",
+                        "#version 420 core\nlayout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;noperspective in float np;in float pe;flat in int f;out vec4 o;\n"
+                        "void main(){o=vec4(floor(gl_FragCoord.xy/8.0)/8.0,floor(np*8.0+0.37)/8.0+floor(pe*4.0+0.21)/32.0,float(f)/4.0);}\n");
+        glUseProgram(p);
+        glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        dump("frag_coord");
+    }
+    /* stencil_wrap: INCR_WRAP, DECR_WRAP and INVERT with read and write masks on a
+     * DEPTH24_STENCIL8 renderbuffer, the stencil then shown by EQUAL tests. */
+    {
+        GLuint rb, fb;
+        glGenRenderbuffers(1, &rb);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 64, 64);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        GLuint ct;
+        glGenTextures(1, &ct);
+        glBindTexture(GL_TEXTURE_2D, ct);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 64, 64);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ct, 0);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
+        glClearStencil(1);
+        glClearColor(0, 0, 0, 1);
+        glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;uniform vec2 off;uniform float s;void main(){gl_Position=vec4(pos*s+off,0.0,1.0);}\n",
+                        "#version 420 core\nuniform vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        GLint off = glGetUniformLocation(p, "off"), sc = glGetUniformLocation(p, "s"), col = glGetUniformLocation(p, "c");
+        glEnable(GL_STENCIL_TEST);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glStencilFunc(GL_ALWAYS, 0, 0xFF);
+        glUniform1f(sc, 0.5f);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_DECR_WRAP);
+        glUniform2f(off, -0.5f, -0.5f); glDrawArrays(GL_TRIANGLES, 0, 6); glDrawArrays(GL_TRIANGLES, 0, 6);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_INCR_WRAP);
+        glStencilMask(0x0F);
+        glUniform2f(off, 0.5f, -0.5f); glDrawArrays(GL_TRIANGLES, 0, 6);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_INVERT);
+        glStencilMask(0xF0);
+        glUniform2f(off, -0.5f, 0.5f); glDrawArrays(GL_TRIANGLES, 0, 6);
+        glStencilMask(0xFF);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+        glUniform1f(sc, 1.0f);
+        glUniform2f(off, 0.0f, 0.0f);
+        const unsigned vals[5] = {0xFF, 1, 2, 0xF1, 0x0F};
+        for (int k = 0; k < 5; k++) {
+            glStencilFunc(GL_EQUAL, (GLint)vals[k], k == 4 ? 0x0F : 0xFF);
+            glUniform4f(col, 0.2f * (float)k + 0.13f, 0.9f - 0.15f * (float)k, 0.55f, 1.0f);
+            glDrawArrays(GL_TRIANGLES, 0, 6);
+        }
+        glDisable(GL_STENCIL_TEST);
+        dump("stencil_wrap");
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
