@@ -48,7 +48,14 @@
  *   dattrib        double-precision vertex attributes;
  *   frag_coord     origin_upper_left / pixel_center_integer gl_FragCoord, noperspective varyings;
  *   stencil_wrap   INCR_WRAP, DECR_WRAP and INVERT under stencil write masks, EQUAL tests with a
- *                  read mask.
+ *                  read mask;
+ *   dispatch_indirect glDispatchComputeIndirect at an offset (printed);
+ *   getteximage    glGetTexImage of a 3D mip and 2D-array layers written at offsets (printed);
+ *   blend_saturate SRC_ALPHA_SATURATE and DST_ALPHA factors on RGBA32F (printed as floats);
+ *   drawbuffers_gap glDrawBuffers with GL_NONE between two targets;
+ *   tbo_rgb32f     RGB32F and RG8I texture buffers;
+ *   counter_frag   an atomic counter incremented per fragment (printed);
+ *   gather_int     textureGather of components 1 and 3 on signed and unsigned integer textures.
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -1014,6 +1021,180 @@ int main(void)
         glDisable(GL_STENCIL_TEST);
         dump("stencil_wrap");
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    }
+    /* dispatch_indirect: glDispatchComputeIndirect (ExecuteIndirect with dispatch arguments) at
+     * an offset in the indirect buffer (printed as numbers). */
+    {
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+                                 "layout(local_size_x=4,local_size_y=2) in;layout(std430,binding=0) buffer B{uint v[];};\n"
+                                 "void main(){uvec3 g=gl_WorkGroupID;atomicAdd(v[0],1u);atomicMax(v[1],g.x*100u+g.y*10u+g.z);atomicAdd(v[2],gl_NumWorkGroups.x*gl_NumWorkGroups.y*gl_NumWorkGroups.z);}\n"));
+        glLinkProgram(p);
+        GLuint sb, ib;
+        glGenBuffers(1, &sb);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
+        unsigned z[3] = {0, 0, 0};
+        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof z, z, GL_DYNAMIC_READ);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, sb);
+        const unsigned args[5] = {99, 3, 2, 4, 99};
+        glGenBuffers(1, &ib);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, ib);
+        glBufferData(GL_DISPATCH_INDIRECT_BUFFER, sizeof args, args, GL_STATIC_DRAW);
+        glUseProgram(p);
+        glDispatchComputeIndirect(4);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        unsigned out[3];
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+        printf("dispatch_indirect %u %u %u err=%x\n", out[0], out[1], out[2], glGetError());
+    }
+    /* getteximage: glGetTexImage of mip 1 of a 3D texture and of a 2D array texture's layers
+     * after glTexSubImage3D at offsets (texture-to-buffer copies; printed as hashes). */
+    {
+        GLuint t3, ta;
+        unsigned char data[16 * 16 * 8 * 4];
+        for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 31 + (i >> 9));
+        glGenTextures(1, &t3);
+        glBindTexture(GL_TEXTURE_3D, t3);
+        glTexStorage3D(GL_TEXTURE_3D, 3, GL_RGBA8, 16, 16, 8);
+        glTexSubImage3D(GL_TEXTURE_3D, 1, 1, 2, 1, 6, 5, 3, GL_RGBA, GL_UNSIGNED_BYTE, data);
+        unsigned char back[8 * 8 * 4 * 4];
+        memset(back, 0, sizeof back);
+        glGetTexImage(GL_TEXTURE_3D, 1, GL_RGBA, GL_UNSIGNED_BYTE, back);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof back; i++) { h ^= back[i]; h *= 1099511628211UL; }
+        glGenTextures(1, &ta);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, ta);
+        glTexStorage3D(GL_TEXTURE_2D_ARRAY, 2, GL_RG16, 12, 10, 4);
+        glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 3, 1, 1, 7, 6, 2, GL_RG, GL_UNSIGNED_SHORT, data);
+        glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 1, 0, 0, 3, 6, 5, 1, GL_RG, GL_UNSIGNED_SHORT, data + 100);
+        unsigned char back2[12 * 10 * 4 * 4 + 6 * 5 * 4 * 4];
+        memset(back2, 0, sizeof back2);
+        glGetTexImage(GL_TEXTURE_2D_ARRAY, 0, GL_RG, GL_UNSIGNED_SHORT, back2);
+        glGetTexImage(GL_TEXTURE_2D_ARRAY, 1, GL_RG, GL_UNSIGNED_SHORT, back2 + 12 * 10 * 4 * 4);
+        unsigned long h2 = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof back2; i++) { h2 ^= back2[i]; h2 *= 1099511628211UL; }
+        printf("getteximage %016lx %016lx err=%x\n", h, h2, glGetError());
+    }
+    /* blend_saturate: GL_SRC_ALPHA_SATURATE and GL_ONE_MINUS_DST_ALPHA factors on an RGBA32F
+     * target (exact in float), read back as floats (printed). */
+    {
+        GLuint t, fb;
+        glGenTextures(1, &t);
+        glBindTexture(GL_TEXTURE_2D, t);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 8, 8);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+        glViewport(0, 0, 8, 8);
+        glClearColor(0.25f, 0.5f, 0.75f, 0.375f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;out vec4 o;void main(){o=vec4(0.5,0.25,2.0,0.75);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_SRC_ALPHA_SATURATE, GL_ONE_MINUS_DST_ALPHA, GL_ONE, GL_DST_ALPHA);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDisable(GL_BLEND);
+        float px4[4];
+        glReadPixels(3, 3, 1, 1, GL_RGBA, GL_FLOAT, px4);
+        printf("blend_saturate %g %g %g %g err=%x\n", px4[0], px4[1], px4[2], px4[3], glGetError());
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glViewport(0, 0, 64, 64);
+        glClearColor(0, 0, 0, 1);
+    }
+    /* drawbuffers_gap: glDrawBuffers with GL_NONE between two targets (an empty render target
+     * slot) and a fragment shader writing three outputs. */
+    {
+        GLuint t[2], fb;
+        glGenTextures(2, t);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        for (int k = 0; k < 2; k++) {
+            glBindTexture(GL_TEXTURE_2D, t[k]);
+            glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 64, 64);
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + 2 * k, GL_TEXTURE_2D, t[k], 0);
+        }
+        const GLenum bufs[3] = {GL_COLOR_ATTACHMENT0, GL_NONE, GL_COLOR_ATTACHMENT2};
+        glDrawBuffers(3, bufs);
+        glClear(GL_COLOR_BUFFER_BIT);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;layout(location=0) out vec4 a;layout(location=1) out vec4 b;layout(location=2) out vec4 c;void main(){a=vec4(uv,0.25,1.0);b=vec4(1.0);c=vec4(0.75,uv.yx,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glReadBuffer(GL_COLOR_ATTACHMENT2);
+        dump("drawbuffers_gap");
+        glReadBuffer(GL_COLOR_ATTACHMENT0);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    }
+    /* tbo_rgb32f: a texture buffer of GL_RGB32F (a 12-byte-element buffer SRV) and GL_RG8I. */
+    {
+        float f[3 * 16];
+        for (int i = 0; i < 48; i++) f[i] = (float)i / 47.0f;
+        GLuint b[2], t[2];
+        glGenBuffers(2, b);
+        glGenTextures(2, t);
+        glBindBuffer(GL_TEXTURE_BUFFER, b[0]);
+        glBufferData(GL_TEXTURE_BUFFER, sizeof f, f, GL_STATIC_DRAW);
+        signed char s8[32];
+        for (int i = 0; i < 32; i++) s8[i] = (signed char)(i * 9 - 128);
+        glBindBuffer(GL_TEXTURE_BUFFER, b[1]);
+        glBufferData(GL_TEXTURE_BUFFER, sizeof s8, s8, GL_STATIC_DRAW);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_BUFFER, t[0]);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RGB32F, b[0]);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_BUFFER, t[1]);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RG8I, b[1]);
+        glActiveTexture(GL_TEXTURE0);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;layout(binding=0) uniform samplerBuffer a;layout(binding=1) uniform isamplerBuffer c;out vec4 o;\n"
+                            "void main(){int i=int(uv.x*16.0);vec3 v=texelFetch(a,i).rgb;ivec2 w=texelFetch(c,int(uv.y*16.0)).rg;o=vec4(v.x,v.z,float(w.x+128)/256.0+0.001,float(textureSize(a)+textureSize(c))/32.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("tbo_rgb32f");
+    }
+    /* counter_frag: an atomic counter (ARB_shader_atomic_counters) incremented by every fragment
+     * of a triangle, and its value before each increment shown (printed count). */
+    {
+        GLuint ab;
+        glGenBuffers(1, &ab);
+        glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, ab);
+        unsigned zero[2] = {0, 0};
+        glBufferData(GL_ATOMIC_COUNTER_BUFFER, sizeof zero, zero, GL_DYNAMIC_READ);
+        glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER, 0, ab);
+        GLuint p = prog(VS, "#version 420 core\nin vec2 uv;layout(binding=0,offset=4) uniform atomic_uint n;out vec4 o;void main(){uint k=atomicCounterIncrement(n);o=vec4(uv,0.5,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glMemoryBarrier(GL_ATOMIC_COUNTER_BARRIER_BIT);
+        unsigned back[2];
+        glGetBufferSubData(GL_ATOMIC_COUNTER_BUFFER, 0, sizeof back, back);
+        printf("counter_frag %u %u err=%x\n", back[0], back[1], glGetError());
+    }
+    /* gather_int: textureGather on an isampler2D and a usampler2D, components 1 and 3. */
+    {
+        GLuint t[2];
+        glGenTextures(2, t);
+        int idata[4 * 4 * 4];
+        for (int i = 0; i < 64; i++) idata[i] = i * 37 - 1000;
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, t[0]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32I, 4, 4, 0, GL_RGBA_INTEGER, GL_INT, idata);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, t[1]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16UI, 4, 4, 0, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, idata);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glActiveTexture(GL_TEXTURE0);
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_gpu_shader5 : require\nin vec2 uv;layout(binding=0) uniform isampler2D a;layout(binding=1) uniform usampler2D b;out vec4 o;\n"
+                            "void main(){ivec4 g=textureGather(a,uv,1);uvec4 h=textureGather(b,uv,3);o=vec4(float((g.x^g.y^g.z^g.w)&255)/255.0,float((h.x+h.y*3u+h.z*5u+h.w*7u)&255u)/255.0,0.5,1.0);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("gather_int");
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
