@@ -55,7 +55,9 @@
  *   drawbuffers_gap glDrawBuffers with GL_NONE between two targets;
  *   tbo_rgb32f     RGB32F and RG8I texture buffers;
  *   counter_frag   an atomic counter incremented per fragment (printed);
- *   gather_int     textureGather of components 1 and 3 on signed and unsigned integer textures.
+ *   gather_int     textureGather of components 1 and 3 on signed and unsigned integer textures;
+ *   base_vertex_neg negative base vertices (with a base instance), a constant generic attribute
+ *                  and a byte attribute at an odd offset.
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -1195,6 +1197,43 @@ int main(void)
         glBindVertexArray(qva);
         glDrawArrays(GL_TRIANGLES, 0, 6);
         dump("gather_int");
+    }
+    /* base_vertex_neg: glDrawElementsBaseVertex with a negative base vertex and
+     * glDrawElementsInstancedBaseVertexBaseInstance, positions and colors from the indexed
+     * vertices; plus a generic attribute left constant (glVertexAttrib4f, no array) and a
+     * byte attribute at an odd offset in its buffer. */
+    {
+        float v[10 * 2];
+        for (int i = 0; i < 10; i++) { v[2 * i] = -0.9f + 0.18f * (float)i; v[2 * i + 1] = (i & 1) ? 0.8f : -0.8f; }
+        unsigned char bytes[1 + 10 * 4];
+        for (int i = 0; i < 41; i++) bytes[i] = (unsigned char)(i * 23);
+        GLuint va, b[3];
+        glGenVertexArrays(1, &va);
+        glBindVertexArray(va);
+        glGenBuffers(3, b);
+        glBindBuffer(GL_ARRAY_BUFFER, b[0]);
+        glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+        glEnableVertexAttribArray(0);
+        glBindBuffer(GL_ARRAY_BUFFER, b[1]);
+        glBufferData(GL_ARRAY_BUFFER, sizeof bytes, bytes, GL_STATIC_DRAW);
+        glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 4, (void *)1);
+        glEnableVertexAttribArray(1);
+        glDisableVertexAttribArray(2);
+        glVertexAttrib4f(2, 0.25f, 0.125f, 0.625f, 1.0f);
+        const unsigned short idx[6] = {7, 8, 9, 8, 9, 10};
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b[2]);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;layout(location=1) in vec4 c;layout(location=2) in vec4 k;flat out vec4 col;\n"
+                        "void main(){col=vec4(c.rg,k.b,float(gl_VertexID)/16.0+float(gl_InstanceID)/4.0);gl_Position=vec4(pos+vec2(0.0,float(gl_InstanceID)*0.05),0.0,1.0);}\n",
+                        "#version 420 core\nflat in vec4 col;out vec4 o;void main(){o=col;}\n");
+        glUseProgram(p);
+        glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawElementsBaseVertex(GL_TRIANGLES, 3, GL_UNSIGNED_SHORT, 0, -6);
+        glDrawElementsInstancedBaseVertexBaseInstance(GL_TRIANGLES, 3, GL_UNSIGNED_SHORT, (void *)6, 2, -3, 5);
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        dump("base_vertex_neg");
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
