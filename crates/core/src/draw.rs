@@ -1125,6 +1125,47 @@ fn link_inputs(layout: &[InputElement], sig: &[SignatureElement], fetched: &[[u3
     out
 }
 
+/// Puts fragments in quad order: quads by (y, x) of their top-left pixel, each quad's fragments
+/// in raster order (what a stable sort by quad gives). The rasterizer emits a triangle's pixels
+/// row by row, so pairs of rows merge in one pass; other orders (clipped polygons, lines) are
+/// sorted by pixel first.
+fn quad_order(frags: &mut Vec<raster::Fragment>, scratch: &mut Vec<raster::Fragment>) {
+    let key = |f: &raster::Fragment| (f.y, f.x);
+    if !frags.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
+        frags.sort_unstable_by_key(key);
+    }
+    scratch.clear();
+    let mut rest = &frags[..];
+    while let Some(first) = rest.first() {
+        // The rows of this quad row: y even (top) and y + 1 (bottom), each sorted by x.
+        let qy = first.y & !1;
+        let end = rest.iter().position(|f| f.y & !1 != qy).unwrap_or(rest.len());
+        let (pair, tail) = rest.split_at(end);
+        let split = pair.iter().position(|f| f.y != pair[0].y).unwrap_or(pair.len());
+        let (mut top, mut bottom) = pair.split_at(split);
+        if top.first().is_some_and(|f| f.y & 1 == 1) {
+            // Only the bottom row has pixels here.
+            (top, bottom) = (&[], top);
+        }
+        while !top.is_empty() || !bottom.is_empty() {
+            let qx = match (top.first(), bottom.first()) {
+                (Some(a), Some(b)) => (a.x & !1).min(b.x & !1),
+                (Some(a), None) => a.x & !1,
+                (None, Some(b)) => b.x & !1,
+                (None, None) => break,
+            };
+            let t = top.iter().position(|f| f.x & !1 != qx).unwrap_or(top.len());
+            let b = bottom.iter().position(|f| f.x & !1 != qx).unwrap_or(bottom.len());
+            scratch.extend_from_slice(&top[..t]);
+            scratch.extend_from_slice(&bottom[..b]);
+            top = &top[t..];
+            bottom = &bottom[b..];
+        }
+        rest = tail;
+    }
+    std::mem::swap(frags, scratch);
+}
+
 /// The RT value range for blending.
 fn range_of(format: sys::DXGI_FORMAT) -> Range {
     let name = crate::format::info(format).map_or("", |i| i.name);
@@ -1241,6 +1282,7 @@ pub fn draw(
     let pick = PrimitiveIndices::of(last_outputs);
 
     let mut frags: Vec<raster::Fragment> = Vec::new();
+    let mut frag_scratch: Vec<raster::Fragment> = Vec::new();
     let mut lane_handles: [Handles; 4] = Default::default();
     let integer_targets: Vec<bool> = targets
         .iter()
@@ -1446,7 +1488,7 @@ pub fn draw(
                 let ps_res = ps_md.as_deref().unwrap_or(&[]);
                 // Quads in (y, x) order, each quad's fragments in raster order.
                 let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
-                frags.sort_by_key(quad_of);
+                quad_order(&mut frags, &mut frag_scratch);
                 for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
                     let (qy, qx) = quad_of(&covered[0]);
                     let front = covered[0].front_facing;
@@ -2836,6 +2878,45 @@ mod tests {
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
+    }
+
+    #[test]
+    fn quad_order_equals_a_stable_sort_by_quad() {
+        let frag = |x: i32, y: i32| raster::Fragment {
+            x,
+            y,
+            depth: 0.0,
+            coverage: 1,
+            sample_depth: [0.0; raster::MAX_SAMPLES],
+            persp: [0.0; 3],
+            linear: [0.0; 3],
+            front_facing: true,
+        };
+        // Pseudo-random pixel sets: rows with gaps, quads with only a bottom row, odd widths,
+        // in raster order and shuffled (as clipped polygons and lines give them).
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1103515245).wrapping_add(12345);
+            seed >> 16
+        };
+        for case in 0..200 {
+            let mut pixels: Vec<(i32, i32)> =
+                (0..40).map(|_| ((next() % 13) as i32 - 2, (next() % 9) as i32 - 3)).collect();
+            pixels.sort_unstable_by_key(|&(x, y)| (y, x));
+            pixels.dedup();
+            if case % 2 == 1 {
+                pixels.reverse();
+                let mid = pixels.len() / 2;
+                pixels.swap(0, mid);
+            }
+            let mut frags: Vec<raster::Fragment> = pixels.iter().map(|&(x, y)| frag(x, y)).collect();
+            let mut want = frags.clone();
+            want.sort_by_key(|f| (f.y, f.x));
+            want.sort_by_key(|f| (f.y & !1, f.x & !1));
+            quad_order(&mut frags, &mut Vec::new());
+            let order = |v: &[raster::Fragment]| v.iter().map(|f| (f.x, f.y)).collect::<Vec<_>>();
+            assert_eq!(order(&frags), order(&want), "case {case}");
+        }
     }
 
     #[test]
