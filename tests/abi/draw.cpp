@@ -494,6 +494,55 @@ static void depth_stencil_draw(Fixture &f)
     CHECK_EQ(bad, 0u);
     CHECK_EQ(depth_hits, 120u);
     CHECK_EQ(stencil_hits, 120u);
+
+    // 4b. The pixel shader's stencil reference (stencil.ps, SV_StencilRef = red * 255 + 0.5, as
+    // OPTIONS.PSSpecifiedStencilRefSupported promises) replaces OMSetStencilRef's: a red of 0.2
+    // leaves 51 in the covered pixels of the stencil plane.
+    D3D12_FEATURE_DATA_D3D12_OPTIONS opts = {};
+    CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS, &opts, sizeof opts), S_OK);
+    CHECK_EQ(opts.PSSpecifiedStencilRefSupported, TRUE);
+    std::vector<char> qvs = fixture("quad.vs.dxil"), sps = fixture("stencil.ps.dxil");
+    pd.VS = {qvs.data(), qvs.size()};
+    pd.PS = {sps.data(), sps.size()};
+    pd.InputLayout = {kQuadLayout, 2};
+    pd.DepthStencilState.DepthEnable = FALSE;
+    Com<ID3D12PipelineState> spso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&spso)), S_OK);
+    if (!spso) return;
+    const float tri[3][6] = {{-1, 1, 0.2f, 0.4f, 0.6f, 1}, {1, 1, 0.2f, 0.4f, 0.6f, 1}, {-1, -1, 0.2f, 0.4f, 0.6f, 1}};
+    Com<ID3D12Resource> vb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof tri, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), tri, sizeof tri);
+    bind(f, tint);
+    b = transition(ds, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    l->ResourceBarrier(1, &b);
+    l->ClearDepthStencilView(dsv, D3D12_CLEAR_FLAG_STENCIL, 1.0f, 0, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, &dsv);
+    l->SetPipelineState(spso);
+    l->OMSetStencilRef(0x5A);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof tri, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    l->DrawInstanced(3, 1, 0, 0);
+    b = transition(ds, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = rb;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint = fp[1];
+    src.pResource = ds;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.SubresourceIndex = 1;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    f.run();
+    m = static_cast<const unsigned char *>(map(rb));
+    bad = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            unsigned char st = m[fp[1].Offset + y * fp[1].Footprint.RowPitch + x];
+            if (st != (in_triangle(x, y) ? 51 : 0) && bad++ < 4)
+                fprintf(stderr, "SV_StencilRef: pixel (%d,%d) stencil %u\n", x, y, st);
+        }
+    CHECK_EQ(bad, 0u);
 }
 
 // 5. A line strip: each segment leaves out the pixel it ends in.

@@ -57,7 +57,9 @@
  *   counter_frag   an atomic counter incremented per fragment (printed);
  *   gather_int     textureGather of components 1 and 3 on signed and unsigned integer textures;
  *   base_vertex_neg negative base vertices (with a base instance), a constant generic attribute
- *                  and a byte attribute at an odd offset.
+ *                  and a byte attribute at an odd offset;
+ *   stencil_export gl_FragStencilRefARB (SV_StencilRef, PSSpecifiedStencilRefSupported) with
+ *                  REPLACE.
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -1234,6 +1236,48 @@ int main(void)
         glDrawElementsInstancedBaseVertexBaseInstance(GL_TRIANGLES, 3, GL_UNSIGNED_SHORT, (void *)6, 2, -3, 5);
         glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
         dump("base_vertex_neg");
+    }
+    /* stencil_export: a fragment shader writing gl_FragStencilRefARB (SV_StencilRef) with
+     * REPLACE, the stencil then shown by EQUAL passes. */
+    {
+        GLuint rb, fb, ct;
+        glGenRenderbuffers(1, &rb);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 64, 64);
+        glGenTextures(1, &ct);
+        glBindTexture(GL_TEXTURE_2D, ct);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 64, 64);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ct, 0);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
+        glClearStencil(0);
+        glClearColor(0, 0, 0, 1);
+        glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        GLuint p = prog(VS, "#version 420 core\n#extension GL_ARB_shader_stencil_export : require\nin vec2 uv;out vec4 o;void main(){o=vec4(0.0);gl_FragStencilRefARB=int(uv.x*4.0)+4*int(uv.y*4.0)+1;}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glEnable(GL_STENCIL_TEST);
+        glStencilFunc(GL_ALWAYS, 200, 0xFF);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        const float tri[6] = {-0.9f, -0.9f, 0.95f, -0.6f, -0.3f, 0.9f};
+        GLuint va = quad_vao(tri, sizeof tri, 2);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+        GLuint q = prog(VS, "#version 420 core\nin vec2 uv;uniform vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(q);
+        glBindVertexArray(qva);
+        for (int k = 0; k <= 17; k++) {
+            glStencilFunc(GL_EQUAL, k == 17 ? 200 : k, 0xFF);
+            glUniform4f(glGetUniformLocation(q, "c"), (float)(k % 4) / 4.0f + 0.13f, (float)(k / 4) / 5.0f + 0.13f, k == 17 ? 0.91f : 0.31f, 1.0f);
+            glDrawArrays(GL_TRIANGLES, 0, 6);
+        }
+        glDisable(GL_STENCIL_TEST);
+        (void)va;
+        dump("stencil_export");
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,

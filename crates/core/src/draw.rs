@@ -55,6 +55,7 @@ const SV_SAMPLE_INDEX: u32 = 12;
 const SV_COVERAGE: u32 = 14;
 const SV_TARGET: u32 = 16;
 const SV_DEPTH: u32 = 17;
+const SV_STENCIL_REF: u32 = 20;
 /// DXIL interpolation modes.
 const INTERP_CONSTANT: u32 = 1;
 const INTERP_NOPERSPECTIVE: u32 = 4;
@@ -855,6 +856,8 @@ struct PsEnv<'b> {
     coverage: u32,
     /// Output SV_Coverage, ANDed into the samples written.
     out_coverage: Option<u32>,
+    /// SV_StencilRef as the shader wrote it.
+    stencil_ref: Option<u8>,
     handles: &'b mut Handles,
     resources: &'b [crate::dxil::metadata::Resource],
     outputs: &'b [SignatureElement],
@@ -1064,6 +1067,9 @@ impl Env for PsEnv<'_> {
                 }
             }
             SV_COVERAGE => self.out_coverage = Some(bits_of(value)),
+            // The stencil reference the depth-stencil test and REPLACE use for this pixel (its
+            // low 8 bits), instead of OMSetStencilRef's.
+            SV_STENCIL_REF => self.stencil_ref = Some(bits_of(value) as u8),
             _ => {}
         }
         Ok(())
@@ -1548,6 +1554,7 @@ pub fn draw(
                                 depth: None,
                                 coverage: u32::from(coverage[lane] & sample_mask),
                                 out_coverage: None,
+                                stencil_ref: None,
                                 handles: hs,
                                 resources: ps_res,
                                 outputs: &ps.entry.outputs,
@@ -1581,7 +1588,8 @@ pub fn draw(
                             for s in bits(mask) {
                                 let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
                                 if let Some(d) = depth.as_deref_mut() {
-                                    if !depth_write(d, p, &viewport, (x, y, s, layer), z, front, call.stencil_ref) {
+                                    let stencil_ref = env.stencil_ref.unwrap_or(call.stencil_ref);
+                                    if !depth_write(d, p, &viewport, (x, y, s, layer), z, front, stencil_ref) {
                                         continue;
                                     }
                                 }
@@ -2878,6 +2886,48 @@ mod tests {
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)
+    }
+
+    /// stencil.frag writes `int(color.r * 255 + 0.5)` to SV_StencilRef: with REPLACE, the
+    /// covered pixels of a 4x4 D24S8 target get 51 for a red of 0.2, not OMSetStencilRef's 9.
+    #[test]
+    fn a_pixel_shaders_stencil_ref_replaces_the_pipelines() {
+        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let ps = program(include_bytes!("../tests/fixtures/dxil/stencil.ps.dxil"));
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        p.depth_stencil.stencil_enable = true;
+        p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+        p.depth_stencil.back.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
+        // The upper-left half of the target: pixels with x + y < 3.
+        let verts: [[f32; 6]; 3] =
+            [[-1.0, 1.0, 0.2, 0.4, 0.6, 1.0], [1.0, 1.0, 0.2, 0.4, 0.6, 1.0], [-1.0, -1.0, 0.2, 0.4, 0.6, 1.0]];
+        let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let mut call = simple_call(
+            (&vs, None, Some(&ps)),
+            &p,
+            input_assembler::Topology::TriangleList,
+            vec![0, 1, 2],
+            &vb,
+            (4, 4),
+        );
+        call.stencil_ref = 9;
+        let format = sys::DXGI_FORMAT_D24_UNORM_S8_UINT;
+        let mut d = cleared(format, 1.0);
+        let mut st = vec![3u8; 16];
+        {
+            let mut ds = ds_target(format, &mut d, Some(&mut st));
+            draw(&call, &Ps, &Ps, &Ps, &mut [], Some(&mut ds), &mut []).expect("draws");
+        }
+        for (i, &v) in st.iter().enumerate() {
+            let (x, y) = (i % 4, i / 4);
+            assert_eq!(v, if x + y < 3 { 51 } else { 3 }, "pixel ({x}, {y})");
+        }
     }
 
     #[test]

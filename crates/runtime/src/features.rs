@@ -118,6 +118,9 @@ impl Device {
                     // Doubles run in dxil::exec (arithmetic, fma, min/max, conversions).
                     DoublePrecisionFloatShaderOps: 1,
                     TypedUAVLoadAdditionalFormats: b(caps.typed_uav_load_additional_formats),
+                    // A pixel shader's SV_StencilRef is the stencil reference of its pixel
+                    // (core::draw).
+                    PSSpecifiedStencilRefSupported: 1,
                     ..Default::default()
                 };
             }
