@@ -93,9 +93,11 @@ static D3D12_HEAP_PROPERTIES heap(D3D12_HEAP_TYPE t)
     return h;
 }
 
-static ID3D12Resource *buffer(ID3D12Device *dev, D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st)
+static ID3D12Resource *buffer(ID3D12Device *dev, D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st,
+                              D3D12_RESOURCE_FLAGS flags = D3D12_RESOURCE_FLAG_NONE)
 {
     D3D12_RESOURCE_DESC d = {};
+    d.Flags = flags;
     d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
     d.Width = size;
     d.Height = 1;
@@ -924,6 +926,70 @@ static void layered_draw(Fixture &f)
     CHECK_EQ(lit1, 32u);
 }
 
+// 8d. UAV-only rendering: no render target and no depth-stencil view, the pipeline's
+// SampleDesc left zero (as Mesa's d3d12 driver sends it for GL framebuffers without
+// attachments, and Windows takes it). count.ps adds 1 to u1 per pixel: the triangle (-1, 1),
+// (1, 1), (-1, -1) on a 16x16 viewport covers the 120 pixels with x + y < 15.
+static void uav_only_draw(Fixture &f)
+{
+    ID3D12Device *dev = f.dev;
+    D3D12_ROOT_PARAMETER1 p = {};
+    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    p.Descriptor.ShaderRegister = 1;
+    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 1;
+    rd.Desc_1_1.pParameters = &p;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    Com<ID3D12RootSignature> rs;
+    if (blob)
+        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    if (!rs) return;
+    std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("count.ps.dxil");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {kQuadLayout, 2};
+    pd.NumRenderTargets = 0;
+    pd.RTVFormats[0] = DXGI_FORMAT_UNKNOWN;
+    pd.SampleDesc = {0, 0};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    const float tri[3][6] = {{-1, 1, 1, 0, 0, 1}, {1, 1, 1, 0, 0, 1}, {-1, -1, 1, 0, 0, 1}};
+    Com<ID3D12Resource> vb, counter, rb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof tri, D3D12_RESOURCE_STATE_GENERIC_READ);
+    memcpy(map(vb), tri, sizeof tri);
+    counter.p = buffer(dev, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                       D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    if (!counter) return;
+    rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12GraphicsCommandList *l = f.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->SetGraphicsRootUnorderedAccessView(0, counter->GetGPUVirtualAddress());
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof tri, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    l->OMSetRenderTargets(0, nullptr, FALSE, nullptr);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(3, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(counter, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(rb, 0, counter, 0, 4);
+    f.run();
+    uint32_t n = 0;
+    memcpy(&n, map(rb), 4);
+    CHECK_EQ(n, 120u);
+}
+
 // 8. Geometry shader: points at clip (-0.5, 0.5) and (0.5, -0.25) land on pixel corners (4, 4)
 // and (12, 10); each becomes a 4x4 square (x 2..5, y 2..5 red; x 10..13, y 8..11 in
 // (0, 64, 255, 255)).
@@ -1640,6 +1706,7 @@ static void draws(ID3D12Device *dev)
     layered_draw(f);
     sample_rate_draws(f);
     geometry_draw(f);
+    uav_only_draw(f);
 
     // 7. A 4x multisampled draw, resolved; 7b. the same in a render pass with a RESOLVE ending
     //    access.

@@ -59,7 +59,10 @@
  *   base_vertex_neg negative base vertices (with a base instance), a constant generic attribute
  *                  and a byte attribute at an odd offset;
  *   stencil_export gl_FragStencilRefARB (SV_StencilRef, PSSpecifiedStencilRefSupported) with
- *                  REPLACE.
+ *                  REPLACE;
+ *   no_attachments a framebuffer without attachments (ARB_framebuffer_no_attachments: a pipeline
+ *                  without targets and a zero SampleDesc), image stores and an image atomic
+ *                  counting fragments (printed).
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -1278,6 +1281,51 @@ int main(void)
         (void)va;
         dump("stencil_export");
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    }
+    /* no_attachments: ARB_framebuffer_no_attachments — a 48x40 framebuffer with no attachment
+     * (D3D12 draws with no render target or depth view, bounded by the viewport), the fragment
+     * shader storing gl_FragCoord-derived colors into an image and counting fragments with an
+     * image atomic; the image is then shown. */
+    {
+        GLuint img, cnt, fb;
+        glGenTextures(1, &img);
+        glBindTexture(GL_TEXTURE_2D, img);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 64, 64);
+        unsigned char zeros[64 * 64 * 4];
+        memset(zeros, 0, sizeof zeros);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, zeros);
+        glGenTextures(1, &cnt);
+        glBindTexture(GL_TEXTURE_2D, cnt);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, 1, 1);
+        unsigned zero = 0;
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        glFramebufferParameteri(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_WIDTH, 48);
+        glFramebufferParameteri(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_HEIGHT, 40);
+        glViewport(0, 0, 48, 40);
+        glBindImageTexture(0, img, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glBindImageTexture(1, cnt, 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32UI);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos*1.2,0.0,1.0);}\n",
+                        "#version 420 core\nlayout(rgba8,binding=0) writeonly uniform image2D img;layout(r32ui,binding=1) uniform uimage2D n;\n"
+                        "void main(){ivec2 c=ivec2(gl_FragCoord.xy);imageStore(img,c,vec4(vec2(c)/64.0,0.5,1.0));imageAtomicAdd(n,ivec2(0),1u);}\n");
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        unsigned count = 0;
+        glBindTexture(GL_TEXTURE_2D, cnt);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &count);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glViewport(0, 0, 64, 64);
+        glBindTexture(GL_TEXTURE_2D, img);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        GLuint q = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv);}\n");
+        glUseProgram(q);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        printf("no_attachments_count %u\n", count);
+        dump("no_attachments");
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,

@@ -1206,7 +1206,7 @@ pub fn draw(
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
     let samples =
-        raster::standard_sample_positions(p.sample_count).ok_or(DrawError::Unsupported("this sample count"))?;
+        raster::standard_sample_positions(p.sample_count.max(1)).ok_or(DrawError::Unsupported("this sample count"))?;
     // SampleMask, limited to the pattern's samples.
     let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
     let mut stats = DrawStats::default();

@@ -94,7 +94,11 @@ pub fn guard_hr(name: &str, f: impl FnOnce() -> Result<HRESULT>) -> HRESULT {
                 crate::debug::report(name, m);
             }
             if crate::debug::log_enabled(crate::debug::Level::Info) {
-                eprintln!("rd3d12: {name} returns {:#010x}", e.hr as u32);
+                match &e.message {
+                    // The reason too, without the debug layer.
+                    Some(m) => eprintln!("rd3d12: {name} returns {:#010x}: {}", e.hr as u32, m.text),
+                    None => eprintln!("rd3d12: {name} returns {:#010x}", e.hr as u32),
+                }
             }
             e.hr
         }

@@ -604,15 +604,21 @@ fn blend_vs_targets(d: &PipelineDesc) -> R<()> {
 
 fn sample_desc(d: &PipelineDesc, l: &Limits) -> R<()> {
     let (count, quality) = (d.sample_count, d.sample_quality);
-    if count == 0 {
-        return Err(gp(SAMPLE_DESC, "SampleDesc.Count is 0"));
-    }
     let formats: Vec<u32> = d.rtv_formats[..d.num_render_targets.min(8) as usize]
         .iter()
         .copied()
         .chain(std::iter::once(d.dsv_format))
         .filter(|f| *f != 0)
         .collect();
+    // The sample description is checked against the targets' formats; without any (UAV-only
+    // rendering) a zeroed one is taken, as Windows does: Mesa's d3d12 driver, written against
+    // it, leaves SampleDesc zero for GL framebuffers without attachments.
+    if count == 0 && formats.is_empty() && quality == 0 {
+        return Ok(());
+    }
+    if count == 0 {
+        return Err(gp(SAMPLE_DESC, "SampleDesc.Count is 0"));
+    }
     let levels = if formats.is_empty() {
         // No attachment: only the sample counts the device supports at all.
         if count == 1 || (l.caps.msaa && matches!(count, 2 | 4 | 8 | 16)) {

@@ -797,6 +797,18 @@ fn sample_desc_follows_msaa_support() {
         }),
         SAMPLE,
     );
+    // No target at all (UAV-only rendering): a zeroed SampleDesc is taken, as Mesa's d3d12
+    // driver sends it for GL framebuffers without attachments; a zero count with a quality,
+    // or with a target, is not.
+    let bare = |d: &mut PipelineDesc| {
+        d.num_render_targets = 0;
+        d.rtv_formats[0] = 0;
+        d.dsv_format = 0;
+        d.sample_count = 0;
+    };
+    accepts(&with(bare));
+    rejects(&with(bare).tap(|d| d.sample_quality = 1), SAMPLE);
+    rejects(&with(bare).tap(|d| d.dsv_format = DXGI_FORMAT_D32_FLOAT.0), SAMPLE);
     let msaa = Limits::new(Caps::fl11_1_reference(), ShaderModel::new(5, 1));
     validate(&with(|d| d.sample_count = 4), &msaa).unwrap();
     rejects_with(&with(|d| d.sample_count = 3), &msaa, SAMPLE);
