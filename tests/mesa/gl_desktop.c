@@ -62,7 +62,13 @@
  *                  REPLACE;
  *   no_attachments a framebuffer without attachments (ARB_framebuffer_no_attachments: a pipeline
  *                  without targets and a zero SampleDesc), image stores and an image atomic
- *                  counting fragments (printed).
+ *                  counting fragments (printed);
+ *   many_varyings  28 vec4 varyings with flat and noperspective arrays (signature packing);
+ *   many_textures  20 textures in one fragment shader;
+ *   map_range      glMapBufferRange and glBufferSubData on a vertex buffer between draws;
+ *   sync           glFenceSync/glClientWaitSync and timestamp queries (printed).
+ * (LINEAR filtering across cube faces is left out: llvmpipe's face coordinates differ in the
+ * last bit.)
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
  * (glPolygonMode(GL_LINE) is left out: llvmpipe and D3D's wireframe differ in which corner
  * pixels the half-open edges keep.)
@@ -1326,6 +1332,94 @@ int main(void)
         glDrawArrays(GL_TRIANGLES, 0, 6);
         printf("no_attachments_count %u\n", count);
         dump("no_attachments");
+    }
+    /* many_varyings: 28 vec4 varyings plus a flat ivec4 array and a noperspective vec2 array,
+     * summed in the fragment shader (signature packing and linking of many rows). */
+    {
+        char vs[4096], fs[4096];
+        int n = snprintf(vs, sizeof vs, "#version 420 core\nlayout(location=0) in vec2 pos;out vec4 v[28];flat out ivec4 fi[2];noperspective out vec2 np[3];\nvoid main(){for(int i=0;i<28;i++)v[i]=vec4(pos*float(i+1)/28.0,float(i)/28.0,1.0);fi[0]=ivec4(gl_VertexID);fi[1]=ivec4(7,8,9,10);for(int i=0;i<3;i++)np[i]=pos*0.5*float(i);gl_Position=vec4(pos,0.0,1.0);}\n");
+        (void)n;
+        snprintf(fs, sizeof fs, "#version 420 core\nin vec4 v[28];flat in ivec4 fi[2];noperspective in vec2 np[3];out vec4 o;\nvoid main(){vec4 s=vec4(0.0);for(int i=0;i<28;i++)s+=v[i]*(i%%2==0?1.0:-0.5);o=vec4(fract(s.xy*0.37),float(fi[0].x+fi[1].w)/16.0,0.875-0.375*step(0.0,np[1].x)+0.0625*step(0.0,np[2].y));}\n");
+        GLuint p = prog(vs, fs);
+        glUseProgram(p);
+        const float tri[6] = {-0.9f, -0.8f, 0.85f, -0.3f, -0.2f, 0.95f};
+        quad_vao(tri, sizeof tri, 2);
+        glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        dump("many_varyings");
+    }
+    /* many_textures: 20 sampled textures in one fragment shader (a descriptor table of 20
+     * SRVs), each a 1x1 color. */
+    {
+        GLuint t[20];
+        glGenTextures(20, t);
+        for (int k = 0; k < 20; k++) {
+            unsigned char c[4] = {(unsigned char)(k * 12 + 3), (unsigned char)(250 - k * 11), (unsigned char)(k * 37 % 251), 255};
+            glActiveTexture(GL_TEXTURE0 + k);
+            glBindTexture(GL_TEXTURE_2D, t[k]);
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, c);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        }
+        glActiveTexture(GL_TEXTURE0);
+        char fs[4096];
+        int at = snprintf(fs, sizeof fs, "#version 420 core\nin vec2 uv;");
+        for (int k = 0; k < 20; k++) at += snprintf(fs + at, sizeof fs - (size_t)at, "layout(binding=%d) uniform sampler2D s%d;", k, k);
+        at += snprintf(fs + at, sizeof fs - (size_t)at, "out vec4 o;void main(){int k=int(uv.x*5.0)+5*int(uv.y*4.0);vec4 c=vec4(0.0);");
+        for (int k = 0; k < 20; k++) at += snprintf(fs + at, sizeof fs - (size_t)at, "if(k==%d)c=texture(s%d,uv);", k, k);
+        snprintf(fs + at, sizeof fs - (size_t)at, "o=c;}\n");
+        GLuint p = prog(VS, fs);
+        glUseProgram(p);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("many_textures");
+    }
+    /* map_range: glMapBufferRange writes (GL_MAP_INVALIDATE_RANGE_BIT) into a vertex buffer
+     * between draws, and glBufferSubData on a buffer the previous draw read. */
+    {
+        GLuint b, va;
+        glGenVertexArrays(1, &va);
+        glBindVertexArray(va);
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        glBufferData(GL_ARRAY_BUFFER, 6 * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+        glEnableVertexAttribArray(0);
+        GLuint p = prog("#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n",
+                        "#version 420 core\nuniform vec4 c;out vec4 o;void main(){o=c;}\n");
+        glUseProgram(p);
+        glClear(GL_COLOR_BUFFER_BIT);
+        for (int k = 0; k < 3; k++) {
+            float *m = (float *)glMapBufferRange(GL_ARRAY_BUFFER, 0, 6 * sizeof(float), GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT);
+            float x = -0.9f + 0.6f * (float)k;
+            const float tri[6] = {x, -0.9f, x + 0.5f, -0.9f, x, 0.5f};
+            if (m) memcpy(m, tri, sizeof tri);
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+            glUniform4f(glGetUniformLocation(p, "c"), 0.13f + 0.3f * (float)k, 0.77f, 0.33f, 1.0f);
+            glDrawArrays(GL_TRIANGLES, 0, 3);
+            const float up[6] = {x + 0.5f, 0.9f, x + 0.1f, 0.9f, x + 0.5f, -0.2f};
+            glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof up, up);
+            glDrawArrays(GL_TRIANGLES, 0, 3);
+        }
+        dump("map_range");
+    }
+    /* sync: a glFenceSync waited with glClientWaitSync, and a timestamp query pair
+     * (printed: the wait result and whether time moved forward). */
+    {
+        GLuint q[2];
+        glGenQueries(2, q);
+        glQueryCounter(q[0], GL_TIMESTAMP);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glQueryCounter(q[1], GL_TIMESTAMP);
+        GLsync s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        GLenum w = glClientWaitSync(s, GL_SYNC_FLUSH_COMMANDS_BIT, 5000000000ull);
+        GLuint64 t0 = 0, t1 = 0;
+        glGetQueryObjectui64v(q[0], GL_QUERY_RESULT, &t0);
+        glGetQueryObjectui64v(q[1], GL_QUERY_RESULT, &t1);
+        glDeleteSync(s);
+        printf("sync %s %d err=%x\n", (w == GL_ALREADY_SIGNALED || w == GL_CONDITION_SATISFIED) ? "signaled" : "not-signaled", t1 >= t0 && t0 != 0, glGetError());
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
