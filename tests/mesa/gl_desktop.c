@@ -66,7 +66,10 @@
  *   many_varyings  28 vec4 varyings with flat and noperspective arrays (signature packing);
  *   many_textures  20 textures in one fragment shader;
  *   map_range      glMapBufferRange and glBufferSubData on a vertex buffer between draws;
- *   sync           glFenceSync/glClientWaitSync and timestamp queries (printed).
+ *   sync           glFenceSync/glClientWaitSync and timestamp queries (printed);
+ *   compute_prefix a prefix sum in groupshared memory with barriers inside a loop (printed);
+ *   compute_blur   an image filter through a groupshared tile with a halo;
+ *   compute_3d     a 3D dispatch of 3D thread groups (printed).
  * (LINEAR filtering across cube faces is left out: llvmpipe's face coordinates differ in the
  * last bit.)
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
@@ -1420,6 +1423,94 @@ int main(void)
         glGetQueryObjectui64v(q[1], GL_QUERY_RESULT, &t1);
         glDeleteSync(s);
         printf("sync %s %d err=%x\n", (w == GL_ALREADY_SIGNALED || w == GL_CONDITION_SATISFIED) ? "signaled" : "not-signaled", t1 >= t0 && t0 != 0, glGetError());
+    }
+    /* compute_prefix: a Hillis-Steele prefix sum over 256 values in groupshared memory, with
+     * barriers inside the loop, per group of 256 threads, 3 groups (printed as a hash). */
+    {
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+                                 "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=256) in;layout(std430,binding=0) buffer B{uint v[];};shared uint s[2][256];\n"
+                                 "void main(){uint i=gl_LocalInvocationID.x,g=gl_WorkGroupID.x*256u;s[0][i]=v[g+i];barrier();uint src=0u;\n"
+                                 "for(uint d=1u;d<256u;d<<=1u){uint x=s[src][i];if(i>=d)x+=s[src][i-d];s[1u-src][i]=x;src=1u-src;barrier();}\n"
+                                 "v[g+i]=s[src][i];}\n"));
+        glLinkProgram(p);
+        unsigned data[768];
+        for (int i = 0; i < 768; i++) data[i] = (unsigned)(i * 7 % 13 + 1);
+        GLuint sb;
+        glGenBuffers(1, &sb);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof data, data, GL_DYNAMIC_READ);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, sb);
+        glUseProgram(p);
+        glDispatchCompute(3, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        unsigned out[768];
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+        unsigned long h = 1469598103934665603UL;
+        for (int i = 0; i < 768; i++) { h ^= out[i]; h *= 1099511628211UL; }
+        printf("compute_prefix %016lx last=%u,%u,%u err=%x\n", h, out[255], out[511], out[767], glGetError());
+    }
+    /* compute_blur: an image filtered through a groupshared tile with a one-pixel halo (8x8
+     * groups over a 32x32 rgba8 image, imageLoad/imageStore), then shown. */
+    {
+        GLuint src, dst;
+        unsigned char px0[32 * 32 * 4];
+        for (int i = 0; i < 32 * 32; i++) { px0[4*i] = (unsigned char)((i % 32) * 8); px0[4*i+1] = (unsigned char)((i / 32) * 8); px0[4*i+2] = (unsigned char)(((i % 32) ^ (i / 32)) * 8); px0[4*i+3] = 255; }
+        glGenTextures(1, &src);
+        glBindTexture(GL_TEXTURE_2D, src);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, px0);
+        glGenTextures(1, &dst);
+        glBindTexture(GL_TEXTURE_2D, dst);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n"
+                                 "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=8,local_size_y=8) in;layout(rgba8,binding=0) readonly uniform image2D a;layout(rgba8,binding=1) writeonly uniform image2D b;\n"
+                                 "shared vec4 t[10][10];\n"
+                                 "void main(){ivec2 l=ivec2(gl_LocalInvocationID.xy),g=ivec2(gl_WorkGroupID.xy)*8;\n"
+                                 "for(int k=int(gl_LocalInvocationIndex);k<100;k+=64){ivec2 c=ivec2(k%10,k/10);t[c.y][c.x]=imageLoad(a,clamp(g+c-1,ivec2(0),ivec2(31)));}\n"
+                                 "memoryBarrierShared();barrier();vec4 s=vec4(0.0);for(int y=0;y<3;y++)for(int x=0;x<3;x++)s+=t[l.y+y][l.x+x]*((x==1&&y==1)?0.51:0.06125);\n"
+                                 "imageStore(b,g+l,s);}\n"));
+        glLinkProgram(p);
+        glUseProgram(p);
+        glBindImageTexture(0, src, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+        glBindImageTexture(1, dst, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glDispatchCompute(4, 4, 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+        glBindTexture(GL_TEXTURE_2D, dst);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        GLuint q = prog(VS, "#version 420 core\nin vec2 uv;uniform sampler2D t;out vec4 o;void main(){o=texture(t,uv);}\n");
+        glUseProgram(q);
+        glBindVertexArray(qva);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        dump("compute_blur");
+    }
+    /* compute_3d: a 3D dispatch of (4,4,4)-thread groups writing each thread's flattened ids
+     * into a storage buffer (printed as a hash). */
+    {
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_COMPUTE_SHADER,
+                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+                                 "layout(local_size_x=4,local_size_y=4,local_size_z=4) in;layout(std430,binding=0) buffer B{uint v[];};\n"
+                                 "void main(){uvec3 n=gl_NumWorkGroups*gl_WorkGroupSize;uvec3 id=gl_GlobalInvocationID;uint at=id.x+n.x*(id.y+n.y*id.z);\n"
+                                 "v[at]=gl_LocalInvocationIndex*1000000u+gl_WorkGroupID.x*10000u+gl_WorkGroupID.y*100u+gl_WorkGroupID.z;}\n"));
+        glLinkProgram(p);
+        GLuint sb;
+        glGenBuffers(1, &sb);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, 8 * 12 * 8 * 4, NULL, GL_DYNAMIC_READ);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, sb);
+        glUseProgram(p);
+        glDispatchCompute(2, 3, 2);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        unsigned out[8 * 12 * 8];
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
+        unsigned long h = 1469598103934665603UL;
+        for (size_t i = 0; i < sizeof out / 4; i++) { h ^= out[i]; h *= 1099511628211UL; }
+        printf("compute_3d %016lx v[767]=%u err=%x\n", h, out[767], glGetError());
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
