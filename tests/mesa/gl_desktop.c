@@ -69,7 +69,10 @@
  *   sync           glFenceSync/glClientWaitSync and timestamp queries (printed);
  *   compute_prefix a prefix sum in groupshared memory with barriers inside a loop (printed);
  *   compute_blur   an image filter through a groupshared tile with a halo;
- *   compute_3d     a 3D dispatch of 3D thread groups (printed).
+ *   compute_3d     a 3D dispatch of 3D thread groups (printed);
+ *   xfb_skip       transform feedback with gl_SkipComponents gaps, interleaved and separate,
+ *                  from a geometry shader (printed);
+ *   gs_invocations an instanced geometry shader (invocations = 3) on line adjacency.
  * (LINEAR filtering across cube faces is left out: llvmpipe's face coordinates differ in the
  * last bit.)
  * (textureQueryLOD is left out: llvmpipe approximates the logarithm.)
@@ -1511,6 +1514,74 @@ int main(void)
         unsigned long h = 1469598103934665603UL;
         for (size_t i = 0; i < sizeof out / 4; i++) { h ^= out[i]; h *= 1099511628211UL; }
         printf("compute_3d %016lx v[767]=%u err=%x\n", h, out[767], glGetError());
+    }
+    /* xfb_skip: transform feedback of interleaved varyings with gl_SkipComponents gaps into one
+     * buffer, and of separate attributes into two buffers (SO declarations with gaps and
+     * several slots), from a geometry shader emitting two triangles per input (printed). */
+    {
+        const char *vs = "#version 420 core\nlayout(location=0) in vec2 pos;out vec2 p;void main(){p=pos;}\n";
+        const char *gs = "#version 420 core\nlayout(points) in;layout(triangle_strip,max_vertices=6) out;in vec2 p[];out vec4 a;out float b;out ivec2 c;\n"
+                         "void main(){for(int t=0;t<2;t++){for(int k=0;k<3;k++){a=vec4(p[0],float(t),float(k));b=float(t*3+k)*0.5;c=ivec2(t,k*7);gl_Position=vec4(p[0]+vec2(float(k)*0.1,float(t)*0.1),0.0,1.0);EmitVertex();}EndPrimitive();}}\n";
+        const char *fs = "#version 420 core\nout vec4 o;void main(){o=vec4(1.0);}\n";
+        unsigned long hs[2];
+        for (int mode = 0; mode < 2; mode++) {
+            GLuint p = glCreateProgram();
+            glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+            glAttachShader(p, shader(GL_GEOMETRY_SHADER, gs));
+            glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+            if (mode == 0) {
+                const char *v[5] = {"b", "gl_SkipComponents2", "a", "gl_SkipComponents1", "c"};
+                glTransformFeedbackVaryings(p, 5, v, GL_INTERLEAVED_ATTRIBS);
+            } else {
+                const char *v[2] = {"a", "c"};
+                glTransformFeedbackVaryings(p, 2, v, GL_SEPARATE_ATTRIBS);
+            }
+            glLinkProgram(p);
+            GLuint b[2];
+            glGenBuffers(2, b);
+            for (int k = 0; k < 2; k++) {
+                glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, b[k]);
+                unsigned char z[1024];
+                memset(z, 0xCD, sizeof z);
+                glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof z, z, GL_DYNAMIC_READ);
+                glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, (GLuint)k, b[k]);
+            }
+            const float pts[4] = {-0.5f, -0.5f, 0.25f, 0.5f};
+            quad_vao(pts, sizeof pts, 2);
+            glUseProgram(p);
+            glEnable(GL_RASTERIZER_DISCARD);
+            glBeginTransformFeedback(GL_TRIANGLES);
+            glDrawArrays(GL_POINTS, 0, 2);
+            glEndTransformFeedback();
+            glDisable(GL_RASTERIZER_DISCARD);
+            unsigned char out[2][1024];
+            for (int k = 0; k < 2; k++) {
+                glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, b[k]);
+                glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof out[k], out[k]);
+            }
+            unsigned long h = 1469598103934665603UL;
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < 1024; i++) { h ^= out[k][i]; h *= 1099511628211UL; }
+            hs[mode] = h;
+        }
+        printf("xfb_skip %016lx %016lx err=%x\n", hs[0], hs[1], glGetError());
+    }
+    /* gs_invocations: an instanced geometry shader (layout(invocations=3)) on line adjacency
+     * input, one color and offset per invocation. */
+    {
+        const float pts[8] = {-0.9f, -0.9f, -0.6f, -0.2f, 0.3f, 0.1f, 0.8f, 0.7f};
+        quad_vao(pts, sizeof pts, 2);
+        GLuint p = glCreateProgram();
+        glAttachShader(p, shader(GL_VERTEX_SHADER, "#version 420 core\nlayout(location=0) in vec2 pos;void main(){gl_Position=vec4(pos,0.0,1.0);}\n"));
+        glAttachShader(p, shader(GL_GEOMETRY_SHADER, "#version 420 core\n#extension GL_ARB_gpu_shader5 : require\nlayout(lines_adjacency,invocations=3) in;layout(triangle_strip,max_vertices=4) out;flat out vec4 c;\n"
+                                                     "void main(){vec4 d=vec4(0.0,float(gl_InvocationID)*0.15,0.0,0.0);c=vec4(float(gl_InvocationID)/3.0+0.13,gl_in[0].gl_Position.x*0.5+0.5,0.7,1.0);\n"
+                                                     "gl_Position=gl_in[1].gl_Position+d;EmitVertex();gl_Position=gl_in[2].gl_Position+d;EmitVertex();gl_Position=gl_in[1].gl_Position+d+vec4(0.0,0.1,0.0,0.0);EmitVertex();gl_Position=gl_in[2].gl_Position+d+vec4(0.05,0.12,0.0,0.0);EmitVertex();}\n"));
+        glAttachShader(p, shader(GL_FRAGMENT_SHADER, "#version 420 core\nflat in vec4 c;out vec4 o;void main(){o=c;}\n"));
+        glLinkProgram(p);
+        glUseProgram(p);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDrawArrays(GL_LINES_ADJACENCY, 0, 4);
+        dump("gs_invocations");
     }
     /* tess_*: tessellation (hull shader, tessellator, domain shader) on one patch of 3 or 4
      * control points, its factors from uniforms. The evaluation shaders bend the patch's edges,
