@@ -130,6 +130,24 @@ static ID3D12Resource *texture(ID3D12Device *dev, UINT w, UINT h, D3D12_RESOURCE
     return r;
 }
 
+// A version 1.1 root signature of `n` parameters and `flags`, serialized and created
+// (nullptr, with a failed check, if either step fails).
+static ID3D12RootSignature *root_signature(ID3D12Device *dev, const D3D12_ROOT_PARAMETER1 *p, UINT n,
+                                           D3D12_ROOT_SIGNATURE_FLAGS flags)
+{
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = n;
+    rd.Desc_1_1.pParameters = p;
+    rd.Desc_1_1.Flags = flags;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    ID3D12RootSignature *rs = nullptr;
+    if (blob)
+        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    return rs;
+}
+
 static void *map(ID3D12Resource *r)
 {
     void *p = nullptr;
@@ -639,15 +657,11 @@ static void wireframe_draw(Fixture &f)
 static void stream_output_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.Flags =
-        D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT | D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-    if (!blob) return;
     Com<ID3D12RootSignature> rs;
-    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    rs.p = root_signature(dev, nullptr, 0,
+                          D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT |
+                              D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
     std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("quad.ps.dxil");
     const D3D12_SO_DECLARATION_ENTRY decl[2] = {{0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 4, 1}};
     const UINT strides[2] = {16, 16};
@@ -741,14 +755,9 @@ static void stream_output_draw(Fixture &f)
 static void vertex_ids_draw(Fixture &f)
 {
     ID3D12Device *dev = f.dev;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-    if (!blob) return;
     Com<ID3D12RootSignature> rs;
-    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    rs.p = root_signature(dev, nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
     std::vector<char> vs = fixture("ids.vs.dxil");
     const D3D12_SO_DECLARATION_ENTRY decl = {0, "TEXCOORD", 0, 0, 2, 0};
     const UINT stride = 8;
@@ -937,16 +946,8 @@ static void uav_only_draw(Fixture &f)
     p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     p.Descriptor.ShaderRegister = 1;
     p.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.NumParameters = 1;
-    rd.Desc_1_1.pParameters = &p;
-    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
     Com<ID3D12RootSignature> rs;
-    if (blob)
-        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    rs.p = root_signature(dev, &p, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     if (!rs) return;
     std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("count.ps.dxil");
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = textured_pso(f);
@@ -1118,16 +1119,8 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
     p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
     p[1].Constants = {1, 0, 4};
     p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_DOMAIN;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.NumParameters = 2;
-    rd.Desc_1_1.pParameters = p;
-    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
     Com<ID3D12RootSignature> rs;
-    if (blob)
-        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    rs.p = root_signature(dev, p, 2, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     if (!rs) return;
     std::vector<char> vs = fixture("tess.vs.dxil"), ps = fixture("tess.ps.dxil"), hs = fixture("tess_quad.hs.dxil"),
                       ds = fixture("tess_quad.ds.dxil"), iso_hs = fixture("tess_iso.hs.dxil"),
@@ -1292,15 +1285,9 @@ static void msaa_load(Fixture &f, ID3D12Resource *ms)
     p[0].DescriptorTable.pDescriptorRanges = &r;
     p[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     p[1].Descriptor.ShaderRegister = 1;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.NumParameters = 2;
-    rd.Desc_1_1.pParameters = p;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-    if (!blob) return;
     Com<ID3D12RootSignature> rs;
-    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    rs.p = root_signature(dev, p, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    if (!rs) return;
     std::vector<char> cs = fixture("msload.cs.dxil");
     D3D12_COMPUTE_PIPELINE_STATE_DESC cd = {};
     cd.pRootSignature = rs;
@@ -1745,16 +1732,8 @@ static void draws(ID3D12Device *dev)
     // Another root signature: one root CBV.
     D3D12_ROOT_PARAMETER1 one = {};
     one.ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.NumParameters = 1;
-    rd.Desc_1_1.pParameters = &one;
-    Com<ID3DBlob> blob, err;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
     Com<ID3D12RootSignature> other;
-    if (blob)
-        CHECK_HR(f.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&other)),
-                 S_OK);
+    other.p = root_signature(f.dev, &one, 1, D3D12_ROOT_SIGNATURE_FLAG_NONE);
     f.list->SetGraphicsRootSignature(other);
     f.list->DrawInstanced(3, 1, 0, 0);
     expect(D3D12_MESSAGE_ID_COMMAND_LIST_DRAW_ROOT_SIGNATURE_MISMATCH, "another root signature");

@@ -2158,13 +2158,7 @@ mod tests {
     fn clip_distances_cut_and_cull_distances_drop_triangles() {
         let vs = program(include_bytes!("../tests/fixtures/dxil/clip.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let p = quad_pipeline();
         let run = |cull: [f32; 3]| {
             // Screen corners (0, 0), (16, 0), (0, 16) of an 8x8 viewport.
             let corners = [(0.0f32, 0.0f32), (16.0, 0.0), (0.0, 16.0)];
@@ -2217,13 +2211,7 @@ mod tests {
         use crate::pipeline::{SoEntry, StreamOutput};
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let mut p = quad_pipeline();
         let entry = |name: Option<&str>, start: u8, count: u8, slot: u8| SoEntry {
             stream: 0,
             semantic_name: name.map(str::to_string),
@@ -2292,13 +2280,7 @@ mod tests {
     /// returns each sample's color, indexed [sample][pixel], and the statistics.
     fn msaa_float_draw(vs: &[u8], ps: &[u8], tris: &[[f32; 2]]) -> (Vec<Vec<[f32; 4]>>, DrawStats) {
         let (vs, ps) = (program(vs), program(ps));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let mut p = quad_pipeline();
         p.sample_count = 4;
         p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
         let vb: Vec<u8> = tris
@@ -2852,6 +2834,19 @@ mod tests {
         );
     }
 
+    /// The pipeline of the spirv2dxil quad shaders: TEXCOORD0 position (float2), TEXCOORD1
+    /// color (float4) in 24-byte vertices, no culling, no depth test.
+    fn quad_pipeline() -> PipelineDesc {
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout = vec![
+            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+        ];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        p
+    }
+
     /// Draws `points` ((x, y) in clip space, then an RGBA color) as `topology` on an 8x8 RGBA8
     /// target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
     fn gs_draw(
@@ -2861,13 +2856,7 @@ mod tests {
         points: &[[f32; 6]],
     ) -> (Vec<u8>, DrawStats) {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let p = quad_pipeline();
         let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call =
             simple_call((&vs, Some(gs), Some(ps)), &p, topology, (0..points.len() as u32).collect(), &vb, (8, 8));
@@ -2894,13 +2883,7 @@ mod tests {
     fn a_pixel_shaders_stencil_ref_replaces_the_pipelines() {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/stencil.ps.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let mut p = quad_pipeline();
         p.depth_stencil.stencil_enable = true;
         p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
         p.depth_stencil.back.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
@@ -2995,13 +2978,7 @@ mod tests {
     fn dual_source_blending_reads_the_second_output() {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/dual.ps.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let mut p = quad_pipeline();
         p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
         let rt0 = &mut p.blend.rt[0];
         rt0.blend_enable = true;
@@ -3040,13 +3017,7 @@ mod tests {
         let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
         let gs = program(include_bytes!("../tests/fixtures/dxil/layer.gs.dxil"));
         let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
-        let mut p = PipelineDesc::new(PipelineKind::Graphics);
-        p.input_layout = vec![
-            element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
-            element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
-        ];
-        p.rasterizer.cull = 1;
-        p.depth_stencil.depth_enable = false;
+        let mut p = quad_pipeline();
         let tri: [[f32; 6]; 3] =
             [[-1.0, -1.0, 1.0, 0.5, 0.25, 1.0], [3.0, -1.0, 1.0, 0.5, 0.25, 1.0], [-1.0, 3.0, 1.0, 0.5, 0.25, 1.0]];
         let vb: Vec<u8> = tri.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
