@@ -124,16 +124,31 @@ static GLuint prog(const char *vs, const char *fs)
 {
     return prog5(vs, NULL, NULL, NULL, fs);
 }
+/* FNV-1a over n bytes: what the scenes print of buffers and pixels. */
+static unsigned long fnv(const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    unsigned long h = 1469598103934665603UL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211UL;
+    }
+    return h;
+}
+/* A linked program of one compute shader. */
+static GLuint compute_prog(const char *src)
+{
+    GLuint p = glCreateProgram();
+    glAttachShader(p, shader(GL_COMPUTE_SHADER, src));
+    glLinkProgram(p);
+    return p;
+}
 static unsigned char px[64 * 64 * 4];
 static void dump(const char *name)
 {
     memset(px, 0xAA, sizeof px);
     glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    unsigned long h = 1469598103934665603UL;
-    for (size_t i = 0; i < sizeof px; i++) {
-        h ^= px[i];
-        h *= 1099511628211UL;
-    }
+    unsigned long h = fnv(px, sizeof px);
     const unsigned char *a = px + 4 * (5 * 64 + 5), *b = px + 4 * (20 * 64 + 40);
     printf("%s %016lx  p(5,5)=%d,%d,%d,%d p(40,20)=%d,%d,%d,%d err=%x\n", name, h, a[0], a[1], a[2], a[3], b[0], b[1],
            b[2], b[3], glGetError());
@@ -457,11 +472,7 @@ int main(void)
         glDisable(GL_BLEND);
         static float fp[64 * 64 * 4];
         glReadPixels(0, 0, 64, 64, GL_RGBA, GL_FLOAT, fp);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof fp; i++) {
-            h ^= ((unsigned char *)fp)[i];
-            h *= 1099511628211UL;
-        }
+        unsigned long h = fnv(fp, sizeof fp);
         const float *a = fp + 4 * (20 * 64 + 40);
         printf("dual_source %016lx p(40,20)=%g,%g,%g,%g err=%x\n", h, a[0], a[1], a[2], a[3], glGetError());
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -581,11 +592,7 @@ int main(void)
         glDisable(GL_DEPTH_TEST);
         static unsigned short hp[64 * 64 * 4];
         glReadPixels(0, 0, 64, 64, GL_RGBA, GL_HALF_FLOAT, hp);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof hp; i++) {
-            h ^= ((unsigned char *)hp)[i];
-            h *= 1099511628211UL;
-        }
+        unsigned long h = fnv(hp, sizeof hp);
         printf("blend_depth %016lx p(40,20)=%04x,%04x,%04x,%04x err=%x\n", h, hp[4 * (20 * 64 + 40)], hp[4 * (20 * 64 + 40) + 1],
                hp[4 * (20 * 64 + 40) + 2], hp[4 * (20 * 64 + 40) + 3], glGetError());
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -603,12 +610,7 @@ int main(void)
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 100, 36, 500);
         unsigned char back[1024];
         glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof back, back);
-        unsigned long bh = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof back; i++) {
-            bh ^= back[i];
-            bh *= 1099511628211UL;
-        }
-        printf("copy_buffer %016lx b[36]=%u b[535]=%u err=%x\n", bh, back[36], back[535], glGetError());
+        printf("copy_buffer %016lx b[36]=%u b[535]=%u err=%x\n", fnv(back, sizeof back), back[36], back[535], glGetError());
     }
     /* multi_draw: glMultiDrawArraysIndirectCountARB with three commands and a count buffer of
      * two, gl_DrawIDARB and gl_BaseInstanceARB in the shader (ExecuteIndirect with a count
@@ -755,15 +757,13 @@ int main(void)
      * compare-and-swap per cell, and exchanges summed with what is left; then storage-buffer
      * atomics gather every group's results (printed as "shared_atomics HASH"). */
     {
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
-                                 "layout(local_size_x=64) in;layout(std430,binding=0) buffer B{uint v[];};shared uint add[8],mx[8],orr[8],win[4],cas[4],xch,acc;\n"
-                                 "void main(){uint i=gl_LocalInvocationIndex;if(i<8u){add[i]=0u;mx[i]=0u;orr[i]=0u;}if(i<4u){win[i]=0u;cas[i]=0u;}if(i==0u){xch=0u;acc=0u;}barrier();\n"
-                                 "atomicAdd(add[i%8u],i+1u);atomicMax(mx[(i*3u)%8u],i*i+gl_WorkGroupID.x);atomicOr(orr[i%5u],1u<<(i%31u));\n"
-                                 "if(atomicCompSwap(cas[i%4u],0u,i+1u)==0u)atomicAdd(win[i%4u],1u);atomicAdd(acc,atomicExchange(xch,i+1u));barrier();\n"
-                                 "if(i<8u){atomicAdd(v[i],add[i]);atomicMax(v[8u+i],mx[i]);atomicOr(v[16u+i],orr[i]);}if(i<4u)atomicAdd(v[24u+i],win[i]);if(i==0u)atomicAdd(v[28],acc+xch);}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+            "layout(local_size_x=64) in;layout(std430,binding=0) buffer B{uint v[];};shared uint add[8],mx[8],orr[8],win[4],cas[4],xch,acc;\n"
+            "void main(){uint i=gl_LocalInvocationIndex;if(i<8u){add[i]=0u;mx[i]=0u;orr[i]=0u;}if(i<4u){win[i]=0u;cas[i]=0u;}if(i==0u){xch=0u;acc=0u;}barrier();\n"
+            "atomicAdd(add[i%8u],i+1u);atomicMax(mx[(i*3u)%8u],i*i+gl_WorkGroupID.x);atomicOr(orr[i%5u],1u<<(i%31u));\n"
+            "if(atomicCompSwap(cas[i%4u],0u,i+1u)==0u)atomicAdd(win[i%4u],1u);atomicAdd(acc,atomicExchange(xch,i+1u));barrier();\n"
+            "if(i<8u){atomicAdd(v[i],add[i]);atomicMax(v[8u+i],mx[i]);atomicOr(v[16u+i],orr[i]);}if(i<4u)atomicAdd(v[24u+i],win[i]);if(i==0u)atomicAdd(v[28],acc+xch);}\n");
         GLuint sb;
         glGenBuffers(1, &sb);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
@@ -775,11 +775,7 @@ int main(void)
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         unsigned out[29];
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-        unsigned long h = 1469598103934665603UL;
-        for (int i = 0; i < 29; i++) {
-            h ^= out[i];
-            h *= 1099511628211UL;
-        }
+        unsigned long h = fnv(out, sizeof out);
         printf("shared_atomics %016lx v[0]=%u v[24]=%u v[28]=%u err=%x\n", h, out[0], out[24], out[28], glGetError());
     }
     /* sampler_array: a sampler2D[4] and a uniform block array indexed with dynamically uniform
@@ -820,13 +816,11 @@ int main(void)
     /* ssbo_ops: a storage buffer of std430 structs with a vec3, its unsized array's length(),
      * atomicCompSwap and atomicExchange on buffer words (printed as "ssbo_ops HASH"). */
     {
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
-                                 "layout(local_size_x=16) in;struct S{vec3 p;uint n;};layout(std430,binding=1) buffer B{uint count;uint flag[4];S s[];};\n"
-                                 "void main(){uint i=gl_GlobalInvocationID.x;uint len=uint(s.length());if(i<len){s[i].p=s[i].p*2.0+vec3(float(i));s[i].n=len*100u+i;}\n"
-                                 "atomicCompSwap(flag[i%4u],0u,i+1u);atomicAdd(count,1u);atomicExchange(flag[3],7u);}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+            "layout(local_size_x=16) in;struct S{vec3 p;uint n;};layout(std430,binding=1) buffer B{uint count;uint flag[4];S s[];};\n"
+            "void main(){uint i=gl_GlobalInvocationID.x;uint len=uint(s.length());if(i<len){s[i].p=s[i].p*2.0+vec3(float(i));s[i].n=len*100u+i;}\n"
+            "atomicCompSwap(flag[i%4u],0u,i+1u);atomicAdd(count,1u);atomicExchange(flag[3],7u);}\n");
         float init[1 + 4 + 10 * 4];
         memset(init, 0, sizeof init);
         for (int i = 0; i < 10; i++) { init[5 + 4 * i] = (float)i; init[6 + 4 * i] = 0.5f; init[7 + 4 * i] = -(float)i; }
@@ -844,11 +838,8 @@ int main(void)
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         unsigned out[8 + 40];
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof out / 4; i++) { h ^= out[i]; h *= 1099511628211UL; }
         /* flag[0..2] hold the first thread to reach them: order-dependent, so only flag[3]. */
         printf("ssbo_ops count=%u flag3=%u n0=%u n9=%u p9=%g,%g,%g err=%x\n", out[0], out[4], out[8 + 3], out[8 + 39], *(float *)&out[8 + 36], *(float *)&out[8 + 37], *(float *)&out[8 + 38], glGetError());
-        (void)h;
     }
     /* image_formats: a compute shader writing an r32f 3D image and an rgba16f 2D array image
      * (imageStore, imageSize), then both sampled in a fragment shader. */
@@ -860,13 +851,11 @@ int main(void)
         glGenTextures(1, &ta);
         glBindTexture(GL_TEXTURE_2D_ARRAY, ta);
         glTexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA16F, 8, 8, 3);
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_image_size : require\n"
-                                 "layout(local_size_x=8,local_size_y=8) in;layout(r32f,binding=0) writeonly uniform image3D v;layout(rgba16f,binding=1) writeonly uniform image2DArray a;\n"
-                                 "void main(){ivec3 g=ivec3(gl_GlobalInvocationID);ivec3 sv=imageSize(v),sa=imageSize(a);if(g.z<sv.z)imageStore(v,g,vec4(float(g.x+g.y*8+g.z*64)/256.0));\n"
-                                 "if(g.z<sa.z)imageStore(a,g,vec4(float(g.x)/8.0,float(g.y)/8.0,float(g.z)/4.0,float(sa.z)/4.0));}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_image_size : require\n"
+            "layout(local_size_x=8,local_size_y=8) in;layout(r32f,binding=0) writeonly uniform image3D v;layout(rgba16f,binding=1) writeonly uniform image2DArray a;\n"
+            "void main(){ivec3 g=ivec3(gl_GlobalInvocationID);ivec3 sv=imageSize(v),sa=imageSize(a);if(g.z<sv.z)imageStore(v,g,vec4(float(g.x+g.y*8+g.z*64)/256.0));\n"
+            "if(g.z<sa.z)imageStore(a,g,vec4(float(g.x)/8.0,float(g.y)/8.0,float(g.z)/4.0,float(sa.z)/4.0));}\n");
         glUseProgram(p);
         glBindImageTexture(0, t3, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_R32F);
         glBindImageTexture(1, ta, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
@@ -944,8 +933,7 @@ int main(void)
         unsigned char back[100 + 37 * 21 * 4];
         glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, sizeof back, back);
         glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 100; i < sizeof back; i++) { h ^= back[i]; h *= 1099511628211UL; }
+        unsigned long h = fnv(back + 100, sizeof back - 100);
         printf("pbo_read %016lx err=%x\n", h, glGetError());
     }
     /* dattrib: double-precision vertex attributes (dvec2 positions, a double weight) read with
@@ -1044,12 +1032,10 @@ int main(void)
     /* dispatch_indirect: glDispatchComputeIndirect (ExecuteIndirect with dispatch arguments) at
      * an offset in the indirect buffer (printed as numbers). */
     {
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
-                                 "layout(local_size_x=4,local_size_y=2) in;layout(std430,binding=0) buffer B{uint v[];};\n"
-                                 "void main(){uvec3 g=gl_WorkGroupID;atomicAdd(v[0],1u);atomicMax(v[1],g.x*100u+g.y*10u+g.z);atomicAdd(v[2],gl_NumWorkGroups.x*gl_NumWorkGroups.y*gl_NumWorkGroups.z);}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+            "layout(local_size_x=4,local_size_y=2) in;layout(std430,binding=0) buffer B{uint v[];};\n"
+            "void main(){uvec3 g=gl_WorkGroupID;atomicAdd(v[0],1u);atomicMax(v[1],g.x*100u+g.y*10u+g.z);atomicAdd(v[2],gl_NumWorkGroups.x*gl_NumWorkGroups.y*gl_NumWorkGroups.z);}\n");
         GLuint sb, ib;
         glGenBuffers(1, &sb);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
@@ -1080,8 +1066,7 @@ int main(void)
         unsigned char back[8 * 8 * 4 * 4];
         memset(back, 0, sizeof back);
         glGetTexImage(GL_TEXTURE_3D, 1, GL_RGBA, GL_UNSIGNED_BYTE, back);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof back; i++) { h ^= back[i]; h *= 1099511628211UL; }
+        unsigned long h = fnv(back, sizeof back);
         glGenTextures(1, &ta);
         glBindTexture(GL_TEXTURE_2D_ARRAY, ta);
         glTexStorage3D(GL_TEXTURE_2D_ARRAY, 2, GL_RG16, 12, 10, 4);
@@ -1091,8 +1076,7 @@ int main(void)
         memset(back2, 0, sizeof back2);
         glGetTexImage(GL_TEXTURE_2D_ARRAY, 0, GL_RG, GL_UNSIGNED_SHORT, back2);
         glGetTexImage(GL_TEXTURE_2D_ARRAY, 1, GL_RG, GL_UNSIGNED_SHORT, back2 + 12 * 10 * 4 * 4);
-        unsigned long h2 = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof back2; i++) { h2 ^= back2[i]; h2 *= 1099511628211UL; }
+        unsigned long h2 = fnv(back2, sizeof back2);
         printf("getteximage %016lx %016lx err=%x\n", h, h2, glGetError());
     }
     /* blend_saturate: GL_SRC_ALPHA_SATURATE and GL_ONE_MINUS_DST_ALPHA factors on an RGBA32F
@@ -1430,14 +1414,12 @@ int main(void)
     /* compute_prefix: a Hillis-Steele prefix sum over 256 values in groupshared memory, with
      * barriers inside the loop, per group of 256 threads, 3 groups (printed as a hash). */
     {
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
-                                 "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=256) in;layout(std430,binding=0) buffer B{uint v[];};shared uint s[2][256];\n"
-                                 "void main(){uint i=gl_LocalInvocationID.x,g=gl_WorkGroupID.x*256u;s[0][i]=v[g+i];barrier();uint src=0u;\n"
-                                 "for(uint d=1u;d<256u;d<<=1u){uint x=s[src][i];if(i>=d)x+=s[src][i-d];s[1u-src][i]=x;src=1u-src;barrier();}\n"
-                                 "v[g+i]=s[src][i];}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+            "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=256) in;layout(std430,binding=0) buffer B{uint v[];};shared uint s[2][256];\n"
+            "void main(){uint i=gl_LocalInvocationID.x,g=gl_WorkGroupID.x*256u;s[0][i]=v[g+i];barrier();uint src=0u;\n"
+            "for(uint d=1u;d<256u;d<<=1u){uint x=s[src][i];if(i>=d)x+=s[src][i-d];s[1u-src][i]=x;src=1u-src;barrier();}\n"
+            "v[g+i]=s[src][i];}\n");
         unsigned data[768];
         for (int i = 0; i < 768; i++) data[i] = (unsigned)(i * 7 % 13 + 1);
         GLuint sb;
@@ -1450,8 +1432,7 @@ int main(void)
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         unsigned out[768];
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-        unsigned long h = 1469598103934665603UL;
-        for (int i = 0; i < 768; i++) { h ^= out[i]; h *= 1099511628211UL; }
+        unsigned long h = fnv(out, sizeof out);
         printf("compute_prefix %016lx last=%u,%u,%u err=%x\n", h, out[255], out[511], out[767], glGetError());
     }
     /* compute_blur: an image filtered through a groupshared tile with a one-pixel halo (8x8
@@ -1467,16 +1448,14 @@ int main(void)
         glGenTextures(1, &dst);
         glBindTexture(GL_TEXTURE_2D, dst);
         glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n"
-                                 "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=8,local_size_y=8) in;layout(rgba8,binding=0) readonly uniform image2D a;layout(rgba8,binding=1) writeonly uniform image2D b;\n"
-                                 "shared vec4 t[10][10];\n"
-                                 "void main(){ivec2 l=ivec2(gl_LocalInvocationID.xy),g=ivec2(gl_WorkGroupID.xy)*8;\n"
-                                 "for(int k=int(gl_LocalInvocationIndex);k<100;k+=64){ivec2 c=ivec2(k%10,k/10);t[c.y][c.x]=imageLoad(a,clamp(g+c-1,ivec2(0),ivec2(31)));}\n"
-                                 "memoryBarrierShared();barrier();vec4 s=vec4(0.0);for(int y=0;y<3;y++)for(int x=0;x<3;x++)s+=t[l.y+y][l.x+x]*((x==1&&y==1)?0.51:0.06125);\n"
-                                 "imageStore(b,g+l,s);}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n"
+            "#extension GL_ARB_arrays_of_arrays : require\nlayout(local_size_x=8,local_size_y=8) in;layout(rgba8,binding=0) readonly uniform image2D a;layout(rgba8,binding=1) writeonly uniform image2D b;\n"
+            "shared vec4 t[10][10];\n"
+            "void main(){ivec2 l=ivec2(gl_LocalInvocationID.xy),g=ivec2(gl_WorkGroupID.xy)*8;\n"
+            "for(int k=int(gl_LocalInvocationIndex);k<100;k+=64){ivec2 c=ivec2(k%10,k/10);t[c.y][c.x]=imageLoad(a,clamp(g+c-1,ivec2(0),ivec2(31)));}\n"
+            "memoryBarrierShared();barrier();vec4 s=vec4(0.0);for(int y=0;y<3;y++)for(int x=0;x<3;x++)s+=t[l.y+y][l.x+x]*((x==1&&y==1)?0.51:0.06125);\n"
+            "imageStore(b,g+l,s);}\n");
         glUseProgram(p);
         glBindImageTexture(0, src, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
         glBindImageTexture(1, dst, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -1494,13 +1473,11 @@ int main(void)
     /* compute_3d: a 3D dispatch of (4,4,4)-thread groups writing each thread's flattened ids
      * into a storage buffer (printed as a hash). */
     {
-        GLuint p = glCreateProgram();
-        glAttachShader(p, shader(GL_COMPUTE_SHADER,
-                                 "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
-                                 "layout(local_size_x=4,local_size_y=4,local_size_z=4) in;layout(std430,binding=0) buffer B{uint v[];};\n"
-                                 "void main(){uvec3 n=gl_NumWorkGroups*gl_WorkGroupSize;uvec3 id=gl_GlobalInvocationID;uint at=id.x+n.x*(id.y+n.y*id.z);\n"
-                                 "v[at]=gl_LocalInvocationIndex*1000000u+gl_WorkGroupID.x*10000u+gl_WorkGroupID.y*100u+gl_WorkGroupID.z;}\n"));
-        glLinkProgram(p);
+        GLuint p = compute_prog(
+            "#version 420 core\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n"
+            "layout(local_size_x=4,local_size_y=4,local_size_z=4) in;layout(std430,binding=0) buffer B{uint v[];};\n"
+            "void main(){uvec3 n=gl_NumWorkGroups*gl_WorkGroupSize;uvec3 id=gl_GlobalInvocationID;uint at=id.x+n.x*(id.y+n.y*id.z);\n"
+            "v[at]=gl_LocalInvocationIndex*1000000u+gl_WorkGroupID.x*10000u+gl_WorkGroupID.y*100u+gl_WorkGroupID.z;}\n");
         GLuint sb;
         glGenBuffers(1, &sb);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, sb);
@@ -1511,8 +1488,7 @@ int main(void)
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         unsigned out[8 * 12 * 8];
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof out, out);
-        unsigned long h = 1469598103934665603UL;
-        for (size_t i = 0; i < sizeof out / 4; i++) { h ^= out[i]; h *= 1099511628211UL; }
+        unsigned long h = fnv(out, sizeof out);
         printf("compute_3d %016lx v[767]=%u err=%x\n", h, out[767], glGetError());
     }
     /* xfb_skip: transform feedback of interleaved varyings with gl_SkipComponents gaps into one
@@ -1559,10 +1535,7 @@ int main(void)
                 glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, b[k]);
                 glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof out[k], out[k]);
             }
-            unsigned long h = 1469598103934665603UL;
-            for (int k = 0; k < 2; k++)
-                for (int i = 0; i < 1024; i++) { h ^= out[k][i]; h *= 1099511628211UL; }
-            hs[mode] = h;
+            hs[mode] = fnv(out, sizeof out);
         }
         printf("xfb_skip %016lx %016lx err=%x\n", hs[0], hs[1], glGetError());
     }
