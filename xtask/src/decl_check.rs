@@ -5,7 +5,8 @@
 //! (linux-x64), and with clang's MSVC targets (windows-x64, windows-x86); C++ likewise; Rust with
 //! rustc; Python with ctypes; the vtable slots against the contract of tests/abi/client.c; the
 //! HSP golden files against the C compiler. Optional (run when the compiler is installed, a note
-//! otherwise): Go (all three ABIs through GOOS/GOARCH), Free Pascal, D (gdc), C# (mcs + mono), Nim.
+//! otherwise): Go (all three ABIs through GOOS/GOARCH), Free Pascal, D (gdc), C# (mcs + mono), Nim,
+//! Zig (all three ABIs through -target; `zig` or PyPI's `ziglang`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -518,6 +519,68 @@ fn check_nim() -> Result<String, String> {
     Ok(format!("{n} sizes/alignments/offsets checked by nim check"))
 }
 
+/// Zig: the compiler run as `zig`, or as `python3 -m ziglang` (PyPI's `ziglang` wheel), when
+/// either is installed.
+fn zig_command() -> Option<Command> {
+    if have("zig") {
+        return Some(Command::new("zig"));
+    }
+    let py = Command::new("python3").args(["-c", "import ziglang"]).output().ok()?;
+    py.status.success().then(|| {
+        let mut c = Command::new("python3");
+        c.args(["-m", "ziglang"]);
+        c
+    })
+}
+
+/// Zig: `@sizeOf` / `@alignOf` / `@offsetOf` compared at compile time (`@compileError` on a
+/// difference), built for x86_64-linux, x86_64-windows and x86-windows (stdcall vtables).
+fn check_zig() -> Result<String, String> {
+    let mut done = Vec::new();
+    let mut n = 0;
+    for (abi, target) in [
+        (Abi::LinuxX64, "x86_64-linux-gnu"),
+        (Abi::WindowsX64, "x86_64-windows-msvc"),
+        (Abi::WindowsX86, "x86-windows-msvc"),
+    ] {
+        let d = out_dir().join(format!("zig-{}", abi.name()));
+        let _ = std::fs::create_dir_all(&d);
+        std::fs::write(d.join("d3d12.zig"), everything(Lang::Zig, abi)?).map_err(|e| e.to_string())?;
+        let mut s =
+            String::from("const d = @import(\"d3d12.zig\");\n\ncomptime {\n    @setEvalBranchQuota(10000000);\n");
+        for r in rd3d12_decl::record_facts(abi)? {
+            let t = &r.name;
+            let _ = writeln!(
+                s,
+                "    if (@sizeOf(d.{t}) != {0} or @alignOf(d.{t}) != {1}) @compileError(\"{t}: {0} bytes, align {1}\");",
+                r.size, r.align
+            );
+            n += 2;
+            // @offsetOf takes structs only; a union's members are all at 0 by definition.
+            for (f, off) in r.fields.iter().filter(|_| !r.union) {
+                let id = rd3d12_decl::emit::ident(Lang::Zig, f);
+                let id = id.strip_prefix("@\"").and_then(|x| x.strip_suffix('"')).unwrap_or(&id);
+                let _ = writeln!(s, "    if (@offsetOf(d.{t}, \"{id}\") != {off}) @compileError(\"{t}.{f}: {off}\");");
+                n += 1;
+            }
+        }
+        // Every interface's vtable is analysed too (slot order is the C emitter's, checked above).
+        for i in rd3d12_decl::interface_names() {
+            let _ = writeln!(s, "    _ = @sizeOf(d.{i}Vtbl);");
+        }
+        s.push_str("}\n\npub fn main() void {}\n");
+        std::fs::write(d.join("check.zig"), s).map_err(|e| e.to_string())?;
+        let mut zig = zig_command().ok_or("zig went away")?;
+        run(zig
+            .args(["build-obj", "-fno-emit-bin", "-target", target, "check.zig"])
+            .current_dir(&d)
+            .env("ZIG_GLOBAL_CACHE_DIR", out_dir().join("zig-cache"))
+            .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache")))?;
+        done.push(abi.name());
+    }
+    Ok(format!("{n} sizes/alignments/offsets checked by zig for {}", done.join(", ")))
+}
+
 /// Adds the decl steps to `cargo xtask test`.
 pub fn steps(step: Step) {
     let mut show = |name: &str, r: Result<String, String>| {
@@ -552,6 +615,11 @@ pub fn steps(step: Step) {
         } else {
             eprintln!("xtask: {tool} not installed, skipping the {lang} decl check (README: Declarations for other languages)");
         }
+    }
+    if zig_command().is_some() {
+        show("decl: Zig output", check_zig());
+    } else {
+        eprintln!("xtask: zig not installed, skipping the Zig decl check (README: Declarations for other languages)");
     }
 }
 

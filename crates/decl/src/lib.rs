@@ -304,6 +304,22 @@ mod tests {
     }
 
     #[test]
+    fn zig_and_d_vtables_use_stdcall_on_windows_x86_only() {
+        // Zig 0.14 renamed the conventions: `.c`, and `.winapi` (x86_stdcall on x86); the old
+        // `.C` and `std.os.windows.WINAPI` no longer compile.
+        let fence = |lang, abi| render(&["ID3D12Fence"], lang, abi, false).unwrap();
+        let z86 = fence(Lang::Zig, Abi::WindowsX86);
+        assert_eq!(z86.matches("callconv(.winapi)").count(), 11, "{z86}");
+        for abi in [Abi::WindowsX64, Abi::LinuxX64] {
+            let z = fence(Lang::Zig, abi);
+            assert_eq!(z.matches("callconv(.c)").count(), 11, "{z}");
+            assert!(!z.contains("winapi"), "{z}");
+        }
+        assert_eq!(fence(Lang::D, Abi::WindowsX86).matches("extern(Windows)").count(), 11);
+        assert!(!fence(Lang::D, Abi::WindowsX64).contains("extern(Windows)"));
+    }
+
+    #[test]
     fn every_name_renders_in_every_language_and_abi() {
         for name in all_names() {
             for lang in Lang::ALL {

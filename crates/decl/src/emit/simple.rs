@@ -224,8 +224,8 @@ impl Emitter for Simple {
             let _ = writeln!(s, "{c} IID_{} = {}", i.name, super::guid_braced(iid));
         }
         let conv = match (self.zig, cx.abi == crate::Abi::WindowsX86) {
-            (true, true) => "callconv(std.os.windows.WINAPI) ",
-            (true, false) => "callconv(.C) ",
+            (true, true) => "callconv(.winapi) ",
+            (true, false) => "callconv(.c) ",
             (false, true) => "extern(Windows) ",
             (false, false) => "extern(C) ",
         };
