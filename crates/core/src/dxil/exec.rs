@@ -270,7 +270,12 @@ fn unsupported<T>(what: &str) -> R<T> {
 }
 
 /// Steps one invocation may take before [`ExecError::StepBudget`].
+#[cfg(not(fuzzing))]
 pub const STEP_BUDGET: u64 = 50_000_000;
+/// Under cargo-fuzz (`--cfg fuzzing`) a mutated shader that loops forever stops early, so that
+/// the fuzzer moves on instead of reporting a timeout (fuzz/README.md).
+#[cfg(fuzzing)]
+pub const STEP_BUDGET: u64 = 100_000;
 
 /// Runs `func` (the entry point: no arguments, `void`) of `module` once.
 pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
