@@ -133,7 +133,9 @@ int main(void) {
     CHECK_HR(f->lpVtbl->GetAdapterByLuid(f, NULL, &IID_Adapter, (void **)&b), E_INVALIDARG);
 
     a->lpVtbl->Release(a);
-    list->lpVtbl->Release(list);
+    /* Nothing inside holds the list: this is its last reference (Mesa 22.3 never releases the
+     * list it enumerates with, so valgrind finds an AdapterList "definitely lost" under Mesa). */
+    CHECK_EQ(list->lpVtbl->Release(list), 0);
     CHECK_EQ(f->lpVtbl->Release(f), 0);
     printf("dxcore_c: %u passed, %u failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
