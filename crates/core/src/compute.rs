@@ -175,6 +175,35 @@ mod tests {
     }
 
     #[test]
+    fn a_deadline_stops_an_endless_loop_and_spares_finite_work() {
+        use crate::dxil::exec::{with_deadline, ExecError};
+        use std::time::{Duration, Instant};
+        // hang: loops while u0[0] == 0 (4 threads); over zeroed memory it never ends.
+        let hang = program(include_bytes!("../tests/fixtures/dxil/hang.cs.dxil"));
+        let b = buffers(vec![vec![0; 8]]);
+        let start = Instant::now();
+        let r = with_deadline(Some(start + Duration::from_millis(50)), || {
+            dispatch(&hang.module, &hang.dx.entry_points[0], [1, 1, 1], &b)
+        });
+        assert_eq!(r, Err(DrawError::Shader(ExecError::Timeout)));
+        assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+        // With u0[0] set the loop ends at once, and the deadline (far away) changes nothing.
+        let b = buffers(vec![vec![1, 0xDEAD, 0xDEAD, 0xDEAD, 0xDEAD, 7, 7, 7]]);
+        let r = with_deadline(Some(Instant::now() + Duration::from_secs(3600)), || {
+            dispatch(&hang.module, &hang.dx.entry_points[0], [1, 1, 1], &b)
+        });
+        assert_eq!(r, Ok(DispatchStats { groups: 1, threads: 4 }));
+        assert_eq!(&b.uavs.borrow()[0][1..6], &[0, 0, 0, 0, 7], "each thread stores its count of 0 iterations");
+        // spin: acc += k ^ (acc >> 3) for k < u0[0], stored to u0[1]; 100 000 iterations take
+        // about 900 000 steps, past many deadline checks, with no deadline set.
+        let spin = program(include_bytes!("../tests/fixtures/dxil/spin.cs.dxil"));
+        let b = buffers(vec![vec![100_000, 0]]);
+        dispatch(&spin.module, &spin.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        let want = (0..100_000u32).fold(0u32, |acc, k| acc.wrapping_add(k ^ (acc >> 3)));
+        assert_eq!(b.uavs.borrow()[0][1], want);
+    }
+
+    #[test]
     fn copy_multiplies_and_adds_the_thread_id() {
         // dst[i] = src[i] * 3 + i over 2 groups of 64; src at u0, dst at u1.
         let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));

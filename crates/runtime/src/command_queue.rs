@@ -41,6 +41,51 @@ enum Work {
     Tiles(Box<dyn FnOnce() + Send>),
 }
 
+/// The GPU timeout of a queue's draws and dispatches, Windows' TDR on the CPU: `RD3D12_TDR_DELAY`
+/// seconds (fractions allowed; `0` or `off`: none), else [`DEFAULT_TDR_DELAY_SECS`]; a queue
+/// created with DISABLE_GPU_TIMEOUT has none.
+pub fn gpu_timeout(flags: D3D12_COMMAND_QUEUE_FLAGS, env: Option<&str>) -> Option<std::time::Duration> {
+    if flags.0 & D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT.0 != 0 {
+        return None;
+    }
+    let secs = match env.map(str::trim) {
+        None | Some("") => DEFAULT_TDR_DELAY_SECS,
+        Some("off") => return None,
+        Some(v) => match v.parse::<f64>() {
+            Ok(s) if s.is_finite() && s >= 0.0 => s,
+            _ => DEFAULT_TDR_DELAY_SECS,
+        },
+    };
+    (secs > 0.0).then(|| std::time::Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// The default GPU timeout. Windows resets a GPU that runs one piece of work for 2 s; the CPU
+/// backend is 30 to 1000 times slower than a GPU, so its default only catches work that would
+/// never end (an endless shader loop) and leaves slow but finite draws alone.
+pub const DEFAULT_TDR_DELAY_SECS: f64 = 60.0;
+
+/// The message of a hang: rd3d12's log (error level) and, with the debug layer, the device
+/// removal message Windows' layer prints for the process at fault.
+fn report_hang(h: crate::backend::cpu::exec::Hung, timeout: Option<std::time::Duration>) {
+    let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
+    let text = format!(
+        "Device removal has been triggered for the following reason (DXGI_ERROR_DEVICE_HUNG): a {} ran longer \
+         than the GPU timeout ({secs} s, RD3D12_TDR_DELAY; a queue created with \
+         D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT has none). Nothing more executes on this device.",
+        h.what
+    );
+    if crate::debug::log_enabled(crate::debug::Level::Error) {
+        eprintln!("rd3d12: error: {text}");
+    }
+    crate::debug::report_parts(
+        "ID3D12CommandQueue::ExecuteCommandLists",
+        D3D12_MESSAGE_CATEGORY_EXECUTION,
+        D3D12_MESSAGE_SEVERITY_ERROR,
+        D3D12_MESSAGE_ID_DEVICE_REMOVAL_PROCESS_AT_FAULT.0,
+        &text,
+    );
+}
+
 pub struct CommandQueue {
     device: Ptr<Device>,
     pub desc: D3D12_COMMAND_QUEUE_DESC,
@@ -69,6 +114,8 @@ impl CommandQueue {
         // The worker holds no device reference: a queue counts once on its device (native).
         let abort_w = abort.clone();
         let copy_queue = desc.Type == D3D12_COMMAND_LIST_TYPE_COPY;
+        let timeout = gpu_timeout(desc.Flags, std::env::var("RD3D12_TDR_DELAY").ok().as_deref());
+        let removal = device.inner.removal().clone();
         let worker = std::thread::Builder::new()
             .name("rd3d12-queue".into())
             .spawn(move || {
@@ -92,11 +139,24 @@ impl CommandQueue {
                 while let Some(w) = next() {
                     match w {
                         Work::Execute(lists) => {
+                            let mut hung = None;
                             for l in &lists {
-                                crate::backend::cpu::exec::run(l);
+                                // A removed device executes nothing more (its GPU was reset).
+                                if removal.reason() != S_OK {
+                                    break;
+                                }
+                                if let Err(h) = crate::backend::cpu::exec::run(l, timeout) {
+                                    hung = Some(h);
+                                    break;
+                                }
                             }
                             crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
                             crate::com::live::end_use(lists.iter().flat_map(|l| l.touched.iter().map(|t| t.id)));
+                            // After the bookkeeping: removal wakes the fences' waiters.
+                            if let Some(h) = hung {
+                                report_hang(h, timeout);
+                                removal.remove_with(DXGI_ERROR_DEVICE_HUNG);
+                            }
                         }
                         Work::Signal(f, v) => f.signal(v),
                         Work::Wait(f, v) => f.wait_or_abort(v, &abort_w),
@@ -430,3 +490,29 @@ static QUEUE_VTBL: ID3D12CommandQueueVtbl = crate::child_vtbl!(
         GetDesc: get_desc,
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn gpu_timeout_from_flags_and_environment() {
+        let none = D3D12_COMMAND_QUEUE_FLAG_NONE;
+        let off = D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT;
+        assert_eq!(gpu_timeout(none, None), Some(Duration::from_secs(60)));
+        assert_eq!(gpu_timeout(none, Some("")), Some(Duration::from_secs(60)));
+        assert_eq!(gpu_timeout(none, Some("2")), Some(Duration::from_secs(2)));
+        assert_eq!(gpu_timeout(none, Some(" 0.25 ")), Some(Duration::from_millis(250)));
+        assert_eq!(gpu_timeout(none, Some("0")), None);
+        assert_eq!(gpu_timeout(none, Some("off")), None);
+        // Nonsense falls back to the default rather than to no timeout.
+        for bad in ["-1", "NaN", "inf", "soon"] {
+            assert_eq!(gpu_timeout(none, Some(bad)), Some(Duration::from_secs(60)), "{bad}");
+        }
+        // The queue flag wins over everything.
+        for env in [None, Some("2"), Some("0.25")] {
+            assert_eq!(gpu_timeout(off, env), None);
+        }
+    }
+}

@@ -254,7 +254,19 @@ impl FenceCore {
 
     /// Device removal: every waiter is released and the value reads UINT64_MAX.
     pub fn remove(&self) {
+        self.mark_removed();
+        self.release_waiters();
+    }
+
+    /// The first half of [`FenceCore::remove`]: the value reads UINT64_MAX from now on. A device
+    /// marks all its fences before it releases any waiter, so that a woken waiter sees every
+    /// fence of the removed device complete.
+    pub fn mark_removed(&self) {
         self.removed.store(true, Ordering::Release);
+    }
+
+    /// The second half of [`FenceCore::remove`]: every waiter is released.
+    pub fn release_waiters(&self) {
         let all = std::mem::take(&mut self.state.lock().unwrap_or_else(|e| e.into_inner()).waiters);
         self.changed.notify_all();
         all.into_iter().for_each(|(_, w)| w.fire());

@@ -72,6 +72,9 @@ pub enum ExecError {
     Malformed(String),
     /// More steps than the budget allows.
     StepBudget,
+    /// The thread's deadline ([`with_deadline`]) passed: the work runs longer than the GPU
+    /// timeout allows (Windows would reset the GPU: TDR).
+    Timeout,
 }
 
 impl core::fmt::Display for ExecError {
@@ -80,6 +83,7 @@ impl core::fmt::Display for ExecError {
             ExecError::Unsupported(s) => write!(f, "unsupported: {s}"),
             ExecError::Malformed(s) => write!(f, "malformed: {s}"),
             ExecError::StepBudget => f.write_str("step budget exhausted"),
+            ExecError::Timeout => f.write_str("the GPU timeout expired"),
         }
     }
 }
@@ -276,6 +280,38 @@ pub const STEP_BUDGET: u64 = 50_000_000;
 /// the fuzzer moves on instead of reporting a timeout (fuzz/README.md).
 #[cfg(fuzzing)]
 pub const STEP_BUDGET: u64 = 100_000;
+
+/// How often (in steps of one invocation) the deadline is looked at: rarely enough that reading
+/// the clock costs nothing measurable, often enough (well under a millisecond) to stop promptly.
+const DEADLINE_EVERY: u64 = 1 << 14;
+
+thread_local! {
+    /// When the work this thread runs must stop ([`with_deadline`]).
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with a deadline for the shader work it does on this thread: an invocation that is
+/// still running when it passes stops with [`ExecError::Timeout`]. `None` sets no deadline.
+/// (The CPU backend's analog of the GPU timeout; each invocation looks at the clock every
+/// [`DEADLINE_EVERY`] of its steps, so short invocations never read it.)
+pub fn with_deadline<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -> T) -> T {
+    /// Puts the previous deadline back, also when `f` unwinds.
+    struct Restore(Option<std::time::Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEADLINE.with(|d| d.set(self.0));
+        }
+    }
+    let _restore = Restore(DEADLINE.with(|d| d.replace(deadline)));
+    f()
+}
+
+/// The thread's deadline, out of the interpreter's hot path.
+#[cold]
+#[inline(never)]
+fn deadline_passed() -> bool {
+    DEADLINE.with(|d| d.get()).is_some_and(|t| std::time::Instant::now() >= t)
+}
 
 /// Runs `func` (the entry point: no arguments, `void`) of `module` once.
 pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
@@ -862,6 +898,8 @@ struct State<'m> {
     d: &'m Decoded,
     at: Cursor,
     steps: u64,
+    /// `steps` when the deadline was last looked at.
+    deadline_checked: u64,
     /// Derivatives of the operands of the instruction being run, supplied by the quad runner
     /// (`None` for an invocation running alone, whose derivatives are 0).
     /// Per operand: coarse d/dx, coarse d/dy, fine d/dx, fine d/dy.
@@ -936,6 +974,7 @@ impl<'m> State<'m> {
             d,
             at: Cursor { block: 0, prev: None, index: 0, entered: false },
             steps: 0,
+            deadline_checked: 0,
             derivs: None,
             locals: fresh_locals(f.values.len()),
             memory: Vec::new(),
@@ -1254,6 +1293,15 @@ impl<'m> State<'m> {
         self.steps += 1;
         if self.steps > STEP_BUDGET {
             return Err(ExecError::StepBudget);
+        }
+        // Branches and synchronising instructions come here; the lane-local runs between them
+        // ([`State::run_local`]) do not branch, so every loop passes through: the deadline is
+        // looked at here, every [`DEADLINE_EVERY`] steps.
+        if self.steps - self.deadline_checked >= DEADLINE_EVERY {
+            self.deadline_checked = self.steps;
+            if deadline_passed() {
+                return Err(ExecError::Timeout);
+            }
         }
         let inst = self.current()?;
         let next = match &inst.op {

@@ -20,20 +20,44 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Whether a device was removed, and why, with the fences its removal releases.
+pub struct Removal {
+    /// S_OK while the device works; the removal reason afterwards.
+    reason: AtomicI32,
+    /// Every fence of the device, released together when the device is removed.
+    fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
+}
+
+impl Removal {
+    pub fn reason(&self) -> HRESULT {
+        self.reason.load(Ordering::Acquire)
+    }
+
+    /// Removes the device with `reason` (the first reason sticks): fences read UINT64_MAX and
+    /// every waiter is released.
+    pub fn remove_with(&self, reason: HRESULT) {
+        let _ = self.reason.compare_exchange(S_OK, reason, Ordering::AcqRel, Ordering::Acquire);
+        let fences: Vec<_> =
+            self.fences.lock().unwrap_or_else(|e| e.into_inner()).iter().filter_map(|w| w.upgrade()).collect();
+        // Every fence reads UINT64_MAX before any waiter wakes.
+        fences.iter().for_each(|f| f.mark_removed());
+        fences.iter().for_each(|f| f.release_waiters());
+    }
+}
+
 /// The device: one per adapter and process, as on Windows.
 pub struct Device {
     backend: Box<dyn Backend>,
     /// What the runtime implements; every capability answer and validation derives from it.
     caps: Caps,
     luid: LUID,
-    /// S_OK while the device works; the removal reason afterwards.
-    removed_reason: AtomicI32,
+    /// Whether the device was removed and why, with its fences (shared with the queues'
+    /// threads, which remove the device when work hangs).
+    removal: Arc<Removal>,
     /// Resident and evicted bytes of the device's pageable objects.
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
     va: Arc<crate::va::VaRegistry>,
-    /// Every fence of the device, released together when the device is removed.
-    fences: Mutex<Vec<std::sync::Weak<crate::fence::FenceCore>>>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
     pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
     /// The debug layer's message store, when the device was created with the layer on.
@@ -160,10 +184,9 @@ fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
         backend: Box::new(CpuBackend),
         caps: Caps::today(),
         luid: adapter_luid(),
-        removed_reason: AtomicI32::new(S_OK),
+        removal: Arc::new(Removal { reason: AtomicI32::new(S_OK), fences: Mutex::new(Vec::new()) }),
         budget: Arc::default(),
         va: Default::default(),
-        fences: Mutex::new(Vec::new()),
         warned_shader_work: Default::default(),
         descriptor_heaps: Default::default(),
         resources: Default::default(),
@@ -365,7 +388,12 @@ impl Device {
     }
 
     pub fn removed_reason(&self) -> HRESULT {
-        self.removed_reason.load(Ordering::Acquire)
+        self.removal.reason()
+    }
+
+    /// The removal state, for the queues' threads.
+    pub fn removal(&self) -> &Arc<Removal> {
+        &self.removal
     }
 
     /// ID3D12Device5::RemoveDevice: the device is removed for good.
@@ -376,12 +404,7 @@ impl Device {
     /// Removes the device with `reason` (the first reason sticks): fences read UINT64_MAX and
     /// every waiter is released.
     pub fn remove_with(&self, reason: HRESULT) {
-        let _ = self.removed_reason.compare_exchange(S_OK, reason, Ordering::AcqRel, Ordering::Acquire);
-        let fences: Vec<_> =
-            self.fences.lock().unwrap_or_else(|e| e.into_inner()).iter().filter_map(|w| w.upgrade()).collect();
-        for f in fences {
-            f.remove();
-        }
+        self.removal.remove_with(reason);
     }
 
     /// Create* on a removed device fails with DXGI_ERROR_DEVICE_REMOVED.
@@ -408,7 +431,7 @@ impl Device {
     }
 
     pub fn register_fence(&self, f: &Arc<crate::fence::FenceCore>) {
-        let mut v = self.fences.lock().unwrap_or_else(|e| e.into_inner());
+        let mut v = self.removal.fences.lock().unwrap_or_else(|e| e.into_inner());
         v.retain(|w| w.strong_count() > 0);
         v.push(Arc::downgrade(f));
     }

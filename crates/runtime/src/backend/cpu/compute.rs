@@ -24,5 +24,5 @@ pub fn run(w: &DispatchWork) -> Result<rd3d12_core::compute::DispatchStats, Skip
     };
     // Compute work sees the parameters of every visibility (compute has no stage filter).
     let b = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_ALL);
-    rd3d12_core::compute::dispatch(&p.module, entry, w.groups, &b).map_err(|e| Skipped::Unsupported(format!("{e:?}")))
+    rd3d12_core::compute::dispatch(&p.module, entry, w.groups, &b).map_err(Skipped::from)
 }

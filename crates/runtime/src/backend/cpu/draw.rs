@@ -105,6 +105,18 @@ fn plane_place(b: &BoundView, plane: u32, layered: bool) -> Option<TargetPlace> 
 pub enum Skipped {
     /// The draw reads or writes something the CPU backend does not do yet.
     Unsupported(String),
+    /// A shader ran past the queue's GPU timeout: Windows would reset the GPU (TDR) and remove
+    /// the device with DXGI_ERROR_DEVICE_HUNG.
+    Hung,
+}
+
+impl From<draw::DrawError> for Skipped {
+    fn from(e: draw::DrawError) -> Self {
+        match e {
+            draw::DrawError::Shader(rd3d12_core::dxil::exec::ExecError::Timeout) => Skipped::Hung,
+            e => Skipped::Unsupported(format!("{e:?}")),
+        }
+    }
 }
 
 /// Reports a draw the CPU backend skipped: a warning on stderr (once per process and
@@ -342,5 +354,5 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             p.memory.write(p.offset, d);
         }
     }
-    result.map_err(|e| unsupported(format!("{e:?}")))
+    result.map_err(Skipped::from)
 }

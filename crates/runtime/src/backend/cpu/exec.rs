@@ -13,9 +13,19 @@ use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// Shader work ran past the queue's GPU timeout: the device is to be removed
+/// (DXGI_ERROR_DEVICE_HUNG) and nothing after it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hung {
+    /// "draw", "dispatch" or "indirect command".
+    pub what: &'static str,
+}
+
 /// Runs one list's commands, then applies what the list did to its subresources' states
-/// (implicit promotion of first uses, explicit barriers).
-pub fn run(list: &Recorded) {
+/// (implicit promotion of first uses, explicit barriers). Each draw, dispatch and indirect
+/// command must finish within `timeout` (the queue's GPU timeout; `None`: no limit); when one
+/// does not, the list stops there and the error says which.
+pub fn run(list: &Recorded, timeout: Option<std::time::Duration>) -> Result<(), Hung> {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
     let state_of = |end: &rd3d12_core::states::SubresourceEnd| {
         let t = list.touched.iter().find(|t| t.id == end.resource_id)?;
@@ -29,7 +39,7 @@ pub fn run(list: &Recorded) {
     let entry: Vec<Option<SubState>> =
         if crate::debug::active() { list.ends.iter().map(state_of).collect() } else { Vec::new() };
     let mut counters = Counters::default();
-    run_commands(&list.commands, &mut predicate, &mut counters);
+    run_commands(&list.commands, &mut predicate, &mut counters, timeout)?;
     for (i, end) in list.ends.iter().enumerate() {
         let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
         let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
@@ -48,6 +58,7 @@ pub fn run(list: &Recorded) {
             *cur = SubState { state: a.state, promoted: a.promoted };
         }
     }
+    Ok(())
 }
 
 /// What a list's draws and dispatches did so far, for queries: samples that passed the depth
@@ -115,7 +126,13 @@ fn run_commands(
     commands: &[Command],
     predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>,
     counters: &mut Counters,
-) {
+    timeout: Option<std::time::Duration>,
+) -> Result<(), Hung> {
+    use super::draw::Skipped;
+    // Shader work runs with the deadline of the GPU timeout, counted from its start.
+    let timed = |f: &mut dyn FnMut() -> Result<(), Hung>| {
+        rd3d12_core::dxil::exec::with_deadline(timeout.map(|t| std::time::Instant::now() + t), f)
+    };
     for c in commands {
         if c.predicated() && skipped(predicate) {
             continue;
@@ -161,37 +178,58 @@ fn run_commands(
                 atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
             }
             Command::Predication(p) => *predicate = p.clone(),
-            Command::Bundle(b) => run_commands(&b.commands, predicate, counters),
+            Command::Bundle(b) => run_commands(&b.commands, predicate, counters, timeout)?,
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
             Command::ResolveTexture { dst, src, plan } => resolve(dst, src, plan),
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork | Command::BundleWork(_) => {}
-            Command::Draw(w) => match contained(|| super::draw::run(w)) {
-                Ok(stats) => counters.draw(&stats),
-                Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("draw", &why),
-            },
+            Command::Draw(w) => timed(&mut || match contained(|| super::draw::run(w)) {
+                Ok(stats) => {
+                    counters.draw(&stats);
+                    Ok(())
+                }
+                Err(Skipped::Unsupported(why)) => {
+                    super::draw::report_skipped("draw", &why);
+                    Ok(())
+                }
+                Err(Skipped::Hung) => Err(Hung { what: "draw" }),
+            })?,
             Command::Indirect(w) => {
-                // Each command's outcome: counted, or reported as skipped.
-                let mut each = |r: Result<super::indirect::Ran, super::draw::Skipped>| match r {
+                // Each command's outcome: counted, reported as skipped, or the hang that ends
+                // the list. Every command has the whole timeout.
+                let mut hung = false;
+                let mut each = |r: Result<super::indirect::Ran, Skipped>| match r {
                     Ok(super::indirect::Ran::Draw(s)) => counters.draw(&s),
                     Ok(super::indirect::Ran::Dispatch(s)) => counters.stats[10] += s.threads,
-                    Err(super::draw::Skipped::Unsupported(why)) => {
-                        super::draw::report_skipped("indirect command", &why)
-                    }
+                    Err(Skipped::Unsupported(why)) => super::draw::report_skipped("indirect command", &why),
+                    Err(Skipped::Hung) => hung = true,
                 };
-                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| super::indirect::run(w, &mut each)));
+                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    super::indirect::run(w, &mut each, timeout)
+                }));
                 if ran.is_err() {
                     super::draw::report_skipped("indirect command", "an internal error of the CPU backend (a panic)");
                 }
+                if hung {
+                    return Err(Hung { what: "indirect command" });
+                }
             }
-            Command::Dispatch(w) => match contained(|| super::compute::run(w)) {
-                Ok(stats) => counters.stats[10] += stats.threads,
-                Err(super::draw::Skipped::Unsupported(why)) => super::draw::report_skipped("dispatch", &why),
-            },
+            Command::Dispatch(w) => timed(&mut || match contained(|| super::compute::run(w)) {
+                Ok(stats) => {
+                    counters.stats[10] += stats.threads;
+                    Ok(())
+                }
+                Err(Skipped::Unsupported(why)) => {
+                    super::draw::report_skipped("dispatch", &why);
+                    Ok(())
+                }
+                Err(Skipped::Hung) => Err(Hung { what: "dispatch" }),
+            })?,
         }
     }
+    Ok(())
 }
 
 /// Runs shader work so that a defect of the interpreter (a panic) costs that draw or dispatch,

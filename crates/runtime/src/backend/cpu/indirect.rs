@@ -54,8 +54,9 @@ fn set_view(binds: &mut Binds, index: u32, kind: RootView, va: u64) {
     binds.root_args.push((index, RootArg::View(kind, va)));
 }
 
-/// Runs an ExecuteIndirect; `each` sees what every command did.
-pub fn run(w: &IndirectWork, mut each: impl FnMut(Result<Ran, Skipped>)) {
+/// Runs an ExecuteIndirect; `each` sees what every command did. Each command must finish
+/// within `timeout` (the queue's GPU timeout); the first that does not ends the run.
+pub fn run(w: &IndirectWork, mut each: impl FnMut(Result<Ran, Skipped>), timeout: Option<std::time::Duration>) {
     let count = match &w.count {
         Some((m, off)) => {
             let mut b = [0u8; 4];
@@ -72,7 +73,13 @@ pub fn run(w: &IndirectWork, mut each: impl FnMut(Result<Ran, Skipped>)) {
         if !m.read(base + k * stride, &mut record) {
             break;
         }
-        each(run_one(w, &record));
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        let r = rd3d12_core::dxil::exec::with_deadline(deadline, || run_one(w, &record));
+        let hung = matches!(r, Err(Skipped::Hung));
+        each(r);
+        if hung {
+            break;
+        }
     }
 }
 
