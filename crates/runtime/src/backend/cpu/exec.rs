@@ -4,6 +4,7 @@
 //! rows (memmove, so overlapping ranges behave as through a temporary), reserved resources
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
+use super::draw::Skipped;
 use crate::commands::{Command, Recorded, SubState, TexSide};
 use crate::query_heap::QueryData;
 use crate::resource::Memory;
@@ -128,11 +129,9 @@ fn run_commands(
     counters: &mut Counters,
     timeout: Option<std::time::Duration>,
 ) -> Result<(), Hung> {
-    use super::draw::Skipped;
+    use rd3d12_core::dxil::exec::with_deadline;
     // Shader work runs with the deadline of the GPU timeout, counted from its start.
-    let timed = |f: &mut dyn FnMut() -> Result<(), Hung>| {
-        rd3d12_core::dxil::exec::with_deadline(timeout.map(|t| std::time::Instant::now() + t), f)
-    };
+    let deadline = || timeout.map(|t| std::time::Instant::now() + t);
     for c in commands {
         if c.predicated() && skipped(predicate) {
             continue;
@@ -185,26 +184,19 @@ fn run_commands(
             Command::ResolveTexture { dst, src, plan } => resolve(dst, src, plan),
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork | Command::BundleWork(_) => {}
-            Command::Draw(w) => timed(&mut || match contained(|| super::draw::run(w)) {
-                Ok(stats) => {
-                    counters.draw(&stats);
-                    Ok(())
-                }
-                Err(Skipped::Unsupported(why)) => {
-                    super::draw::report_skipped("draw", &why);
-                    Ok(())
-                }
-                Err(Skipped::Hung) => Err(Hung { what: "draw" }),
-            })?,
+            Command::Draw(w) => {
+                let r = with_deadline(deadline(), || contained(|| super::draw::run(w)));
+                settle("draw", r, |s| counters.draw(&s))?
+            }
             Command::Indirect(w) => {
-                // Each command's outcome: counted, reported as skipped, or the hang that ends
-                // the list. Every command has the whole timeout.
-                let mut hung = false;
-                let mut each = |r: Result<super::indirect::Ran, Skipped>| match r {
-                    Ok(super::indirect::Ran::Draw(s)) => counters.draw(&s),
-                    Ok(super::indirect::Ran::Dispatch(s)) => counters.stats[10] += s.threads,
-                    Err(Skipped::Unsupported(why)) => super::draw::report_skipped("indirect command", &why),
-                    Err(Skipped::Hung) => hung = true,
+                // Every command has the whole timeout; a hang ends the run and the list.
+                let mut hung = None;
+                let mut each = |r: Result<super::indirect::Ran, Skipped>| {
+                    let counted = settle("indirect command", r, |ran| match ran {
+                        super::indirect::Ran::Draw(s) => counters.draw(&s),
+                        super::indirect::Ran::Dispatch(s) => counters.stats[10] += s.threads,
+                    });
+                    hung = hung.or(counted.err());
                 };
                 let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     super::indirect::run(w, &mut each, timeout)
@@ -212,32 +204,40 @@ fn run_commands(
                 if ran.is_err() {
                     super::draw::report_skipped("indirect command", "an internal error of the CPU backend (a panic)");
                 }
-                if hung {
-                    return Err(Hung { what: "indirect command" });
+                if let Some(h) = hung {
+                    return Err(h);
                 }
             }
-            Command::Dispatch(w) => timed(&mut || match contained(|| super::compute::run(w)) {
-                Ok(stats) => {
-                    counters.stats[10] += stats.threads;
-                    Ok(())
-                }
-                Err(Skipped::Unsupported(why)) => {
-                    super::draw::report_skipped("dispatch", &why);
-                    Ok(())
-                }
-                Err(Skipped::Hung) => Err(Hung { what: "dispatch" }),
-            })?,
+            Command::Dispatch(w) => {
+                let r = with_deadline(deadline(), || contained(|| super::compute::run(w)));
+                settle("dispatch", r, |s| counters.stats[10] += s.threads)?
+            }
         }
     }
     Ok(())
 }
 
+/// What a draw, dispatch or indirect command did: counted, reported as skipped, or the hang that
+/// ends the list.
+fn settle<T>(what: &'static str, r: Result<T, Skipped>, count: impl FnOnce(T)) -> Result<(), Hung> {
+    match r {
+        Ok(v) => {
+            count(v);
+            Ok(())
+        }
+        Err(Skipped::Unsupported(why)) => {
+            super::draw::report_skipped(what, &why);
+            Ok(())
+        }
+        Err(Skipped::Hung) => Err(Hung { what }),
+    }
+}
+
 /// Runs shader work so that a defect of the interpreter (a panic) costs that draw or dispatch,
 /// not the queue's thread: the work is reported as skipped.
-fn contained<T>(f: impl FnOnce() -> Result<T, super::draw::Skipped>) -> Result<T, super::draw::Skipped> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
-        Err(super::draw::Skipped::Unsupported("an internal error of the CPU backend (a panic)".into()))
-    })
+fn contained<T>(f: impl FnOnce() -> Result<T, Skipped>) -> Result<T, Skipped> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(Skipped::Unsupported("an internal error of the CPU backend (a panic)".into())))
 }
 
 /// Whether the current predicate skips predicated work: EQUAL_ZERO skips when the 64-bit value
