@@ -15,7 +15,8 @@
 //      test checks that it did run longer than 0.2 s, else it would prove nothing);
 //   3. the endless loop on a timed queue: the fence's event fires, GetCompletedValue is
 //      UINT64_MAX, GetDeviceRemovedReason is DXGI_ERROR_DEVICE_HUNG, creation fails with
-//      DXGI_ERROR_DEVICE_REMOVED, and the info queue holds #232 (EXECUTION, ERROR);
+//      DXGI_ERROR_DEVICE_REMOVED, the info queue holds #232 (EXECUTION, ERROR), and an event
+//      set at UINT64_MAX beforehand (the documented removal callback) fires;
 //      the list submitted after the hanging one in the same call does not run.
 //
 // The last line is "tdr_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
@@ -247,6 +248,12 @@ int main()
         after->CopyBufferRegion(rb, 0, src, 0, 4);
         CHECK_HR(after->Close(), S_OK);
 
+        // The documented device-removal callback: an event at UINT64_MAX on any fence.
+        int removed_ev = eventfd(0, EFD_CLOEXEC);
+        CHECK_HR(untimed.fence->SetEventOnCompletion(UINT64_MAX, (HANDLE)(intptr_t)removed_ev), S_OK);
+        pollfd rp = {removed_ev, POLLIN, 0};
+        CHECK_EQ(poll(&rp, 1, 0), 0); // not before the hang
+
         timed.list->SetComputeRootSignature(rs);
         timed.list->SetPipelineState(hang_pso);
         timed.list->SetComputeRootUnorderedAccessView(0, u->GetGPUVirtualAddress());
@@ -256,6 +263,8 @@ int main()
         set_ctx("the hang was stopped after %.3f s", waited);
         CHECK(waited >= 0.2 && waited < 30);
         set_ctx("%s", "");
+        CHECK_EQ(poll(&rp, 1, 5000), 1); // the removal callback fired
+        close(removed_ev);
         CHECK_EQ(timed.fence->GetCompletedValue(), UINT64_MAX);
         CHECK_EQ(untimed.fence->GetCompletedValue(), UINT64_MAX);
         CHECK_HR(dev->GetDeviceRemovedReason(), HUNG);
