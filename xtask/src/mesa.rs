@@ -122,34 +122,44 @@ struct Xvfb {
 }
 
 impl Xvfb {
+    /// Starts Xvfb on a display it picks itself (`-displayfd`: it writes the number once it
+    /// accepts connections), so that neither a display in use nor the lock and socket a killed
+    /// server left behind can get in the way.
     fn start() -> Result<Xvfb, String> {
-        let n = 90 + std::process::id() % 400;
-        let display = format!(":{n}");
-        let child = Command::new("Xvfb")
-            .args([display.as_str(), "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+        use std::io::BufRead as _;
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
             .env_remove("LD_LIBRARY_PATH")
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("Xvfb: {e}"))?;
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let mut x = Xvfb { child, display };
-        for _ in 0..100 {
-            if socket.exists() {
-                return Ok(x);
+        let out = child.stdout.take().ok_or("Xvfb: no stdout")?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(out).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let mut x = Xvfb { child, display: String::new() };
+        match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+            Ok(line) if line.trim().parse::<u32>().is_ok() => {
+                x.display = format!(":{}", line.trim());
+                Ok(x)
             }
-            if let Ok(Some(st)) = x.child.try_wait() {
-                return Err(format!("Xvfb {} exited ({st})", x.display));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
+            Ok(_) => Err(format!("Xvfb exited ({:?})", x.child.try_wait())),
+            Err(_) => Err("Xvfb did not come up in 10 s".into()),
         }
-        Err(format!("Xvfb {} did not come up in 10 s", x.display))
     }
 }
 
 impl Drop for Xvfb {
+    /// SIGTERM, so that the server removes its lock file and socket (SIGKILL leaves them).
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let stopped = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        if !stopped.is_ok_and(|s| s.success()) {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
     }
 }
