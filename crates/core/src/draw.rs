@@ -1270,6 +1270,7 @@ pub fn draw(
         .iter()
         .enumerate()
         .map(|(i, vp)| {
+            let vp = &vp.in_bounds();
             let mut bounds = Rect {
                 left: vp.x.floor() as i32,
                 top: vp.y.floor() as i32,

@@ -26,6 +26,8 @@
 //!
 //! Everything here is pure arithmetic on `f32`/`f64`/`i64`; there is no unsafe code.
 
+use rd3d12_sys as sys;
+
 /// D3D12_VIEWPORT.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Viewport {
@@ -41,6 +43,27 @@ pub struct Viewport {
     pub min_depth: f32,
     /// MaxDepth.
     pub max_depth: f32,
+}
+
+impl Viewport {
+    /// The viewport inside D3D12's ranges: TopLeftX/Y in [D3D12_VIEWPORT_BOUNDS_MIN,
+    /// D3D12_VIEWPORT_BOUNDS_MAX], Width/Height ≥ 0 with the far edge at most BOUNDS_MAX, depths
+    /// in [0, 1]; NaN as 0. Values outside those ranges are invalid in D3D12 (the docs give the
+    /// ranges); clamping them keeps the rasterizer's fixed-point arithmetic in range whatever an
+    /// application sets.
+    pub fn in_bounds(&self) -> Viewport {
+        let (lo, hi) = (sys::D3D12_VIEWPORT_BOUNDS_MIN as f32, sys::D3D12_VIEWPORT_BOUNDS_MAX as f32);
+        let fix = |v: f32, a: f32, b: f32| if v.is_nan() { a.max(0.0).min(b) } else { v.clamp(a, b) };
+        let (x, y) = (fix(self.x, lo, hi), fix(self.y, lo, hi));
+        Viewport {
+            x,
+            y,
+            width: fix(self.width, 0.0, hi - x),
+            height: fix(self.height, 0.0, hi - y),
+            min_depth: fix(self.min_depth, 0.0, 1.0),
+            max_depth: fix(self.max_depth, 0.0, 1.0),
+        }
+    }
 }
 
 /// A pixel rectangle, `left..right` by `top..bottom` (D3D12_RECT: right and bottom exclusive).
@@ -183,6 +206,10 @@ const ONE: i64 = 1 << SUBPIXEL_BITS;
 /// x and y beyond ±GUARD·w are clipped (so that fixed-point products stay within i64); pixels
 /// there are outside any render target anyway.
 const GUARD: f64 = 64.0;
+/// The largest screen coordinate in subpixels, 2^30 − 1 (about 4.2 million pixels, twice what
+/// the guard band lets through with the largest viewport): differences of two coordinates fit
+/// 31 bits, so the fixed-point products of edge functions and areas fit i64.
+const SNAP_LIMIT: f64 = ((1i64 << 30) - 1) as f64;
 
 /// A vertex in clip space with its weights relative to the original triangle.
 #[derive(Debug, Clone, Copy)]
@@ -206,10 +233,16 @@ fn clip_plane(poly: &[ClipVertex], d: impl Fn(&ClipVertex) -> f64) -> Vec<ClipVe
         if da >= 0.0 {
             out.push(*a);
         }
+        // The crossing point is measured from the inside vertex: from a far outside one (x at
+        // 1e38, say) the subtraction loses everything (fuzzed: a point meant to land on the
+        // guard band landed at 4e22), and either direction of a shared edge gives one point.
         // (With a NaN distance there is no crossing point to add.)
-        let t = da / (da - db);
-        if (da >= 0.0) != (db >= 0.0) && t.is_finite() {
-            out.push(lerp(a, b, t));
+        if (da >= 0.0) != (db >= 0.0) {
+            let (inside, outside, di, dout) = if da >= 0.0 { (a, b, da, db) } else { (b, a, db, da) };
+            let t = di / (di - dout);
+            if t.is_finite() {
+                out.push(lerp(inside, outside, t));
+            }
         }
     }
     out
@@ -264,7 +297,9 @@ fn to_screen(v: &ClipVertex, vp: &Viewport) -> ScreenVertex {
     let x = (xn + 1.0) * f64::from(vp.width) * 0.5 + f64::from(vp.x);
     let y = (1.0 - yn) * f64::from(vp.height) * 0.5 + f64::from(vp.y);
     let z = f64::from(vp.min_depth) + zn * f64::from(vp.max_depth - vp.min_depth);
-    let snap = |c: f64| (c * ONE as f64).round() as i64;
+    // Clamped to ±SNAP_LIMIT (NaN: 0). Clipping to the guard band keeps real coordinates far
+    // inside; only precision lost clipping absurd inputs (1e38) lands outside.
+    let snap = |c: f64| (c * ONE as f64).round().clamp(-SNAP_LIMIT, SNAP_LIMIT) as i64;
     ScreenVertex { x: snap(x), y: snap(y), z, inv_w, weights: v.weights }
 }
 
@@ -341,7 +376,9 @@ fn setup_triangle(
     }
     let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
     // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
-    let orientation: i64 = (1..screen.len() - 1).map(|i| area2(&screen[0], &screen[i], &screen[i + 1])).sum();
+    // (Summed wide: the pieces of a polygon that absurd inputs bent can add past i64.)
+    let orientation: i128 =
+        (1..screen.len() - 1).map(|i| i128::from(area2(&screen[0], &screen[i], &screen[i + 1]))).sum();
     if orientation == 0 {
         return None;
     }
@@ -782,6 +819,71 @@ pub fn depth_bias(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clipping_a_far_vertex_lands_on_the_guard_band() {
+        // Fuzzed: x = 3.4e38 at one vertex. Measured from that vertex the crossing point came out
+        // at x = 3.8e22 (the fixed-point area then overflowed); from the inside one it is 64.
+        for far in [3.4e38f32, -3.4e38, 1e30, 1e20] {
+            let tri = [[far, 1.97, 0.0, 1.0], [0.0, 1.97, 0.0, 1.0], [-9.1, -70.0, 0.0, 1.0]];
+            let poly = clip(&tri, true, &[]);
+            assert!(poly.len() >= 3, "{far}");
+            for v in &poly {
+                let (x, y) = (v.pos[0] / v.pos[3], v.pos[1] / v.pos[3]);
+                assert!(x.abs() <= GUARD * (1.0 + 1e-12) && y.abs() <= GUARD * (1.0 + 1e-12), "{far}: {:?}", v.pos);
+            }
+            // The edge's two directions give the same point.
+            let rev = [tri[1], tri[0], tri[2]];
+            let xs = |p: &[ClipVertex]| {
+                let mut v: Vec<i64> = p.iter().map(|v| (v.pos[0] * 1e6).round() as i64).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(xs(&poly), xs(&clip(&rev, true, &[])), "{far}");
+        }
+    }
+
+    #[test]
+    fn absurd_triangles_rasterize_without_overflow() {
+        // Fuzzed: every vertex far out (y near ±3.4e38), so even measured from the inside vertex
+        // a crossing point keeps an error of 1e22; the snap's clamp keeps the fixed-point
+        // arithmetic in range. Whatever is drawn stays inside the bounds.
+        let tris = [
+            [[152.0, -3.0031724e38, 0.0, 1.0], [0.0, 3.4028235e38, 0.0, 1.0], [-2.4741293e38, -3.004055e38, 0.0, 1.0]],
+            [[3.4e38, 3.4e38, 0.5, 1.0], [-3.4e38, 3.3e38, 0.5, 1.0], [0.0, -3.4e38, 0.5, 1.0]],
+            [[1e30, 0.0, 0.5, 1e-30], [0.0, 1e30, 0.5, 1e-30], [-1e30, -1e30, 0.5, 1.0]],
+        ];
+        for (k, tri) in tris.iter().enumerate() {
+            for depth_clip in [true, false] {
+                let st = TriangleState { depth_clip, ..state(8, 8) };
+                let mut n = 0;
+                rasterize_triangle(tri, &st, |f| {
+                    assert!((0..8).contains(&f.x) && (0..8).contains(&f.y), "{k}: ({}, {})", f.x, f.y);
+                    n += 1;
+                });
+                assert!(n <= 64, "{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn viewports_are_held_to_d3d12s_ranges() {
+        let vp = |x, y, width, height, min_depth, max_depth| Viewport { x, y, width, height, min_depth, max_depth };
+        // In range: unchanged.
+        let ok = vp(-10.5, 3.0, 64.0, 32.0, 0.25, 1.0);
+        assert_eq!(ok.in_bounds(), ok);
+        // A far edge past 32767, a start below -32768, NaN, infinities, depths outside [0, 1].
+        assert_eq!(
+            vp(1e30, f32::NAN, 5.0, f32::INFINITY, -1.0, f32::NAN).in_bounds(),
+            vp(32767.0, 0.0, 0.0, 32767.0, 0.0, 0.0)
+        );
+        assert_eq!(vp(-1e9, 32000.0, 1e9, -4.0, 2.0, 0.5).in_bounds(), vp(-32768.0, 32000.0, 65535.0, 0.0, 1.0, 0.5));
+        // Points through an absurd viewport: no overflow (fuzzed: a point at x = 1e30 pixels).
+        let st = TriangleState { viewport: vp(f32::MAX, 0.0, f32::MAX, 8.0, 0.0, 1.0).in_bounds(), ..state(8, 8) };
+        let mut n = 0;
+        rasterize_point(&[0.5, 0.0, 0.5, 1.0], &st, |_| n += 1);
+        assert_eq!(n, 0, "the viewport starts at x = 32767, right of the 8x8 bounds");
+    }
 
     fn state(w: i32, h: i32) -> TriangleState {
         TriangleState {
