@@ -20,6 +20,8 @@
 //      shows the 2x2 texture's texel of its quadrant times the tint; the rest keeps the clear;
 //   2. DrawIndexedInstanced of a quad (two triangles of a 16-bit index buffer, base vertex
 //      1) under a scissor of the left half: pixels x < 8 drawn, x >= 8 keep the clear;
+//   2a. the same with a viewport outside D3D12's ranges ({NaN, NaN, 16, 16, -5, 7}): held to
+//      them ({0, 0, 16, 16, 0, 1}), the same pixels;
 //   2b. the same quad through ExecuteIndirect (index buffer view and indexed-draw arguments
 //      read from a buffer);
 //   3. a second draw with a new tint set by SetGraphicsRoot32BitConstant (one value at an
@@ -1594,6 +1596,17 @@ static void draws(ID3D12Device *dev)
     f.list->RSSetScissorRects(1, &half);
     f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
     CHECK_EQ(check_image(read_target(f), left_half, tint, "DrawIndexedInstanced"), 128u);
+
+    // 2a. The same draw through a viewport outside D3D12's ranges (NaN corner, depths -5 and 7):
+    //     invalid in D3D12, so rd3d12 holds it to the ranges (NaN as 0, depths to [0, 1]) and
+    //     draws what viewport {0, 0, 16, 16, 0, 1} draws, instead of overflowing.
+    bind(f, tint);
+    f.list->IASetIndexBuffer(&ibv);
+    f.list->RSSetScissorRects(1, &half);
+    D3D12_VIEWPORT odd = {NAN, NAN, 16, 16, -5, 7};
+    f.list->RSSetViewports(1, &odd);
+    f.list->DrawIndexedInstanced(6, 1, 0, 1, 0);
+    CHECK_EQ(check_image(read_target(f), left_half, tint, "viewport held to D3D12's ranges"), 128u);
 
     // 2b. The same quad through ExecuteIndirect: a record of (index buffer view, indexed draw
     //     arguments), 36 bytes, read from an upload buffer when the list executes; the list
