@@ -1938,6 +1938,20 @@ mod tests {
         }
     }
 
+    /// A single-sample, single-layer RGBA8_UNORM target of `w`x`h` over `data` (tightly packed rows).
+    pub(super) fn rgba8(data: &mut [u8], w: u32, h: u32) -> Target<'_> {
+        Target {
+            data,
+            row_pitch: w as usize * 4,
+            width: w,
+            height: h,
+            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+            sample_stride: 0,
+            layers: 1,
+            layer_stride: 0,
+        }
+    }
+
     pub(super) fn program(bytes: &[u8]) -> crate::dxil::Program {
         crate::dxil::parse(bytes).expect("fixture parses")
     }
@@ -1984,16 +1998,7 @@ mod tests {
         let identity = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
         let mut rt = vec![0u8; 16 * 16 * 4];
         let stats = {
-            let mut targets = [Some(Target {
-                data: &mut rt,
-                row_pitch: 64,
-                width: 16,
-                height: 16,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut targets = [Some(rgba8(&mut rt, 16, 16))];
             draw(&call, &Vs { mvp_cols: identity, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         assert_eq!(stats.vertices_shaded, 3);
@@ -2173,16 +2178,7 @@ mod tests {
             let call = simple_call((&vs, None, Some(&ps)), &p, tl, vec![0, 1, 2], &vb, (8, 8));
             let mut rt = vec![0u8; 8 * 8 * 4];
             let st = {
-                let mut targets = [Some(Target {
-                    data: &mut rt,
-                    row_pitch: 32,
-                    width: 8,
-                    height: 8,
-                    format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                    sample_stride: 0,
-                    layers: 1,
-                    layer_stride: 0,
-                })];
+                let mut targets = [Some(rgba8(&mut rt, 8, 8))];
                 draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
             };
             let drawn: Vec<(usize, usize)> = (0..64).filter(|i| rt[4 * i + 3] != 0).map(|i| (i % 8, i / 8)).collect();
@@ -2243,16 +2239,7 @@ mod tests {
         let stats = {
             let mut so =
                 [Some(SoBuffer { data: &mut slot0, filled: 4 }), Some(SoBuffer { data: &mut slot1, filled: 0 })];
-            let mut targets = [Some(Target {
-                data: &mut rt,
-                row_pitch: 32,
-                width: 8,
-                height: 8,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut targets = [Some(rgba8(&mut rt, 8, 8))];
             let st = draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut so).expect("draws");
             assert_eq!(so[0].as_ref().map(|b| b.filled), Some(52));
             assert_eq!(so[1].as_ref().map(|b| b.filled), Some(60));
@@ -2668,16 +2655,7 @@ mod tests {
         let cut = 0xFFFF_FFFF;
         let mut rt = vec![0u8; 8 * 8 * 4];
         let stats = {
-            let mut t = [Some(Target {
-                data: &mut rt,
-                row_pitch: 32,
-                width: 8,
-                height: 8,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut t = [Some(rgba8(&mut rt, 8, 8))];
             let order = vec![0, 1, 2, cut, 3, 4];
             run_draw(&p, input_assembler::Topology::LineStrip, &verts, order, Some(cut), true, (8, 8), &mut t, None, 0)
         };
@@ -2705,16 +2683,7 @@ mod tests {
         let verts = [px(1.5, 2.5, 0.2, 0.6), px(6.0, 3.0, 1.0, 0.0), px(7.9, 7.9, 0.0, 1.0)];
         let mut rt = vec![0u8; 8 * 8 * 4];
         let stats = {
-            let mut t = [Some(Target {
-                data: &mut rt,
-                row_pitch: 32,
-                width: 8,
-                height: 8,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut t = [Some(rgba8(&mut rt, 8, 8))];
             run_draw(
                 &p,
                 input_assembler::Topology::PointList,
@@ -2801,16 +2770,7 @@ mod tests {
         call.cut = Some(cut);
         call.instances = 2;
         let mut rt = vec![0u8; 4 * 4 * 4];
-        let mut targets = [Some(Target {
-            data: &mut rt,
-            row_pitch: 16,
-            width: 4,
-            height: 4,
-            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-            sample_stride: 0,
-            layers: 1,
-            layer_stride: 0,
-        })];
+        let mut targets = [Some(rgba8(&mut rt, 4, 4))];
         let st =
             draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut targets, None, &mut []).expect("draws");
         assert_eq!(
@@ -2863,16 +2823,7 @@ mod tests {
             simple_call((&vs, Some(gs), Some(ps)), &p, topology, (0..points.len() as u32).collect(), &vb, (8, 8));
         let mut rt = vec![0u8; 8 * 8 * 4];
         let st = {
-            let mut targets = [Some(Target {
-                data: &mut rt,
-                row_pitch: 32,
-                width: 8,
-                height: 8,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut targets = [Some(rgba8(&mut rt, 8, 8))];
             draw(&call, &Ps, &Ps, &Ps, &mut targets, None, &mut []).expect("draws")
         };
         (rt, st)

@@ -330,8 +330,8 @@ impl Env for DsEnv<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{element, program, simple_call};
-    use super::super::{draw, Bindings, DrawError, DrawStats, Target, Tess};
+    use super::super::tests::{element, program, rgba8, simple_call};
+    use super::super::{draw, Bindings, DrawError, DrawStats, Tess};
     use super::Shader;
     use crate::input_assembler::Topology;
     use crate::pipeline::{PipelineDesc, PipelineKind};
@@ -405,16 +405,7 @@ mod tests {
         });
         let mut rt = vec![0u8; 16 * 16 * 4];
         let stats = {
-            let mut targets = [Some(Target {
-                data: &mut rt,
-                row_pitch: 64,
-                width: 16,
-                height: 16,
-                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-                sample_stride: 0,
-                layers: 1,
-                layer_stride: 0,
-            })];
+            let mut targets = [Some(rgba8(&mut rt, 16, 16))];
             draw(&call, &Nothing, &Nothing, &Nothing, &mut targets, None, &mut [])?
         };
         Ok((rt, stats))
