@@ -6,6 +6,7 @@ mod gen;
 mod gen_dxcore;
 mod mesa;
 mod meta;
+mod piglit;
 mod test;
 
 use std::process::ExitCode;
@@ -16,7 +17,8 @@ fn main() -> ExitCode {
         Some("gen") => gen::run(args.iter().any(|a| a == "--check")),
         Some("test") => test::run_cmd(&args[1..]),
         Some("decl-check") => decl_check::run_cmd(),
-        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick] | cargo xtask decl-check".to_string()),
+        Some("piglit") => piglit::run_cmd(&args[1..]),
+        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick] | cargo xtask decl-check | cargo xtask piglit [--full] [--jobs N] [--timeout S] [--only REGEX]".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

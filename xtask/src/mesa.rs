@@ -116,16 +116,16 @@ fn eglinfo(libs: Option<&Path>) -> Result<(), String> {
 }
 
 /// An Xvfb server, started without our libraries on its path, stopped on drop.
-struct Xvfb {
+pub struct Xvfb {
     child: std::process::Child,
-    display: String,
+    pub display: String,
 }
 
 impl Xvfb {
     /// Starts Xvfb on a display it picks itself (`-displayfd`: it writes the number once it
     /// accepts connections), so that neither a display in use nor the lock and socket a killed
     /// server left behind can get in the way.
-    fn start() -> Result<Xvfb, String> {
+    pub fn start() -> Result<Xvfb, String> {
         use std::io::BufRead as _;
         let mut child = Command::new("Xvfb")
             .args(["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"])

@@ -48,6 +48,15 @@ fn ensure_packages() -> Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
+    install(&missing)?;
+    match NEEDS.iter().find(|(_, f)| !have(f)) {
+        Some((p, f)) => Err(format!("{p} installed but {f} is still missing")),
+        None => Ok(()),
+    }
+}
+
+/// Installs Debian packages with apt-get when root; otherwise fails with the command to run.
+pub fn install(missing: &[&str]) -> Result<(), String> {
     let cmd = format!("apt-get update && apt-get install -y --no-install-recommends {}", missing.join(" "));
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { geteuid() } == 0;
@@ -55,11 +64,7 @@ fn ensure_packages() -> Result<(), String> {
         return Err(format!("missing packages {missing:?}; install them with:\n  sudo {cmd}"));
     }
     eprintln!("xtask: installing {missing:?}");
-    run(Command::new("sh").arg("-c").arg(&cmd).env("DEBIAN_FRONTEND", "noninteractive"))?;
-    match NEEDS.iter().find(|(_, f)| !have(f)) {
-        Some((p, f)) => Err(format!("{p} installed but {f} is still missing")),
-        None => Ok(()),
-    }
+    run(Command::new("sh").arg("-c").arg(&cmd).env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
 extern "C" {
