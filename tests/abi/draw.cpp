@@ -1245,6 +1245,22 @@ static void tessellation_draws(Fixture &f, ID3D12InfoQueue *iq)
     CHECK_EQ(st.DSInvocations, 15u);
     CHECK_EQ(st.CInvocations, 12u);
 
+    // Patch lists of another control-point count than the hull shader's 4 execute, as on
+    // Windows' WARP (Mesa's d3d12 driver relies on it: it declares 32 input control points and
+    // draws GL's patch size): the input assembler makes patches of the topology's count (four
+    // vertices: two patches of 2, or one of 3 and a dropped incomplete one), each hull shader
+    // invocation reads the missing control points as 0, and each factor-1 quad patch has 4
+    // domain points.
+    st = tess_draw(f, rs, pso, ones, D3D_PRIMITIVE_TOPOLOGY_2_CONTROL_POINT_PATCHLIST);
+    CHECK_EQ(st.IAVertices, 4u);
+    CHECK_EQ(st.IAPrimitives, 2u);
+    CHECK_EQ(st.HSInvocations, 2u);
+    CHECK_EQ(st.DSInvocations, 8u);
+    st = tess_draw(f, rs, pso, ones, D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+    CHECK_EQ(st.IAPrimitives, 1u);
+    CHECK_EQ(st.HSInvocations, 1u);
+    CHECK_EQ(st.DSInvocations, 4u);
+
     // A patch list of 3 control points for a hull shader that takes 4: the debug layer
     // reports PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE when the draw is recorded.
     iq->ClearStoredMessages();

@@ -1225,14 +1225,13 @@ pub fn draw(
     let ps_md = call.ps.as_ref().map(|s| s.module.dx_metadata().map(|m| m.resources).unwrap_or_default());
     let pos_sig = call.vs.entry.outputs.iter().find(|e| e.semantic_kind == SV_POSITION).map(|e| e.id);
     let tess = call.tess.as_ref().map(|t| TessStage::new(t, &call.vs.entry.outputs)).transpose()?;
-    // Patch lists go to the tessellation stages and only they take patches.
+    // Patch lists go to the tessellation stages and only they take patches. A patch list of
+    // another control-point count than the hull shader's input patch still runs, as on
+    // Windows' WARP (Mesa's d3d12 driver declares 32 input control points and draws GL's
+    // patch size): patches have the topology's count, and the hull shader reads control
+    // points past it as 0 (the debug layer reports the mismatch when the draw is recorded).
     let patches = match (call.topology, &tess) {
-        (input_assembler::Topology::PatchList(n), Some(t)) if u32::from(n) == t.input_control_points() => {
-            input_assembler::patches(n, &call.vertices, call.cut)
-        }
-        (input_assembler::Topology::PatchList(_), Some(_)) => {
-            return Err(DrawError::Unsupported("a patch list whose control points differ from the hull shader's"))
-        }
+        (input_assembler::Topology::PatchList(n), Some(_)) => input_assembler::patches(n, &call.vertices, call.cut),
         (input_assembler::Topology::PatchList(_), None) => {
             return Err(DrawError::Unsupported("a patch list without tessellation stages"))
         }

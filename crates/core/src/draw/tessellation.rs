@@ -112,11 +112,6 @@ impl<'b> TessStage<'b> {
         })
     }
 
-    /// The control points of the hull shader's input patch.
-    pub(super) fn input_control_points(&self) -> u32 {
-        self.state.input_control_points
-    }
-
     /// Tessellates one patch (`verts`: the vertex shader's outputs of its control points):
     /// the primitives the domain shader's vertices make, each with the patch's id.
     pub(super) fn run(
