@@ -186,11 +186,19 @@ struct UavTex {
     row_pitch: u64,
     depth_pitch: u64,
     three_d: bool,
+    /// RWTexture1D/1DArray: the shader's second coordinate is the array slice (a 1D array's
+    /// slices are stored as `size.2`, with a height of 1).
+    one_d_array: Option<bool>,
     element: u64,
 }
 
 impl UavTex {
     fn at(&self, c: [i32; 3]) -> Option<u64> {
+        let c = match self.one_d_array {
+            Some(true) => [c[0], 0, c[1]],
+            Some(false) => [c[0], 0, 0],
+            None => c,
+        };
         let [x, y, z] = c.map(|v| u32::try_from(v).ok());
         let (x, y, z) = (x?, y?, z?);
         if x >= self.size.0 || y >= self.size.1 || z >= self.size.2 {
@@ -325,6 +333,11 @@ fn uav(lookup: &Lookup, d: &Descriptor) -> Option<Resolved> {
         row_pitch,
         depth_pitch,
         three_d,
+        one_d_array: match D3D12_UAV_DIMENSION(d.dimension.into()) {
+            D3D12_UAV_DIMENSION_TEXTURE1D => Some(false),
+            D3D12_UAV_DIMENSION_TEXTURE1DARRAY => Some(true),
+            _ => None,
+        },
         element: u64::from(info.bytes_per_element()),
     })))
 }
@@ -634,14 +647,29 @@ impl Bindings for StageBindings<'_> {
                 BufKind::Raw => [b.elements.saturating_mul(4), 0, 0, 0],
                 _ => [b.elements, 0, 0, 0],
             },
-            Resolved::UavTexture(t) => [t.size.0, t.size.1, t.size.2, 1],
+            // As DXIL's getDimensions returns them: a 1D array's slice count is the second
+            // component, a 2D array's the third (RWTexture*::GetDimensions).
+            Resolved::UavTexture(t) => match t.one_d_array {
+                Some(true) => [t.size.0, t.size.2, 0, 1],
+                Some(false) => [t.size.0, 0, 0, 1],
+                None => [t.size.0, t.size.1, t.size.2, 1],
+            },
             Resolved::Texture(t) => t.with(|texels| {
                 let v = &t.view;
                 let levels = v.mip_levels.min(texels.mips.saturating_sub(v.first_mip));
                 let (w, h, d) = sample::Texels::dims(texels, v.first_mip + mip);
-                let third = if texels.array_size > 1 || d == 1 { v.array_size } else { d };
                 // Multisampled views give their sample count where others give mip levels.
-                [w, h, third, t.ms.map_or(levels, |(_, n)| n)]
+                let last = t.ms.map_or(levels, |(_, n)| n);
+                // Texture*::GetDimensions: 1D arrays give their slice count second, 2D arrays
+                // third, cube arrays the number of cubes third, 3D textures their depth.
+                match v.dim {
+                    sample::Dim::Tex1D => [w, 0, 0, last],
+                    sample::Dim::Tex1DArray => [w, v.array_size, 0, last],
+                    sample::Dim::Tex2D | sample::Dim::Cube => [w, h, 0, last],
+                    sample::Dim::Tex2DArray => [w, h, v.array_size, last],
+                    sample::Dim::CubeArray => [w, h, v.array_size / 6, last],
+                    sample::Dim::Tex3D => [w, h, d, last],
+                }
             }),
             _ => [0; 4],
         }
