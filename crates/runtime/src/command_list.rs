@@ -2084,13 +2084,9 @@ unsafe extern "C" fn clear_dsv(
             if view.is_null() {
                 return Ok(());
             }
-            // Read-only planes of the view cannot be cleared through it.
-            let read_only = |clear: u32, ro: u32| flags.0 & clear != 0 && view.flags as u32 & ro != 0;
-            if read_only(D3D12_CLEAR_FLAG_DEPTH.0, D3D12_DSV_FLAG_READ_ONLY_DEPTH.0)
-                || read_only(D3D12_CLEAR_FLAG_STENCIL.0, D3D12_DSV_FLAG_READ_ONLY_STENCIL.0)
-            {
-                return Err(rec_err(ID, "the view is read-only for a plane being cleared"));
-            }
+            // The view's READ_ONLY_DEPTH / READ_ONLY_STENCIL flags say how OMSetRenderTargets
+            // binds it; they do not limit the clear, which writes the planes ClearFlags names
+            // (Windows accepts these clears).
             if flags.0 & D3D12_CLEAR_FLAG_DEPTH.0 != 0 {
                 let e = pack::encode_depth(view.format, depth).ok_or_else(|| rec_err(ID, "not a depth format"))?;
                 push_clear(l, s, &view, 0, e, rects, ID)?;
