@@ -2168,14 +2168,19 @@ unsafe fn clear_uav(
             let gview = descriptor_heap::descriptor_at_gpu(dev, gpu)
                 .filter(|g| g.kind == Kind::UAV)
                 .ok_or_else(|| rec_err(HANDLE, "ViewGPUHandleInCurrentHeap is not a UAV in a shader-visible heap"))?;
+            // A NULL UAV (created with pResource NULL) views nothing: the clear writes nothing,
+            // whatever pResource is, and Windows closes the list.
+            if view.is_null() {
+                return Ok(());
+            }
             let r = resource(res, PTR, "pResource is NULL or not a resource")?;
             if view.resource != r.inner.id || gview.resource != view.resource {
                 return Err(rec_err(PTR, "pResource is not the resource of the views"));
             }
             s.use_as(r, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_UNORDERED_ACCESS.0);
             let e = if float {
-                // FLOAT, UNORM and SNORM views only (the docs: on other UAVs the clear is
-                // invalid and does not reach the driver).
+                // FLOAT, UNORM, SNORM and integer views (integers take the values as
+                // integral floats); raw and structured views are refused.
                 pack::encode_uav_float(view.format, std::ptr::read_unaligned(values.cast::<[f32; 4]>()))
             } else {
                 pack::encode_uint(view.format, std::ptr::read_unaligned(values.cast::<[u32; 4]>()))
