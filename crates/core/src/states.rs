@@ -374,22 +374,23 @@ pub fn validate_transition(
             format!("ResourceBarrier: RESOLVE_SOURCE requires a multisampled resource (SampleDesc.Count {samples})."),
         ));
     }
-    if let Some((heap_name, allowed)) = fixed_states(heap) {
-        if !allowed(before) || !allowed(after) {
-            let states = if heap == HeapKind::Upload {
-                "D3D12_RESOURCE_STATE_GENERIC_READ (or read states it combines) or D3D12_RESOURCE_STATE_RESOLVE_SOURCE"
-            } else {
-                "D3D12_RESOURCE_STATE_COPY_DEST or D3D12_RESOURCE_STATE_RESOLVE_DEST"
-            };
-            return Err(Violation::new(
-                msg::RESOURCE_BARRIER_INVALID_HEAP,
-                format!(
-                    "ResourceBarrier: Certain resources are restricted to certain D3D12_RESOURCE_STATES states, and \
-                     cannot be changed. Resources on D3D12_HEAP_TYPE_{heap_name} heaps requires {states} \
-                     (0x{before:x} -> 0x{after:x})."
-                ),
-            ));
-        }
+    if !heap_allows(heap, before) || !heap_allows(heap, after) {
+        let (heap_name, states) = if heap == HeapKind::Upload {
+            (
+                "UPLOAD",
+                "D3D12_RESOURCE_STATE_GENERIC_READ (or read states it combines) or D3D12_RESOURCE_STATE_RESOLVE_SOURCE",
+            )
+        } else {
+            ("READBACK", "D3D12_RESOURCE_STATE_COPY_DEST or D3D12_RESOURCE_STATE_RESOLVE_DEST")
+        };
+        return Err(Violation::new(
+            msg::RESOURCE_BARRIER_INVALID_HEAP,
+            format!(
+                "ResourceBarrier: Certain resources are restricted to certain D3D12_RESOURCE_STATES states, and \
+                 cannot be changed. Resources on D3D12_HEAP_TYPE_{heap_name} heaps requires {states} \
+                 (0x{before:x} -> 0x{after:x})."
+            ),
+        ));
     }
     let mut warnings = Vec::new();
     if before == after {
@@ -401,15 +402,15 @@ pub fn validate_transition(
     Ok(warnings)
 }
 
-/// The states a resource on an UPLOAD or READBACK heap may be in (None: any). UPLOAD: a
+/// Whether a resource on `heap` may be in state `s` (any state on other heaps). UPLOAD: a
 /// non-empty combination of GENERIC_READ's read bits (so INDIRECT_ARGUMENT <-> COPY_SOURCE
 /// transitions are fine), or RESOLVE_SOURCE; READBACK: COPY_DEST or RESOLVE_DEST. COMMON is
 /// neither.
-fn fixed_states(heap: HeapKind) -> Option<(&'static str, fn(u32) -> bool)> {
+fn heap_allows(heap: HeapKind, s: u32) -> bool {
     match heap {
-        HeapKind::Upload => Some(("UPLOAD", |s| s == RESOLVE_SOURCE || (s != COMMON && s & !GENERIC_READ == 0))),
-        HeapKind::Readback => Some(("READBACK", |s| s == COPY_DEST || s == RESOLVE_DEST)),
-        _ => None,
+        HeapKind::Upload => s == RESOLVE_SOURCE || (s != COMMON && s & !GENERIC_READ == 0),
+        HeapKind::Readback => s == COPY_DEST || s == RESOLVE_DEST,
+        _ => true,
     }
 }
 
