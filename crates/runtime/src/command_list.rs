@@ -2693,8 +2693,8 @@ unsafe extern "C" fn set_graphics_root_signature(this: *mut Iface, r: *mut ID3D1
     unsafe { set_root_signature(this, "SetGraphicsRootSignature", DIRECT, false, r) }
 }
 
-/// A SetRoot* call: checked against the bound root signature, then recorded. Descriptor
-/// tables must lie in the bound heap of their ranges' type.
+/// A SetRoot* call: checked against the bound root signature, then recorded. A descriptor
+/// table outside the bound heap of its ranges' type is reported by the debug layer only.
 fn set_root(g: &mut GraphicsState, name: &str, compute: bool, index: u32, arg: RootArg) -> Result<()> {
     let (set, id) = match &arg {
         RootArg::Table(_) => (RootSet::Table, D3D12_MESSAGE_ID_SET_DESCRIPTOR_TABLE_INVALID),
