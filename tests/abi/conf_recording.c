@@ -730,14 +730,16 @@ static void test_tables_without_heaps(void)
                        "SetComputeRootDescriptorTable", "is not inside");
     }
 
-    /* Execution: dispatches through a table in no set heap, and through a handle in no heap at
-     * all (its UAVs read zeros and drop writes), run and leave the device alive. */
+    /* Execution: dispatches through a table in no set heap, through a handle in no heap at
+     * all, and through the heap's last (never written) descriptor and the one past its end
+     * (their UAVs read zeros and drop writes), run and leave the device alive. */
     if (!pso)
         goto out;
     D3D12_GPU_DESCRIPTOR_HANDLE nowhere = {0x10};
-    D3D12_GPU_DESCRIPTOR_HANDLE tables[2] = {gpu_at(gpu, 0), nowhere};
-    for (int t = 0; t < 2; t++) {
-        set_ctx("Dispatch through a table %s", t ? "in no heap" : "with no heap set");
+    D3D12_GPU_DESCRIPTOR_HANDLE tables[3] = {gpu_at(gpu, 0), nowhere, gpu_at(gpu, 3)};
+    static const char *const what[3] = {"with no heap set", "in no heap", "across the heap's end"};
+    for (int t = 0; t < 3; t++) {
+        set_ctx("Dispatch through a table %s", what[t]);
         if (!open_list(&x))
             break;
         ID3D12GraphicsCommandList_SetComputeRootSignature(x.l, rs);
