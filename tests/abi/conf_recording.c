@@ -729,6 +729,20 @@ static void test_tables_without_heaps(void)
         expect_message(__LINE__, mark, D3D12_MESSAGE_ID_SET_DESCRIPTOR_TABLE_INVALID, D3D12_MESSAGE_CATEGORY_EXECUTION,
                        "SetComputeRootDescriptorTable", "is not inside");
     }
+    set_ctx("SetComputeRootDescriptorTable of a UAV range in the sampler heap");
+    ID3D12DescriptorHeap *smp = heap(D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 2, 1);
+    if (smp && open_list(&x)) {
+        UINT64 mark = stored();
+        ID3D12DescriptorHeap *both[2] = {gpu, smp};
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(x.l, 2, both);
+        ID3D12GraphicsCommandList_SetComputeRootSignature(x.l, rs);
+        ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(x.l, 0, gpu_at(smp, 0));
+        finish(__LINE__, &x, S_OK);
+        expect_message(__LINE__, mark, D3D12_MESSAGE_ID_SET_DESCRIPTOR_TABLE_INVALID, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                       "D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV",
+                       "from a different descriptor heap type: D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER");
+    }
+    RELEASE0(smp);
 
     /* Execution: dispatches through a table in no set heap, through a handle in no heap at
      * all, and through the heap's last (never written) descriptor and the one past its end

@@ -2722,11 +2722,13 @@ fn set_root(g: &mut GraphicsState, name: &str, compute: bool, index: u32, arg: R
     {
         let ty = if *sampler { D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER } else { D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV };
         if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 && r.contains(h)) {
-            let kind = if *sampler { "SAMPLER" } else { "CBV_SRV_UAV" };
-            let why = if g.descriptor_heaps.iter().any(|(_, t)| *t == ty.0) {
-                "is not inside the descriptor heap of that type set on the command list"
+            let (kind, other) = if *sampler { ("SAMPLER", "CBV_SRV_UAV") } else { ("CBV_SRV_UAV", "SAMPLER") };
+            let why = if g.descriptor_heaps.iter().any(|(r, t)| *t != ty.0 && r.contains(h)) {
+                format!("is from a different descriptor heap type: D3D12_DESCRIPTOR_HEAP_TYPE_{other}")
+            } else if g.descriptor_heaps.iter().any(|(_, t)| *t == ty.0) {
+                "is not inside the descriptor heap of that type set on the command list".into()
             } else {
-                "cannot be used: no descriptor heap of that type is set on the command list (SetDescriptorHeaps)"
+                "cannot be used: no descriptor heap of that type is set on the command list (SetDescriptorHeaps)".into()
             };
             crate::debug::report_list_parts(
                 name,
@@ -2734,8 +2736,9 @@ fn set_root(g: &mut GraphicsState, name: &str, compute: bool, index: u32, arg: R
                 D3D12_MESSAGE_SEVERITY_ERROR,
                 id.0,
                 &format!(
-                    "root parameter [{index}] is a descriptor table in a descriptor heap of type \
-                     D3D12_DESCRIPTOR_HEAP_TYPE_{kind}; BaseDescriptor 0x{h:x} {why}."
+                    "The currently set root signature declares parameter [{index}] as a descriptor table in a \
+                     descriptor heap of type D3D12_DESCRIPTOR_HEAP_TYPE_{kind}, but the specified BaseDescriptor \
+                     0x{h:x} {why}."
                 ),
             );
         }
