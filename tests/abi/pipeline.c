@@ -1285,22 +1285,23 @@ static void test_binding(void)
         ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(l, 5, 2, four, 0);
     });
     /* Tables: no heap bound; a heap not bound; past the bound heap's end; into the sampler
-     * heap for an SRV table. */
-    BIND_CLOSE(E_INVALIDARG, {
+     * heap for an SRV table. Windows' runtime records them (only the debug layer reports #708,
+     * checked in conf_recording.c): Close succeeds. */
+    BIND_CLOSE(S_OK, {
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, t0);
     });
-    BIND_CLOSE(E_INVALIDARG, {
+    BIND_CLOSE(S_OK, {
         ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, other);
     });
-    BIND_CLOSE(E_INVALIDARG, {
+    BIND_CLOSE(S_OK, {
         ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(l, 4, past);
     });
-    BIND_CLOSE(E_INVALIDARG, {
+    BIND_CLOSE(S_OK, {
         ID3D12GraphicsCommandList_SetDescriptorHeaps(l, 2, both);
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(l, rs_args);
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(

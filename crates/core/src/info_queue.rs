@@ -363,6 +363,11 @@ pub fn default_category(id: u32) -> u32 {
     const STATE_GETTING: u32 = 7;
     const EXECUTION: u32 = 9;
     let Some(name) = rd3d12_sys::message_id_name(rd3d12_sys::D3D12_MESSAGE_ID(id as _)) else { return EXECUTION };
+    // Named SET_ but filed under EXECUTION by Windows' layer, as its printed lines show
+    // ("[ EXECUTION ERROR #708: SET_DESCRIPTOR_TABLE_INVALID]", gfx-rs/wgpu#1798).
+    if name == "SET_DESCRIPTOR_TABLE_INVALID" {
+        return EXECUTION;
+    }
     let starts = |p: &[&str]| p.iter().any(|p| name.starts_with(p));
     if starts(&["COPY_DESCRIPTORS", "SET_", "COMMAND_LIST_SETRENDERTARGETS"]) {
         STATE_SETTING

@@ -389,12 +389,17 @@ pub fn encode_color(format: DXGI_FORMAT, rgba: [f32; 4]) -> Option<([u8; 16], us
     }
 }
 
-/// ClearUnorderedAccessViewFloat's element: [`encode_color`] for FLOAT, UNORM and SNORM
-/// formats; `None` for every other format (integer, sRGB, shared-exponent, raw and
-/// structured views), where the clear is invalid.
+/// ClearUnorderedAccessViewFloat's element: [`encode_color`] for FLOAT, UNORM, SNORM, UINT
+/// and SINT formats. Integer channels take each value as an integral float, as
+/// ID3D11DeviceContext1::ClearView documents (and Windows' D3D12 runtime accepts these
+/// views): rounded toward zero, clamped to the channel's range (INF too), NaN → 0, so 3.7
+/// → 3, −1.5 → 0 as UINT and −1 as SINT. `None` for every other format (sRGB,
+/// shared-exponent, raw and structured views), where the clear is invalid.
 pub fn encode_uav_float(format: DXGI_FORMAT, rgba: [f32; 4]) -> Option<([u8; 16], usize)> {
     match layout(format)? {
-        Layout::Channels { num: Num::Float | Num::Unorm | Num::Snorm, .. } => encode_color(format, rgba),
+        Layout::Channels { num: Num::Float | Num::Unorm | Num::Snorm | Num::Uint | Num::Sint, .. } => {
+            encode_color(format, rgba)
+        }
         _ => None,
     }
 }
@@ -539,6 +544,36 @@ mod tests {
     }
     fn h(x: f32) -> u128 {
         color(DXGI_FORMAT_R16_FLOAT, [x, 0.0, 0.0, 0.0], 2)
+    }
+
+    #[test]
+    fn uav_float_clears_integer_views_with_truncated_saturated_values() {
+        let one = |f: DXGI_FORMAT, x: f32, size: usize| {
+            let (b, n) = encode_uav_float(f, [x, 0.0, 0.0, 0.0]).unwrap_or_else(|| panic!("{f:?} refused"));
+            assert_eq!(n, size, "{f:?}");
+            u128::from_le_bytes(b) & mask(8 * size as u8)
+        };
+        // Toward zero; negatives clamp to 0 as UINT, keep their integer part as SINT.
+        assert_eq!(one(DXGI_FORMAT_R32_UINT, 3.7, 4), 3);
+        assert_eq!(one(DXGI_FORMAT_R32_UINT, -1.5, 4), 0);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, -1.5, 4), 0xFFFF_FFFF);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, -7.9, 4), (-7i32) as u32 as u128);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, 2.5, 4), 2);
+        // Out of range and INF clamp; NaN is 0.
+        assert_eq!(one(DXGI_FORMAT_R32_UINT, 5e9, 4), 0xFFFF_FFFF);
+        assert_eq!(one(DXGI_FORMAT_R32_UINT, f32::INFINITY, 4), 0xFFFF_FFFF);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, -3e9, 4), 0x8000_0000);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, 3e9, 4), 0x7FFF_FFFF);
+        assert_eq!(one(DXGI_FORMAT_R32_SINT, f32::NAN, 4), 0);
+        assert_eq!(one(DXGI_FORMAT_R16_UINT, 70000.0, 2), 0xFFFF);
+        assert_eq!(one(DXGI_FORMAT_R8_SINT, -200.0, 1), 0x80);
+        // Four channels of RGBA8_UINT: 1.9 → 1, 255.5 → 255, 300 → 255, −3 → 0.
+        let (b, n) = encode_uav_float(DXGI_FORMAT_R8G8B8A8_UINT, [1.9, 255.5, 300.0, -3.0]).unwrap();
+        assert_eq!(&b[..n], &[1, 255, 255, 0]);
+        // Still refused: raw and structured views, shared exponent.
+        assert_eq!(encode_uav_float(DXGI_FORMAT_R32_TYPELESS, [1.0; 4]), None);
+        assert_eq!(encode_uav_float(DXGI_FORMAT_UNKNOWN, [1.0; 4]), None);
+        assert_eq!(encode_uav_float(DXGI_FORMAT_R9G9B9E5_SHAREDEXP, [1.0; 4]), None);
     }
 
     #[test]

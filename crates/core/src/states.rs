@@ -285,8 +285,12 @@ impl ListType {
 /// 4. resource flags (#523): RENDER_TARGET needs ALLOW_RENDER_TARGET, DEPTH_* needs
 ///    ALLOW_DEPTH_STENCIL, UNORDERED_ACCESS needs ALLOW_UNORDERED_ACCESS, (NON_)PIXEL_SHADER_RESOURCE
 ///    is forbidden with DENY_SHADER_RESOURCE;
-/// 5. RESOLVE_SOURCE needs SampleDesc.Count > 1, RESOLVE_DEST Count == 1 (#529);
-/// 6. UPLOAD resources can't leave GENERIC_READ, READBACK ones can't leave COPY_DEST (#741);
+/// 5. RESOLVE_SOURCE needs SampleDesc.Count > 1 (#529); RESOLVE_DEST takes any sample count
+///    (ResolveSubresourceRegion's DECOMPRESS mode resolves an MSAA subresource in place, so
+///    MSAA textures go to RESOLVE_DEST too);
+/// 6. UPLOAD resources stay in read states of GENERIC_READ (any non-empty combination of its
+///    bits, or RESOLVE_SOURCE), READBACK ones in COPY_DEST or RESOLVE_DEST (#741; the states
+///    Windows' debug layer names in that message);
 /// 7. `before == after` → warning #525 (REC: accepted as a no-op).
 pub fn validate_transition(
     desc: &D3D12_RESOURCE_DESC1,
@@ -370,27 +374,23 @@ pub fn validate_transition(
             format!("ResourceBarrier: RESOLVE_SOURCE requires a multisampled resource (SampleDesc.Count {samples})."),
         ));
     }
-    if both & RESOLVE_DEST != 0 && samples != 1 {
+    if !heap_allows(heap, before) || !heap_allows(heap, after) {
+        let (heap_name, states) = if heap == HeapKind::Upload {
+            (
+                "UPLOAD",
+                "D3D12_RESOURCE_STATE_GENERIC_READ (or read states it combines) or D3D12_RESOURCE_STATE_RESOLVE_SOURCE",
+            )
+        } else {
+            ("READBACK", "D3D12_RESOURCE_STATE_COPY_DEST or D3D12_RESOURCE_STATE_RESOLVE_DEST")
+        };
         return Err(Violation::new(
-            msg::RESOURCE_BARRIER_SAMPLE_COUNT,
-            format!("ResourceBarrier: RESOLVE_DEST requires a single-sampled resource (SampleDesc.Count {samples})."),
+            msg::RESOURCE_BARRIER_INVALID_HEAP,
+            format!(
+                "ResourceBarrier: Certain resources are restricted to certain D3D12_RESOURCE_STATES states, and \
+                 cannot be changed. Resources on D3D12_HEAP_TYPE_{heap_name} heaps requires {states} \
+                 (0x{before:x} -> 0x{after:x})."
+            ),
         ));
-    }
-    let fixed = match heap {
-        HeapKind::Upload => Some((GENERIC_READ, "UPLOAD", "GENERIC_READ")),
-        HeapKind::Readback => Some((COPY_DEST, "READBACK", "COPY_DEST")),
-        _ => None,
-    };
-    if let Some((state, heap_name, state_name)) = fixed {
-        if before != state || after != state {
-            return Err(Violation::new(
-                msg::RESOURCE_BARRIER_INVALID_HEAP,
-                format!(
-                    "ResourceBarrier: resources on a {heap_name} heap must stay in D3D12_RESOURCE_STATE_{state_name} \
-                     (0x{before:x} -> 0x{after:x})."
-                ),
-            ));
-        }
     }
     let mut warnings = Vec::new();
     if before == after {
@@ -400,6 +400,18 @@ pub fn validate_transition(
         ));
     }
     Ok(warnings)
+}
+
+/// Whether a resource on `heap` may be in state `s` (any state on other heaps). UPLOAD: a
+/// non-empty combination of GENERIC_READ's read bits (so INDIRECT_ARGUMENT <-> COPY_SOURCE
+/// transitions are fine), or RESOLVE_SOURCE; READBACK: COPY_DEST or RESOLVE_DEST. COMMON is
+/// neither.
+fn heap_allows(heap: HeapKind, s: u32) -> bool {
+    match heap {
+        HeapKind::Upload => s == RESOLVE_SOURCE || (s != COMMON && s & !GENERIC_READ == 0),
+        HeapKind::Readback => s == COPY_DEST || s == RESOLVE_DEST,
+        _ => true,
+    }
 }
 
 /// Validates a barrier's Type (TRANSITION 0, ALIASING 1, UAV 2; #519) and Flags (only

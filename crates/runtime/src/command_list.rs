@@ -2084,13 +2084,9 @@ unsafe extern "C" fn clear_dsv(
             if view.is_null() {
                 return Ok(());
             }
-            // Read-only planes of the view cannot be cleared through it.
-            let read_only = |clear: u32, ro: u32| flags.0 & clear != 0 && view.flags as u32 & ro != 0;
-            if read_only(D3D12_CLEAR_FLAG_DEPTH.0, D3D12_DSV_FLAG_READ_ONLY_DEPTH.0)
-                || read_only(D3D12_CLEAR_FLAG_STENCIL.0, D3D12_DSV_FLAG_READ_ONLY_STENCIL.0)
-            {
-                return Err(rec_err(ID, "the view is read-only for a plane being cleared"));
-            }
+            // The view's READ_ONLY_DEPTH / READ_ONLY_STENCIL flags say how OMSetRenderTargets
+            // binds it; they do not limit the clear, which writes the planes ClearFlags names
+            // (Windows accepts these clears).
             if flags.0 & D3D12_CLEAR_FLAG_DEPTH.0 != 0 {
                 let e = pack::encode_depth(view.format, depth).ok_or_else(|| rec_err(ID, "not a depth format"))?;
                 push_clear(l, s, &view, 0, e, rects, ID)?;
@@ -2172,14 +2168,19 @@ unsafe fn clear_uav(
             let gview = descriptor_heap::descriptor_at_gpu(dev, gpu)
                 .filter(|g| g.kind == Kind::UAV)
                 .ok_or_else(|| rec_err(HANDLE, "ViewGPUHandleInCurrentHeap is not a UAV in a shader-visible heap"))?;
+            // A NULL UAV (created with pResource NULL) views nothing: the clear writes nothing,
+            // whatever pResource is, and Windows closes the list.
+            if view.is_null() {
+                return Ok(());
+            }
             let r = resource(res, PTR, "pResource is NULL or not a resource")?;
             if view.resource != r.inner.id || gview.resource != view.resource {
                 return Err(rec_err(PTR, "pResource is not the resource of the views"));
             }
             s.use_as(r, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_UNORDERED_ACCESS.0);
             let e = if float {
-                // FLOAT, UNORM and SNORM views only (the docs: on other UAVs the clear is
-                // invalid and does not reach the driver).
+                // FLOAT, UNORM, SNORM and integer views (integers take the values as
+                // integral floats); raw and structured views are refused.
                 pack::encode_uav_float(view.format, std::ptr::read_unaligned(values.cast::<[f32; 4]>()))
             } else {
                 pack::encode_uint(view.format, std::ptr::read_unaligned(values.cast::<[u32; 4]>()))
@@ -2692,9 +2693,9 @@ unsafe extern "C" fn set_graphics_root_signature(this: *mut Iface, r: *mut ID3D1
     unsafe { set_root_signature(this, "SetGraphicsRootSignature", DIRECT, false, r) }
 }
 
-/// A SetRoot* call: checked against the bound root signature, then recorded. Descriptor
-/// tables must lie in the bound heap of their ranges' type.
-fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> Result<()> {
+/// A SetRoot* call: checked against the bound root signature, then recorded. A descriptor
+/// table outside the bound heap of its ranges' type is reported by the debug layer only.
+fn set_root(g: &mut GraphicsState, name: &str, compute: bool, index: u32, arg: RootArg) -> Result<()> {
     let (set, id) = match &arg {
         RootArg::Table(_) => (RootSet::Table, D3D12_MESSAGE_ID_SET_DESCRIPTOR_TABLE_INVALID),
         RootArg::Constants(off, v) => {
@@ -2711,13 +2712,35 @@ fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> R
     if !inherited {
         check_root_set(slots, index, set).map_err(|m| rec_err(id, m))?;
     }
+    // A table outside the bound heap of its type (none bound, another heap, the wrong type)
+    // is the debug layer's finding only: Windows' runtime records the handle and Close
+    // succeeds. At execution the table reads whatever descriptors its addresses hold in live
+    // heaps, and nothing (zeros, dropped writes) elsewhere.
     let heaps_known = !g.bundle || g.bundle_set.descriptor_heaps;
     if let (RootArg::Table(h), Some(RootSlot::Table { sampler }), true) =
         (&arg, slots.and_then(|s| s.get(index as usize)), heaps_known)
     {
         let ty = if *sampler { D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER } else { D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV };
         if !g.descriptor_heaps.iter().any(|(r, t)| *t == ty.0 && r.contains(h)) {
-            return Err(rec_err(id, "BaseDescriptor is not in the bound descriptor heap of the table's type"));
+            let (kind, other) = if *sampler { ("SAMPLER", "CBV_SRV_UAV") } else { ("CBV_SRV_UAV", "SAMPLER") };
+            let why = if g.descriptor_heaps.iter().any(|(r, t)| *t != ty.0 && r.contains(h)) {
+                format!("is from a different descriptor heap type: D3D12_DESCRIPTOR_HEAP_TYPE_{other}")
+            } else if g.descriptor_heaps.iter().any(|(_, t)| *t == ty.0) {
+                "is not inside the descriptor heap of that type set on the command list".into()
+            } else {
+                "cannot be used: no descriptor heap of that type is set on the command list (SetDescriptorHeaps)".into()
+            };
+            crate::debug::report_list_parts(
+                name,
+                D3D12_MESSAGE_CATEGORY_EXECUTION,
+                D3D12_MESSAGE_SEVERITY_ERROR,
+                id.0,
+                &format!(
+                    "The currently set root signature declares parameter [{index}] as a descriptor table in a \
+                     descriptor heap of type D3D12_DESCRIPTOR_HEAP_TYPE_{kind}, but the specified BaseDescriptor \
+                     0x{h:x} {why}."
+                ),
+            );
         }
     }
     // Root constants accumulate: each call sets its values at its offset, keeping the others.
@@ -2743,27 +2766,27 @@ fn set_root(g: &mut GraphicsState, compute: bool, index: u32, arg: RootArg) -> R
 }
 
 macro_rules! root_setters {
-    ($($name:ident($($a:ident : $t:ty),*) => $compute:expr, $allowed:expr, |$i:ident| $arg:expr;)*) => {$(
+    ($($name:ident $api:literal ($($a:ident : $t:ty),*) => $compute:expr, $allowed:expr, |$i:ident| $arg:expr;)*) => {$(
         unsafe extern "C" fn $name(this: *mut Iface, $i: UINT, $($a: $t),*) {
             // SAFETY: forwarded; arrays hold the counts given.
-            unsafe { set_state(this, stringify!($name), $allowed, |g| { let arg = $arg?; set_root(g, $compute, $i, arg) }) }
+            unsafe { set_state(this, $api, $allowed, |g| { let arg = $arg?; set_root(g, $api, $compute, $i, arg) }) }
         }
     )*};
 }
 
 root_setters! {
-    set_compute_root_table(h: D3D12_GPU_DESCRIPTOR_HANDLE) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
-    set_graphics_root_table(h: D3D12_GPU_DESCRIPTOR_HANDLE) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
-    set_compute_root_constant(v: UINT, off: UINT) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
-    set_graphics_root_constant(v: UINT, off: UINT) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
-    set_compute_root_constants(n: UINT, p: *const c_void, off: UINT) => true, COMPUTE, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
-    set_graphics_root_constants(n: UINT, p: *const c_void, off: UINT) => false, DIRECT, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
-    set_compute_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
-    set_graphics_root_cbv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
-    set_compute_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
-    set_graphics_root_srv(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
-    set_compute_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
-    set_graphics_root_uav(va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
+    set_compute_root_table "SetComputeRootDescriptorTable" (h: D3D12_GPU_DESCRIPTOR_HANDLE) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
+    set_graphics_root_table "SetGraphicsRootDescriptorTable" (h: D3D12_GPU_DESCRIPTOR_HANDLE) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Table(h.ptr));
+    set_compute_root_constant "SetComputeRoot32BitConstant" (v: UINT, off: UINT) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
+    set_graphics_root_constant "SetGraphicsRoot32BitConstant" (v: UINT, off: UINT) => false, DIRECT, |i| Ok::<_, Error>(RootArg::Constants(off, vec![v]));
+    set_compute_root_constants "SetComputeRoot32BitConstants" (n: UINT, p: *const c_void, off: UINT) => true, COMPUTE, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
+    set_graphics_root_constants "SetGraphicsRoot32BitConstants" (n: UINT, p: *const c_void, off: UINT) => false, DIRECT, |i| array(p as *const u32, n).map(|v| RootArg::Constants(off, v));
+    set_compute_root_cbv "SetComputeRootConstantBufferView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
+    set_graphics_root_cbv "SetGraphicsRootConstantBufferView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Cbv, va));
+    set_compute_root_srv "SetComputeRootShaderResourceView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
+    set_graphics_root_srv "SetGraphicsRootShaderResourceView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Srv, va));
+    set_compute_root_uav "SetComputeRootUnorderedAccessView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => true, COMPUTE, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
+    set_graphics_root_uav "SetGraphicsRootUnorderedAccessView" (va: D3D12_GPU_VIRTUAL_ADDRESS) => false, DIRECT, |i| Ok::<_, Error>(RootArg::View(RootView::Uav, va));
 }
 
 unsafe extern "C" fn ia_set_index_buffer(this: *mut Iface, v: *const D3D12_INDEX_BUFFER_VIEW) {

@@ -136,3 +136,13 @@ fn printed_line_is_microsofts_format() {
     assert_eq!(category_name(11), "UNKNOWN_CATEGORY");
     assert_eq!(severity_name(4), "MESSAGE");
 }
+
+#[test]
+fn default_categories_follow_windows_printed_lines() {
+    // "[ EXECUTION ERROR #708: SET_DESCRIPTOR_TABLE_INVALID]" (gfx-rs/wgpu#1798), though named SET_.
+    assert_eq!(default_category(708), EXECUTION);
+    // SET_DESCRIPTOR_HEAP_INVALID stays STATE_SETTING; barriers RESOURCE_MANIPULATION (#741 in
+    // rive-app/rive-runtime#57 and NVIDIA-RTX/NRI#44).
+    assert_eq!(default_category(554), 6);
+    assert_eq!(default_category(741), 8);
+}

@@ -196,7 +196,9 @@ fn transition_sample_count() {
     let l = ListType::Direct;
     let ms = desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, RT_FLAG, 4);
     assert!(tr(&ms, h, l, S_RT, S_RS).is_ok());
-    assert_eq!(err_id(tr(&ms, h, l, 0, S_RD)), 529);
+    // MSAA -> MSAA resolves (DECOMPRESS in place) put a multisampled texture in RESOLVE_DEST
+    assert!(tr(&ms, h, l, 0, S_RD).is_ok());
+    assert!(tr(&ms, h, l, S_RT, S_RD).is_ok());
     assert_eq!(err_id(tr(&tex(RT_FLAG), h, l, S_RT, S_RS)), 529);
     assert!(tr(&tex(0), h, l, 0, S_RD).is_ok());
 }
@@ -204,12 +206,21 @@ fn transition_sample_count() {
 #[test]
 fn transition_upload_and_readback_heaps() {
     let l = ListType::Direct;
-    // native: UPLOAD buffer away from GENERIC_READ / READBACK buffer away from COPY_DEST → E_INVALIDARG
-    assert_eq!(err_id(tr(&buf(), HeapKind::Upload, l, S_GR, S_CS)), 741);
+    // native: UPLOAD buffer away from GENERIC_READ's reads / READBACK buffer away from COPY_DEST → E_INVALIDARG
+    assert_eq!(err_id(tr(&buf(), HeapKind::Upload, l, S_GR, S_CD)), 741);
     assert_eq!(err_id(tr(&buf(), HeapKind::Upload, l, S_GR, 0)), 741);
     assert_eq!(err_id(tr(&buf(), HeapKind::Upload, l, 0, S_GR)), 741);
+    assert_eq!(err_id(tr(&buf(), HeapKind::Upload, l, S_IND, S_CS | S_SRS)), 741);
     assert_eq!(err_id(tr(&buf(), HeapKind::Readback, l, S_CD, 0)), 741);
     assert_eq!(err_id(tr(&buf(), HeapKind::Readback, l, S_CD, S_CS)), 741);
+    // read states that GENERIC_READ combines stay legal on UPLOAD (Windows accepts them)
+    assert!(tr(&buf(), HeapKind::Upload, l, S_IND, S_CS).is_ok());
+    assert!(tr(&buf(), HeapKind::Upload, l, S_CS, S_IND).is_ok());
+    assert!(tr(&buf(), HeapKind::Upload, l, S_GR, S_VCB | S_IB).is_ok());
+    assert!(tr(&buf(), HeapKind::Upload, l, S_NPSR | S_PSR, S_GR).is_ok());
+    // READBACK: COPY_DEST <-> RESOLVE_DEST
+    assert!(tr(&buf(), HeapKind::Readback, l, S_CD, S_RD).is_ok());
+    assert!(tr(&buf(), HeapKind::Readback, l, S_RD, S_CD).is_ok());
     let w = tr(&buf(), HeapKind::Upload, l, S_GR, S_GR).unwrap();
     assert_eq!(w[0].id.0, 525);
     // custom and reserved resources transition freely
