@@ -19,11 +19,13 @@ use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
+/// A name and the record of the live object a Load method made for it.
+type Loaded = (Vec<u32>, Arc<WeakSlot<PipelineState>>);
+
 pub struct PipelineLibrary {
     device: Ptr<Device>,
     entries: Mutex<Vec<LibraryEntry>>,
-    /// By name, the live object a Load method made.
-    loaded: Mutex<Vec<(Vec<u32>, Arc<WeakSlot<PipelineState>>)>>,
+    loaded: Mutex<Vec<Loaded>>,
 }
 
 fn invalid(id: D3D12_MESSAGE_ID, text: impl Into<String>) -> Error {
