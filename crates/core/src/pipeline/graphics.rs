@@ -565,7 +565,7 @@ fn targets(d: &PipelineDesc) -> R<()> {
     // ([`super::validate`] turns it off). Typeless formats and values that name no format stay
     // refused.
     if d.dsv_format != 0 {
-        let ok = format::info(sys::DXGI_FORMAT(d.dsv_format)).is_some_and(|x| x.format.0 != 0 && !x.is_typeless());
+        let ok = format::info(sys::DXGI_FORMAT(d.dsv_format)).is_some_and(|x| !x.is_typeless());
         if !ok {
             return Err(gp(
                 sys::D3D12_MESSAGE_ID_CREATEDEPTHSTENCILVIEW_INVALIDFORMAT,
