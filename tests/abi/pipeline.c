@@ -488,7 +488,7 @@ static void test_graphics_rules(void)
     GFX(E_INVALIDARG, d.DepthStencilState.DepthEnable = TRUE);            /* DepthFunc 0 */
     GFX(E_INVALIDARG, d.DepthStencilState.DepthWriteMask = 2);
     GFX(E_INVALIDARG, d.DepthStencilState.StencilEnable = TRUE);          /* stencil ops 0 */
-    GFX(E_INVALIDARG, d.DSVFormat = DXGI_FORMAT_R8G8B8A8_UNORM);
+    GFX(S_OK, d.DSVFormat = DXGI_FORMAT_R8G8B8A8_UNORM); /* a colour format: accepted, as on Windows */
     GFX(E_INVALIDARG, d.DSVFormat = DXGI_FORMAT_R24G8_TYPELESS);
 
     /* Render targets and samples. */

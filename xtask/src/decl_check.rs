@@ -268,7 +268,7 @@ fn check_slots() -> Result<String, String> {
     let re = regex::Regex::new(r"SLOT\((\w+),\s*(\w+),\s*(\d+)\)").unwrap();
     let mut n = 0;
     let mut bad = Vec::new();
-    // Printed indices: HSP's `#comfunc IFace_Method N` and Python's `Method = (N, ...`.
+    // Printed indices: HSP's `#comfunc global IFace_Method N` and Python's `Method = (N, ...`.
     let printed = |i: &str, lang: Lang| rd3d12_decl::render(&[i], lang, Abi::LinuxX64, false);
     for c in re.captures_iter(&text) {
         let ifaces: Vec<&str> = match &c[1] {
@@ -281,7 +281,7 @@ fn check_slots() -> Result<String, String> {
             let got = rd3d12_decl::slots(i)?.into_iter().find(|(_, m)| *m == c[2]).map(|(k, _)| k);
             let hsp = printed(i, Lang::Hsp)?;
             let py = printed(i, Lang::Python)?;
-            let in_hsp = hsp.lines().any(|l| l.starts_with(&format!("#comfunc {i}_{} {want}", &c[2])));
+            let in_hsp = hsp.lines().any(|l| l.starts_with(&format!("#comfunc global {i}_{} {want} ", &c[2])));
             let in_py = py.lines().any(|l| l.trim_start().starts_with(&format!("{} = ({want}, ", &c[2])));
             n += 1;
             if got != Some(want) || !in_hsp || !in_py {

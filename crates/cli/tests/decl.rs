@@ -41,8 +41,14 @@ fn device_slots_in_hsp_and_python() {
     let (ok, out, _) = decl(&["ID3D12Device", "--lang", "hsp", "--abi", "windows-x86"]);
     assert!(ok);
     assert!(out.contains("#usecom ID3D12Device \"{189819F1-1DB6-4B57-BE54-1821339B85F7}\""));
-    assert!(out.contains("#comfunc ID3D12Device_GetNodeCount 7  ;"));
-    assert!(out.contains("#comfunc ID3D12Device_GetAdapterLuid 43 sptr  ; (RetVal)"), "{out}");
+    assert!(out.contains("#comfunc global ID3D12Device_GetNodeCount 7  ;"));
+    // The hidden RetVal points at a LUID the caller holds: a `var`.
+    assert!(out.contains("#comfunc global ID3D12Device_GetAdapterLuid 43 var  ; (RetVal)"), "{out}");
+    // Structs by pointer are `var`, REFIID and void** are `sptr`.
+    assert!(
+        out.contains("#comfunc global ID3D12Device_CreateCommittedResource 27 var, int, var, int, var, sptr, sptr  ;"),
+        "{out}"
+    );
     let (ok, out, _) = decl(&["ID3D12Device", "--lang", "python"]);
     assert!(ok);
     // linux-x64: GetAdapterLuid returns the LUID by value.

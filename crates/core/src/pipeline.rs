@@ -1192,6 +1192,11 @@ pub fn validate(d: &PipelineDesc, l: &Limits) -> R<Pipeline> {
     desc.cached_blob = None;
     if d.kind == PipelineKind::Graphics {
         graphics::validate(d, &shaders, &root_signature, l)?;
+        if d.dsv_format != 0 && !graphics::has_depth_stencil(d.dsv_format) {
+            // A colour DSVFormat, which Windows accepts: the depth-stencil state is ignored.
+            desc.depth_stencil.depth_enable = false;
+            desc.depth_stencil.stencil_enable = false;
+        }
     } else {
         // Graphics-only state means nothing to a compute pipeline: normalise it away so that
         // equivalent descriptions encode identically.

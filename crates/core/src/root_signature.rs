@@ -377,7 +377,8 @@ pub struct RootSignatureDesc {
 /// Why a root signature was refused: the HRESULT class, the debug-layer message ID and text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RootSignatureError {
-    /// HRESULT class (E_INVALIDARG for every root signature rule).
+    /// HRESULT class (E_INVALIDARG for every root signature rule; E_FAIL for a container without
+    /// a root signature).
     pub hr: Hr,
     /// CREATE_ROOT_SIGNATURE_* message ID.
     pub id: MessageId,
@@ -395,9 +396,13 @@ impl RootSignatureError {
         Self::with(sys::D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_DESERIALIZE_FAILED, message)
     }
 
-    /// A container without an RTS0 part (CREATE_ROOT_SIGNATURE_BLOB_NOT_FOUND).
+    /// A container without an RTS0 part (CREATE_ROOT_SIGNATURE_BLOB_NOT_FOUND): a well-formed
+    /// container that simply holds no root signature is E_FAIL on Windows, not E_INVALIDARG.
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::with(sys::D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_BLOB_NOT_FOUND, message)
+        RootSignatureError {
+            hr: Hr::Fail,
+            ..Self::with(sys::D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_BLOB_NOT_FOUND, message)
+        }
     }
 
     /// A description that breaks a rule (CREATE_ROOT_SIGNATURE_INVALID_CONFIGURATION).

@@ -2,12 +2,14 @@
 //!
 //! An entry is a name and the canonical encoding of the pipeline stored under it
 //! ([`rd3d12_core::pipeline::cache`]); loading re-creates the pipeline from the caller's
-//! description after checking that the description is the one stored. The blob handed to
-//! CreatePipelineLibrary is copied, so it need not outlive the library.
+//! description after checking that the description is the one stored. Loading a name again
+//! while the object it gave is alive hands out that same object (one more reference), as on
+//! Windows; the library itself holds no reference, so the count the caller sees is its own. The
+//! blob handed to CreatePipelineLibrary is copied, so it need not outlive the library.
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12pipelinelibrary1>
 
-use crate::com::{hand_out, Child, Class, Object, Ptr};
+use crate::com::{hand_out, Child, Class, Object, Ptr, WeakSlot};
 use crate::device::{null_out, Device};
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::pipeline_state::{identity, stream_desc, to_error, CallerMemory, PipelineState};
@@ -15,11 +17,15 @@ use rd3d12_core::pipeline::cache::{self, LibraryEntry};
 use rd3d12_core::pipeline::{self, PipelineDesc, PsoError};
 use rd3d12_sys::*;
 use std::ffi::c_void;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+/// A name and the record of the live object a Load method made for it.
+type Loaded = (Vec<u32>, Arc<WeakSlot<PipelineState>>);
 
 pub struct PipelineLibrary {
     device: Ptr<Device>,
     entries: Mutex<Vec<LibraryEntry>>,
+    loaded: Mutex<Vec<Loaded>>,
 }
 
 fn invalid(id: D3D12_MESSAGE_ID, text: impl Into<String>) -> Error {
@@ -32,7 +38,7 @@ impl PipelineLibrary {
     pub fn create(device: Ptr<Device>, blob: &[u8]) -> Result<Ptr<PipelineLibrary>> {
         device.inner.check_alive()?;
         let entries = cache::parse_library(blob, &identity(&device.inner)).map_err(to_error)?;
-        Ok(Ptr::new(PipelineLibrary { device, entries: Mutex::new(entries) }))
+        Ok(Ptr::new(PipelineLibrary { device, entries: Mutex::new(entries), loaded: Mutex::default() }))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<LibraryEntry>> {
@@ -51,19 +57,31 @@ impl PipelineLibrary {
         Ok(())
     }
 
-    /// Creates the pipeline `desc` describes, if it is the one stored under `name`.
+    /// The pipeline `desc` describes, if it is the one stored under `name`: the object an
+    /// earlier load of the name made while it lives, else a new one.
     fn load(&self, name: &[u32], desc: &PipelineDesc) -> Result<Ptr<PipelineState>> {
         let stored = self.lock().iter().find(|(n, _)| n == name).map(|(_, enc)| enc.clone()).ok_or_else(|| {
             invalid(D3D12_MESSAGE_ID_LOADPIPELINE_NAMENOTFOUND, "no pipeline is stored under this name")
         })?;
-        let pso = PipelineState::create(self.device.clone(), desc)?;
-        if pso.inner.pipeline.canonical != stored {
+        let p = PipelineState::validate(&self.device, desc)?;
+        if p.canonical != stored {
             return Err(invalid(
                 D3D12_MESSAGE_ID_LOADPIPELINE_INVALIDDESC,
                 "the description differs from the pipeline stored under this name",
             ));
         }
-        Ok(pso)
+        let slot = {
+            let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+            match loaded.iter().find(|(n, _)| n == name) {
+                Some((_, s)) => s.clone(),
+                None => {
+                    let s = Arc::new(WeakSlot::new());
+                    loaded.push((name.to_vec(), s.clone()));
+                    s
+                }
+            }
+        };
+        Ok(slot.get_or_make(|| PipelineState::make(self.device.clone(), p, Some(slot.clone()))))
     }
 
     fn serialized(&self) -> Vec<u8> {

@@ -5,7 +5,7 @@
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12pipelinestate>
 
 use crate::blob::Blob;
-use crate::com::{Child, Class, Object, Ptr};
+use crate::com::{Child, Class, Object, Ptr, WeakSlot};
 use crate::device::Device;
 use crate::error::{guard_hr, Error, Message, Result};
 use crate::features;
@@ -135,6 +135,17 @@ pub struct PipelineState {
     /// The validated pipeline (parsed shaders, root signature, canonical encoding) and its
     /// programs, shared with the draws and dispatches recorded with it.
     pub pipeline: Arc<Executable>,
+    /// The pipeline library's record of this object when a Load method made it: loading the
+    /// same name again hands out this object while it lives (cleared on drop).
+    library_slot: Option<Arc<WeakSlot<PipelineState>>>,
+}
+
+impl Drop for PipelineState {
+    fn drop(&mut self) {
+        if let Some(slot) = &self.library_slot {
+            slot.clear(self);
+        }
+    }
 }
 
 /// A pipeline as draws and dispatches execute it: the validated pipeline and, read on first
@@ -174,12 +185,28 @@ impl PipelineState {
     /// Create*PipelineState after the description was read: validates it, checks a CachedPSO
     /// against it, and makes the object.
     pub fn create(device: Ptr<Device>, desc: &PipelineDesc) -> Result<Ptr<PipelineState>> {
+        let p = Self::validate(&device, desc)?;
+        Ok(Self::make(device, p, None))
+    }
+
+    /// The checks of Create*PipelineState: the description, then its CachedPSO.
+    pub fn validate(device: &Ptr<Device>, desc: &PipelineDesc) -> Result<Pipeline> {
         device.inner.check_alive()?;
         let p = pipeline::validate(desc, &limits(&device.inner)).map_err(to_error)?;
         if let Some(blob) = &desc.cached_blob {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
-        Ok(Ptr::new(PipelineState { device, pipeline: Arc::new(Executable::new(p)) }))
+        Ok(p)
+    }
+
+    /// The object of a validated pipeline; `library_slot` is the library record it clears when
+    /// it dies.
+    pub fn make(
+        device: Ptr<Device>,
+        p: Pipeline,
+        library_slot: Option<Arc<WeakSlot<PipelineState>>>,
+    ) -> Ptr<PipelineState> {
+        Ptr::new(PipelineState { device, pipeline: Arc::new(Executable::new(p)), library_slot })
     }
 
     /// The PSO behind an interface pointer the caller passed, if it is one of ours.

@@ -96,9 +96,11 @@ fn max_version() -> Version {
     Version::from_raw(features::MAX_ROOT_SIGNATURE.0).unwrap_or(Version::V1_0)
 }
 
-/// A core error as the Error the COM edge reports.
+/// A core error as the Error the COM edge reports, with its HRESULT (E_FAIL for a container
+/// without a root signature, E_INVALIDARG otherwise).
 pub fn to_error(e: RootSignatureError) -> Error {
-    Error::invalid_arg(D3D12_MESSAGE_ID(e.id.0), D3D12_MESSAGE_CATEGORY_STATE_CREATION, e.message)
+    let hr = e.hresult();
+    Error { hr, ..Error::invalid_arg(D3D12_MESSAGE_ID(e.id.0), D3D12_MESSAGE_CATEGORY_STATE_CREATION, e.message) }
 }
 
 // ---- C structs → model ------------------------------------------------------------------------

@@ -560,17 +560,26 @@ fn targets(d: &PipelineDesc) -> R<()> {
             }
         }
     }
+    // A DSVFormat without depth or stencil (a colour format) is accepted, as on Windows: no
+    // depth-stencil view can have it, so the depth-stencil state has nothing to act on
+    // ([`super::validate`] turns it off). Typeless formats and values that name no format stay
+    // refused.
     if d.dsv_format != 0 {
-        let ok = format::info(sys::DXGI_FORMAT(d.dsv_format))
-            .is_some_and(|x| !x.is_typeless() && x.class_support1 & s1::DEPTH_STENCIL != 0);
+        let ok = format::info(sys::DXGI_FORMAT(d.dsv_format)).is_some_and(|x| !x.is_typeless());
         if !ok {
             return Err(gp(
                 sys::D3D12_MESSAGE_ID_CREATEDEPTHSTENCILVIEW_INVALIDFORMAT,
-                format!("DSVFormat ({}) is not a depth-stencil format", d.dsv_format),
+                format!("DSVFormat ({}) is not a format a depth-stencil view can have", d.dsv_format),
             ));
         }
     }
     Ok(())
+}
+
+/// Whether `dsv_format` is a depth-stencil format, the only kind whose views a draw can test
+/// against: the pipeline's depth-stencil state means nothing with any other.
+pub(super) fn has_depth_stencil(dsv_format: u32) -> bool {
+    format::info(sys::DXGI_FORMAT(dsv_format)).is_some_and(|x| x.class_support1 & s1::DEPTH_STENCIL != 0)
 }
 
 fn blend_vs_targets(d: &PipelineDesc) -> R<()> {
@@ -591,13 +600,23 @@ fn blend_vs_targets(d: &PipelineDesc) -> R<()> {
             ));
         }
     }
+    // Dual-source blending (SRC1 factors on render target 0) writes render target 0 only: no
+    // other target may have a format, and with IndependentBlendEnable no other target may
+    // blend. NumRenderTargets above 1 with the other formats UNKNOWN is accepted, as on Windows.
     let t0 = rt_blend(d, 0);
     let dual = t0.blend_enable && [t0.src, t0.dest, t0.src_alpha, t0.dest_alpha].into_iter().any(dual_source);
-    if dual && d.num_render_targets > 1 {
-        return Err(gp(
-            sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_OM_DUAL_SOURCE_BLENDING_CAN_ONLY_HAVE_RENDER_TARGET_0,
-            "dual-source blending works with one render target only",
-        ));
+    if dual {
+        use sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_OM_DUAL_SOURCE_BLENDING_CAN_ONLY_HAVE_RENDER_TARGET_0 as DUAL;
+        let n = d.num_render_targets.min(8) as usize;
+        if let Some(i) = (1..n).find(|&i| d.rtv_formats[i] != 0) {
+            return Err(gp(DUAL, format!("dual-source blending writes render target 0 only, RTVFormats[{i}] is set")));
+        }
+        if let Some(i) = (1..8).find(|&i| d.blend.independent && d.blend.rt[i].blend_enable) {
+            return Err(gp(
+                DUAL,
+                format!("dual-source blending on render target 0 leaves no blending to RenderTarget[{i}]"),
+            ));
+        }
     }
     Ok(())
 }

@@ -9,9 +9,15 @@
 //!
 //! Every type of the 1.606 headers is accepted (0–22, 24–26); 23 and anything from 27 on is
 //! unknown. A type may appear once (DEPTH_STENCIL, DEPTH_STENCIL1 and DEPTH_STENCIL2 count as
-//! one state). Missing subobjects take d3dx12's defaults (the `Default` impls of the model).
-//! The pipeline kind follows the shaders present: CS → compute, AS or MS → mesh, any other
-//! shader → graphics; none at all cannot be deduced.
+//! one state). Missing subobjects take d3dx12's defaults (the `Default` impls of the model); a
+//! missing PRIMITIVE_TOPOLOGY is TRIANGLE, as on Windows.
+//!
+//! The pipeline kind follows the shader that only one kind has, as the D3D12_PIPELINE_STATE_
+//! STREAM_DESC page says ("by which subobject type, out of VS, CS, and MS, is found"): VS →
+//! graphics, CS → compute, MS (or AS) → mesh. Two of them in one stream fail; none at all cannot
+//! be deduced. The other shaders of a graphics pipeline (HS, DS, GS, PS) next to a CS are
+//! ignored with the rest of the graphics state: the pipeline is a compute pipeline. A shader
+//! subobject with a zero length is no shader (d3dx12's stream helpers write every slot).
 
 use rd3d12_sys as sys;
 use rd3d12_sys::*;
@@ -265,6 +271,7 @@ pub fn from_stream(stream: &[u8], r: &dyn Resolver) -> R<PipelineDesc> {
         return Err(stream_err(ZERO, "SizeInBytes is 0"));
     }
     let mut p = PipelineDesc::new(PipelineKind::Graphics);
+    p.topology_type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE.0;
     let mut seen: Vec<u32> = Vec::new();
     let mut at = 0usize;
     while at < stream.len() {
@@ -287,21 +294,26 @@ pub fn from_stream(stream: &[u8], r: &dyn Resolver) -> R<PipelineDesc> {
         at = end.next_multiple_of(8);
     }
     let has = |s: Slot| p.shader(s).is_some();
-    p.kind = if has(Slot::Cs) {
-        if [Slot::Vs, Slot::Hs, Slot::Ds, Slot::Gs, Slot::Ps, Slot::As, Slot::Ms].into_iter().any(has) {
-            return Err(stream_err(INVALID, "a stream cannot hold a compute shader together with other shaders"));
+    let (vs, cs, mesh) = (has(Slot::Vs), has(Slot::Cs), has(Slot::As) || has(Slot::Ms));
+    p.kind = match (vs, cs, mesh) {
+        (true, false, false) => PipelineKind::Graphics,
+        (false, true, false) => PipelineKind::Compute,
+        (false, false, true) => PipelineKind::Mesh,
+        (false, false, false) if p.shaders.is_empty() => {
+            return Err(stream_err(DEDUCE, "the stream holds no shader, so its pipeline type cannot be deduced"))
         }
-        PipelineKind::Compute
-    } else if has(Slot::As) || has(Slot::Ms) {
-        if has(Slot::Vs) {
-            return Err(stream_err(INVALID, "a stream cannot hold a vertex shader together with mesh shaders"));
+        // HS, DS, GS or PS without a VS: a graphics pipeline that lacks its vertex shader.
+        (false, false, false) => PipelineKind::Graphics,
+        _ => {
+            return Err(stream_err(
+                INVALID,
+                "the stream holds shaders of two pipeline types (VS for graphics, CS for compute, AS/MS for mesh)",
+            ))
         }
-        PipelineKind::Mesh
-    } else if p.shaders.is_empty() {
-        return Err(stream_err(DEDUCE, "the stream holds no shader, so its pipeline type cannot be deduced"));
-    } else {
-        PipelineKind::Graphics
     };
+    if p.kind == PipelineKind::Compute {
+        p.shaders.retain(|(s, _)| *s == Slot::Cs);
+    }
     Ok(p)
 }
 

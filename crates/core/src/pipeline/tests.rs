@@ -625,13 +625,43 @@ fn blend_rules() {
     accepts(&with(|d| d.rtv_formats[0] = DXGI_FORMAT_R32_UINT.0));
     let dual = rt(0, &|t| t.dest = D3D12_BLEND_INV_SRC1_COLOR.0);
     accepts(&dual);
+    use D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_OM_DUAL_SOURCE_BLENDING_CAN_ONLY_HAVE_RENDER_TARGET_0 as DUAL;
     rejects(
-        &dual.tap(|d| {
+        &dual.clone().tap(|d| {
             d.num_render_targets = 2;
             d.rtv_formats[1] = DXGI_FORMAT_R8G8B8A8_UNORM.0;
         }),
-        D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_OM_DUAL_SOURCE_BLENDING_CAN_ONLY_HAVE_RENDER_TARGET_0,
+        DUAL,
     );
+    // A second target without a format is no second target.
+    accepts(&dual.clone().tap(|d| d.num_render_targets = 2));
+    // With IndependentBlendEnable no other target may blend, formats or not.
+    let independent = dual.clone().tap(|d| {
+        d.blend.independent = true;
+        d.blend.rt[1] = d.blend.rt[0];
+        d.blend.rt[1].dest = D3D12_BLEND_ZERO.0;
+    });
+    rejects(&independent.clone().tap(|d| d.num_render_targets = 2), DUAL);
+    rejects(
+        &independent.clone().tap(|d| d.blend.rt[5] = d.blend.rt[1]).tap(|d| d.blend.rt[1].blend_enable = false),
+        DUAL,
+    );
+    accepts(&independent.tap(|d| d.blend.rt[1].blend_enable = false));
+}
+
+#[test]
+fn colour_dsv_format_is_accepted_and_turns_depth_off() {
+    let d = with(|d| {
+        d.dsv_format = DXGI_FORMAT_R8G8B8A8_UNORM.0;
+        d.depth_stencil.depth_enable = true;
+        d.depth_stencil.stencil_enable = true;
+    });
+    let p = accepts(&d);
+    assert!(!p.desc.depth_stencil.depth_enable && !p.desc.depth_stencil.stencil_enable);
+    assert_eq!(p.desc.dsv_format, DXGI_FORMAT_R8G8B8A8_UNORM.0);
+    // A real depth format keeps its state.
+    let p = accepts(&d.clone().tap(|d| d.dsv_format = DXGI_FORMAT_D32_FLOAT.0));
+    assert!(p.desc.depth_stencil.depth_enable && p.desc.depth_stencil.stencil_enable);
 }
 
 trait Tap: Sized {
@@ -774,7 +804,7 @@ fn render_target_and_depth_formats() {
         d.rtv_formats[2] = DXGI_FORMAT_R16G16B16A16_FLOAT.0;
     }));
     accepts(&with(|d| d.num_render_targets = 0).tap(|d| d.rtv_formats[0] = 0));
-    for bad in [DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R24G8_TYPELESS, DXGI_FORMAT(200)] {
+    for bad in [DXGI_FORMAT_R24G8_TYPELESS, DXGI_FORMAT(200)] {
         rejects(&with(|d| d.dsv_format = bad.0), D3D12_MESSAGE_ID_CREATEDEPTHSTENCILVIEW_INVALIDFORMAT);
     }
     for good in
@@ -1132,12 +1162,45 @@ fn stream_structure_errors() {
     let ca = mem.put(&cs);
     let w = base_stream(&mem).addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_CS), ca, cs.len() as u64);
     stream_rejects(&w.bytes, &mem, D3D12_MESSAGE_ID_CREATEPIPELINESTATE_INVALID_STREAM);
-    // Without a topology subobject the type is UNDEFINED.
+    // VS and MS: two pipeline types.
+    let ms = ShaderBuilder::dxbc(Stage::Mesh).build();
+    let w = base_stream(&mem).addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_MS), mem.put(&ms), ms.len() as u64);
+    stream_rejects(&w.bytes, &mem, D3D12_MESSAGE_ID_CREATEPIPELINESTATE_INVALID_STREAM);
+    // A zero-length CS (d3dx12's helpers write every slot) is no CS.
+    let w = base_stream(&mem).addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_CS), 0, 0);
+    assert_eq!(from_stream(&w.bytes, &mem).unwrap().kind, PipelineKind::Graphics);
+}
+
+#[test]
+fn stream_topology_defaults_to_triangle() {
+    let mem = stream_mem();
     let v = vs().build();
     let w = StreamWriter::new()
         .raw(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_ROOT_SIGNATURE), &RS_TAG.to_le_bytes())
         .addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VS), mem.put(&v), v.len() as u64);
+    let mut d = from_stream(&w.bytes, &mem).unwrap();
+    assert_eq!(d.topology_type, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE.0);
+    d.input_layout = base().input_layout;
+    accepts(&d);
+    // An explicit UNDEFINED is still refused.
+    let w = w.words(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PRIMITIVE_TOPOLOGY), &[0]);
     stream_rejects(&w.bytes, &mem, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_PRIMITIVETOPOLOGY);
+}
+
+#[test]
+fn stream_with_cs_and_graphics_shaders_is_a_compute_pipeline() {
+    let mem = Mem { roots: vec![rs(0)], ..Default::default() };
+    let cs = ShaderBuilder::dxbc(Stage::Compute).build();
+    let p = ps().build();
+    let w = StreamWriter::new()
+        .raw(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_ROOT_SIGNATURE), &RS_TAG.to_le_bytes())
+        .addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PS), mem.put(&p), p.len() as u64)
+        .addr_len(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_CS), mem.put(&cs), cs.len() as u64)
+        .words(t(D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL_FORMAT), &[DXGI_FORMAT_D32_FLOAT.0]);
+    let d = from_stream(&w.bytes, &mem).unwrap();
+    assert_eq!(d.kind, PipelineKind::Compute);
+    assert_eq!(d.shader(Slot::Ps), None);
+    assert_eq!(accepts(&d).canonical, accepts(&compute()).canonical);
 }
 
 #[test]

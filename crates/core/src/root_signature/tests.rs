@@ -876,6 +876,7 @@ fn containers_are_checked() {
     let other = dxbc::build(&[(*b"SHEX", &[0u8; 16][..])]);
     let e = RootSignatureDesc::deserialize(&other).unwrap_err();
     assert_eq!(e.id.0, sys::D3D12_MESSAGE_ID_CREATE_ROOT_SIGNATURE_BLOB_NOT_FOUND.0);
+    assert_eq!(e.hresult(), sys::E_FAIL, "a container without RTS0 is E_FAIL, as on Windows");
     // A bare RTS0 payload without a container is not a blob.
     assert!(RootSignatureDesc::deserialize(&good[44..]).is_err());
     // RTS0 next to shader parts, anywhere in the container.

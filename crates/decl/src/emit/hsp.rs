@@ -1,8 +1,9 @@
 //! HSP 3.x and IronHSP. HSP has no structs: a struct is an `int` array (`dim st, N`), and each
 //! field is reached as `st.N` (an aligned 4-byte int) or with peek/wpeek/lpeek and
 //! poke/wpoke/lpoke at its byte offset; every field gets a `#const` with its offset. Interfaces
-//! become `#usecom` with the IID and one `#comfunc` per method with its vtable index and
-//! parameter kinds. IronHSP declares records with `#defstruct` / `#field`.
+//! become `#usecom` with the IID and one `#comfunc global` per method (usable from every module)
+//! with its vtable index and parameter kinds. IronHSP declares records with `#defstruct` /
+//! `#field`.
 
 use std::fmt::Write as _;
 
@@ -98,14 +99,23 @@ fn access(l: &Leaf) -> String {
     }
 }
 
-/// `#comfunc` parameter kinds of a C type on this ABI.
+/// `#comfunc` parameter kinds of a C type on this ABI. A pointer to data the caller holds in a
+/// variable (a struct, which HSP keeps in an `int` array, an array, or a value) is `var`, so
+/// that the variable itself is passed; `sptr` is for the other pointers, whose value the caller
+/// has as a number: `void*`, pointers to pointers (`void**` out parameters) and IIDs/GUIDs
+/// (REFIID, REFGUID), which HSP programs hold as addresses.
 fn kinds(cx: &Cx, t: &Ty) -> Result<Vec<&'static str>, String> {
-    if matches!(t, Ty::Name(n) if n == "LPCWSTR") {
-        return Ok(vec!["wstr"]);
+    match t {
+        Ty::Name(n) if n == "LPCWSTR" => return Ok(vec!["wstr"]),
+        Ty::Name(n) if n == "LPCSTR" => return Ok(vec!["str"]),
+        _ => {}
     }
     Ok(match layout::resolve(cx.meta, cx.abi, t)? {
         Kind::Ptr(p, _) => match layout::resolve(cx.meta, cx.abi, &p)? {
             Kind::Interface(_) => vec!["comobj"],
+            Kind::Record(r) if r == "_GUID" => vec!["sptr"],
+            Kind::Record(_) | Kind::Array(..) | Kind::Enum(..) => vec!["var"],
+            Kind::Prim(prim) if prim != "void" => vec!["var"],
             _ => vec!["sptr"],
         },
         Kind::Fn => vec!["sptr"],
@@ -202,7 +212,14 @@ impl Emitter for Hsp {
             }
             let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
             let sp = if ks.is_empty() { "" } else { " " };
-            let _ = writeln!(s, "#comfunc {}_{} {slot}{sp}{}  ; ({})", i.name, m.name, ks.join(", "), names.join(", "));
+            let _ = writeln!(
+                s,
+                "#comfunc global {}_{} {slot}{sp}{}  ; ({})",
+                i.name,
+                m.name,
+                ks.join(", "),
+                names.join(", ")
+            );
         }
         Ok(s)
     }

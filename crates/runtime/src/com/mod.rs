@@ -291,8 +291,9 @@ macro_rules! child_vtbl {
 mod tests;
 
 /// A weak reference to at most one live object of class `T`: the process-wide singletons
-/// (DXCore's factory, a factory's adapter) are handed out again while someone holds them and
-/// made anew once the last reference is gone. The object's `Drop` calls [`WeakSlot::clear`].
+/// (DXCore's factory, a factory's adapter) and a pipeline library's loaded pipelines are handed
+/// out again while someone holds them and made anew once the last reference is gone. The
+/// object's `Drop` calls [`WeakSlot::clear`].
 pub struct WeakSlot<T: Class> {
     addr: std::sync::Mutex<usize>,
     _t: PhantomData<T>,
