@@ -20,7 +20,9 @@
  *
  * Build and run like the other C tests (tests/abi/README.md), with -pthread; the last line is
  * "conf_sync_c: N passed, M failed" and the exit status is 0 only when M is 0. With
- * RD3D12_UNDER_VALGRIND set the stress loops run fewer iterations. */
+ * RD3D12_UNDER_VALGRIND set the stress loops run fewer iterations. The program re-executes
+ * itself (/proc/self/exe --debug-child) for the debug layer's messages, which need a device
+ * created with the layer on (one device per process); that mode is internal. */
 #define _GNU_SOURCE
 #include <wsl/winadapter.h>
 #include <directx/d3d12.h>
@@ -33,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -485,6 +488,82 @@ static void test_multiple_fence_wait(void)
         close(ev);
 }
 
+/* The second process: the debug layer's message for unknown flags. Exit status 0 when every
+ * check passed. */
+static int debug_child(void)
+{
+    ID3D12Debug *dbg = NULL;
+    CHECK_HR(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&dbg), S_OK);
+    if (dbg) {
+        ID3D12Debug_EnableDebugLayer(dbg);
+        ID3D12Debug_Release(dbg);
+    }
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev), S_OK);
+    ID3D12InfoQueue *iq = NULL;
+    ID3D12Device1 *d1 = NULL;
+    ID3D12Fence *f = NULL;
+    if (dev) {
+        CHECK_HR(ID3D12Device_QueryInterface(dev, &IID_ID3D12InfoQueue, (void **)&iq), S_OK);
+        CHECK_HR(ID3D12Device_QueryInterface(dev, &IID_ID3D12Device1, (void **)&d1), S_OK);
+        f = make_fence(0);
+    }
+    if (iq && d1 && f) {
+        set_ctx("debug layer: SetEventOnMultipleFenceCompletion flags 2");
+        ID3D12InfoQueue_ClearStoredMessages(iq);
+        ID3D12Fence *one[1] = {f};
+        UINT64 v[1] = {1};
+        CHECK_HR(ID3D12Device1_SetEventOnMultipleFenceCompletion(d1, one, v, 1, (D3D12_MULTIPLE_FENCE_WAIT_FLAGS)2,
+                                                                 NULL),
+                 E_INVALIDARG);
+        UINT64 n = ID3D12InfoQueue_GetNumStoredMessages(iq);
+        CHECK_EQ(n, 1);
+        SIZE_T len = 0;
+        if (n >= 1 && SUCCEEDED(ID3D12InfoQueue_GetMessage(iq, n - 1, NULL, &len))) {
+            D3D12_MESSAGE *m = malloc(len);
+            if (m && SUCCEEDED(ID3D12InfoQueue_GetMessage(iq, n - 1, m, &len))) {
+                CHECK_EQ(m->ID, D3D12_MESSAGE_ID_SETEVENTONMULTIPLEFENCECOMPLETION_INVALIDFLAGS);
+                CHECK_EQ(m->Severity, D3D12_MESSAGE_SEVERITY_ERROR);
+            }
+            free(m);
+        }
+    }
+    if (f)
+        ID3D12Fence_Release(f);
+    if (d1)
+        ID3D12Device1_Release(d1);
+    if (iq)
+        ID3D12InfoQueue_Release(iq);
+    if (dev)
+        CHECK_EQ(ID3D12Device_Release(dev), 0);
+    printf("conf_sync_c debug child: %u passed, %u failed\n", g_passed, g_failed);
+    return g_failed == 0 && g_passed > 0 ? 0 : 1;
+}
+
+/* Runs this program again with --debug-child; its exit status, or -1. */
+static int run_debug_child(void)
+{
+    static char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(exe, exe, "--debug-child", (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0)
+        return -1;
+    int status = 0;
+    pid_t w;
+    do
+        w = waitpid(pid, &status, 0);
+    while (w < 0 && errno == EINTR);
+    return w == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* ---- 19. a queued wait keeps the signal it saw --------------------------------------------- */
 
 static void test_wait_survives_rewind(void)
@@ -786,9 +865,11 @@ static void test_stress(void)
     pthread_join(wd, NULL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc == 2 && strcmp(argv[1], "--debug-child") == 0)
+        return debug_child();
     CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev), S_OK);
     CHECK(dev != NULL);
     if (dev) {
@@ -800,6 +881,8 @@ int main(void)
         test_private_data();
         test_release_while_waited();
         test_multiple_fence_wait();
+        set_ctx("SetEventOnMultipleFenceCompletion with the debug layer (child process)");
+        CHECK_EQ(run_debug_child(), 0);
         test_wait_survives_rewind();
         test_stress();
         set_ctx("the device's last Release");
