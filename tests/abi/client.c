@@ -599,14 +599,9 @@ static void test_private_data(ID3D12Device *dev)
     CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_DATA_B, &size, &w), S_OK);
     CHECK_EQ(w, 0xCAFEF00Du);
 
-    /* NULL data with a non-zero size is invalid and changes nothing. */
-    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_A, 8, NULL), E_INVALIDARG);
-    size = 0;
-    CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_DATA_A, &size, NULL), S_OK);
-    CHECK_EQ(size, 3);
-
-    /* Delete: NULL data with size 0, or size 0 with data. */
-    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_A, 0, NULL), S_OK);
+    /* Delete: NULL data whatever the size (Windows deletes with a non-zero size too), or size 0
+     * with data. */
+    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_A, 8, NULL), S_OK);
     size = 99;
     CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_DATA_A, &size, buf), DXGI_ERROR_NOT_FOUND);
     CHECK_EQ(size, 0);
@@ -614,8 +609,9 @@ static void test_private_data(ID3D12Device *dev)
     size = 99;
     CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_DATA_B, &size, &w), DXGI_ERROR_NOT_FOUND);
     CHECK_EQ(size, 0);
-    /* Deleting what is not there succeeds. */
-    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_B, 0, NULL), S_OK);
+    /* Deleting what is not there: S_FALSE (Windows). */
+    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_B, 0, NULL), S_FALSE);
+    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_DATA_A, 8, NULL), S_FALSE);
 }
 
 static void test_name(ID3D12Device *dev)
@@ -693,9 +689,14 @@ static void test_private_interface(ID3D12Device *dev, counter *keep)
     CHECK_HR(ID3D12Device_SetPrivateDataInterface(dev, &GUID_IFACE_B, &b.iface), S_OK);
     CHECK_EQ(b.refs, 3);
 
-    /* Delete with NULL. */
+    /* A NULL interface replaces (releases) b and is stored: it reads back as a NULL pointer
+     * (Windows); SetPrivateData(NULL) deletes it. */
     CHECK_HR(ID3D12Device_SetPrivateDataInterface(dev, &GUID_IFACE_B, NULL), S_OK);
     CHECK_EQ(b.refs, 2);
+    size = 5;
+    CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_IFACE_B, &size, NULL), S_OK);
+    CHECK_EQ(size, sizeof(IUnknown *));
+    CHECK_HR(ID3D12Device_SetPrivateData(dev, &GUID_IFACE_B, 0, NULL), S_OK);
     size = 5;
     CHECK_HR(ID3D12Device_GetPrivateData(dev, &GUID_IFACE_B, &size, NULL), DXGI_ERROR_NOT_FOUND);
     CHECK_EQ(size, 0);

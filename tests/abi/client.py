@@ -415,10 +415,11 @@ def main():
     hr, size = get_private_data(dev, GUID_DATA, 16, ctypes.addressof(back))
     check_hr(hr, S_OK, "GetPrivateData")
     check_eq((size, bytes(back)[:12]), (12, bytes(data)), "private data round trip")
-    check_hr(set_private_data(dev, GUID_DATA, 4, None), E_INVALIDARG, "SetPrivateData(NULL, 4)")
-    check_hr(set_private_data(dev, GUID_DATA, 0, None), S_OK, "SetPrivateData delete")
+    # NULL data deletes whatever the size; deleting what is not there is S_FALSE (Windows)
+    check_hr(set_private_data(dev, GUID_DATA, 4, None), S_OK, "SetPrivateData(NULL, 4) deletes")
     hr, size = get_private_data(dev, GUID_DATA, 16, ctypes.addressof(back))
     check_hr(hr, DXGI_ERROR_NOT_FOUND, "GetPrivateData after delete")
+    check_hr(set_private_data(dev, GUID_DATA, 0, None), S_FALSE, "SetPrivateData delete of nothing")
 
     # SetPrivateDataInterface with a Python IUnknown
     a, b = Counter(), Counter()
@@ -435,8 +436,11 @@ def main():
         release(out.value)
     check_hr(set_iface(b.ptr), S_OK, "SetPrivateDataInterface(b) replaces a")
     check_eq((a.refs, b.refs), (1, 2), "refs after replace")
-    check_hr(set_iface(None), S_OK, "SetPrivateDataInterface(NULL) deletes")
-    check_eq(b.refs, 1, "refs after delete")
+    check_hr(set_iface(None), S_OK, "SetPrivateDataInterface(NULL) stores a NULL interface")
+    check_eq(b.refs, 1, "refs after replace by NULL")
+    out = c_void_p(1)
+    hr, size = get_private_data(dev, GUID_IFACE, sizeof(out), ctypes.addressof(out))
+    check_eq((hr, size, out.value), (S_OK, 8, None), "GetPrivateData(NULL interface)")
     check_hr(set_iface(a.ptr), S_OK, "SetPrivateDataInterface(a) again")
     check_eq(a.refs, 2, "device holds one reference on a again")
 

@@ -12,7 +12,7 @@ use crate::command_list::CommandList;
 use crate::commands::Recorded;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
-use crate::fence::{Fence, FenceCore};
+use crate::fence::{Fence, FenceCore, QueueWait};
 use crate::heap::Heap;
 use crate::resource::{Backing, Resource};
 use crate::tiles::{Range, TileMap};
@@ -36,7 +36,8 @@ pub const TIMESTAMP_FREQUENCY: u64 = 1_000_000_000;
 enum Work {
     Execute(Vec<Arc<Recorded>>),
     Signal(Arc<FenceCore>, u64),
-    Wait(Arc<FenceCore>, u64),
+    /// Registered on the fence when Wait was called.
+    Wait(QueueWait),
     /// A tile-mapping update (UpdateTileMappings / CopyTileMappings).
     Tiles(Box<dyn FnOnce() + Send>),
 }
@@ -159,7 +160,7 @@ impl CommandQueue {
                             }
                         }
                         Work::Signal(f, v) => f.signal(v),
-                        Work::Wait(f, v) => f.wait_or_abort(v, &abort_w),
+                        Work::Wait(w) => w.wait_or_abort(&abort_w),
                         Work::Tiles(f) => f(),
                     }
                 }
@@ -309,14 +310,16 @@ unsafe extern "C" fn signal(this: *mut Iface, fence: *mut ID3D12Fence, value: UI
     })
 }
 
-/// Wait: later work on this queue starts once the fence reaches the value (no timeout).
+/// Wait: later work on this queue starts once the fence has reached the value (no timeout). The
+/// wait registers on the fence now, so every signal from now on counts: one that reaches the
+/// value satisfies it even if the fence is set lower again before the queue gets there.
 unsafe extern "C" fn wait(this: *mut Iface, fence: *mut ID3D12Fence, value: UINT64) -> HRESULT {
     guard_hr("ID3D12CommandQueue::Wait", || {
         // SAFETY: COM This pointer; the fence is recognised by vtable.
         let q = unsafe { queue(this)? };
         let f = unsafe { downcast::<Fence, _>(fence) }.ok_or(Error::INVALID_ARG)?;
         q.device.inner.check_alive()?;
-        q.submit(Work::Wait(f.inner.core.clone(), value));
+        q.submit(Work::Wait(f.inner.core.queue_wait(value)));
         Ok(S_OK)
     })
 }

@@ -1,9 +1,15 @@
 //! ID3D12Fence (up to ID3D12Fence1).
 //!
 //! A fence is a 64-bit value with waiters. CPU Signal and queue Signal set it (values may go
-//! down as well as up); every registration whose value is reached fires once: an event HANDLE
-//! (an eventfd on Linux) gets an 8-byte increment written to it, a blocked thread wakes. After
-//! device removal the completed value reads UINT64_MAX and every waiter is released.
+//! down as well as up); every registration whose value is reached fires once, at the signal
+//! that reaches it: an event HANDLE (an eventfd on Linux) gets an 8-byte increment written to
+//! it, a blocked thread wakes, a queue's Wait is satisfied. Because a registration is checked at
+//! each signal, a value that is reached and left again at once (a CPU Signal rewinding the
+//! fence) still satisfies what was waiting for it: nothing polls the value later and misses it.
+//! A queue's Wait registers when it is called, so a signal that comes while the queue is still
+//! busy with earlier work is not lost either. After device removal the completed value reads
+//! UINT64_MAX and every waiter is released; so is every waiter of a fence whose last reference
+//! is released (the queue that waited on it goes on).
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12fence>
 
@@ -17,14 +23,64 @@ use std::sync::{Arc, Condvar, Mutex};
 /// How long a waiter spins for a value about to be reached before it sleeps.
 pub const SPIN_MICROS: u64 = 20;
 
+/// A one-shot flag a thread can block on: set once by the signal that reaches a registration.
+#[derive(Default)]
+pub struct Latch {
+    set: Mutex<bool>,
+    cond: Condvar,
+}
+
+impl Latch {
+    fn set(&self) {
+        *self.set.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.cond.notify_all();
+    }
+
+    fn wait(&self) {
+        let mut set = self.set.lock().unwrap_or_else(|e| e.into_inner());
+        while !*set {
+            set = self.cond.wait(set).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// [`Latch::wait`] that also returns once `abort` is set (checked every 50 ms). Whether the
+    /// latch was set.
+    fn wait_or_abort(&self, abort: &AtomicBool) -> bool {
+        let mut set = self.set.lock().unwrap_or_else(|e| e.into_inner());
+        while !*set && !abort.load(Ordering::Acquire) {
+            set =
+                self.cond.wait_timeout(set, std::time::Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        *set
+    }
+}
+
+/// A queue's Wait(fence, value): registered on the fence when Wait is called, waited for by the
+/// queue's thread when it gets there.
+pub struct QueueWait {
+    fence: Arc<FenceCore>,
+    latch: Arc<Latch>,
+}
+
+impl QueueWait {
+    /// Blocks the queue's thread until the value has been reached (at any time since the Wait
+    /// call), the device is removed or the fence destroyed, or `abort` is set (the queue is
+    /// being destroyed with a wait that can never be satisfied: the registration is dropped).
+    pub fn wait_or_abort(&self, abort: &AtomicBool) {
+        if !self.latch.wait_or_abort(abort) {
+            let mut s = self.fence.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.waiters.retain(|(_, w)| !matches!(w, Waiter::Blocked(l) if Arc::ptr_eq(l, &self.latch)));
+        }
+    }
+}
+
 /// A wait on several fences (SetEventOnMultipleFenceCompletion).
 pub struct MultiWait {
     /// Fences still to reach their value (ALL) / 1 (ANY).
     remaining: AtomicU32,
     fired: AtomicBool,
     event: Option<crate::event::Event>,
-    done: Mutex<bool>,
-    cond: Condvar,
+    done: Latch,
 }
 
 impl MultiWait {
@@ -38,23 +94,15 @@ impl MultiWait {
         if let Some(e) = &self.event {
             e.signal();
         }
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.cond.notify_all();
-    }
-
-    fn wait(&self) {
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while !*done {
-            done = self.cond.wait(done).unwrap_or_else(|e| e.into_inner());
-        }
+        self.done.set();
     }
 }
 
 enum Waiter {
     /// The runtime's duplicate of an eventfd.
     Event(crate::event::Event),
-    /// A thread blocked in SetEventOnCompletion(value, NULL).
-    Blocked(Arc<(Mutex<bool>, Condvar)>),
+    /// A thread blocked in SetEventOnCompletion(value, NULL), or a queue's Wait.
+    Blocked(Arc<Latch>),
     Multi(Arc<MultiWait>),
 }
 
@@ -64,10 +112,7 @@ impl Waiter {
             Waiter::Event(e) => {
                 e.signal();
             }
-            Waiter::Blocked(b) => {
-                *b.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-                b.1.notify_all();
-            }
+            Waiter::Blocked(l) => l.set(),
             Waiter::Multi(m) => m.reached(),
         }
     }
@@ -83,8 +128,6 @@ pub struct FenceCore {
     /// The current value, readable without the lock (GetCompletedValue, spinning waits).
     value: std::sync::atomic::AtomicU64,
     state: Mutex<State>,
-    /// Woken on every value change (queue threads waiting for a value).
-    changed: Condvar,
     removed: AtomicBool,
     /// For a shared fence: the memory page other processes signal through.
     shared: Option<SharedPage>,
@@ -148,7 +191,6 @@ impl FenceCore {
         Arc::new(FenceCore {
             value: std::sync::atomic::AtomicU64::new(initial),
             state: Mutex::new(State { value: initial, waiters: Vec::new() }),
-            changed: Condvar::new(),
             removed: AtomicBool::new(false),
             shared,
         })
@@ -208,25 +250,22 @@ impl FenceCore {
     /// Sets the value and fires the registrations it reaches; a shared fence also publishes the
     /// value to the other processes that opened it.
     pub fn signal(&self, value: u64) {
-        if let Some(p) = &self.shared {
-            // The page is the fence: publish, and let the watcher thread (the one place that
-            // fires a shared fence's registrations) do the rest for this process too.
-            {
-                let _s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let fired = {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(p) = &self.shared {
+                // The page is the fence: publish it to the other processes (their watcher
+                // threads fire their registrations). This process's registrations fire here,
+                // with the value signalled, so that a later signal cannot hide it from them.
                 p.value().store(value, Ordering::Release);
                 p.seq().fetch_add(1, Ordering::AcqRel);
             }
-            p.wake_all();
-            self.changed.notify_all();
-            return;
-        }
-        let fired = {
-            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
             s.value = value;
             self.value.store(value, Ordering::Release);
             Self::due(&mut s, value)
         };
-        self.changed.notify_all();
+        if let Some(p) = &self.shared {
+            p.wake_all();
+        }
         fired.into_iter().for_each(Waiter::fire);
     }
 
@@ -248,7 +287,6 @@ impl FenceCore {
             self.value.store(now, Ordering::Release);
             Self::due(&mut s, now)
         };
-        self.changed.notify_all();
         fired.into_iter().for_each(Waiter::fire);
     }
 
@@ -268,7 +306,6 @@ impl FenceCore {
     /// The second half of [`FenceCore::remove`]: every waiter is released.
     pub fn release_waiters(&self) {
         let all = std::mem::take(&mut self.state.lock().unwrap_or_else(|e| e.into_inner()).waiters);
-        self.changed.notify_all();
         all.into_iter().for_each(|(_, w)| w.fire());
     }
 
@@ -296,12 +333,9 @@ impl FenceCore {
             std::hint::spin_loop();
         }
         if event.is_null() {
-            let b = Arc::new((Mutex::new(false), Condvar::new()));
-            self.register(value, Waiter::Blocked(b.clone()));
-            let mut done = b.0.lock().unwrap_or_else(|e| e.into_inner());
-            while !*done {
-                done = b.1.wait(done).unwrap_or_else(|e| e.into_inner());
-            }
+            let latch = Arc::new(Latch::default());
+            self.register(value, Waiter::Blocked(latch.clone()));
+            latch.wait();
         } else if self.completed() >= value {
             // Already reached: the caller's descriptor is still open during this call.
             crate::event::signal(event);
@@ -310,21 +344,12 @@ impl FenceCore {
         }
     }
 
-    /// [`FenceCore::wait`] that also gives up once `abort` is set (a queue being destroyed with
-    /// a wait that can never be satisfied).
-    pub fn wait_or_abort(&self, value: u64, abort: &AtomicBool) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while self.current(&s) < value && !self.removed.load(Ordering::Acquire) && !abort.load(Ordering::Acquire) {
-            s = self.changed.wait_timeout(s, std::time::Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
-        }
-    }
-
-    /// Blocks the calling (queue) thread until the fence reaches `value` or the device is removed.
-    pub fn wait(&self, value: u64) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while self.current(&s) < value && !self.removed.load(Ordering::Acquire) {
-            s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-        }
+    /// ID3D12CommandQueue::Wait: registers now (satisfied at once when the value is reached
+    /// already), for the queue's thread to wait on when it gets to it.
+    pub fn queue_wait(self: &Arc<Self>, value: u64) -> QueueWait {
+        let latch = Arc::new(Latch::default());
+        self.register(value, Waiter::Blocked(latch.clone()));
+        QueueWait { fence: self.clone(), latch }
     }
 }
 
@@ -349,23 +374,19 @@ fn watch(core: &Arc<FenceCore>) {
     });
 }
 
-/// ID3D12Device1::SetEventOnMultipleFenceCompletion over fence cores.
+/// ID3D12Device1::SetEventOnMultipleFenceCompletion over fence cores (at least one).
 pub fn wait_multiple(fences: &[(Arc<FenceCore>, u64)], any: bool, event: HANDLE) {
     let m = Arc::new(MultiWait {
         remaining: AtomicU32::new(if any { 1 } else { fences.len() as u32 }),
         fired: AtomicBool::new(false),
         event: crate::event::Event::dup(event),
-        done: Mutex::new(false),
-        cond: Condvar::new(),
+        done: Latch::default(),
     });
-    if fences.is_empty() {
-        m.fire();
-    }
     for (f, v) in fences {
         f.register(*v, Waiter::Multi(m.clone()));
     }
     if event.is_null() {
-        m.wait();
+        m.done.wait();
     }
 }
 
@@ -404,6 +425,16 @@ impl Fence {
             core.remove();
         }
         Ok(Ptr::new(Fence { device, core, flags }))
+    }
+}
+
+impl Drop for Fence {
+    /// The last reference is released: whatever still waits on the fence (a queue's Wait, an
+    /// event, even one registered for UINT64_MAX) is released, as the waiters of a removed
+    /// device are, so that no queue waits forever on a fence nobody can signal any more. The
+    /// device is not affected.
+    fn drop(&mut self) {
+        self.core.remove();
     }
 }
 
@@ -477,3 +508,52 @@ static FENCE_VTBL: ID3D12Fence1Vtbl = crate::child_vtbl!(
         GetCreationFlags: get_creation_flags,
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending(f: &FenceCore) -> usize {
+        f.state.lock().unwrap().waiters.len()
+    }
+
+    #[test]
+    fn a_queue_wait_keeps_a_signal_that_is_rewound_before_the_queue_gets_there() {
+        let f = FenceCore::new(0);
+        let waits: Vec<_> = (5..=8).map(|v| f.queue_wait(v)).collect();
+        f.signal(8);
+        f.signal(0);
+        let never = AtomicBool::new(false);
+        // Each returns at once: the latch was set by the signal to 8.
+        waits.iter().for_each(|w| w.wait_or_abort(&never));
+        assert_eq!((f.completed(), pending(&f)), (0, 0));
+        // A value reached at registration satisfies at once; one not reached stays pending.
+        f.queue_wait(0).wait_or_abort(&never);
+        let later = f.queue_wait(1);
+        assert_eq!(pending(&f), 1);
+        // An aborted wait (its queue destroyed) leaves no registration behind.
+        later.wait_or_abort(&AtomicBool::new(true));
+        assert_eq!(pending(&f), 0);
+    }
+
+    #[test]
+    fn removing_a_fence_releases_its_queue_waits_and_events() {
+        let f = FenceCore::new(0);
+        let w = f.queue_wait(u64::MAX);
+        // SAFETY: creates a descriptor owned by this test.
+        let ev = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        assert!(ev >= 0);
+        f.set_event(u64::MAX, ev as usize as HANDLE);
+        f.remove();
+        w.wait_or_abort(&AtomicBool::new(false));
+        let mut count = 0u64;
+        // SAFETY: reads 8 bytes into a local from the test's own eventfd, then closes it.
+        let n = unsafe { libc::read(ev, (&mut count as *mut u64).cast(), 8) };
+        assert_eq!((n, count), (8, 1));
+        // SAFETY: as above.
+        unsafe { libc::close(ev) };
+        // Registrations after the removal fire at once.
+        f.queue_wait(u64::MAX).wait_or_abort(&AtomicBool::new(false));
+        assert_eq!(pending(&f), 0);
+    }
+}

@@ -5,7 +5,8 @@ use std::sync::Mutex;
 
 enum Entry {
     Bytes(Box<[u8]>),
-    /// Holds one reference, released on replacement or destruction.
+    /// Holds one reference, released on replacement, deletion or destruction. NULL is a valid
+    /// entry (SetPrivateDataInterface(guid, NULL)): it reads back as a NULL pointer.
     Iface(*mut IUnknown),
 }
 
@@ -53,6 +54,9 @@ impl Entry {
 impl Drop for Entry {
     fn drop(&mut self) {
         if let Entry::Iface(p) = *self {
+            if p.is_null() {
+                return;
+            }
             // SAFETY: the entry owns one reference on `p`.
             unsafe { iunknown(p, false) };
         }
@@ -85,14 +89,17 @@ impl PrivateData {
         // SAFETY: the caller guarantees `data` holds `*size` >= needed bytes.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len()) };
         *size = needed;
-        if let Entry::Iface(p) = entry {
-            // SAFETY: the entry holds a reference, so `p` is alive; the caller receives a new one.
-            unsafe { iunknown(*p, true) };
+        if let &Entry::Iface(p) = entry {
+            if !p.is_null() {
+                // SAFETY: the entry holds a reference, so `p` is alive; the caller receives a new one.
+                unsafe { iunknown(p, true) };
+            }
         }
         S_OK
     }
 
-    fn put(&self, guid: &GUID, entry: Option<Entry>) {
+    /// Stores, replaces or (`None`) deletes the entry of `guid`. Whether an entry was there.
+    fn put(&self, guid: &GUID, entry: Option<Entry>) -> bool {
         let old = {
             let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
             let pos = entries.iter().position(|(g, _)| g == guid);
@@ -106,25 +113,34 @@ impl PrivateData {
                 (None, None) => None,
             }
         };
+        let existed = old.is_some();
         // A replaced interface is released outside the lock: its Release may call back into us.
         drop(old);
+        existed
     }
 
-    /// SetPrivateData: stores a copy of `data`; `None` (NULL or size 0) deletes the entry.
-    pub fn set(&self, guid: &GUID, data: Option<&[u8]>) {
-        self.put(guid, data.map(|d| Entry::Bytes(d.into())));
+    /// SetPrivateData: stores a copy of `data` (S_OK); `None` deletes the entry: S_OK when
+    /// there was one, S_FALSE when there was none (Windows).
+    pub fn set(&self, guid: &GUID, data: Option<&[u8]>) -> HRESULT {
+        let deleting = data.is_none();
+        let existed = self.put(guid, data.map(|d| Entry::Bytes(d.into())));
+        if deleting && !existed {
+            S_FALSE
+        } else {
+            S_OK
+        }
     }
 
-    /// SetPrivateDataInterface: holds a reference on `iface`; NULL deletes the entry.
+    /// SetPrivateDataInterface: holds a reference on `iface`. NULL is stored too (Windows): the
+    /// entry then reads back as a NULL pointer, pointer-sized.
     ///
     /// # Safety
     /// `iface` must be null or a live COM interface pointer.
     pub unsafe fn set_interface(&self, guid: &GUID, iface: *mut IUnknown) {
-        let entry = (!iface.is_null()).then(|| {
+        if !iface.is_null() {
             // SAFETY: checked non-null; the caller guarantees it is a live interface.
             unsafe { iunknown(iface, true) };
-            Entry::Iface(iface)
-        });
-        self.put(guid, entry);
+        }
+        self.put(guid, Some(Entry::Iface(iface)));
     }
 }

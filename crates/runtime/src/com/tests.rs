@@ -138,9 +138,21 @@ fn private_data_and_interfaces_follow_the_documented_contract() {
         assert_eq!(v.GetPrivateData.unwrap()(child, &key, &mut size, buf.as_mut_ptr().cast()), S_OK);
         assert_eq!((size, &buf[..5]), (5, &b"hello"[..]));
         assert_eq!(v.GetPrivateData.unwrap()(child, &key, std::ptr::null_mut(), buf.as_mut_ptr().cast()), E_INVALIDARG);
-        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 3, std::ptr::null()), E_INVALIDARG);
-        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 0, std::ptr::null()), S_OK);
+        // NULL data deletes whatever the size (Windows): S_OK, then S_FALSE with nothing left.
+        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 3, std::ptr::null()), S_OK);
         assert_eq!(v.GetPrivateData.unwrap()(child, &key, &mut size, std::ptr::null_mut()), DXGI_ERROR_NOT_FOUND);
+        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 3, std::ptr::null()), S_FALSE);
+        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 0, std::ptr::null()), S_FALSE);
+        // A NULL interface is an entry: a NULL pointer, pointer-sized.
+        assert_eq!(v.SetPrivateDataInterface.unwrap()(child, &key, std::ptr::null()), S_OK);
+        let mut null_iface: *mut IUnknown = std::ptr::dangling_mut();
+        size = size_of::<*mut IUnknown>() as u32;
+        assert_eq!(
+            v.GetPrivateData.unwrap()(child, &key, &mut size, (&mut null_iface as *mut *mut IUnknown).cast()),
+            S_OK
+        );
+        assert_eq!((size, null_iface), (8, std::ptr::null_mut()));
+        assert_eq!(v.SetPrivateData.unwrap()(child, &key, 0, std::ptr::null()), S_OK);
 
         let counted = Box::into_raw(Box::new(Counted { vtbl: &COUNTED_VTBL, refs: AtomicU32::new(1) }));
         let unk = counted as *mut IUnknown;

@@ -78,7 +78,8 @@ pub unsafe extern "C" fn get_private_data<T: Class, I>(
     })
 }
 
-/// ID3D12Object::SetPrivateData: a copy of the bytes; NULL data or size 0 deletes the entry.
+/// ID3D12Object::SetPrivateData: a copy of the bytes; NULL data or size 0 deletes the entry
+/// (S_FALSE when there was none).
 pub unsafe extern "C" fn set_private_data<T: Class, I>(
     this: *mut I,
     guid: *const GUID,
@@ -90,19 +91,17 @@ pub unsafe extern "C" fn set_private_data<T: Class, I>(
         let (Some(obj), Some(guid)) = (unsafe { Object::<T>::from_this(this) }, unsafe { guid.as_ref() }) else {
             return Ok(E_INVALIDARG);
         };
-        if data.is_null() && size != 0 {
-            return Ok(E_INVALIDARG);
-        }
-        let bytes = (size != 0).then(|| {
+        // NULL data deletes the entry whatever the size (Windows: S_OK, or S_FALSE when there
+        // was none), as does a size of 0.
+        let bytes = (size != 0 && !data.is_null()).then(|| {
             // SAFETY: the caller passes `size` readable bytes at `data` (non-null here).
             unsafe { std::slice::from_raw_parts(data as *const u8, size as usize) }
         });
-        obj.private.set(guid, bytes);
-        Ok(S_OK)
+        Ok(obj.private.set(guid, bytes))
     })
 }
 
-/// ID3D12Object::SetPrivateDataInterface: holds a reference; NULL deletes the entry.
+/// ID3D12Object::SetPrivateDataInterface: holds a reference; NULL is stored as a NULL pointer.
 pub unsafe extern "C" fn set_private_data_interface<T: Class, I>(
     this: *mut I,
     guid: *const GUID,
@@ -137,8 +136,7 @@ pub unsafe extern "C" fn set_name<T: Class, I>(this: *mut I, name: LPCWSTR) -> H
         }
         // SAFETY: `len + 1` wide characters are readable, the terminator included.
         let bytes = unsafe { std::slice::from_raw_parts(name as *const u8, (len + 1) * size_of::<WCHAR>()) };
-        obj.private.set(&WKPDID_D3DDebugObjectNameW, Some(bytes));
-        Ok(S_OK)
+        Ok(obj.private.set(&WKPDID_D3DDebugObjectNameW, Some(bytes)))
     })
 }
 

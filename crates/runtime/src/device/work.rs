@@ -142,6 +142,7 @@ pub unsafe extern "C" fn create_query_heap(
 }
 
 /// ID3D12Device1::SetEventOnMultipleFenceCompletion: ALL (0) or ANY (1); a NULL event blocks.
+/// NumFences 0, NULL arrays, a NULL fence or other flags: E_INVALIDARG.
 pub unsafe extern "C" fn set_event_on_multiple_fence_completion(
     this: *mut Iface,
     fences: *const *mut ID3D12Fence,
@@ -153,7 +154,15 @@ pub unsafe extern "C" fn set_event_on_multiple_fence_completion(
     guard_hr("SetEventOnMultipleFenceCompletion", || {
         // SAFETY: COM This pointer; arrays hold `n` entries; fences recognised by vtable.
         unsafe { Object::<Device>::from_this(this) }.ok_or(Error::POINTER)?;
-        if flags.0 > D3D12_MULTIPLE_FENCE_WAIT_FLAG_ANY.0 || (n > 0 && (fences.is_null() || values.is_null())) {
+        if flags.0 > D3D12_MULTIPLE_FENCE_WAIT_FLAG_ANY.0 {
+            return Err(Error::invalid_arg(
+                D3D12_MESSAGE_ID_SETEVENTONMULTIPLEFENCECOMPLETION_INVALIDFLAGS,
+                D3D12_MESSAGE_CATEGORY_MISCELLANEOUS,
+                format!("Flags 0x{:x} is neither D3D12_MULTIPLE_FENCE_WAIT_FLAG_ALL nor _ANY.", flags.0),
+            ));
+        }
+        // No fence to wait for, or no arrays: E_INVALIDARG (Windows), nothing registered.
+        if n == 0 || fences.is_null() || values.is_null() {
             return Err(Error::INVALID_ARG);
         }
         let mut list = Vec::with_capacity(n as usize);
