@@ -929,7 +929,8 @@ thread_local! {
 
 /// `n` unset local slots, in a vector from [`LOCALS_POOL`] when one is there.
 fn fresh_locals(n: usize) -> Vec<Option<Val>> {
-    let mut v = LOCALS_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    // try_with: a shader may run from a thread-local destructor, after the pool is gone.
+    let mut v = LOCALS_POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten().unwrap_or_default();
     if v.len() != n {
         v.clear();
         v.resize(n, None);
@@ -942,7 +943,7 @@ impl Drop for State<'_> {
         let mut v = std::mem::take(&mut self.locals);
         // Returned unset, at its length: the next invocation of the function takes it as is.
         v.fill(None);
-        LOCALS_POOL.with(|p| {
+        let _ = LOCALS_POOL.try_with(|p| {
             let mut p = p.borrow_mut();
             if p.len() < 64 {
                 p.push(v);

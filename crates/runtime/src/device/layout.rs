@@ -75,13 +75,14 @@ unsafe fn allocation_info_desc(
     if let ([one], None) = (descs, &info1) {
         let d1 = desc1_from_desc(one);
         let key = super::desc_key(&d1);
-        if let Some(hit) =
-            memo::ALLOCATION.with_borrow(|m| m.as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)))
-        {
+        // try_with: the memo may be gone (a call from a thread-local destructor).
+        let hit = memo::ALLOCATION
+            .try_with(|m| m.borrow().as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)));
+        if let Ok(Some(hit)) = hit {
             return hit;
         }
         let v = allocation::resource_allocation_info2(mask, &[d1], d.caps(), None);
-        memo::ALLOCATION.with_borrow_mut(|m| *m = Some((key, mask, v)));
+        let _ = memo::ALLOCATION.try_with(|m| *m.borrow_mut() = Some((key, mask, v)));
         v
     } else if let [one] = descs {
         allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], d.caps(), info1)
@@ -152,7 +153,7 @@ unsafe fn footprints(
     total: *mut UINT64,
 ) {
     // SAFETY: COM This pointer; the caller's arrays hold `num` elements.
-    let (layouts, rows, row_sizes) =
+    let (mut layouts, mut rows, mut row_sizes) =
         unsafe { (slice_mut(layouts, num), slice_mut(rows, num), slice_mut(row_sizes, num)) };
     let caps = match unsafe { dev(this) } {
         Ok(d) => d.caps(),
@@ -164,7 +165,10 @@ unsafe fn footprints(
             key[..8].copy_from_slice(&super::desc_key(&desc));
             key[8] = first as u64 | (num as u64) << 32;
             key[9] = base;
-            memo::FOOTPRINTS.with_borrow_mut(|m| {
+            // A D3D12 call may come from a thread-local destructor, after this thread's memo
+            // is gone: then the footprints are computed without it.
+            let memoized = memo::FOOTPRINTS.try_with(|m| {
+                let mut m = m.borrow_mut();
                 let hit = m.as_ref().is_some_and(|c| c.key == key && c.layouts.len() == num as usize);
                 if !hit {
                     let n = num as usize;
@@ -192,17 +196,21 @@ unsafe fn footprints(
                     *m = Some(c);
                 }
                 let c = m.as_ref().expect("just filled");
-                if let Some(l) = layouts {
+                if let Some(l) = layouts.as_deref_mut() {
                     l.copy_from_slice(&c.layouts);
                 }
-                if let Some(r) = rows {
+                if let Some(r) = rows.as_deref_mut() {
                     r.copy_from_slice(&c.rows);
                 }
-                if let Some(r) = row_sizes {
+                if let Some(r) = row_sizes.as_deref_mut() {
                     r.copy_from_slice(&c.sizes);
                 }
                 c.total
-            })
+            });
+            match memoized {
+                Ok(total) => total,
+                Err(_) => footprint::copyable_footprints(&desc, first, num, base, caps, layouts, rows, row_sizes),
+            }
         }
         Some(desc) => footprint::copyable_footprints(&desc, first, num, base, caps, layouts, rows, row_sizes),
         None => {
