@@ -460,11 +460,11 @@ fn footprint_side(
     if f.Width > max_wh || f.Height > max_wh || f.Depth > max_d {
         return Err(dims_err(&format!("the {dim} size limit is {max_wh}")));
     }
-    // 4. Block multiples (waived for BC when unaligned BC textures are supported).
+    // 4. Block multiples. Footprints are always whole blocks, also on devices with
+    // UnalignedBlockTexturesSupported: that capability frees the texture's extents, and
+    // GetCopyableFootprints still reports them rounded up to blocks.
     let (bw, bh) = (info.block_width as u32, info.block_height as u32);
-    let block_aligned = f.Width.is_multiple_of(bw) && f.Height.is_multiple_of(bh);
-    let bc_waived = info.is_block_compressed() && caps.unaligned_block_textures;
-    if !block_aligned && !bc_waived {
+    if !(f.Width.is_multiple_of(bw) && f.Height.is_multiple_of(bh)) {
         return Err(dims_err(&format!("Width and Height must be multiples of {bw} and {bh}")));
     }
     // 6. Row pitch.
@@ -601,8 +601,20 @@ fn pair(d: &mut Resolved, s: &mut Resolved) -> bool {
             formats_compatible(f.format, t.elem.format)
         }
     }
+    // Texture ↔ texture: compatible resource formats copy plane to same plane; a plane of
+    // a depth-stencil texture also copies to and from a single-plane texture of its plane's
+    // format family (depth R32/R16 … ↔ R32_FLOAT, R32_UINT …; stencil ↔ R8_UINT …), the
+    // same formats its placed footprints take (Planar Depth Stencil spec).
+    fn texture_texture(d: &Resolved, s: &Resolved) -> bool {
+        let ds_plane = |r: &Resolved| format::info(r.format).is_some_and(|i| i.is_planar() && i.is_depth_stencil());
+        if formats_compatible(d.format, s.format) {
+            d.plane == s.plane
+        } else {
+            ds_plane(d) != ds_plane(s) && formats_compatible(d.elem.format, s.elem.format)
+        }
+    }
     let ok = match (d.subresource.is_some(), s.subresource.is_some()) {
-        (true, true) => d.plane == s.plane && formats_compatible(d.format, s.format),
+        (true, true) => texture_texture(d, s),
         (true, false) => texture_footprint(d, s),
         (false, true) => texture_footprint(s, d),
         (false, false) => with_plane(d, 0) && with_plane(s, 0) && formats_compatible(d.format, s.format),

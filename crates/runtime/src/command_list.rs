@@ -870,11 +870,17 @@ unsafe extern "C" fn copy_tiles(
             };
             let (c, sz) =
                 (coord.as_ref().ok_or_else(|| bad("NULL coordinate"))?, size.as_ref().ok_or_else(|| bad("NULL size"))?);
+            // Flags NONE copies tiles into the buffer, as SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER
+            // does (Windows); both directions at once are refused. The linear side needs 16-byte
+            // alignment, not D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT.
             let f = flags.0;
             let to_tiles = f & D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE.0 != 0;
             let from_tiles = f & D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER.0 != 0;
-            if to_tiles == from_tiles || !b.inner.is_buffer() || !buffer_offset.is_multiple_of(512) {
-                return Err(bad("CopyTiles needs exactly one direction flag, a buffer and a 512-aligned offset"));
+            if to_tiles && from_tiles {
+                return Err(bad("CopyTiles takes one direction flag, not both"));
+            }
+            if !b.inner.is_buffer() || !buffer_offset.is_multiple_of(16) {
+                return Err(bad("CopyTiles needs a buffer and a BufferStartOffsetInBytes that is a multiple of 16"));
             }
             let idx = tiles.lock().unwrap_or_else(|e| e.into_inner()).region_tiles(c, Some(sz))?;
             let need = idx.len() as u64 * crate::tiles::TILE;
