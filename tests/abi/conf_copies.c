@@ -458,6 +458,7 @@ static int upload_4x4(struct q *q, ID3D12Resource *t, UINT sub, DXGI_FORMAT fmt,
     ID3D12GraphicsCommandList *l = up ? q_begin(q) : NULL;
     if (l) {
         copy_region(l, loc_sub(t, sub), 0, 0, loc_fp(up, 0, fmt, 4, 4), NULL);
+        barrier(l, t, sub, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COMMON);
         ok = q_submit(q);
     }
     RELEASE0(up);
@@ -507,30 +508,36 @@ static void test_color_depth_copies(struct q *q)
         D3D12_RESOURCE_DESC cd = tex_desc(p->color, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_NONE);
         D3D12_RESOURCE_DESC dd = tex_desc(p->depth, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
         ID3D12Resource *c = make_texture(&cd), *d = make_texture(&dd), *c2 = make_texture(&cd);
-        unsigned char data[64], got[64];
+        unsigned char data[64], want[64], got[64];
         fill_pattern(data, sizeof(data), 11 + (unsigned)i);
-        /* D24's depth field is bits 0-23; the X8 bits are zero in data an application provides. */
+        memcpy(want, data, sizeof(data));
+        /* D24's depth field is bits 0-23; copies give the X8 bits (24-31) as zero, whatever the
+         * colour texture held there (every source element has a non-zero byte 3 here). */
         if (p->depth == DXGI_FORMAT_D24_UNORM_S8_UINT && p->plane == 0)
-            for (int k = 0; k < 16; k++)
-                data[k * 4 + 3] = 0;
+            for (int k = 0; k < 16; k++) {
+                data[k * 4 + 3] |= 0x80;
+                want[k * 4 + 3] = 0;
+            }
         /* colour -> depth: read the plane back through a footprint. */
         if (c && d && c2 && upload_4x4(q, c, 0, p->color == DXGI_FORMAT_R32_TYPELESS ? DXGI_FORMAT_R32_UINT : p->color,
                                        data, p->bytes)) {
             ID3D12GraphicsCommandList *l = q_begin(q);
             if (l) {
                 copy_region(l, loc_sub(d, p->plane), 0, 0, loc_sub(c, 0), NULL);
+                barrier(l, d, p->plane, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COMMON);
                 if (q_submit(q) && readback_4x4(q, d, p->plane, p->fp, got, p->bytes))
-                    CHECK_BYTES("colour -> depth plane, read as a footprint", got, data, 16 * p->bytes);
+                    CHECK_BYTES("colour -> depth plane, read as a footprint", got, want, 16 * p->bytes);
             }
             /* depth -> colour (CopyTextureRegion), and read the colour texture back. */
             l = q_begin(q);
             if (l) {
                 copy_region(l, loc_sub(c2, 0), 0, 0, loc_sub(d, p->plane), NULL);
+                barrier(l, c2, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COMMON);
                 if (q_submit(q) && readback_4x4(q, c2, 0, p->fp == DXGI_FORMAT_R32_TYPELESS ? DXGI_FORMAT_R32_UINT
                                                           : p->color == DXGI_FORMAT_R32_TYPELESS ? DXGI_FORMAT_R32_UINT
                                                                                                  : p->color,
                                                 got, p->bytes))
-                    CHECK_BYTES("depth plane -> colour", got, data, 16 * p->bytes);
+                    CHECK_BYTES("depth plane -> colour", got, want, 16 * p->bytes);
             }
         }
         /* CopyResource between the single-plane pairs (same subresource count). */
@@ -538,14 +545,33 @@ static void test_color_depth_copies(struct q *q)
             ID3D12GraphicsCommandList *l = q_begin(q);
             if (l) {
                 ID3D12GraphicsCommandList_CopyResource(l, c2, d);
+                barrier(l, c2, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COMMON);
                 if (q_submit(q) && readback_4x4(q, c2, 0, p->fp, got, p->bytes))
-                    CHECK_BYTES("CopyResource depth -> colour", got, data, 16 * p->bytes);
+                    CHECK_BYTES("CopyResource depth -> colour", got, want, 16 * p->bytes);
             }
         }
         RELEASE0(c);
         RELEASE0(c2);
         RELEASE0(d);
     }
+    g_ctx[0] = 0;
+}
+
+/* A footprint upload into D24S8's depth plane with bits 24-31 set reads back with them zero
+ * (the plane holds D24X8), on a COPY queue. */
+static void test_d24_x8(struct q *copy)
+{
+    set_ctx("D24S8 depth plane from an R32_UINT footprint with X8 bits set");
+    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    ID3D12Resource *t = make_texture(&d);
+    uint32_t in[16], out[16];
+    for (int k = 0; k < 16; k++)
+        in[k] = 0xff000000u | (0x10203u * (uint32_t)(k + 1));
+    if (t && upload_4x4(copy, t, 0, DXGI_FORMAT_R32_UINT, in, 4) &&
+        readback_4x4(copy, t, 0, DXGI_FORMAT_R32_TYPELESS, out, 4))
+        for (int k = 0; k < 16; k++)
+            CHECK_EQ(out[k], 0x10203u * (uint32_t)(k + 1));
+    RELEASE0(t);
     g_ctx[0] = 0;
 }
 
@@ -645,6 +671,8 @@ static void test_copy_tiles(struct q *q)
         s1.PlacedFootprint.Footprint.RowPitch = 1024;
         copy_region(l, loc_sub(t, 0), 0, 0, s0, NULL);
         copy_region(l, loc_sub(t, 1), 0, 0, s1, NULL);
+        barrier(l, t, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_DEST,
+                D3D12_RESOURCE_STATE_COMMON);
         if (!q_submit(q))
             goto out;
     }
@@ -929,6 +957,7 @@ int main(void)
             test_ds_planes_on_queues(qs);
             test_ds_subresource_indices(&qs[2], &qs[1]);
             test_color_depth_copies(&qs[0]);
+            test_d24_x8(&qs[2]);
             test_copy_tiles(&qs[0]);
             test_copy_resource_size_mismatch(&qs[0]);
             test_bc_boxes(&qs[0]);

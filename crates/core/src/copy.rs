@@ -141,6 +141,11 @@ pub struct CopyPlan {
     pub row_bytes: u64,
     /// Samples to copy (SampleDesc.Count; 1 for single-sampled copies).
     pub samples: u32,
+    /// The destination is the depth plane of a D24_UNORM_S8_UINT-family texture: its 4-byte
+    /// elements hold the depth in bits 0–23 and zero in bits 24–31 (the X8 bits), so byte 3
+    /// of every element is written as zero whatever the source holds (Planar Depth Stencil
+    /// spec: copies out of that plane give X8 = 0).
+    pub zero_x8: bool,
     /// Debug-layer findings that do not reject the copy (#998 COPY_ON_SAME_SUBRESOURCE).
     pub warnings: Vec<Violation>,
 }
@@ -836,7 +841,9 @@ fn plan(
         sample_stride: r.sample_stride,
     };
     let element_bytes = element_bytes(s.elem);
+    let d24 = format::info(d.format).is_some_and(|i| i.cast_group == sys::DXGI_FORMAT_R24G8_TYPELESS);
     CopyPlan {
+        zero_x8: d24 && d.plane == 0 && d.subresource.is_some(),
         dst: surface(d, d_origin),
         src: surface(s, s_origin),
         element_bytes,

@@ -668,10 +668,16 @@ fn depth_stencil_planes_copy_to_and_from_colour_textures() {
         // depth plane (subresource 0) both ways: 4-byte elements, the plane's tight layout
         let p = plan(copy(&sub(&r32, 0), &sub(ds, 0)));
         assert_eq!((p.element_bytes, p.extent, p.src.offset, p.src.row_pitch), (4, (16, 16, 1), 0, 64));
-        assert!(copy(&sub(ds, 0), &sub(&r32f, 0)).is_ok());
+        assert!(!p.zero_x8);
+        // into D24's depth plane the X8 bits are written as zero; D32's plane is a whole float
+        let p = plan(copy(&sub(ds, 0), &sub(&r32f, 0)));
+        assert_eq!(p.zero_x8, core::ptr::eq(ds, &d24));
+        let b = buffer(4096);
+        let p = plan(copy(&sub(ds, 0), &upload(&b, fp(0, DXGI_FORMAT_R32_UINT, 16, 16, 1, 256))));
+        assert_eq!(p.zero_x8, core::ptr::eq(ds, &d24));
         // stencil plane (subresource 1) both ways: after the 16×16×4 depth plane
         let p = plan(copy(&sub(ds, 1), &sub(&r8, 0)));
-        assert_eq!((p.element_bytes, p.dst.offset, p.dst.row_pitch), (1, 1024, 16));
+        assert_eq!((p.element_bytes, p.dst.offset, p.dst.row_pitch, p.zero_x8), (1, 1024, 16, false));
         assert!(copy(&sub(&r8, 0), &sub(ds, 1)).is_ok());
         // another plane's family, or a colour format of another size
         assert_eq!(id(copy(&sub(&r8, 0), &sub(ds, 0))), 874);

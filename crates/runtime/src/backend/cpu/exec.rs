@@ -397,7 +397,7 @@ fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
     let (_, rows, depth) = plan.extent;
     let row_bytes = plan.row_bytes;
     let linear = |m: &Memory| matches!(m, Memory::Linear { .. });
-    if linear(&dst.memory) && linear(&src.memory) {
+    if linear(&dst.memory) && linear(&src.memory) && !plan.zero_x8 {
         // Fast path: one bounds check for the whole region, then memmove per row (one memmove
         // when both sides are contiguous).
         let last = |s: &Surface| row_offset(s, elem, rows.saturating_sub(1), depth.saturating_sub(1)) + row_bytes;
@@ -428,6 +428,10 @@ fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
     for z in 0..depth {
         for y in 0..rows {
             read_row(&src.memory, &plan.src, elem, y, z, &mut buf);
+            if plan.zero_x8 {
+                // D24's depth plane: bits 24–31 of each 4-byte element are zero.
+                buf.chunks_exact_mut(4).for_each(|e| e[3] = 0);
+            }
             write_row(&dst.memory, &plan.dst, elem, y, z, &buf);
         }
     }
