@@ -599,7 +599,7 @@ static void copy_tiles(ID3D12GraphicsCommandList *l, ID3D12Resource *t, UINT x, 
 }
 
 /* RGBA8 reserved texture 256x384 with 2 mips: mip 0 is 2x3 tiles of 128x128 (tiles 0-5), mip 1
- * (128x192) 1x2 tiles (6, 7). Texel (x, y) of mip m is 4 bytes of seed m. */
+ * (128x192) 1x2 tiles (6, 7). Texel (x, y) of mip (or slice) m: x, y, their high bits and m. */
 static void texel_value(unsigned char *t, UINT x, UINT y, UINT mip)
 {
     t[0] = (unsigned char)x;
@@ -608,7 +608,8 @@ static void texel_value(unsigned char *t, UINT x, UINT y, UINT mip)
     t[3] = (unsigned char)(0xa0 + mip);
 }
 
-/* The linear 64 KB image of tile (tx, ty) of mip m: 128 rows of 512 bytes. */
+/* The linear 64 KB image of tile (tx, ty) of mip (or slice) m: 128 rows of 512 bytes (docs of
+ * CopyTiles: the buffer side of each tile is linear). */
 static void tile_image(unsigned char *out, UINT tx, UINT ty, UINT mip)
 {
     for (UINT y = 0; y < 128; y++)
@@ -750,6 +751,66 @@ static void test_copy_tiles(struct q *q)
                        D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE |
                            D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER);
         scratch_close_fails(&sc);
+    }
+out:
+    free(img);
+    free(got);
+    free(want);
+    RELEASE0(up);
+    RELEASE0(rb);
+    RELEASE0(t);
+    RELEASE0(heap);
+    g_ctx[0] = 0;
+}
+
+/* A box with Depth 2 in a 2D array runs through the next array slice at the same mip
+ * (D3D12_TILE_REGION_SIZE): RGBA8 256x256, 1 mip, 2 slices (2x2 tiles each); a 1x2x2 box at
+ * tile (1, 0) of slice 0 gives slice 0's (1,0) (1,1), then slice 1's (1,0) (1,1). */
+static void test_copy_tiles_array(struct q *q)
+{
+    set_ctx("CopyTiles box through array slices");
+    D3D12_RESOURCE_DESC td = tex_desc(DXGI_FORMAT_R8G8B8A8_UNORM, 256, 256, 2, 1, D3D12_RESOURCE_FLAG_NONE);
+    td.Layout = D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE;
+    ID3D12Resource *t = NULL, *up = NULL, *rb = NULL;
+    ID3D12Heap *heap = NULL;
+    unsigned char *img = malloc(2 * 256 * 1024), *got = malloc(TILE), *want = malloc(TILE);
+    CHECK_CREATED(ID3D12Device_CreateReservedResource(dev, &td, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+                                                      (void **)&t),
+                  t);
+    D3D12_HEAP_DESC hd;
+    memset(&hd, 0, sizeof(hd));
+    hd.SizeInBytes = 8 * TILE;
+    hd.Properties.Type = D3D12_HEAP_TYPE_DEFAULT;
+    hd.Flags = D3D12_HEAP_FLAG_DENY_BUFFERS | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES;
+    CHECK_CREATED(ID3D12Device_CreateHeap(dev, &hd, &IID_ID3D12Heap, (void **)&heap), heap);
+    if (!t || !heap || !img || !got || !want)
+        goto out;
+    map_all(q->queue, t, heap, 8);
+    for (UINT slice = 0; slice < 2; slice++)
+        for (UINT y = 0; y < 256; y++)
+            for (UINT x = 0; x < 256; x++)
+                texel_value(img + slice * 256 * 1024 + y * 1024 + x * 4, x, y, slice);
+    up = upload_of(img, 2 * 256 * 1024);
+    rb = make_buffer(D3D12_HEAP_TYPE_READBACK, 4 * TILE);
+    ID3D12GraphicsCommandList *l = up && rb ? q_begin(q) : NULL;
+    if (!l)
+        goto out;
+    for (UINT slice = 0; slice < 2; slice++) {
+        D3D12_TEXTURE_COPY_LOCATION src = loc_fp(up, slice * 256 * 1024, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 256);
+        src.PlacedFootprint.Footprint.RowPitch = 1024;
+        copy_region(l, loc_sub(t, slice), 0, 0, src, NULL);
+    }
+    barrier(l, t, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COMMON);
+    D3D12_TILE_REGION_SIZE box = {4, TRUE, 1, 2, 2};
+    copy_tiles(l, t, 1, 0, 0, box, rb, 0, D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER);
+    if (q_submit(q)) {
+        static const UINT order[4][3] = {{1, 0, 0}, {1, 1, 0}, {1, 0, 1}, {1, 1, 1}};
+        for (int k = 0; k < 4; k++) {
+            set_ctx("CopyTiles 1x2x2 box: tile %d = slice %u (%u, %u)", k, order[k][2], order[k][0], order[k][1]);
+            read_buf(rb, (UINT64)k * TILE, got, TILE);
+            tile_image(want, order[k][0], order[k][1], order[k][2]);
+            CHECK_BYTES("linear tile", got, want, TILE);
+        }
     }
 out:
     free(img);
@@ -959,6 +1020,7 @@ int main(void)
             test_color_depth_copies(&qs[0]);
             test_d24_x8(&qs[2]);
             test_copy_tiles(&qs[0]);
+            test_copy_tiles_array(&qs[0]);
             test_copy_resource_size_mismatch(&qs[0]);
             test_bc_boxes(&qs[0]);
             test_same_resource(&qs[0]);
