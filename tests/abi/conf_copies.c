@@ -20,7 +20,9 @@
  *    CopyTextureRegion between mip levels and array slices of one texture (colour, and a
  *    stencil plane of one depth-stencil array), all recorded and executed.
  *
- * The last line is "conf_copies: N passed, M failed"; the exit status is 0 only when M is 0. */
+ * The debug layer is on for the whole program: each refused call is also checked for Microsoft's
+ * D3D12_MESSAGE_ID in the info queue. The last line is "conf_copies: N passed, M failed"; the
+ * exit status is 0 only when M is 0. */
 #include <wsl/winadapter.h>
 #include <directx/d3d12.h>
 
@@ -50,6 +52,37 @@ static void check_bytes(const char *file, int line, const char *what, const unsi
 /* ---- resources ------------------------------------------------------------------------------ */
 
 static ID3D12Device *dev;
+/* The debug layer's queue (the layer is on for the whole program): failures are checked for
+ * Microsoft's message IDs. */
+static ID3D12InfoQueue *iq;
+
+/* One message with `id` was stored since the last check; the stored messages are cleared. */
+static void expect_message(int line, D3D12_MESSAGE_ID id)
+{
+    int found = 0;
+    UINT64 n = iq ? ID3D12InfoQueue_GetNumStoredMessages(iq) : 0;
+    for (UINT64 i = 0; i < n && !found; i++) {
+        SIZE_T len = 0;
+        if (FAILED(ID3D12InfoQueue_GetMessage(iq, i, NULL, &len)) || len < sizeof(D3D12_MESSAGE))
+            continue;
+        D3D12_MESSAGE *m = malloc(len);
+        if (m && SUCCEEDED(ID3D12InfoQueue_GetMessage(iq, i, m, &len)))
+            found = m->ID == id;
+        free(m);
+    }
+    check_true(__FILE__, line, "the debug layer stored the expected message ID", found);
+    if (!found)
+        printf("    (expected D3D12_MESSAGE_ID %d)\n", (int)id);
+    if (iq)
+        ID3D12InfoQueue_ClearStoredMessages(iq);
+}
+#define EXPECT_MESSAGE(id) expect_message(__LINE__, id)
+
+static void clear_messages(void)
+{
+    if (iq)
+        ID3D12InfoQueue_ClearStoredMessages(iq);
+}
 
 static D3D12_RESOURCE_DESC buf_desc(UINT64 width)
 {
@@ -279,6 +312,7 @@ struct scratch {
 static ID3D12GraphicsCommandList *scratch_open(struct scratch *s)
 {
     memset(s, 0, sizeof(*s));
+    clear_messages();
     CHECK_CREATED(ID3D12Device_CreateCommandAllocator(dev, D3D12_COMMAND_LIST_TYPE_DIRECT,
                                                       &IID_ID3D12CommandAllocator, (void **)&s->alloc),
                   s->alloc);
@@ -289,12 +323,14 @@ static ID3D12GraphicsCommandList *scratch_open(struct scratch *s)
     return s->list;
 }
 
-/* Close must fail with E_INVALIDARG; the device stays alive. */
-static void scratch_close_fails(struct scratch *s)
+/* Close must fail with E_INVALIDARG after the debug layer reported `id`; Reset then fails the
+ * same way; the device stays alive. */
+static void scratch_close_fails(int line, struct scratch *s, D3D12_MESSAGE_ID id)
 {
     if (s->list) {
-        CHECK_HR(ID3D12GraphicsCommandList_Close(s->list), E_INVALIDARG);
-        CHECK_HR(ID3D12GraphicsCommandList_Reset(s->list, s->alloc, NULL), E_INVALIDARG);
+        expect_message(line, id);
+        check_hr(__FILE__, line, "Close", ID3D12GraphicsCommandList_Close(s->list), E_INVALIDARG);
+        check_hr(__FILE__, line, "Reset", ID3D12GraphicsCommandList_Reset(s->list, s->alloc, NULL), E_INVALIDARG);
     }
     RELEASE0(s->list);
     RELEASE0(s->alloc);
@@ -745,12 +781,12 @@ static void test_copy_tiles(struct q *q)
         D3D12_TILE_REGION_SIZE one = {1, FALSE, 0, 0, 0};
         if ((l = scratch_open(&sc)))
             copy_tiles(l, t, 0, 0, 0, one, rb, 8, D3D12_TILE_COPY_FLAG_NONE);
-        scratch_close_fails(&sc);
+        scratch_close_fails(__LINE__, &sc, D3D12_MESSAGE_ID_COPYTILEMAPPINGS_INVALID_PARAMETER);
         if ((l = scratch_open(&sc)))
             copy_tiles(l, t, 0, 0, 0, one, rb, 0,
                        D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE |
                            D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER);
-        scratch_close_fails(&sc);
+        scratch_close_fails(__LINE__, &sc, D3D12_MESSAGE_ID_COPYTILEMAPPINGS_INVALID_PARAMETER);
     }
 out:
     free(img);
@@ -836,13 +872,13 @@ static void test_copy_resource_size_mismatch(struct q *q)
     ID3D12GraphicsCommandList *l = ta && tb && tc ? scratch_open(&sc) : NULL;
     if (l) {
         ID3D12GraphicsCommandList_CopyResource(l, ta, tb);
-        scratch_close_fails(&sc);
+        scratch_close_fails(__LINE__, &sc, D3D12_MESSAGE_ID_COPYRESOURCE_INVALIDDSTRESOURCE);
     }
     set_ctx("CopyResource R16F <- RGBA8 (2 vs 4 bytes a texel)");
     l = ta && tc ? scratch_open(&sc) : NULL;
     if (l) {
         ID3D12GraphicsCommandList_CopyResource(l, tc, ta);
-        scratch_close_fails(&sc);
+        scratch_close_fails(__LINE__, &sc, D3D12_MESSAGE_ID_COPYRESOURCE_INVALIDDSTRESOURCE);
     }
     /* The queue goes on running a valid CopyResource afterwards. */
     set_ctx("after a failed CopyResource");
@@ -894,8 +930,11 @@ static void test_bc_boxes(struct q *q)
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
             set_ctx("BC1 box (%u,%u)-(%u,%u)", bad[i].left, bad[i].top, bad[i].right, bad[i].bottom);
+            clear_messages();
             CHECK_HR(ID3D12Resource_WriteToSubresource(t, 0, &bad[i], data, 16, 32), E_INVALIDARG);
+            EXPECT_MESSAGE(D3D12_MESSAGE_ID_WRITETOSUBRESOURCE_INVALIDBOX);
             CHECK_HR(ID3D12Resource_ReadFromSubresource(t, got, 16, 32, 0, &bad[i]), E_INVALIDARG);
+            EXPECT_MESSAGE(D3D12_MESSAGE_ID_READFROMSUBRESOURCE_INVALIDBOX);
         }
         /* Unchanged by the refused write. */
         memset(got, 0, sizeof(got));
@@ -913,7 +952,7 @@ static void test_bc_boxes(struct q *q)
     ID3D12GraphicsCommandList *l = tex && big ? scratch_open(&sc) : NULL;
     if (l) {
         copy_region(l, loc_sub(tex, 0), 0, 0, loc_fp(big, 0, DXGI_FORMAT_BC1_UNORM, 16, 6), NULL);
-        scratch_close_fails(&sc);
+        scratch_close_fails(__LINE__, &sc, D3D12_MESSAGE_ID_COPYTEXTUREREGION_INVALIDSRCDIMENSIONS);
     }
     /* Height 8 (two block rows) is valid. */
     set_ctx("CopyTextureRegion from a BC1 footprint of height 8");
@@ -1008,7 +1047,13 @@ static void test_same_resource(struct q *q)
 
 int main(void)
 {
+    ID3D12Debug *debug = NULL;
+    CHECK_HR(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&debug), S_OK);
+    if (debug)
+        ID3D12Debug_EnableDebugLayer(debug);
     CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev), S_OK);
+    if (dev)
+        CHECK_HR(ID3D12Device_QueryInterface(dev, &IID_ID3D12InfoQueue, (void **)&iq), S_OK);
     if (dev) {
         struct q qs[3];
         int ok = q_init(&qs[0], D3D12_COMMAND_LIST_TYPE_DIRECT);
@@ -1027,8 +1072,12 @@ int main(void)
         }
         for (int i = 0; i < 3; i++)
             q_release(&qs[i]);
+        if (iq)
+            ID3D12InfoQueue_Release(iq);
         CHECK_EQ(ID3D12Device_Release(dev), 0);
     }
+    if (debug)
+        ID3D12Debug_Release(debug);
     printf("conf_copies: %u passed, %u failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -948,8 +948,8 @@ pub fn buffer_copy_overlap(
 /// resource are the caller's checks (#943/#945, #944/#946); the sides' locations are
 /// ignored. Every failure is #944 COPYRESOURCE_INVALIDDSTRESOURCE: different dimensions;
 /// the destination on an UPLOAD heap; buffers of different Width; textures with
-/// different sample count/quality, incompatible formats, different mip levels or array
-/// size, or different extents (for a block-size reinterpretation such as BC1 ↔
+/// different sample count/quality, different sizes in bytes (formats of different texel
+/// sizes), incompatible formats, different mip levels or array size, or different extents (for a block-size reinterpretation such as BC1 ↔
 /// R16G16B16A16 the extents compare in elements: a 64×64 BC1 texture ↔ 16×16 texels).
 /// Depth-stencil resources are allowed. Returns one whole-buffer copy for buffers, one
 /// plan per subresource (in subresource order) for textures. `caps` is accepted for
@@ -978,6 +978,24 @@ pub fn copy_resource(dst: &Side<'_>, src: &Side<'_>, caps: &Caps) -> Result<Vec<
     }
     if dd.SampleDesc.Count != sd.SampleDesc.Count || dd.SampleDesc.Quality != sd.SampleDesc.Quality {
         return Err(e("source and destination must have the same sample count and quality.".to_string()));
+    }
+    // Windows' first texture rule (its debug text, e.g. DirectX-Graphics-Samples#344): the
+    // resources' sizes in bytes must be equal; formats of different texel sizes fail here.
+    let bytes = |d: &D3D12_RESOURCE_DESC1| {
+        allocation::layout_bytes(d).and_then(|b| b.checked_mul(d.SampleDesc.Count.max(1) as u64))
+    };
+    let (sb, db) = (bytes(sd), bytes(dd));
+    if sb != db {
+        let show = |b: Option<u64>| b.map_or_else(|| "-1".to_string(), |b| b.to_string());
+        return Err(err(
+            msg::COPYRESOURCE_INVALIDDSTRESOURCE,
+            format!(
+                "CopyResource: Source and Destination resource must have the same size. But pSrcResource has resource \
+                 size ({}) and pDstResource has resource size ({}).",
+                show(sb),
+                show(db)
+            ),
+        ));
     }
     if !formats_compatible(dd.Format, sd.Format) {
         return Err(e(format!(

@@ -822,6 +822,12 @@ fn copy_resource_textures() {
     assert_eq!(e(&tex2d(32, 16, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM)), 944);
     assert_eq!(e(&msaa(tex2d(32, 32, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM), 4)), 944);
     assert_eq!(e(&tex(D3D12_RESOURCE_DIMENSION_TEXTURE3D, 32, 32, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM)), 944);
+    // formats of different texel sizes: the sizes in bytes differ (Windows' text)
+    let v = copy_resource(&whole(&tex2d(32, 32, 2, 2, DXGI_FORMAT_R16G16B16A16_FLOAT)), &whole(&a), &Caps::today())
+        .unwrap_err();
+    assert_eq!(v.id.0, 944);
+    assert!(v.message.contains("must have the same size"), "{}", v.message);
+    assert!(v.message.contains("pSrcResource has resource size (10240) and pDstResource has resource size (20480)"));
     // MSAA ↔ MSAA: every sample
     let m = msaa(tex2d(32, 32, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM), 4);
     let ops = copy_resource(&whole(&m), &whole(&m), &Caps::today()).unwrap();
