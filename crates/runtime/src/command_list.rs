@@ -729,9 +729,19 @@ unsafe extern "C" fn copy_buffer_region(
         record(this, "CopyBufferRegion", |_, s| {
             let d = resource(dst, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLDST, "pDstBuffer is NULL or not a resource")?;
             let r = resource(src, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLSRC, "pSrcBuffer is NULL or not a resource")?;
-            let plan =
-                copy::copy_buffer_region(&side(d, Location::Whole), dst_off, &side(r, Location::Whole), src_off, n)
-                    .map_err(violation)?;
+            let (ds, ss) = (side(d, Location::Whole), side(r, Location::Whole));
+            let plan = copy::copy_buffer_region(&ds, dst_off, &ss, src_off, n).map_err(violation)?;
+            // Two ranges of one buffer are fine apart; overlapping, the result is undefined (the
+            // copy runs as a memmove) and the debug layer says so.
+            if let Some(w) = copy::buffer_copy_overlap(&ds, dst_off, &ss, src_off, n) {
+                crate::debug::report_list_parts(
+                    "CopyBufferRegion",
+                    D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    w.id.0,
+                    &w.message,
+                );
+            }
             s.use_as(d, 0, D3D12_RESOURCE_STATE_COPY_DEST.0);
             s.use_as(r, 0, D3D12_RESOURCE_STATE_COPY_SOURCE.0);
             if let Some((dst_offset, src_offset, bytes)) = plan {
