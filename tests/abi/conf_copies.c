@@ -905,6 +905,68 @@ static void test_copy_resource_size_mismatch(struct q *q)
     g_ctx[0] = 0;
 }
 
+/* Multisampled copies copy every sample: a 4x4 RGBA8 4x target cleared to one colour, copied
+ * by CopyResource and by CopyTextureRegion (whole subresource) into two other 4x targets, each
+ * resolved (average) and read back; the colour only survives the average if all four samples of
+ * every texel were copied. */
+static void test_msaa_copies(struct q *q)
+{
+    set_ctx("multisampled CopyResource / CopyTextureRegion");
+    D3D12_RESOURCE_DESC md = tex_desc(DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET);
+    md.SampleDesc.Count = 4;
+    D3D12_RESOURCE_DESC sd = tex_desc(DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_NONE);
+    ID3D12Resource *ms = make_committed(D3D12_HEAP_TYPE_DEFAULT, &md, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    ID3D12Resource *c1 = make_committed(D3D12_HEAP_TYPE_DEFAULT, &md, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *c2 = make_committed(D3D12_HEAP_TYPE_DEFAULT, &md, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *r1 = make_committed(D3D12_HEAP_TYPE_DEFAULT, &sd, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    ID3D12Resource *r2 = make_committed(D3D12_HEAP_TYPE_DEFAULT, &sd, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    ID3D12Resource *rb = make_buffer(D3D12_HEAP_TYPE_READBACK, 2048);
+    D3D12_DESCRIPTOR_HEAP_DESC hd;
+    memset(&hd, 0, sizeof(hd));
+    hd.Type = D3D12_DESCRIPTOR_HEAP_TYPE_RTV;
+    hd.NumDescriptors = 1;
+    ID3D12DescriptorHeap *rtvs = NULL;
+    CHECK_CREATED(ID3D12Device_CreateDescriptorHeap(dev, &hd, &IID_ID3D12DescriptorHeap, (void **)&rtvs), rtvs);
+    ID3D12GraphicsCommandList *l = ms && c1 && c2 && r1 && r2 && rb && rtvs ? q_begin(q) : NULL;
+    if (l) {
+        D3D12_CPU_DESCRIPTOR_HANDLE h = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtvs);
+        ID3D12Device_CreateRenderTargetView(dev, ms, NULL, h);
+        /* 0.2, 0.4, 0.6, 1.0 -> 0x33, 0x66, 0x99, 0xff in every sample. */
+        const float colour[4] = {0.2f, 0.4f, 0.6f, 1.0f};
+        ID3D12GraphicsCommandList_ClearRenderTargetView(l, h, colour, 0, NULL);
+        barrier(l, ms, 0, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        ID3D12GraphicsCommandList_CopyResource(l, c1, ms);
+        copy_region(l, loc_sub(c2, 0), 0, 0, loc_sub(ms, 0), NULL);
+        barrier(l, c1, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        barrier(l, c2, 0, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        ID3D12GraphicsCommandList_ResolveSubresource(l, r1, 0, c1, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+        ID3D12GraphicsCommandList_ResolveSubresource(l, r2, 0, c2, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+        barrier(l, r1, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        barrier(l, r2, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        copy_region(l, loc_fp(rb, 0, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4), 0, 0, loc_sub(r1, 0), NULL);
+        copy_region(l, loc_fp(rb, 1024, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4), 0, 0, loc_sub(r2, 0), NULL);
+        if (q_submit(q)) {
+            unsigned char got[16];
+            static const unsigned char want[16] = {0x33, 0x66, 0x99, 0xff, 0x33, 0x66, 0x99, 0xff,
+                                                   0x33, 0x66, 0x99, 0xff, 0x33, 0x66, 0x99, 0xff};
+            for (int y = 0; y < 4; y++) {
+                read_buf(rb, (UINT64)y * 256, got, 16);
+                CHECK_BYTES("CopyResource of 4 samples, resolved", got, want, 16);
+                read_buf(rb, 1024 + (UINT64)y * 256, got, 16);
+                CHECK_BYTES("CopyTextureRegion of 4 samples, resolved", got, want, 16);
+            }
+        }
+    }
+    RELEASE0(rtvs);
+    RELEASE0(ms);
+    RELEASE0(c1);
+    RELEASE0(c2);
+    RELEASE0(r1);
+    RELEASE0(r2);
+    RELEASE0(rb);
+    g_ctx[0] = 0;
+}
+
 /* ---- 4. block-compressed boxes -------------------------------------------------------------- */
 
 static void test_bc_boxes(struct q *q)
@@ -1089,6 +1151,7 @@ int main(void)
             test_copy_tiles(&qs[0]);
             test_copy_tiles_array(&qs[0]);
             test_copy_resource_size_mismatch(&qs[0]);
+            test_msaa_copies(&qs[0]);
             test_bc_boxes(&qs[0]);
             test_same_resource(&qs[0]);
         }
