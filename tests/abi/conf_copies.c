@@ -490,6 +490,63 @@ out:
     g_ctx[0] = 0;
 }
 
+/* Both planes of a D24S8 texture through the footprints GetCopyableFootprints gives for them
+ * (one buffer, pitch 512, plane 1 right after plane 0: footprints.md 4.5), as d3dx12's
+ * UpdateSubresources uses them: 16x8, plane 0 R32_TYPELESS at 0, plane 1 R8_TYPELESS at
+ * 8 x 512 = 4096. */
+static void test_ds_copyable_footprints(struct q *q)
+{
+    set_ctx("D24S8 16x8 through GetCopyableFootprints' two footprints");
+    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 16, 8, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT fp[2];
+    UINT rows[2];
+    UINT64 row_size[2], total = 0;
+    ID3D12Device_GetCopyableFootprints(dev, &d, 0, 2, 0, fp, rows, row_size, &total);
+    CHECK_EQ(fp[0].Footprint.Format, DXGI_FORMAT_R32_TYPELESS);
+    CHECK_EQ(fp[1].Footprint.Format, DXGI_FORMAT_R8_TYPELESS);
+    CHECK_EQ(fp[0].Footprint.RowPitch, 512);
+    CHECK_EQ(fp[1].Offset, 4096);
+    CHECK_EQ(total, 4096 + 7 * 512 + 16);
+    if (total != 4096 + 7 * 512 + 16)
+        return;
+    static unsigned char img[4096 + 7 * 512 + 16], got[sizeof(img)];
+    fill_pattern(img, sizeof(img), 21);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++)
+            img[y * 512 + x * 4 + 3] = 0; /* X8 of D24X8 */
+    ID3D12Resource *t = make_texture(&d), *up = upload_of(img, sizeof(img));
+    ID3D12Resource *rb = make_buffer(D3D12_HEAP_TYPE_READBACK, sizeof(img));
+    ID3D12GraphicsCommandList *l = t && up && rb ? q_begin(q) : NULL;
+    if (l) {
+        for (UINT sub = 0; sub < 2; sub++) {
+            D3D12_TEXTURE_COPY_LOCATION src = loc_fp(up, 0, DXGI_FORMAT_UNKNOWN, 0, 0);
+            src.PlacedFootprint = fp[sub];
+            copy_region(l, loc_sub(t, sub), 0, 0, src, NULL);
+        }
+        barrier(l, t, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_DEST,
+                D3D12_RESOURCE_STATE_COPY_SOURCE);
+        for (UINT sub = 0; sub < 2; sub++) {
+            D3D12_TEXTURE_COPY_LOCATION dst = loc_fp(rb, 0, DXGI_FORMAT_UNKNOWN, 0, 0);
+            dst.PlacedFootprint = fp[sub];
+            copy_region(l, dst, 0, 0, loc_sub(t, sub), NULL);
+        }
+        barrier(l, t, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_SOURCE,
+                D3D12_RESOURCE_STATE_COMMON);
+        if (q_submit(q)) {
+            read_buf(rb, 0, got, sizeof(got));
+            for (UINT sub = 0; sub < 2; sub++)
+                for (UINT y = 0; y < rows[sub]; y++) {
+                    size_t o = fp[sub].Offset + (size_t)y * fp[sub].Footprint.RowPitch;
+                    CHECK_BYTES(sub ? "stencil row" : "depth row", got + o, img + o, row_size[sub]);
+                }
+        }
+    }
+    RELEASE0(t);
+    RELEASE0(up);
+    RELEASE0(rb);
+    g_ctx[0] = 0;
+}
+
 /* Fills subresource `sub` of `t` (COMMON) from `data` as 4x4 elements of `bytes` bytes through a
  * footprint of `fmt`, and reads subresource `rsub` of `r` back through a footprint of `rfmt`. */
 static int upload_4x4(struct q *q, ID3D12Resource *t, UINT sub, DXGI_FORMAT fmt, const void *data, UINT bytes)
@@ -1146,6 +1203,7 @@ int main(void)
         if (ok) {
             test_ds_planes_on_queues(qs);
             test_ds_subresource_indices(&qs[2], &qs[1]);
+            test_ds_copyable_footprints(&qs[0]);
             test_color_depth_copies(&qs[0]);
             test_d24_x8(&qs[2]);
             test_copy_tiles(&qs[0]);
