@@ -51,6 +51,8 @@ static void check_bytes(const char *file, int line, const char *what, const unsi
 
 /* ---- resources ------------------------------------------------------------------------------ */
 
+#define DS_FLAG D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL
+
 static ID3D12Device *dev;
 /* The debug layer's queue (the layer is on for the whole program): failures are checked for
  * Microsoft's message IDs. */
@@ -415,9 +417,9 @@ static void check_planes(const uint32_t depth[16], const unsigned char stencil[1
 /* A clear on DIRECT, read back on every queue type through R32 / R8 footprints. */
 static void test_ds_planes_on_queues(struct q qs[3])
 {
-    D3D12_RESOURCE_DESC d24 = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_RESOURCE_DESC d24 = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, DS_FLAG);
     D3D12_RESOURCE_DESC d32 =
-        tex_desc(DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+        tex_desc(DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 4, 4, 1, 1, DS_FLAG);
     ID3D12Resource *a = make_committed(D3D12_HEAP_TYPE_DEFAULT, &d24, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     ID3D12Resource *b = make_committed(D3D12_HEAP_TYPE_DEFAULT, &d32, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     uint32_t depth[16];
@@ -451,7 +453,7 @@ static void test_ds_subresource_indices(struct q *copy, struct q *compute)
 {
     set_ctx("D32S8 8x8, 2 mips, 2 slices: 8 subresources");
     D3D12_RESOURCE_DESC d =
-        tex_desc(DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 8, 8, 2, 2, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+        tex_desc(DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 8, 8, 2, 2, DS_FLAG);
     ID3D12Resource *t = make_texture(&d);
     static unsigned char img[8 * 2048], got[8 * 2048];
     fill_pattern(img, sizeof(img), 7);
@@ -497,7 +499,7 @@ out:
 static void test_ds_copyable_footprints(struct q *q)
 {
     set_ctx("D24S8 16x8 through GetCopyableFootprints' two footprints");
-    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 16, 8, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 16, 8, 1, 1, DS_FLAG);
     D3D12_PLACED_SUBRESOURCE_FOOTPRINT fp[2];
     UINT rows[2];
     UINT64 row_size[2], total = 0;
@@ -608,7 +610,7 @@ static void test_color_depth_copies(struct q *q)
         const struct tex_pair *p = &pairs[i];
         set_ctx("colour %d <-> depth %d plane %u", p->color, p->depth, p->plane);
         D3D12_RESOURCE_DESC cd = tex_desc(p->color, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_NONE);
-        D3D12_RESOURCE_DESC dd = tex_desc(p->depth, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+        D3D12_RESOURCE_DESC dd = tex_desc(p->depth, 4, 4, 1, 1, DS_FLAG);
         ID3D12Resource *c = make_texture(&cd), *d = make_texture(&dd), *c2 = make_texture(&cd);
         unsigned char data[64], want[64], got[64];
         fill_pattern(data, sizeof(data), 11 + (unsigned)i);
@@ -664,7 +666,7 @@ static void test_color_depth_copies(struct q *q)
 static void test_d24_x8(struct q *copy)
 {
     set_ctx("D24S8 depth plane from an R32_UINT footprint with X8 bits set");
-    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_RESOURCE_DESC d = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 1, 1, DS_FLAG);
     ID3D12Resource *t = make_texture(&d);
     uint32_t in[16], out[16];
     for (int k = 0; k < 16; k++)
@@ -1162,7 +1164,7 @@ static void test_same_resource(struct q *q)
 
     set_ctx("CopyTextureRegion between the stencil planes of two slices of one texture");
     /* D24S8 4x4, 2 slices, 1 mip: subresources 0, 1 depth; 2, 3 stencil. */
-    D3D12_RESOURCE_DESC dd = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 2, 1, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_RESOURCE_DESC dd = tex_desc(DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4, 2, 1, DS_FLAG);
     ID3D12Resource *ds = make_texture(&dd);
     l = ds && up && rb ? q_begin(q) : NULL;
     if (l) {

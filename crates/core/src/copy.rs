@@ -949,8 +949,9 @@ pub fn buffer_copy_overlap(
 /// ignored. Every failure is #944 COPYRESOURCE_INVALIDDSTRESOURCE: different dimensions;
 /// the destination on an UPLOAD heap; buffers of different Width; textures with
 /// different sample count/quality, different sizes in bytes (formats of different texel
-/// sizes), incompatible formats, different mip levels or array size, or different extents (for a block-size reinterpretation such as BC1 ↔
-/// R16G16B16A16 the extents compare in elements: a 64×64 BC1 texture ↔ 16×16 texels).
+/// sizes), incompatible formats, different mip levels or array size, or different extents
+/// (for a block-size reinterpretation such as BC1 ↔ R16G16B16A16 the extents compare in
+/// elements: a 64×64 BC1 texture ↔ 16×16 texels).
 /// Depth-stencil resources are allowed. Returns one whole-buffer copy for buffers, one
 /// plan per subresource (in subresource order) for textures. `caps` is accepted for
 /// symmetry with [`copy_texture_region`]; no CopyResource rule depends on it today.
