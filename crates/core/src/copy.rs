@@ -141,6 +141,11 @@ pub struct CopyPlan {
     pub row_bytes: u64,
     /// Samples to copy (SampleDesc.Count; 1 for single-sampled copies).
     pub samples: u32,
+    /// The destination is the depth plane of a D24_UNORM_S8_UINT-family texture: its 4-byte
+    /// elements hold the depth in bits 0–23 and zero in bits 24–31 (the X8 bits), so byte 3
+    /// of every element is written as zero whatever the source holds (Planar Depth Stencil
+    /// spec: copies out of that plane give X8 = 0).
+    pub zero_x8: bool,
     /// Debug-layer findings that do not reject the copy (#998 COPY_ON_SAME_SUBRESOURCE).
     pub warnings: Vec<Violation>,
 }
@@ -460,11 +465,11 @@ fn footprint_side(
     if f.Width > max_wh || f.Height > max_wh || f.Depth > max_d {
         return Err(dims_err(&format!("the {dim} size limit is {max_wh}")));
     }
-    // 4. Block multiples (waived for BC when unaligned BC textures are supported).
+    // 4. Block multiples. Footprints are always whole blocks, also on devices with
+    // UnalignedBlockTexturesSupported: that capability frees the texture's extents, and
+    // GetCopyableFootprints still reports them rounded up to blocks.
     let (bw, bh) = (info.block_width as u32, info.block_height as u32);
-    let block_aligned = f.Width.is_multiple_of(bw) && f.Height.is_multiple_of(bh);
-    let bc_waived = info.is_block_compressed() && caps.unaligned_block_textures;
-    if !block_aligned && !bc_waived {
+    if !(f.Width.is_multiple_of(bw) && f.Height.is_multiple_of(bh)) {
         return Err(dims_err(&format!("Width and Height must be multiples of {bw} and {bh}")));
     }
     // 6. Row pitch.
@@ -601,8 +606,20 @@ fn pair(d: &mut Resolved, s: &mut Resolved) -> bool {
             formats_compatible(f.format, t.elem.format)
         }
     }
+    // Texture ↔ texture: compatible resource formats copy plane to same plane; a plane of
+    // a depth-stencil texture also copies to and from a single-plane texture of its plane's
+    // format family (depth R32/R16 … ↔ R32_FLOAT, R32_UINT …; stencil ↔ R8_UINT …), the
+    // same formats its placed footprints take (Planar Depth Stencil spec).
+    fn texture_texture(d: &Resolved, s: &Resolved) -> bool {
+        let ds_plane = |r: &Resolved| format::info(r.format).is_some_and(|i| i.is_planar() && i.is_depth_stencil());
+        if formats_compatible(d.format, s.format) {
+            d.plane == s.plane
+        } else {
+            ds_plane(d) != ds_plane(s) && formats_compatible(d.elem.format, s.elem.format)
+        }
+    }
     let ok = match (d.subresource.is_some(), s.subresource.is_some()) {
-        (true, true) => d.plane == s.plane && formats_compatible(d.format, s.format),
+        (true, true) => texture_texture(d, s),
         (true, false) => texture_footprint(d, s),
         (false, true) => texture_footprint(s, d),
         (false, false) => with_plane(d, 0) && with_plane(s, 0) && formats_compatible(d.format, s.format),
@@ -824,7 +841,9 @@ fn plan(
         sample_stride: r.sample_stride,
     };
     let element_bytes = element_bytes(s.elem);
+    let d24 = format::info(d.format).is_some_and(|i| i.cast_group == sys::DXGI_FORMAT_R24G8_TYPELESS);
     CopyPlan {
+        zero_x8: d24 && d.plane == 0 && d.subresource.is_some(),
         dst: surface(d, d_origin),
         src: surface(s, s_origin),
         element_bytes,
@@ -929,9 +948,10 @@ pub fn buffer_copy_overlap(
 /// resource are the caller's checks (#943/#945, #944/#946); the sides' locations are
 /// ignored. Every failure is #944 COPYRESOURCE_INVALIDDSTRESOURCE: different dimensions;
 /// the destination on an UPLOAD heap; buffers of different Width; textures with
-/// different sample count/quality, incompatible formats, different mip levels or array
-/// size, or different extents (for a block-size reinterpretation such as BC1 ↔
-/// R16G16B16A16 the extents compare in elements: a 64×64 BC1 texture ↔ 16×16 texels).
+/// different sample count/quality, different sizes in bytes (formats of different texel
+/// sizes), incompatible formats, different mip levels or array size, or different extents
+/// (for a block-size reinterpretation such as BC1 ↔ R16G16B16A16 the extents compare in
+/// elements: a 64×64 BC1 texture ↔ 16×16 texels).
 /// Depth-stencil resources are allowed. Returns one whole-buffer copy for buffers, one
 /// plan per subresource (in subresource order) for textures. `caps` is accepted for
 /// symmetry with [`copy_texture_region`]; no CopyResource rule depends on it today.
@@ -959,6 +979,24 @@ pub fn copy_resource(dst: &Side<'_>, src: &Side<'_>, caps: &Caps) -> Result<Vec<
     }
     if dd.SampleDesc.Count != sd.SampleDesc.Count || dd.SampleDesc.Quality != sd.SampleDesc.Quality {
         return Err(e("source and destination must have the same sample count and quality.".to_string()));
+    }
+    // Windows' first texture rule (its debug text, e.g. DirectX-Graphics-Samples#344): the
+    // resources' sizes in bytes must be equal; formats of different texel sizes fail here.
+    let bytes = |d: &D3D12_RESOURCE_DESC1| {
+        allocation::layout_bytes(d).and_then(|b| b.checked_mul(d.SampleDesc.Count.max(1) as u64))
+    };
+    let (sb, db) = (bytes(sd), bytes(dd));
+    if sb != db {
+        let show = |b: Option<u64>| b.map_or_else(|| "-1".to_string(), |b| b.to_string());
+        return Err(err(
+            msg::COPYRESOURCE_INVALIDDSTRESOURCE,
+            format!(
+                "CopyResource: Source and Destination resource must have the same size. But pSrcResource has resource \
+                 size ({}) and pDstResource has resource size ({}).",
+                show(sb),
+                show(db)
+            ),
+        ));
     }
     if !formats_compatible(dd.Format, sd.Format) {
         return Err(e(format!(

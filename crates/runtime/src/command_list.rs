@@ -729,9 +729,19 @@ unsafe extern "C" fn copy_buffer_region(
         record(this, "CopyBufferRegion", |_, s| {
             let d = resource(dst, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLDST, "pDstBuffer is NULL or not a resource")?;
             let r = resource(src, D3D12_MESSAGE_ID_COPYBUFFERREGION_NULLSRC, "pSrcBuffer is NULL or not a resource")?;
-            let plan =
-                copy::copy_buffer_region(&side(d, Location::Whole), dst_off, &side(r, Location::Whole), src_off, n)
-                    .map_err(violation)?;
+            let (ds, ss) = (side(d, Location::Whole), side(r, Location::Whole));
+            let plan = copy::copy_buffer_region(&ds, dst_off, &ss, src_off, n).map_err(violation)?;
+            // Two ranges of one buffer are fine apart; overlapping, the result is undefined (the
+            // copy runs as a memmove) and the debug layer says so.
+            if let Some(w) = copy::buffer_copy_overlap(&ds, dst_off, &ss, src_off, n) {
+                crate::debug::report_list_parts(
+                    "CopyBufferRegion",
+                    D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    w.id.0,
+                    &w.message,
+                );
+            }
             s.use_as(d, 0, D3D12_RESOURCE_STATE_COPY_DEST.0);
             s.use_as(r, 0, D3D12_RESOURCE_STATE_COPY_SOURCE.0);
             if let Some((dst_offset, src_offset, bytes)) = plan {
@@ -870,11 +880,17 @@ unsafe extern "C" fn copy_tiles(
             };
             let (c, sz) =
                 (coord.as_ref().ok_or_else(|| bad("NULL coordinate"))?, size.as_ref().ok_or_else(|| bad("NULL size"))?);
+            // Flags NONE copies tiles into the buffer, as SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER
+            // does (Windows); both directions at once are refused. The linear side needs 16-byte
+            // alignment, not D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT.
             let f = flags.0;
             let to_tiles = f & D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE.0 != 0;
             let from_tiles = f & D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER.0 != 0;
-            if to_tiles == from_tiles || !b.inner.is_buffer() || !buffer_offset.is_multiple_of(512) {
-                return Err(bad("CopyTiles needs exactly one direction flag, a buffer and a 512-aligned offset"));
+            if to_tiles && from_tiles {
+                return Err(bad("CopyTiles takes one direction flag, not both"));
+            }
+            if !b.inner.is_buffer() || !buffer_offset.is_multiple_of(16) {
+                return Err(bad("CopyTiles needs a buffer and a BufferStartOffsetInBytes that is a multiple of 16"));
             }
             let idx = tiles.lock().unwrap_or_else(|e| e.into_inner()).region_tiles(c, Some(sz))?;
             let need = idx.len() as u64 * crate::tiles::TILE;

@@ -585,8 +585,10 @@ impl Resource {
         {
             return Err(invalid(box_id, "the box does not lie inside the subresource"));
         }
-        if bx.left % bw != 0 || bx.top % bh != 0 {
-            return Err(invalid(box_id, "box origin not aligned to the format's blocks"));
+        // Whole blocks: all four edges on block boundaries (the subresource's extents are
+        // block aligned here, so a box reaching the edge of a small mip passes).
+        if bx.left % bw != 0 || bx.top % bh != 0 || bx.right % bw != 0 || bx.bottom % bh != 0 {
+            return Err(invalid(box_id, "the box is not made of whole blocks of the format"));
         }
         if bx.left == bx.right || bx.top == bx.bottom || bx.front == bx.back {
             return Ok(None);

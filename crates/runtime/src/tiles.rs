@@ -135,21 +135,34 @@ impl TileMap {
         if use_box {
             let s = size.unwrap();
             let (bw, bh, bd) = (s.Width, s.Height as u32, s.Depth as u32);
+            // A box's depth runs through z tiles of a 3D subresource; in an array it runs
+            // through the next array slices at the same mip, which are `mips` subresources
+            // apart (D3D12_TILE_REGION_SIZE).
+            let array = self.desc.Dimension != D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+            let slices = (self.subresources.len() as u32).max(1) / self.mips;
+            let fits_depth = if array { c.Z == 0 && sub / self.mips + bd <= slices } else { c.Z + bd <= d };
+            let (bw64, bh64, bd64) = (bw as u64, bh as u64, bd as u64);
             if bw == 0
                 || bh == 0
                 || bd == 0
-                || bw * bh * bd != s.NumTiles
-                || c.X + bw > w
-                || c.Y + bh > h
-                || c.Z + bd > d
+                || bw64 * bh64 * bd64 != s.NumTiles as u64
+                || c.X as u64 + bw64 > w as u64
+                || c.Y as u64 + bh64 > h as u64
+                || !fits_depth
             {
                 return Err(invalid());
             }
             let mut v = Vec::with_capacity(s.NumTiles as usize);
-            for z in c.Z..c.Z + bd {
+            for k in 0..bd {
+                let (start, z) = if array {
+                    let t = self.subresources.get((sub + k * self.mips) as usize).unwrap_or(&st);
+                    (t.StartTileIndexInOverallResource, 0)
+                } else {
+                    (st.StartTileIndexInOverallResource, c.Z + k)
+                };
                 for y in c.Y..c.Y + bh {
                     for x in c.X..c.X + bw {
-                        v.push(index(x, y, z));
+                        v.push(start + x + y * w + z * w * h);
                     }
                 }
             }
@@ -392,6 +405,36 @@ mod tests {
         let lin = D3D12_TILE_REGION_SIZE { NumTiles: 3, UseBox: 0, Width: 0, Height: 0, Depth: 0 };
         assert_eq!(m.region_tiles(&coord(3, 3, 0, 0), Some(&lin)).unwrap(), vec![15, 16, 17]);
         assert!(m.region_tiles(&coord(4, 0, 0, 0), None).is_err(), "X beyond the mip's 4 tiles");
+    }
+
+    #[test]
+    fn box_depth_walks_array_slices_and_linear_regions_spill_into_the_next_subresource() {
+        // 256×256 RGBA8, 2 mips, 3 slices: per slice mip 0 = 2×2 tiles, mip 1 = 1 tile →
+        // slice s holds tiles 5s..5s+4 (D3D12_TILE_REGION_SIZE: a box's Depth in an array goes
+        // to the next slice at the same mip, `mips` subresources further).
+        let m = TileMap::new(&tex(256, 256, 2, 3), &caps());
+        assert_eq!((m.num_tiles(), m.packed.NumPackedMips), (15, 0));
+        let boxed = |w, h: u16, d: u16| D3D12_TILE_REGION_SIZE {
+            NumTiles: w * h as u32 * d as u32,
+            UseBox: 1,
+            Width: w,
+            Height: h,
+            Depth: d,
+        };
+        // subresource 2 = slice 1, mip 0: x, y, then the slices
+        assert_eq!(m.region_tiles(&coord(1, 0, 0, 2), Some(&boxed(1, 2, 2))).unwrap(), vec![6, 8, 11, 13]);
+        // mip 1 of slices 0..3 (subresources 1, 3, 5)
+        assert_eq!(m.region_tiles(&coord(0, 0, 0, 1), Some(&boxed(1, 1, 3))).unwrap(), vec![4, 9, 14]);
+        // past the last slice, or a Z in an array
+        assert!(m.region_tiles(&coord(0, 0, 0, 3), Some(&boxed(1, 1, 3))).is_err());
+        assert!(m.region_tiles(&coord(0, 0, 1, 0), Some(&boxed(1, 1, 1))).is_err());
+        // NumTiles must be Width × Height × Depth
+        let wrong = D3D12_TILE_REGION_SIZE { NumTiles: 3, ..boxed(1, 1, 2) };
+        assert!(m.region_tiles(&coord(0, 0, 0, 0), Some(&wrong)).is_err());
+        // no box: x, then y, then on into mip 1 and slice 1 (subresource order)
+        let lin = D3D12_TILE_REGION_SIZE { NumTiles: 4, UseBox: 0, Width: 0, Height: 0, Depth: 0 };
+        assert_eq!(m.region_tiles(&coord(1, 1, 0, 0), Some(&lin)).unwrap(), vec![3, 4, 5, 6]);
+        assert!(m.region_tiles(&coord(0, 0, 0, 5), Some(&lin)).is_err(), "past the resource's 15 tiles");
     }
 
     #[test]

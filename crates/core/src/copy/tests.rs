@@ -301,41 +301,43 @@ fn footprint_dimensions() {
 }
 
 #[test]
-fn bc7_2x2_footprint_needs_unaligned_bc_support() {
-    // SDL#15348: a BC7 2×2 footprint → #867 and E_INVALIDARG at Close without
-    // UnalignedBlockTexturesSupported.
+fn bc_footprints_are_whole_blocks_even_with_unaligned_bc_support() {
+    // SDL#15348: a BC7 2×2 footprint → #867 and E_INVALIDARG at Close; issue #16 (Windows): a
+    // BC footprint whose height is not a block multiple fails Close with E_INVALIDARG. The
+    // device's UnalignedBlockTexturesSupported frees texture extents, not footprints
+    // (GetCopyableFootprints reports a 2×2 BC mip as 4×4).
     let t = tex2d(8, 8, 1, 3, DXGI_FORMAT_BC7_UNORM);
     let b = buffer(256);
-    let src = upload(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 2, 2, 1, 256));
-    let e = copy_texture_region(&sub(&t, 2), 0, 0, 0, &src, None, &no_unaligned_bc()).unwrap_err();
-    assert_eq!(e.id.0, 867);
-    let dst = readback(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 2, 2, 1, 256));
-    assert_eq!(copy_texture_region(&dst, 0, 0, 0, &sub(&t, 2), None, &no_unaligned_bc()).unwrap_err().id.0, 854);
-    // Caps::today() supports unaligned BC: one 16-byte block into mip 2 (tight offset:
-    // mip 0 = 4 blocks = 64 bytes, mip 1 = 1 block = 16 bytes → 80).
-    let p = plan(copy(&sub(&t, 2), &src));
-    assert_eq!((p.extent, p.element_bytes, p.row_bytes), ((1, 1, 1), 16, 16));
-    assert_eq!((p.dst.offset, p.dst.row_pitch, p.dst.slice_pitch), (80, 16, 16));
-    // the aligned 4×4 footprint works either way
-    let aligned = upload(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 4, 4, 1, 256));
-    assert!(copy_texture_region(&sub(&t, 2), 0, 0, 0, &aligned, None, &no_unaligned_bc()).is_ok());
+    for caps in [Caps::today(), no_unaligned_bc()] {
+        let src = upload(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 2, 2, 1, 256));
+        assert_eq!(copy_texture_region(&sub(&t, 2), 0, 0, 0, &src, None, &caps).unwrap_err().id.0, 867);
+        let dst = readback(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 2, 2, 1, 256));
+        assert_eq!(copy_texture_region(&dst, 0, 0, 0, &sub(&t, 2), None, &caps).unwrap_err().id.0, 854);
+        // the aligned 4×4 footprint: one 16-byte block into mip 2 (tight offset: mip 0 = 4
+        // blocks = 64 bytes, mip 1 = 1 block = 16 bytes → 80)
+        let aligned = upload(&b, fp(0, DXGI_FORMAT_BC7_UNORM, 4, 4, 1, 256));
+        let p = plan(copy_texture_region(&sub(&t, 2), 0, 0, 0, &aligned, None, &caps));
+        assert_eq!((p.extent, p.element_bytes, p.row_bytes), ((1, 1, 1), 16, 16));
+        assert_eq!((p.dst.offset, p.dst.row_pitch, p.dst.slice_pitch), (80, 16, 16));
+    }
 }
 
 #[test]
 fn bc3_height_63_footprint() {
-    // native without the capability: E_INVALIDARG.
+    // Windows: E_INVALIDARG at Close, with or without UnalignedBlockTexturesSupported.
     let t = tex2d(64, 64, 1, 1, DXGI_FORMAT_BC3_UNORM);
     let b = buffer(65536);
     let src = upload(&b, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 63, 1, 256));
     assert_eq!(copy_texture_region(&sub(&t, 0), 0, 0, 0, &src, None, &no_unaligned_bc()).unwrap_err().id.0, 867);
-    // with it: 16 block rows of 16 blocks (rows = ceil(63 / 4)), bound 256 × 15 + 256
-    let p = plan(copy(&sub(&t, 0), &src));
+    assert_eq!(id(copy(&sub(&t, 0), &src)), 867);
+    // height 64: 16 block rows of 16 blocks, bound 256 × 15 + 256 (the tight size)
+    let p = plan(copy(&sub(&t, 0), &upload(&b, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 64, 1, 256))));
     assert_eq!((p.extent, p.element_bytes, p.row_bytes), ((16, 16, 1), 16, 256));
     assert_eq!((p.dst.row_pitch, p.dst.slice_pitch), (256, 4096));
     let tight = buffer(256 * 15 + 256);
-    assert!(copy(&sub(&t, 0), &upload(&tight, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 63, 1, 256))).is_ok());
+    assert!(copy(&sub(&t, 0), &upload(&tight, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 64, 1, 256))).is_ok());
     let short = buffer(256 * 15 + 255);
-    assert_eq!(id(copy(&sub(&t, 0), &upload(&short, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 63, 1, 256)))), 869);
+    assert_eq!(id(copy(&sub(&t, 0), &upload(&short, fp(0, DXGI_FORMAT_BC3_UNORM, 64, 64, 1, 256)))), 869);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -452,9 +454,9 @@ fn source_box_block_aligned_even_at_mip_edges() {
     let p = plan(copy_at(&dst, 0, 0, 0, &sub(&t, 0), bx(4, 8, 0, 8, 12, 1)));
     assert_eq!((p.src.origin, p.extent), ((1, 2, 0), (1, 1, 1)));
     assert_eq!(p.rows().next().unwrap().1, 2 * 256 + 16);
-    // a 2×2 BC footprint receives mip 5 too (one block)
+    // a 2×2 BC footprint is not whole blocks, even for mip 5 (#854)
     let small = readback(&b, fp(0, DXGI_FORMAT_BC3_UNORM, 2, 2, 1, 256));
-    assert_eq!(plan(copy(&small, &sub(&t, 5))).extent, (1, 1, 1));
+    assert_eq!(id(copy(&small, &sub(&t, 5))), 854);
 }
 
 #[test]
@@ -653,6 +655,45 @@ fn depth_stencil_copies_are_whole_subresource() {
 }
 
 #[test]
+fn depth_stencil_planes_copy_to_and_from_colour_textures() {
+    // A plane of a depth-stencil texture copies to and from a texture of its plane's format
+    // family (depth: R32_TYPELESS family for D24S8 and D32S8; stencil: R8_TYPELESS family).
+    let d24 = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_D24_UNORM_S8_UINT), DS_FLAG);
+    let d32s8 = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_D32_FLOAT_S8X24_UINT), DS_FLAG);
+    let r32 = tex2d(16, 16, 1, 1, DXGI_FORMAT_R32_UINT);
+    let r32f = tex2d(16, 16, 1, 1, DXGI_FORMAT_R32_FLOAT);
+    let r8 = tex2d(16, 16, 1, 1, DXGI_FORMAT_R8_UINT);
+    let r16 = tex2d(16, 16, 1, 1, DXGI_FORMAT_R16_UNORM);
+    for ds in [&d24, &d32s8] {
+        // depth plane (subresource 0) both ways: 4-byte elements, the plane's tight layout
+        let p = plan(copy(&sub(&r32, 0), &sub(ds, 0)));
+        assert_eq!((p.element_bytes, p.extent, p.src.offset, p.src.row_pitch), (4, (16, 16, 1), 0, 64));
+        assert!(!p.zero_x8);
+        // into D24's depth plane the X8 bits are written as zero; D32's plane is a whole float
+        let p = plan(copy(&sub(ds, 0), &sub(&r32f, 0)));
+        assert_eq!(p.zero_x8, core::ptr::eq(ds, &d24));
+        let b = buffer(4096);
+        let p = plan(copy(&sub(ds, 0), &upload(&b, fp(0, DXGI_FORMAT_R32_UINT, 16, 16, 1, 256))));
+        assert_eq!(p.zero_x8, core::ptr::eq(ds, &d24));
+        // stencil plane (subresource 1) both ways: after the 16×16×4 depth plane
+        let p = plan(copy(&sub(ds, 1), &sub(&r8, 0)));
+        assert_eq!((p.element_bytes, p.dst.offset, p.dst.row_pitch, p.zero_x8), (1, 1024, 16, false));
+        assert!(copy(&sub(&r8, 0), &sub(ds, 1)).is_ok());
+        // another plane's family, or a colour format of another size
+        assert_eq!(id(copy(&sub(&r8, 0), &sub(ds, 0))), 874);
+        assert_eq!(id(copy(&sub(ds, 1), &sub(&r32, 0))), 874);
+        assert_eq!(id(copy(&sub(&r16, 0), &sub(ds, 0))), 874);
+    }
+    // two depth-stencil formats of different families stay incompatible, even plane 0 ↔ 0
+    assert_eq!(id(copy(&sub(&d32s8, 0), &sub(&d24, 0))), 874);
+    // D16 ↔ R16 and D32 ↔ R32 are one cast group each
+    let d16 = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_D16_UNORM), DS_FLAG);
+    assert_eq!(plan(copy(&sub(&r16, 0), &sub(&d16, 0))).element_bytes, 2);
+    let d32 = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_D32_FLOAT), DS_FLAG);
+    assert!(copy(&sub(&d32, 0), &sub(&r32f, 0)).is_ok());
+}
+
+#[test]
 fn nv12_planes() {
     // NV12 64×64: plane 0 R8 64×64, plane 1 R8G8 32×32 (tight: at 4096, 64-byte rows).
     let t = tex2d(64, 64, 1, 1, DXGI_FORMAT_NV12);
@@ -781,6 +822,12 @@ fn copy_resource_textures() {
     assert_eq!(e(&tex2d(32, 16, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM)), 944);
     assert_eq!(e(&msaa(tex2d(32, 32, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM), 4)), 944);
     assert_eq!(e(&tex(D3D12_RESOURCE_DIMENSION_TEXTURE3D, 32, 32, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM)), 944);
+    // formats of different texel sizes: the sizes in bytes differ (Windows' text)
+    let v = copy_resource(&whole(&tex2d(32, 32, 2, 2, DXGI_FORMAT_R16G16B16A16_FLOAT)), &whole(&a), &Caps::today())
+        .unwrap_err();
+    assert_eq!(v.id.0, 944);
+    assert!(v.message.contains("must have the same size"), "{}", v.message);
+    assert!(v.message.contains("pSrcResource has resource size (10240) and pDstResource has resource size (20480)"));
     // MSAA ↔ MSAA: every sample
     let m = msaa(tex2d(32, 32, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM), 4);
     let ops = copy_resource(&whole(&m), &whole(&m), &Caps::today()).unwrap();

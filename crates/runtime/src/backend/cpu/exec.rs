@@ -392,32 +392,41 @@ fn tiled_row(
     }
 }
 
+/// A CopyTextureRegion / CopyResource plan: every sample of a multisampled copy (each one
+/// `sample_stride` further on both sides), row by row.
 fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
+    for k in 0..plan.samples.max(1) as u64 {
+        let at_sample = |s: &Surface| Surface { offset: s.offset + k * s.sample_stride, ..*s };
+        copy_surface(dst, &at_sample(&plan.dst), src, &at_sample(&plan.src), plan);
+    }
+}
+
+/// One sample of a copy plan, between the surfaces `ds` and `ss`.
+fn copy_surface(dst: &TexSide, ds: &Surface, src: &TexSide, ss: &Surface, plan: &CopyPlan) {
     let elem = plan.element_bytes as u64;
     let (_, rows, depth) = plan.extent;
     let row_bytes = plan.row_bytes;
     let linear = |m: &Memory| matches!(m, Memory::Linear { .. });
-    if linear(&dst.memory) && linear(&src.memory) {
+    if linear(&dst.memory) && linear(&src.memory) && !plan.zero_x8 {
         // Fast path: one bounds check for the whole region, then memmove per row (one memmove
         // when both sides are contiguous).
         let last = |s: &Surface| row_offset(s, elem, rows.saturating_sub(1), depth.saturating_sub(1)) + row_bytes;
         let first = |s: &Surface| row_offset(s, elem, 0, 0);
-        let (Some(d0), Some(s0)) = (
-            dst.memory.ptr(first(&plan.dst), last(&plan.dst) - first(&plan.dst)),
-            src.memory.ptr(first(&plan.src), last(&plan.src) - first(&plan.src)),
-        ) else {
+        let (Some(d0), Some(s0)) =
+            (dst.memory.ptr(first(ds), last(ds) - first(ds)), src.memory.ptr(first(ss), last(ss) - first(ss)))
+        else {
             return;
         };
         let contiguous = |s: &Surface| s.row_pitch == row_bytes && s.slice_pitch == row_bytes * rows as u64;
-        if contiguous(&plan.dst) && contiguous(&plan.src) {
+        if contiguous(ds) && contiguous(ss) {
             // SAFETY: both ranges were bounds-checked above.
             unsafe { std::ptr::copy(s0, d0, (row_bytes * rows as u64 * depth as u64) as usize) };
             return;
         }
         for z in 0..depth {
             for y in 0..rows {
-                let d = row_offset(&plan.dst, elem, y, z) - first(&plan.dst);
-                let s = row_offset(&plan.src, elem, y, z) - first(&plan.src);
+                let d = row_offset(ds, elem, y, z) - first(ds);
+                let s = row_offset(ss, elem, y, z) - first(ss);
                 // SAFETY: every row lies between the first and last byte checked above.
                 unsafe { std::ptr::copy(s0.add(s as usize), d0.add(d as usize), row_bytes as usize) };
             }
@@ -427,8 +436,12 @@ fn copy_texture(dst: &TexSide, src: &TexSide, plan: &CopyPlan) {
     let mut buf = vec![0u8; row_bytes as usize];
     for z in 0..depth {
         for y in 0..rows {
-            read_row(&src.memory, &plan.src, elem, y, z, &mut buf);
-            write_row(&dst.memory, &plan.dst, elem, y, z, &buf);
+            read_row(&src.memory, ss, elem, y, z, &mut buf);
+            if plan.zero_x8 {
+                // D24's depth plane: bits 24–31 of each 4-byte element are zero.
+                buf.chunks_exact_mut(4).for_each(|e| e[3] = 0);
+            }
+            write_row(&dst.memory, ds, elem, y, z, &buf);
         }
     }
 }
