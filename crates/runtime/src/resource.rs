@@ -7,10 +7,10 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12resource>
 
-use crate::com::{Child, Class, Object, Ptr};
+use crate::com::{Child, Class, Hold, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
-use crate::heap::Allocation;
+use crate::heap::{Allocation, Heap};
 use crate::tiles::TileMap;
 use rd3d12_core::{allocation, format, ValidatedDesc};
 use rd3d12_sys::*;
@@ -22,8 +22,9 @@ use std::sync::{Arc, Mutex};
 pub enum Backing {
     /// Its own implicit heap.
     Committed(Arc<Allocation>),
-    /// A range of an explicit heap.
-    Placed { alloc: Arc<Allocation>, offset: u64 },
+    /// A range of an explicit heap, which the resource keeps alive (an internal reference:
+    /// the heap's public count is left alone, as natively).
+    Placed { alloc: Arc<Allocation>, offset: u64, heap: Hold<Heap> },
     /// 64 KB tiles mapped from heaps on demand; `va` is a reserved address range for buffers.
     Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::cpu::memory::AddressRange },
 }
@@ -219,7 +220,7 @@ impl Resource {
         };
         let base = match &backing {
             Backing::Committed(a) => a.base() as usize,
-            Backing::Placed { alloc, offset } => alloc.base() as usize + *offset as usize,
+            Backing::Placed { alloc, offset, .. } => alloc.base() as usize + *offset as usize,
             Backing::Reserved { .. } => 0,
         };
         let cpu_accessible = !matches!(backing, Backing::Reserved { .. })
@@ -266,8 +267,10 @@ impl Resource {
             Backing::Committed(a) => {
                 Memory::Linear { alloc: a.clone(), offset: 0, size: self.size.min(a.desc.SizeInBytes) }
             }
-            Backing::Placed { alloc, offset } => {
-                Memory::Linear { alloc: alloc.clone(), offset: *offset, size: self.size }
+            Backing::Placed { alloc, offset, .. } => {
+                // A placed buffer may end before its 64 KB granule does, with the heap.
+                let room = alloc.desc.SizeInBytes.saturating_sub(*offset);
+                Memory::Linear { alloc: alloc.clone(), offset: *offset, size: self.size.min(room) }
             }
             Backing::Reserved { tiles, .. } => Memory::Tiled(tiles.clone()),
         }
