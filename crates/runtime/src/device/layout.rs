@@ -6,7 +6,7 @@
 
 use super::{dev, Iface};
 use crate::error::guard;
-use rd3d12_core::{allocation, desc::desc1_from_desc, footprint};
+use rd3d12_core::{allocation, desc::desc1_from_desc, footprint, Caps};
 use rd3d12_sys::*;
 
 /// Both methods are pure functions of their inputs, and programs ask the same questions again
@@ -52,12 +52,54 @@ unsafe fn slice_mut<'a, T>(p: *mut T, n: u32) -> Option<&'a mut [T]> {
     (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p, n as usize) })
 }
 
+/// With the debug layer on, a GetResourceAllocationInfo* call that answered UINT64_MAX reports
+/// why, as Windows does (#721 for an Alignment the desc cannot have, ...): the first invalid
+/// desc's messages, in the words Create*Resource uses for the same desc.
+#[cold]
+#[inline(never)]
+fn report_invalid(method: &str, mask: UINT, descs: impl Iterator<Item = D3D12_RESOURCE_DESC1>, caps: &Caps) {
+    if !crate::debug::active() || mask > 1 {
+        return;
+    }
+    for d in descs {
+        if let Err((e, _)) = allocation::allocation_info_one(&d, caps) {
+            let all =
+                std::iter::once((e.id, e.message.as_str())).chain(e.extra.iter().map(|x| (x.id, x.message.as_str())));
+            for (id, text) in all {
+                crate::debug::report_parts(
+                    method,
+                    D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    id.0,
+                    text,
+                );
+            }
+            return;
+        }
+    }
+}
+
+/// [`report_invalid`] when `info` says a desc was invalid.
+fn check_reported(
+    method: &str,
+    info: D3D12_RESOURCE_ALLOCATION_INFO,
+    mask: UINT,
+    descs: impl Iterator<Item = D3D12_RESOURCE_DESC1>,
+    caps: &Caps,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    if info.SizeInBytes == u64::MAX {
+        report_invalid(method, mask, descs, caps);
+    }
+    info
+}
+
 /// GetResourceAllocationInfo(1) over D3D12_RESOURCE_DESC: one desc converts on the stack.
 ///
 /// # Safety
 /// `descs` null or `n` descs; `info1` null or `n` writable entries.
 unsafe fn allocation_info_desc(
     this: *mut Iface,
+    method: &str,
     mask: UINT,
     n: UINT,
     descs: *const D3D12_RESOURCE_DESC,
@@ -72,22 +114,25 @@ unsafe fn allocation_info_desc(
     let (Some(descs), info1) = (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) else {
         return INVALID_INFO;
     };
-    if let ([one], None) = (descs, &info1) {
+    let caps = d.caps();
+    let info = if let ([one], None) = (descs, &info1) {
         let d1 = desc1_from_desc(one);
         let key = super::desc_key(&d1);
         if let Some(hit) =
             memo::ALLOCATION.with_borrow(|m| m.as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)))
         {
-            return hit;
+            hit
+        } else {
+            let v = allocation::resource_allocation_info2(mask, &[d1], caps, None);
+            memo::ALLOCATION.with_borrow_mut(|m| *m = Some((key, mask, v)));
+            v
         }
-        let v = allocation::resource_allocation_info2(mask, &[d1], d.caps(), None);
-        memo::ALLOCATION.with_borrow_mut(|m| *m = Some((key, mask, v)));
-        v
     } else if let [one] = descs {
-        allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], d.caps(), info1)
+        allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], caps, info1)
     } else {
-        allocation::resource_allocation_info(mask, descs, d.caps(), info1)
-    }
+        allocation::resource_allocation_info(mask, descs, caps, info1)
+    };
+    check_reported(method, info, mask, descs.iter().map(desc1_from_desc), caps)
 }
 
 pub unsafe extern "C" fn get_resource_allocation_info(
@@ -98,7 +143,7 @@ pub unsafe extern "C" fn get_resource_allocation_info(
 ) -> D3D12_RESOURCE_ALLOCATION_INFO {
     // SAFETY: forwarded from the caller.
     guard("GetResourceAllocationInfo", INVALID_INFO, || unsafe {
-        allocation_info_desc(this, mask, n, descs, std::ptr::null_mut())
+        allocation_info_desc(this, "GetResourceAllocationInfo", mask, n, descs, std::ptr::null_mut())
     })
 }
 
@@ -110,7 +155,9 @@ pub unsafe extern "C" fn get_resource_allocation_info1(
     info1: *mut D3D12_RESOURCE_ALLOCATION_INFO1,
 ) -> D3D12_RESOURCE_ALLOCATION_INFO {
     // SAFETY: forwarded from the caller.
-    guard("GetResourceAllocationInfo1", INVALID_INFO, || unsafe { allocation_info_desc(this, mask, n, descs, info1) })
+    guard("GetResourceAllocationInfo1", INVALID_INFO, || unsafe {
+        allocation_info_desc(this, "GetResourceAllocationInfo1", mask, n, descs, info1)
+    })
 }
 
 pub unsafe extern "C" fn get_resource_allocation_info2(
@@ -128,7 +175,10 @@ pub unsafe extern "C" fn get_resource_allocation_info2(
         }
         // SAFETY: as documented.
         match (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) {
-            (Some(descs), info1) => allocation::resource_allocation_info2(mask, descs, d.caps(), info1),
+            (Some(descs), info1) => {
+                let info = allocation::resource_allocation_info2(mask, descs, d.caps(), info1);
+                check_reported("GetResourceAllocationInfo2", info, mask, descs.iter().copied(), d.caps())
+            }
             (None, _) => INVALID_INFO,
         }
     })
