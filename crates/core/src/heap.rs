@@ -330,7 +330,7 @@ pub fn validate_resource_on_heap(
         return Err(fail(invalid, "ROW_MAJOR textures need a SHARED_CROSS_ADAPTER heap".into()));
     }
     if d.Flags.0 & D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER.0 != 0 && !cross_heap {
-        // D3D12_RESOURCE_FLAGS docs: ALLOW_CROSS_ADAPTER resources live in cross-adapter heaps.
+        // ALLOW_CROSS_ADAPTER resources live in cross-adapter heaps (resources.md §4 item 6).
         return Err(fail(invalid, "ALLOW_CROSS_ADAPTER resources need a SHARED_CROSS_ADAPTER heap".into()));
     }
     let s = initial_state.0;

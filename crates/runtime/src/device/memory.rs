@@ -239,11 +239,7 @@ unsafe fn create_resource(
             if ppv.is_null() {
                 return Ok(S_FALSE);
             }
-            (
-                Backing::Placed { alloc: heap.inner.alloc.clone(), offset, heap: Hold::new(heap) },
-                hd.Properties,
-                hd.Flags,
-            )
+            (Backing::Placed { heap: Hold::new(heap), offset }, hd.Properties, hd.Flags)
         }
         How::Reserved => {
             if clear.is_some() && v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
