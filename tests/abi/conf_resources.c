@@ -156,12 +156,15 @@ static void run_list(void (*record)(ID3D12GraphicsCommandList *, void *), void *
                  S_OK);
     CHECK_HR(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&f), S_OK);
     if (q && l && f) {
+        /* Valid work: the debug layer has nothing to say about it. */
+        UINT64 before = ID3D12InfoQueue_GetNumStoredMessages(iq);
         record(l, ctx);
         CHECK_HR(ID3D12GraphicsCommandList_Close(l), S_OK);
         ID3D12CommandList *lists[] = {(ID3D12CommandList *)l};
         ID3D12CommandQueue_ExecuteCommandLists(q, 1, lists);
         CHECK_HR(ID3D12CommandQueue_Signal(q, f, 1), S_OK);
         CHECK_HR(ID3D12Fence_SetEventOnCompletion(f, 1, NULL), S_OK);
+        CHECK_EQ(ID3D12InfoQueue_GetNumStoredMessages(iq), before);
     }
     if (f)
         ID3D12Fence_Release(f);
@@ -274,10 +277,12 @@ static void test_typeless_msaa(void)
     CHECK_FAILS(committed(&d, D3D12_RESOURCE_STATE_RENDER_TARGET, NULL, &r), r, E_INVALIDARG);
 }
 
-/* A texture <- upload buffer -> readback buffer round trip of a 64x64 RGBA8 footprint. */
+/* A texture <- upload buffer -> readback buffer round trip of subresource 0 through the
+ * footprint `fp` at offset 0 of both buffers. */
 struct round_trip
 {
     ID3D12Resource *tex, *up, *down;
+    D3D12_SUBRESOURCE_FOOTPRINT fp;
 };
 
 static void record_round_trip(ID3D12GraphicsCommandList *l, void *ctx)
@@ -289,11 +294,7 @@ static void record_round_trip(ID3D12GraphicsCommandList *l, void *ctx)
     t.pResource = rt->tex;
     t.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
     b.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    b.PlacedFootprint.Footprint.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    b.PlacedFootprint.Footprint.Width = 64;
-    b.PlacedFootprint.Footprint.Height = 64;
-    b.PlacedFootprint.Footprint.Depth = 1;
-    b.PlacedFootprint.Footprint.RowPitch = 256;
+    b.PlacedFootprint.Footprint = rt->fp;
     b.pResource = rt->up;
     ID3D12GraphicsCommandList_CopyTextureRegion(l, &t, 0, 0, 0, &b, NULL);
     D3D12_RESOURCE_BARRIER bar;
@@ -370,7 +371,8 @@ static void test_cross_adapter_row_major(void)
         r = NULL;
         CHECK_CREATED(placed(heap, 0, &d, D3D12_RESOURCE_STATE_COPY_DEST, &r), r);
         struct round_trip rt = {r, cpu_buffer(D3D12_HEAP_TYPE_UPLOAD, 64 * 256),
-                                cpu_buffer(D3D12_HEAP_TYPE_READBACK, 64 * 256)};
+                                cpu_buffer(D3D12_HEAP_TYPE_READBACK, 64 * 256),
+                                {DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 256}};
         unsigned char *p8 = NULL;
         if (r && rt.up && rt.down && SUCCEEDED(ID3D12Resource_Map(rt.up, 0, NULL, (void **)&p8))) {
             for (unsigned k = 0; k < 64 * 256; k++)
@@ -657,6 +659,34 @@ static void test_footprints(void)
         }
         /* mip 1 starts at 512; its one row of one block ends the data. */
         CHECK_EQ(total, 512 + bc[i].block_bytes);
+        /* The claim executes: mip 0's blocks go in through its footprint and come out again. */
+        ID3D12Resource_Release(r);
+        d.MipLevels = 1;
+        r = NULL;
+        CHECK_CREATED(committed(&d, D3D12_RESOURCE_STATE_COPY_DEST, NULL, &r), r);
+        struct round_trip rt = {r, cpu_buffer(D3D12_HEAP_TYPE_UPLOAD, 1024), cpu_buffer(D3D12_HEAP_TYPE_READBACK, 1024),
+                                l[0].Footprint};
+        unsigned char *p8 = NULL;
+        if (r && rt.up && rt.down && SUCCEEDED(ID3D12Resource_Map(rt.up, 0, NULL, (void **)&p8))) {
+            for (unsigned k = 0; k < 1024; k++)
+                p8[k] = (unsigned char)(k * 13 + 1);
+            ID3D12Resource_Unmap(rt.up, 0, NULL);
+            run_list(record_round_trip, &rt);
+            unsigned char *q8 = NULL;
+            CHECK_HR(ID3D12Resource_Map(rt.down, 0, NULL, (void **)&q8), S_OK);
+            if (q8) {
+                unsigned bad = 0;
+                for (unsigned z = 0; z < bc[i].depth; z++)
+                    for (unsigned k = 0; k < bc[i].block_bytes; k++)
+                        bad += q8[z * 256 + k] != (unsigned char)((z * 256 + k) * 13 + 1);
+                CHECK_EQ(bad, 0);
+                ID3D12Resource_Unmap(rt.down, 0, NULL);
+            }
+        }
+        if (rt.up)
+            ID3D12Resource_Release(rt.up);
+        if (rt.down)
+            ID3D12Resource_Release(rt.down);
         /* Mip 0 alone: (depth - 1) slices of 256 bytes, then one row. */
         UINT64 total0 = 0;
         ID3D12Device_GetCopyableFootprints(dev, &got, 0, 1, 0, NULL, NULL, NULL, &total0);
