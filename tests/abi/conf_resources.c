@@ -585,7 +585,18 @@ static void test_footprints(void)
             UINT rows = 0;
             UINT64 row_size = 0, total = 0;
             memset(&l, 0, sizeof(l));
+            UINT64 before = ID3D12InfoQueue_GetNumStoredMessages(iq);
             ID3D12Device_GetCopyableFootprints(dev, &d, 0, 1, 0, &l, &rows, &row_size, &total);
+            /* ... and the debug layer says why (#721, the Alignment is none of D3D12's). */
+            CHECK_EQ(ID3D12InfoQueue_GetNumStoredMessages(iq), before + 1);
+            D3D12_MESSAGE *m = last_message();
+            CHECK(m != NULL);
+            if (m) {
+                CHECK_EQ(m->ID, D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDALIGNMENT);
+                CHECK(strstr(m->pDescription, "ID3D12Device::GetCopyableFootprints: D3D12_RESOURCE_DESC::Alignment is "
+                                              "invalid.") == m->pDescription);
+                free(m);
+            }
             CHECK_EQ(l.Offset, UINT64_MAX);
             CHECK_EQ(l.Footprint.Format, 0xffffffffu);
             CHECK_EQ(l.Footprint.Width, UINT_MAX);
@@ -603,9 +614,10 @@ static void test_footprints(void)
         set_ctx("GetCopyableFootprints(64x64 RGBA8, Alignment %llu)", (unsigned long long)good_alignments[i]);
         D3D12_RESOURCE_DESC d = tex2d(DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, D3D12_RESOURCE_FLAG_NONE);
         d.Alignment = good_alignments[i];
-        UINT64 total = 0;
+        UINT64 total = 0, before = ID3D12InfoQueue_GetNumStoredMessages(iq);
         ID3D12Device_GetCopyableFootprints(dev, &d, 0, 1, 0, NULL, NULL, NULL, &total);
         CHECK_EQ(total, 63 * 256 + 256);
+        CHECK_EQ(ID3D12InfoQueue_GetNumStoredMessages(iq), before);
     }
 
     /* OPTIONS8.UnalignedBlockTexturesSupported: the top mip of a BC texture need not be a block

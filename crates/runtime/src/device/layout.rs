@@ -192,6 +192,7 @@ pub unsafe extern "C" fn get_resource_allocation_info2(
 #[allow(clippy::too_many_arguments)]
 unsafe fn footprints(
     this: *mut Iface,
+    method: &str,
     desc: Option<D3D12_RESOURCE_DESC1>,
     first: UINT,
     num: UINT,
@@ -266,9 +267,31 @@ unsafe fn footprints(
             u64::MAX
         }
     };
+    if let (u64::MAX, Some(desc)) = (t, desc) {
+        report_invalid_footprints(method, &desc, first, num, caps);
+    }
     // SAFETY: `total` is null or one writable UINT64.
     if let Some(total) = unsafe { total.as_mut() } {
         *total = t;
+    }
+}
+
+/// With the debug layer on, why GetCopyableFootprints answered ~0 (an invalid desc or
+/// subresource range), as Windows reports it.
+#[cold]
+#[inline(never)]
+fn report_invalid_footprints(method: &str, desc: &D3D12_RESOURCE_DESC1, first: UINT, num: UINT, caps: &Caps) {
+    if !crate::debug::active() {
+        return;
+    }
+    if let Some(d) = footprint::footprint_error(desc, first, num, caps) {
+        crate::debug::report_parts(
+            method,
+            D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+            D3D12_MESSAGE_SEVERITY_ERROR,
+            d.id.0,
+            &d.message,
+        );
     }
 }
 
@@ -287,7 +310,7 @@ pub unsafe extern "C" fn get_copyable_footprints(
     guard("GetCopyableFootprints", (), || {
         // SAFETY: `desc` is null or a desc; outputs as documented.
         let desc = unsafe { desc.as_ref() }.map(desc1_from_desc);
-        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+        unsafe { footprints(this, "GetCopyableFootprints", desc, first, num, base, layouts, rows, row_sizes, total) }
     })
 }
 
@@ -306,6 +329,6 @@ pub unsafe extern "C" fn get_copyable_footprints1(
     guard("GetCopyableFootprints1", (), || {
         // SAFETY: `desc` is null or a desc; outputs as documented.
         let desc = unsafe { desc.as_ref() }.copied();
-        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+        unsafe { footprints(this, "GetCopyableFootprints1", desc, first, num, base, layouts, rows, row_sizes, total) }
     })
 }
