@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -360,6 +361,13 @@ static void test_cross_adapter_row_major(void)
         CHECK_HR(ID3D12Resource_Map(r, 0, NULL, &p), E_INVALIDARG);
         CHECK_PTR(p, SENTINEL);
         CHECK_HR(ID3D12Resource_Map(r, 0, NULL, NULL), E_INVALIDARG);
+        /* Its heap is not CPU-accessible (a DEFAULT heap): #822 MAP_INVALIDHEAP. */
+        D3D12_MESSAGE *m = last_message();
+        CHECK(m != NULL);
+        if (m) {
+            CHECK_EQ(m->ID, D3D12_MESSAGE_ID_MAP_INVALIDHEAP);
+            free(m);
+        }
         ID3D12Resource_Release(r);
         /* A ROW_MAJOR texture is a copy source and destination (CrossAdapterRowMajorTextureSupported
          * FALSE: copies only): data in through one copy comes out through another. */
@@ -396,6 +404,27 @@ static void test_cross_adapter_row_major(void)
             ID3D12Resource_Release(rt.down);
     }
     RELEASE0(r);
+
+    /* What a cross-adapter heap is for: a shared handle (a file descriptor on Linux) that opens
+     * as a heap with the same description, in which the texture can be placed again. */
+    set_ctx("cross-adapter heap shared handle");
+    HANDLE sh = NULL;
+    CHECK_HR(ID3D12Device_CreateSharedHandle(dev, (ID3D12DeviceChild *)heap, NULL, GENERIC_ALL, NULL, &sh), S_OK);
+    if (sh) {
+        ID3D12Heap *h2 = NULL;
+        CHECK_CREATED(ID3D12Device_OpenSharedHandle(dev, sh, &IID_ID3D12Heap, (void **)&h2), h2);
+        if (h2) {
+            D3D12_HEAP_DESC d2 = ID3D12Heap_GetDesc(h2);
+            CHECK_EQ(d2.SizeInBytes, hd.SizeInBytes);
+            CHECK_EQ(d2.Flags & (D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER),
+                     D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER);
+            d.Flags = D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER;
+            CHECK_CREATED(placed(h2, 0, &d, D3D12_RESOURCE_STATE_COMMON, &r), r);
+            RELEASE0(r);
+        }
+        RELEASE0(h2);
+        close((int)(intptr_t)sh);
+    }
 
     /* Without ALLOW_CROSS_ADAPTER, a ROW_MAJOR texture is refused. */
     set_ctx("ROW_MAJOR texture without ALLOW_CROSS_ADAPTER");
