@@ -486,7 +486,7 @@ fn check_buffer(
     if api != Api::Footprints && desc.Alignment != 0 && desc.Alignment != ALIGN_64K {
         return Err(fault1(
             msg::CREATERESOURCE_INVALIDALIGNMENT,
-            "Buffer Alignment ({}) must be 0 or 65536.",
+            "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Buffers must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
             desc.Alignment,
         ));
     }
@@ -1092,7 +1092,7 @@ fn texture_alignment(
         } else {
             Err(fault1(
                 msg::CREATERESOURCE_INVALIDALIGNMENT,
-                "Alignment ({}) must be 0 or 65536 for this texture layout.",
+                "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Textures with D3D12_TEXTURE_LAYOUT_ROW_MAJOR, D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE or D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
                 a,
             ))
         };
@@ -1164,7 +1164,7 @@ fn texture_alignment(
     if a != ALIGN_64K {
         return Err(fault1(
             msg::CREATERESOURCE_INVALIDALIGNMENT,
-            "Alignment ({}) for a multisampled texture must be 0, 65536 or 4194304.",
+            "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Multisampled textures must set Alignment equal to 4194304 (aka. D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT), 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
             a,
         ));
     }
