@@ -283,8 +283,8 @@ static void test_seeds(void)
     capture_stderr(seed_721);
     CHECK_HR(seed_721_hr, E_INVALIDARG);
     expect_last(__LINE__, D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDALIGNMENT, D3D12_MESSAGE_CATEGORY_STATE_CREATION,
-                D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12Device::CreateCommittedResource: ", "64 tiles",
-                "maximum is 16", NULL);
+                D3D12_MESSAGE_SEVERITY_ERROR, "ID3D12Device::CreateCommittedResource: ",
+                "the number of tiles needed is 64", "while 16 tiles is the maximum", NULL);
     CHECK(strstr(captured, "D3D12 ERROR: ID3D12Device::CreateCommittedResource: ") != NULL);
     CHECK(strstr(captured, " [ STATE_CREATION ERROR #721: CREATERESOURCE_INVALIDALIGNMENT]\n") != NULL);
 

@@ -118,7 +118,7 @@ int main()
         CHECK(m->ID == D3D12_MESSAGE_ID_CREATERESOURCE_INVALIDALIGNMENT);
         CHECK(m->Category == D3D12_MESSAGE_CATEGORY_STATE_CREATION);
         CHECK(m->Severity == D3D12_MESSAGE_SEVERITY_ERROR);
-        CHECK(std::strstr(m->pDescription, "64 tiles are needed, the maximum is 16") != nullptr);
+        CHECK(std::strstr(m->pDescription, "the number of tiles needed is 64, while 16 tiles is the maximum") != nullptr);
         CHECK(m->DescriptionByteLength == std::strlen(m->pDescription) + 1);
 
         CHECK(iq->UnregisterMessageCallback(cookie) == S_OK);

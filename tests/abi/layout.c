@@ -1091,12 +1091,12 @@ static void test_format_features(ID3D12Device *dev)
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_UNKNOWN, S_OK, D3D12_FORMAT_SUPPORT1_BUFFER, tiled);
     /* Known formats the device does not support: E_FAIL with both masks zeroed. */
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R1_UNORM, E_FAIL, 0, 0);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_YUY2, E_FAIL, 0, 0);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_R8G8_B8G8_UNORM, E_FAIL, 0, 0);
-    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_420_OPAQUE, E_FAIL, 0, 0);
     CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_AI44, E_FAIL, 0, 0);
-    /* Values outside the enum: E_INVALIDARG, outputs left untouched. */
-    CHECK_FORMAT_SUPPORT(dev, 116, E_INVALIDARG, FILL_32, FILL_32);
+    /* Required packed/video formats: 2D textures, nothing decoded (all in conf_resources.c). */
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_YUY2, S_OK, D3D12_FORMAT_SUPPORT1_TEXTURE2D, 0);
+    CHECK_FORMAT_SUPPORT(dev, DXGI_FORMAT_420_OPAQUE, S_OK, D3D12_FORMAT_SUPPORT1_TEXTURE2D, 0);
+    CHECK_FORMAT_SUPPORT(dev, 116, E_FAIL, 0, 0); /* between the enum's members: unsupported */
+    /* Values past the last format: E_INVALIDARG, outputs left untouched. */
     CHECK_FORMAT_SUPPORT(dev, 200, E_INVALIDARG, FILL_32, FILL_32);
     CHECK_FORMAT_SUPPORT(dev, 0xFFFFFFFFu, E_INVALIDARG, FILL_32, FILL_32);
 

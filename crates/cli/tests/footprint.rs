@@ -732,8 +732,8 @@ fn invalid_alignment_is_721() {
     assert_eq!(stdout(&o), "");
     let err = stderr(&o);
     assert!(err.contains("invalid resource desc: #721 CREATERESOURCE_INVALIDALIGNMENT: "), "{err}");
-    // 256×256 needs 8×8 = 64 tiles of 32×32 texels; 4 KB alignment allows 16.
-    assert!(err.contains("64 tiles"), "{err}");
+    // 256×256 needs 8×8 = 64 tiles of 32×32 texels; 4 KB alignment allows 16 (Microsoft's words).
+    assert!(err.contains("the number of tiles needed is 64, while 16 tiles is the maximum."), "{err}");
 
     let mut json_args = args.to_vec();
     json_args.push("--json");
@@ -745,7 +745,7 @@ fn invalid_alignment_is_721() {
     assert_eq!(v.at("error.id").u64(), 721);
     assert_eq!(v.at("error.name").str(), "CREATERESOURCE_INVALIDALIGNMENT");
     assert_eq!(v.at("error.hresult").str(), "0x80070057");
-    assert!(v.at("error.message").str().starts_with("Alignment 4096"));
+    assert!(v.at("error.message").str().starts_with("D3D12_RESOURCE_DESC::Alignment cannot be 4KB"));
 }
 
 #[test]

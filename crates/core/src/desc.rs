@@ -168,39 +168,61 @@ pub(crate) struct Fault {
     pub id: MessageId,
     pub hr: Hr,
     pub text: &'static str,
-    pub args: [u64; 5],
+    pub args: [u64; 9],
 }
 
 impl Fault {
     const fn new(id: MessageId, text: &'static str, a: [u64; 3]) -> Self {
-        Fault { id, hr: Hr::InvalidArg, text, args: [a[0], a[1], a[2], 0, 0] }
+        Fault::new_n(id, text, &a)
     }
     const fn new5(id: MessageId, text: &'static str, args: [u64; 5]) -> Self {
+        Fault::new_n(id, text, &args)
+    }
+    /// Up to nine arguments.
+    const fn new_n(id: MessageId, text: &'static str, a: &[u64]) -> Self {
+        let mut args = [0u64; 9];
+        let mut i = 0;
+        while i < a.len() && i < args.len() {
+            args[i] = a[i];
+            i += 1;
+        }
         Fault { id, hr: Hr::InvalidArg, text, args }
     }
-    /// Formats the text: `{}` is a decimal argument, `{:#x}` a hexadecimal one.
+    /// Formats the text: `{}` is a decimal argument, `{:#x}` a hexadecimal one, `{fmt}` a
+    /// DXGI_FORMAT value by name (`R8G8B8A8_UNORM`, as Microsoft's messages write it) and
+    /// `{dim}` a D3D12_RESOURCE_DIMENSION value by name.
     fn render(&self) -> String {
+        #[derive(Clone, Copy)]
+        enum Kind {
+            Dec,
+            Hex,
+            Format,
+            Dimension,
+        }
+        const KINDS: [(&str, Kind); 4] =
+            [("{}", Kind::Dec), ("{:#x}", Kind::Hex), ("{fmt}", Kind::Format), ("{dim}", Kind::Dimension)];
         let mut out = String::with_capacity(self.text.len() + 16);
         let mut args = self.args.iter();
         let mut rest = self.text;
         while let Some(p) = rest.find('{') {
             out.push_str(&rest[..p]);
             let tail = &rest[p..];
-            let (hex, len) = if tail.starts_with("{}") {
-                (false, 2)
-            } else if tail.starts_with("{:#x}") {
-                (true, 5)
-            } else {
+            let Some(&(pat, kind)) = KINDS.iter().find(|(pat, _)| tail.starts_with(pat)) else {
                 out.push('{');
                 rest = &rest[p + 1..];
                 continue;
             };
-            match args.next() {
-                Some(a) if hex => out.push_str(&format!("{a:#x}")),
-                Some(a) => out.push_str(&a.to_string()),
-                None => out.push_str(&tail[..len]),
+            match (args.next(), kind) {
+                (Some(a), Kind::Hex) => out.push_str(&format!("{a:#x}")),
+                (Some(a), Kind::Dec) => out.push_str(&a.to_string()),
+                (Some(&a), Kind::Format) => match format::name(DXGI_FORMAT(a as u32)) {
+                    Some(n) => out.push_str(n),
+                    None => out.push_str(&a.to_string()),
+                },
+                (Some(&a), Kind::Dimension) => out.push_str(dimension_name(a)),
+                (None, _) => out.push_str(pat),
             }
-            rest = &rest[p + len..];
+            rest = &rest[p + pat.len()..];
         }
         out.push_str(rest);
         out
@@ -375,6 +397,16 @@ pub(crate) fn check(
         ));
     }
 
+    if api == Api::Footprints && !matches!(desc.Alignment, 0 | ALIGN_4K | ALIGN_64K | ALIGN_4M) {
+        // GetCopyableFootprints checks no placement rule, but an Alignment that is none of
+        // D3D12's placement alignments makes the desc invalid (every output ~0).
+        return Err(fault1(
+            msg::CREATERESOURCE_INVALIDALIGNMENT,
+            "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. It must be 0, 4096, 65536 or 4194304.",
+            desc.Alignment,
+        ));
+    }
+
     if desc.Dimension == DIM_BUFFER {
         check_buffer(desc, info, api, caps, clear)
     } else {
@@ -454,7 +486,7 @@ fn check_buffer(
     if api != Api::Footprints && desc.Alignment != 0 && desc.Alignment != ALIGN_64K {
         return Err(fault1(
             msg::CREATERESOURCE_INVALIDALIGNMENT,
-            "Buffer Alignment ({}) must be 0 or 65536.",
+            "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Buffers must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
             desc.Alignment,
         ));
     }
@@ -463,6 +495,18 @@ fn check_buffer(
 
 fn dim_name(d: D3D12_RESOURCE_DIMENSION) -> u64 {
     d.0 as u64
+}
+
+/// A D3D12_RESOURCE_DIMENSION value's name, for messages.
+fn dimension_name(d: u64) -> &'static str {
+    match d {
+        0 => "D3D12_RESOURCE_DIMENSION_UNKNOWN",
+        1 => "D3D12_RESOURCE_DIMENSION_BUFFER",
+        2 => "D3D12_RESOURCE_DIMENSION_TEXTURE1D",
+        3 => "D3D12_RESOURCE_DIMENSION_TEXTURE2D",
+        4 => "D3D12_RESOURCE_DIMENSION_TEXTURE3D",
+        _ => "(unrecognized dimension)",
+    }
 }
 
 fn check_texture(
@@ -753,10 +797,14 @@ fn check_texture(
         ));
     }
     if !footprints {
-        // Typeless resources may be used through any member of their cast group; fully
-        // typed ones only as themselves (castable-format lists are a post-606 feature).
-        let group =
-            if info.is_typeless() { format::cast_group_class_support1(desc.Format) } else { info.class_support1 };
+        // Typeless resources (and the depth-stencil families' depth / stencil read formats)
+        // may be used through any member of their cast group; fully typed ones only as
+        // themselves (castable-format lists are a post-606 feature).
+        let group = if info.casts_within_group() {
+            format::cast_group_class_support1(desc.Format)
+        } else {
+            info.class_support1
+        };
         if flags & FLAG_UAV != 0 {
             if !caps.fl11_or_better() {
                 return Err(fault(
@@ -963,7 +1011,7 @@ fn check_clear_value(
             cv.format.0 as u64,
         ));
     }
-    if info.is_typeless() {
+    if info.casts_within_group() {
         if !format::same_cast_group(desc.Format, cv.format) {
             return Err(fault2(
                 msg::CREATERESOURCE_INVALIDCLEARVALUEFORMAT,
@@ -1044,7 +1092,7 @@ fn texture_alignment(
         } else {
             Err(fault1(
                 msg::CREATERESOURCE_INVALIDALIGNMENT,
-                "Alignment ({}) must be 0 or 65536 for this texture layout.",
+                "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Textures with D3D12_TEXTURE_LAYOUT_ROW_MAJOR, D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE or D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
                 a,
             ))
         };
@@ -1056,15 +1104,27 @@ fn texture_alignment(
         if a == ALIGN_64K {
             return Ok((ALIGN_64K, None));
         }
-        if desc.Flags.0 & (FLAG_RT | FLAG_DS | FLAG_VIDEO) != 0 {
+        if desc.Flags.0 & (FLAG_RT | FLAG_DS) != 0 {
+            // Microsoft's wording (the debug layer's #721).
             return Err(fault1(
                 msg::CREATERESOURCE_INVALIDALIGNMENT,
-                "Alignment ({}) is invalid: render targets, depth-stencil and video reference textures must use 0 or 65536.",
+                "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Resources with D3D12_RESOURCE_DESC::Flags with either D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET or D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
+                a,
+            ));
+        }
+        if desc.Flags.0 & FLAG_VIDEO != 0 {
+            return Err(fault1(
+                msg::CREATERESOURCE_INVALIDALIGNMENT,
+                "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Video reference textures must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
                 a,
             ));
         }
         if a != ALIGN_4K {
-            return Err(fault1(msg::CREATERESOURCE_INVALIDALIGNMENT, "Alignment ({}) must be 0, 4096 or 65536.", a));
+            return Err(fault1(
+                msg::CREATERESOURCE_INVALIDALIGNMENT,
+                "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Textures must set Alignment equal to 0, 4096 (aka. D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT) or 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT).",
+                a,
+            ));
         }
         if info.is_planar() {
             return Err(fault(
@@ -1077,10 +1137,22 @@ fn texture_alignment(
         };
         let tiles = tiling::mip0_tile_count(desc, &s);
         if tiles > 16 {
-            return Err(Fault::new5(
+            // Microsoft's wording (the debug layer's #721, as GetResourceAllocationInfo and
+            // Create*Resource print it).
+            return Err(Fault::new_n(
                 msg::CREATERESOURCE_INVALIDALIGNMENT,
-                "Alignment 4096 requires the most detailed mip to fit in 4 KB tiles of shape {}x{}x{}: {} tiles are needed, the maximum is {}.",
-                [s.WidthInTexels as u64, s.HeightInTexels as u64, s.DepthInTexels as u64, tiles, 16],
+                "D3D12_RESOURCE_DESC::Alignment cannot be 4KB, since D3D12_RESOURCE_DESC::Width, D3D12_RESOURCE_DESC::Height, and/ or D3D12_RESOURCE_DESC::DepthOrArraySize are too large. 4KB alignment requires the most detailed mip level be theoretically 64KB or smaller. A 4KB tile shape for {dim} and {fmt} is {} texels wide, {} texels high, and {} texels deep. When Width = {}, Height = {}, and Depth = {}, the number of tiles needed is {}, while 16 tiles is the maximum.",
+                &[
+                    desc.Dimension.0 as u64,
+                    desc.Format.0 as u64,
+                    s.WidthInTexels as u64,
+                    s.HeightInTexels as u64,
+                    s.DepthInTexels as u64,
+                    desc.Width,
+                    desc.Height as u64,
+                    if desc.Dimension == DIM_3D { desc.DepthOrArraySize as u64 } else { 1 },
+                    tiles,
+                ],
             ));
         }
         return Ok((ALIGN_4K, None));
@@ -1092,7 +1164,7 @@ fn texture_alignment(
     if a != ALIGN_64K {
         return Err(fault1(
             msg::CREATERESOURCE_INVALIDALIGNMENT,
-            "Alignment ({}) for a multisampled texture must be 0, 65536 or 4194304.",
+            "D3D12_RESOURCE_DESC::Alignment is invalid. The value is {}. Multisampled textures must set Alignment equal to 4194304 (aka. D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT), 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0.",
             a,
         ));
     }

@@ -48,9 +48,10 @@ impl FormatFlags {
     pub const NOT_D3D12: u32 = 1 << 9;
     /// Sampler-feedback format (requires sampler feedback support).
     pub const SAMPLER_FEEDBACK: u32 = 1 << 10;
-    /// Listed as required by Microsoft's tables, but native drivers answer E_FAIL for
-    /// FORMAT_SUPPORT (features.md §3.4): R8G8_B8G8, G8R8_G8B8, XR_BIAS, 420_OPAQUE, YUY2.
-    pub const NATIVE_UNSUPPORTED: u32 = 1 << 11;
+    /// Required by Microsoft's tables (FORMAT_SUPPORT succeeds), but neither shaders nor the
+    /// sampler decode it on the CPU backend: only what resources of it do (dimensions, mips,
+    /// casting, copies) is reported: R8G8_B8G8, G8R8_G8B8, XR_BIAS, 420_OPAQUE, YUY2.
+    pub const NOT_DECODED: u32 = 1 << 11;
     /// Only usable by video operations; unsupported without video.
     pub const VIDEO_ONLY: u32 = 1 << 12;
     /// UAV typed load is baseline (R32_FLOAT/UINT/SINT); for every other format it needs
@@ -126,6 +127,14 @@ impl FormatInfo {
     /// Partially typed.
     pub const fn is_typeless(&self) -> bool {
         self.has(FormatFlags::TYPELESS)
+    }
+    /// Whether a resource of this format may be used through any member of its cast group
+    /// (views, usage flags, clear values): typeless formats, and the depth-read and
+    /// stencil-read members of the depth-stencil families (R24_UNORM_X8_TYPELESS,
+    /// X24_TYPELESS_G8_UINT, R32_FLOAT_X8X24_TYPELESS, X32_TYPELESS_G8X24_UINT), whose memory
+    /// is the family's planar depth-stencil layout (DirectX-Specs, Planar Depth Stencil).
+    pub const fn casts_within_group(&self) -> bool {
+        self.is_typeless() || (self.is_depth_stencil() && self.class_support1 & s1::DEPTH_STENCIL == 0)
     }
     /// Video (YUV) format.
     pub const fn is_video(&self) -> bool {
@@ -309,7 +318,7 @@ const F_PACKED: u32 = FormatFlags::PACKED;
 const F_OPAQUE: u32 = FormatFlags::OPAQUE;
 const F_NOT12: u32 = FormatFlags::NOT_D3D12;
 const F_SFB: u32 = FormatFlags::SAMPLER_FEEDBACK;
-const F_NATIVE_UNSUP: u32 = FormatFlags::NATIVE_UNSUPPORTED;
+const F_NOT_DECODED: u32 = FormatFlags::NOT_DECODED;
 const F_VONLY: u32 = FormatFlags::VIDEO_ONLY;
 const F_ULB: u32 = FormatFlags::UAV_LOAD_BASELINE;
 
@@ -530,8 +539,8 @@ static TABLE: [FormatInfo; TABLE_LEN] = [
     f(65, "A8_UNORM", 8, 65, 0, NORM1 & !(BUFFER | IA_VERTEX_BUFFER | CAST_WITHIN_BIT_LAYOUT), NORM2),
     block(f(66, "R1_UNORM", 1, 66, F_NOT12, 0, 0), 8, 1),
     f(67, "R9G9B9E5_SHAREDEXP", 32, 67, 0, TEX | SAMPLING | MIP, TILED),
-    block(f(68, "R8G8_B8G8_UNORM", 16, 68, F_PACKED | F_NATIVE_UNSUP, TEX | SAMPLING | MIP, 0), 2, 1),
-    block(f(69, "G8R8_G8B8_UNORM", 16, 69, F_PACKED | F_NATIVE_UNSUP, TEX | SAMPLING | MIP, 0), 2, 1),
+    block(f(68, "R8G8_B8G8_UNORM", 16, 68, F_PACKED | F_NOT_DECODED, TEX | SAMPLING | MIP, 0), 2, 1),
+    block(f(69, "G8R8_G8B8_UNORM", 16, 69, F_PACKED | F_NOT_DECODED, TEX | SAMPLING | MIP, 0), 2, 1),
     block(f(70, "BC1_TYPELESS", 64, 70, F_TL | F_BC, BCT1, TILED), 4, 4),
     block(f(71, "BC1_UNORM", 64, 70, F_BC, BC1S, TILED), 4, 4),
     block(f(72, "BC1_UNORM_SRGB", 64, 70, F_BC | F_SRGB, BC1S, TILED), 4, 4),
@@ -577,7 +586,7 @@ static TABLE: [FormatInfo; TABLE_LEN] = [
             "R10G10B10_XR_BIAS_A2_UNORM",
             32,
             89,
-            F_NATIVE_UNSUP,
+            F_NOT_DECODED,
             TEXTURE2D
                 | DISPLAY
                 | CAST_WITHIN_BIT_LAYOUT
@@ -678,15 +687,7 @@ static TABLE: [FormatInfo; TABLE_LEN] = [
     ),
     planes(
         block(
-            f(
-                106,
-                "420_OPAQUE",
-                8,
-                106,
-                F_VIDEO | F_PLANAR | F_OPAQUE | F_NATIVE_UNSUP | F_VONLY,
-                TEXTURE2D | VIDEO_IO,
-                0,
-            ),
+            f(106, "420_OPAQUE", 8, 106, F_VIDEO | F_PLANAR | F_OPAQUE | F_NOT_DECODED, TEXTURE2D | VIDEO_IO, 0),
             2,
             2,
         ),
@@ -699,7 +700,7 @@ static TABLE: [FormatInfo; TABLE_LEN] = [
             "YUY2",
             16,
             107,
-            F_VIDEO | F_PACKED | F_NATIVE_UNSUP,
+            F_VIDEO | F_PACKED | F_NOT_DECODED,
             TEXTURE2D | SAMPLING | TYPED_UNORDERED_ACCESS_VIEW | VIDEO_IO,
             UAV_TYPED_STORE,
         ),
@@ -831,7 +832,7 @@ impl FormatSupportError {
 /// Whether the adapter described by `caps` supports the format at all (FORMAT_SUPPORT
 /// succeeds). Independent of which individual capabilities are implemented.
 pub fn adapter_supports(i: &FormatInfo, caps: &Caps) -> bool {
-    if i.has(F_NOT12) || i.has(F_NATIVE_UNSUP) {
+    if i.has(F_NOT12) {
         return false;
     }
     if i.has(F_VONLY) && !caps.video {
@@ -883,6 +884,23 @@ pub fn masked_support(i: &FormatInfo, caps: &Caps) -> (u32, u32) {
     if !caps.present {
         a &= !(DISPLAY | BACK_BUFFER_CAST);
     }
+    if i.has(F_NOT_DECODED) {
+        // Nothing reads or writes its texels but copies: no views that interpret them.
+        a &= !(TEXTURECUBE
+            | SHADER_LOAD
+            | SHADER_SAMPLE
+            | SHADER_SAMPLE_COMPARISON
+            | SHADER_SAMPLE_MONO_TEXT
+            | SHADER_GATHER
+            | SHADER_GATHER_COMPARISON
+            | RENDER_TARGET
+            | BLENDABLE
+            | MULTISAMPLE_RENDERTARGET
+            | MULTISAMPLE_RESOLVE
+            | MULTISAMPLE_LOAD
+            | TYPED_UNORDERED_ACCESS_VIEW);
+        b &= !(ATOMICS | UAV_TYPED_LOAD | UAV_TYPED_STORE | OUTPUT_MERGER_LOGIC_OP);
+    }
     if !caps.stream_output {
         a &= !SO_BUFFER;
     }
@@ -922,8 +940,19 @@ pub fn masked_support(i: &FormatInfo, caps: &Caps) -> (u32, u32) {
 }
 
 /// CheckFeatureSupport(D3D12_FEATURE_FORMAT_SUPPORT): `(Support1, Support2)`.
+///
+/// Values between the enum's members that name no format (116–129, 133–188) are formats
+/// this device does not support (E_FAIL), as on Windows, where every value up to the
+/// sampler-feedback formats answers S_OK or E_FAIL; only values past the last format are
+/// invalid arguments.
 pub fn format_support(f: DXGI_FORMAT, caps: &Caps) -> Result<(u32, u32), FormatSupportError> {
-    let i = info(f).ok_or(FormatSupportError::InvalidArg)?;
+    let Some(i) = info(f) else {
+        return Err(if f.0 <= DXGI_FORMAT_A4B4G4R4_UNORM.0 {
+            FormatSupportError::NotSupported
+        } else {
+            FormatSupportError::InvalidArg
+        });
+    };
     if !adapter_supports(i, caps) {
         return Err(FormatSupportError::NotSupported);
     }
@@ -988,7 +1017,17 @@ pub fn msaa_quality_levels(f: DXGI_FORMAT, sample_count: u32, flags: u32, caps: 
     if !matches!(sample_count, 2 | 4 | 8) {
         return Ok(0);
     }
-    let (a, b) = masked_support(i, caps);
+    // A typeless format is multisampled through its cast group's members (a 4x R32_TYPELESS
+    // texture is an R32_FLOAT render target or a D32_FLOAT depth target).
+    let (a, b) = if i.casts_within_group() {
+        TABLE
+            .iter()
+            .filter(|o| o.format.0 != 0 && o.cast_group == i.cast_group && adapter_supports(o, caps))
+            .map(|o| masked_support(o, caps))
+            .fold((0, 0), |(x, y), (a, b)| (x | a, y | b))
+    } else {
+        masked_support(i, caps)
+    };
     if a & MULTISAMPLE_RENDERTARGET == 0 {
         return Ok(0);
     }
@@ -1223,23 +1262,40 @@ mod tests {
         // TYPED_UAV (no sampling, blending or resolve for integers); Support2: every UAV atomic
         // 0x3F | typed load/store 0xC0 | OUTPUT_MERGER_LOGIC_OP 0x100 | TILED.
         assert_eq!(format_support(DXGI_FORMAT_R32_UINT, &c), Ok((0x27051FF, 0x3FF)));
-        // unknown enum value
-        assert_eq!(format_support(DXGI_FORMAT(116), &c), Err(FormatSupportError::InvalidArg));
+        // a value between the enum's members: not supported; past the last format: invalid
+        assert_eq!(format_support(DXGI_FORMAT(116), &c), Err(FormatSupportError::NotSupported));
+        assert_eq!(format_support(DXGI_FORMAT(188), &c), Err(FormatSupportError::NotSupported));
+        assert_eq!(format_support(DXGI_FORMAT(192), &c), Err(FormatSupportError::InvalidArg));
         assert_eq!(format_support(DXGI_FORMAT(0xFFFF_FFFF), &c), Err(FormatSupportError::InvalidArg));
         // known but unsupported
-        for fmt in [
-            DXGI_FORMAT_R1_UNORM,
-            DXGI_FORMAT_R8G8_B8G8_UNORM,
-            DXGI_FORMAT_G8R8_G8B8_UNORM,
-            DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM,
-            DXGI_FORMAT_420_OPAQUE,
-            DXGI_FORMAT_YUY2,
-            DXGI_FORMAT_AI44,
-            DXGI_FORMAT_P208,
-            DXGI_FORMAT_SAMPLER_FEEDBACK_MIN_MIP_OPAQUE,
-        ] {
+        for fmt in
+            [DXGI_FORMAT_R1_UNORM, DXGI_FORMAT_AI44, DXGI_FORMAT_P208, DXGI_FORMAT_SAMPLER_FEEDBACK_MIN_MIP_OPAQUE]
+        {
             assert_eq!(format_support(fmt, &c), Err(FormatSupportError::NotSupported), "{:?}", name(fmt));
         }
+    }
+
+    #[test]
+    fn required_packed_and_video_formats_report_only_what_resources_do() {
+        let c = Caps::today();
+        // TEXTURE1D/2D/3D 0x70 | MIP 0x1000: no cube or shader reads (not decoded)
+        assert_eq!(format_support(DXGI_FORMAT_R8G8_B8G8_UNORM, &c), Ok((0x1070, 0)));
+        assert_eq!(format_support(DXGI_FORMAT_G8R8_G8B8_UNORM, &c), Ok((0x1070, 0)));
+        // TEXTURE2D | CAST_WITHIN_BIT_LAYOUT (no display without swap chains) | TILED
+        assert_eq!(format_support(DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM, &c), Ok((0x100020, 0x200)));
+        // TEXTURE2D, no video
+        assert_eq!(format_support(DXGI_FORMAT_420_OPAQUE, &c), Ok((0x20, 0)));
+        assert_eq!(format_support(DXGI_FORMAT_YUY2, &c), Ok((0x20, 0)));
+    }
+
+    #[test]
+    fn typeless_formats_have_their_cast_groups_msaa_levels() {
+        let c = Caps::today();
+        for f in [DXGI_FORMAT_R32_TYPELESS, DXGI_FORMAT_R8G8B8A8_TYPELESS, DXGI_FORMAT_R24G8_TYPELESS] {
+            assert_eq!(msaa_quality_levels(f, 4, 0, &c), Ok(1), "{:?}", name(f));
+        }
+        assert_eq!(msaa_quality_levels(DXGI_FORMAT_BC1_TYPELESS, 4, 0, &c), Ok(0));
+        assert_eq!(msaa_quality_levels(DXGI_FORMAT_R32_TYPELESS, 3, 0, &c), Ok(0));
     }
 
     #[test]

@@ -158,9 +158,15 @@ pub fn validate_heap_flags(
         return Err(fail(invalid, "the heap flags deny every resource category".into()));
     }
     if has(D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER) {
-        // The CPU adapter has no second adapter to share with (CrossAdapterRowMajorTextureSupported
-        // is FALSE); cross-adapter heaps are rejected as on adapters without the capability.
-        return Err(fail(invalid, "SHARED_CROSS_ADAPTER heaps are not supported by this adapter".into()));
+        // Cross-adapter heaps are shared heaps (D3D12_HEAP_FLAGS docs; "Shared heaps"): SHARED
+        // too, never a display heap, and (below) never CPU-accessible. Their memory is a shared
+        // memfd like any shared heap's, which another adapter (process) can open.
+        if !has(D3D12_HEAP_FLAG_SHARED) {
+            return Err(fail(invalid, "SHARED_CROSS_ADAPTER heaps must also be SHARED".into()));
+        }
+        if has(D3D12_HEAP_FLAG_ALLOW_DISPLAY) {
+            return Err(fail(invalid, "SHARED_CROSS_ADAPTER cannot be combined with ALLOW_DISPLAY".into()));
+        }
     }
     if has(D3D12_HEAP_FLAG_SHARED) && cpu_page_property(props, arch) != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE {
         // Shared heaps are not supported on CPU-accessible heaps (docs: Shared heaps).
@@ -270,7 +276,10 @@ pub enum Placement {
         heap_size: u64,
         /// The heap's alignment.
         heap_alignment: u64,
-        /// The resource's allocation size.
+        /// The bytes the resource takes in the heap: a buffer's Width, a texture's
+        /// allocation size (CreatePlacedResource docs: "HeapOffset plus the resource size
+        /// must be smaller than or equal to the heap size. GetResourceAllocationInfo must be
+        /// used to understand the sizes of texture resources").
         size: u64,
     },
 }
@@ -315,9 +324,14 @@ pub fn validate_resource_on_heap(
     if cpu_heap && d.Flags.0 & rt_uav != 0 {
         return Err(fail(invalid, "UPLOAD and READBACK buffers cannot allow render target or unordered access".into()));
     }
-    if d.Layout == D3D12_TEXTURE_LAYOUT_ROW_MAJOR && !is_buffer {
-        // Row-major textures need a cross-adapter heap, which this adapter does not offer.
+    let cross_heap = f & D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER.0 != 0;
+    if d.Layout == D3D12_TEXTURE_LAYOUT_ROW_MAJOR && !is_buffer && !cross_heap {
+        // D3D12_TEXTURE_LAYOUT docs: row-major textures are for cross-adapter sharing.
         return Err(fail(invalid, "ROW_MAJOR textures need a SHARED_CROSS_ADAPTER heap".into()));
+    }
+    if d.Flags.0 & D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER.0 != 0 && !cross_heap {
+        // ALLOW_CROSS_ADAPTER resources live in cross-adapter heaps (resources.md §4 item 6).
+        return Err(fail(invalid, "ALLOW_CROSS_ADAPTER resources need a SHARED_CROSS_ADAPTER heap".into()));
     }
     let s = initial_state.0;
     if ty == D3D12_HEAP_TYPE_UPLOAD && s != 0 && (s & !GENERIC_READ != 0) {
@@ -416,4 +430,40 @@ pub fn validate_initial_state(d: &D3D12_RESOURCE_DESC1, state: D3D12_RESOURCE_ST
         return Err(fail(invalid, format!("initial state {s:#x} needs a usage flag the resource does not have")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heap(flags: u32) -> D3D12_HEAP_DESC {
+        D3D12_HEAP_DESC {
+            SizeInBytes: 1 << 20,
+            Properties: D3D12_HEAP_PROPERTIES { Type: D3D12_HEAP_TYPE_DEFAULT, ..Default::default() },
+            Alignment: 0,
+            Flags: D3D12_HEAP_FLAGS(flags),
+        }
+    }
+
+    #[test]
+    fn cross_adapter_heaps_are_shared_default_heaps() {
+        let shared = D3D12_HEAP_FLAG_SHARED.0;
+        let cross = D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER.0;
+        let got = validate_heap_desc(&heap(shared | cross), &HeapArch::CPU).unwrap();
+        assert_eq!(got.Flags.0, shared | cross);
+        // without SHARED, or on a CPU-visible heap: refused
+        assert!(validate_heap_desc(&heap(cross), &HeapArch::CPU).is_err());
+        let mut up = heap(shared | cross);
+        up.Properties.Type = D3D12_HEAP_TYPE_UPLOAD;
+        assert!(validate_heap_desc(&up, &HeapArch::CPU).is_err());
+    }
+
+    #[test]
+    fn placement_fits_the_size_given() {
+        // a 1 KiB buffer (its Width) in a 1 KiB heap
+        let p = |offset, size| Placement::Placed { offset, heap_size: 1024, heap_alignment: 65536, size };
+        assert!(check_placement(65536, p(0, 1024)).is_ok());
+        assert!(check_placement(65536, p(0, 1025)).is_err());
+        assert!(check_placement(65536, p(65536, 1)).is_err());
+    }
 }

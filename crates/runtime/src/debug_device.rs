@@ -119,7 +119,10 @@ unsafe extern "C" fn report_live_device_objects(p: *mut Iface, flags: D3D12_RLDO
             let text = if obj.addr == dev {
                 format!("Live {} at 0x{:016X}{name}, Refcount: {}", obj.iface, obj.addr, obj.refs)
             } else {
-                format!("\tLive {} at 0x{:016X}{name}, Refcount: {}, IntRef: 0", obj.iface, obj.addr, obj.refs)
+                format!(
+                    "\tLive {} at 0x{:016X}{name}, Refcount: {}, IntRef: {}",
+                    obj.iface, obj.addr, obj.refs, obj.int_refs
+                )
             };
             debug::deliver(
                 "",

@@ -7,10 +7,10 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12resource>
 
-use crate::com::{Child, Class, Object, Ptr};
+use crate::com::{Child, Class, Hold, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
-use crate::heap::Allocation;
+use crate::heap::{Allocation, Heap};
 use crate::tiles::TileMap;
 use rd3d12_core::{allocation, format, ValidatedDesc};
 use rd3d12_sys::*;
@@ -22,10 +22,22 @@ use std::sync::{Arc, Mutex};
 pub enum Backing {
     /// Its own implicit heap.
     Committed(Arc<Allocation>),
-    /// A range of an explicit heap.
-    Placed { alloc: Arc<Allocation>, offset: u64 },
+    /// A range of an explicit heap, which the resource keeps alive (an internal reference:
+    /// the heap's public count is left alone, as natively).
+    Placed { heap: Hold<Heap>, offset: u64 },
     /// 64 KB tiles mapped from heaps on demand; `va` is a reserved address range for buffers.
     Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::cpu::memory::AddressRange },
+}
+
+impl Backing {
+    /// The memory allocation of a committed or placed resource.
+    fn allocation(&self) -> Option<&Arc<Allocation>> {
+        match self {
+            Backing::Committed(a) => Some(a),
+            Backing::Placed { heap, .. } => Some(&heap.inner.alloc),
+            Backing::Reserved { .. } => None,
+        }
+    }
 }
 
 /// A resource's bytes as executing commands reach them: shared ownership of the memory, so work
@@ -219,7 +231,7 @@ impl Resource {
         };
         let base = match &backing {
             Backing::Committed(a) => a.base() as usize,
-            Backing::Placed { alloc, offset } => alloc.base() as usize + *offset as usize,
+            Backing::Placed { heap, offset } => heap.inner.alloc.base() as usize + *offset as usize,
             Backing::Reserved { .. } => 0,
         };
         let cpu_accessible = !matches!(backing, Backing::Reserved { .. })
@@ -266,8 +278,11 @@ impl Resource {
             Backing::Committed(a) => {
                 Memory::Linear { alloc: a.clone(), offset: 0, size: self.size.min(a.desc.SizeInBytes) }
             }
-            Backing::Placed { alloc, offset } => {
-                Memory::Linear { alloc: alloc.clone(), offset: *offset, size: self.size }
+            Backing::Placed { heap, offset } => {
+                let alloc = &heap.inner.alloc;
+                // A placed buffer may end before its 64 KB granule does, with the heap.
+                let room = alloc.desc.SizeInBytes.saturating_sub(*offset);
+                Memory::Linear { alloc: alloc.clone(), offset: *offset, size: self.size.min(room) }
             }
             Backing::Reserved { tiles, .. } => Memory::Tiled(tiles.clone()),
         }
@@ -358,7 +373,7 @@ impl Resource {
             counter.fetch_add(1, Ordering::Relaxed);
         }
         let base = self.base().ok_or(Error::INVALID_ARG)?;
-        if let Backing::Committed(a) | Backing::Placed { alloc: a, .. } = &self.backing {
+        if let Some(a) = self.backing.allocation() {
             if !a.memory.is_dirty() {
                 a.memory.mark_dirty();
             }
@@ -408,10 +423,7 @@ unsafe impl Class for Resource {
     const LIVE: Option<(&'static str, D3D12_MESSAGE_ID)> = Some(("ID3D12Resource", D3D12_MESSAGE_ID_LIVE_RESOURCE));
     const LIVE_AUTO: bool = false;
     fn resident(&self) -> bool {
-        match &self.backing {
-            Backing::Committed(a) | Backing::Placed { alloc: a, .. } => a.residency.is_resident(),
-            Backing::Reserved { .. } => true,
-        }
+        self.backing.allocation().is_none_or(|a| a.residency.is_resident())
     }
 }
 
@@ -436,7 +448,7 @@ unsafe extern "C" fn map(this: *mut Iface, sub: UINT, _read: *const D3D12_RANGE,
         let r = unsafe { res(this)? };
         // The common case first: a mappable buffer, subresource 0.
         if r.fast_map && sub == 0 {
-            if let Backing::Committed(a) | Backing::Placed { alloc: a, .. } = &r.backing {
+            if let Some(a) = r.backing.allocation() {
                 if !a.memory.is_dirty() {
                     a.memory.mark_dirty();
                 }

@@ -295,9 +295,11 @@ fn footprint_dimensions() {
     let p = plan(copy(&sub(&y210, 0), &upload(&b, fp(0, DXGI_FORMAT_Y210, 4, 4, 1, 256))));
     assert_eq!((p.extent, p.element_bytes, p.row_bytes, p.dst.row_pitch), ((2, 4, 1), 8, 16, 16));
     assert_eq!(id(copy_at(&sub(&y210, 0), 1, 0, 0, &upload(&b, fp(0, DXGI_FORMAT_Y210, 2, 4, 1, 256)), None)), 872);
-    // YUY2 is not supported by D3D12 adapters (FORMAT_SUPPORT fails)
+    // YUY2 (2×1 texel blocks of 4 bytes) is copied like Y210
     let yuy2 = tex2d(4, 4, 1, 1, DXGI_FORMAT_YUY2);
-    assert_eq!(id(copy(&sub(&yuy2, 0), &upload(&b, fp(0, DXGI_FORMAT_YUY2, 4, 4, 1, 256)))), 866);
+    let p = plan(copy(&sub(&yuy2, 0), &upload(&b, fp(0, DXGI_FORMAT_YUY2, 4, 4, 1, 256))));
+    assert_eq!((p.extent, p.element_bytes, p.row_bytes), ((2, 4, 1), 4, 8));
+    assert_eq!(id(copy(&sub(&yuy2, 0), &upload(&b, fp(0, DXGI_FORMAT_YUY2, 3, 4, 1, 256)))), 867);
 }
 
 #[test]

@@ -316,11 +316,11 @@ fn planar_video_rules() {
 
 #[test]
 fn packed_422_width_multiple_of_2() {
-    // Y210 is supported (YUY2 is not: native drivers fail FORMAT_SUPPORT for it)
-    ok(&t2(6, 3, DXGI_FORMAT_Y210), Api::Committed, &today());
-    assert_eq!(err(&t2(5, 3, DXGI_FORMAT_Y210)), msg::CREATERESOURCE_INVALIDDIMENSIONS);
-    assert_eq!(err(&t2(6, 3, DXGI_FORMAT_YUY2)), msg::CREATERESOURCE_INVALIDFORMAT);
-    assert_eq!(err(&t2(6, 3, DXGI_FORMAT_R8G8_B8G8_UNORM)), msg::CREATERESOURCE_INVALIDFORMAT);
+    // Y210, YUY2 and R8G8_B8G8 (required by Microsoft's format tables) are 2-texel blocks
+    for f in [DXGI_FORMAT_Y210, DXGI_FORMAT_YUY2, DXGI_FORMAT_R8G8_B8G8_UNORM] {
+        ok(&t2(6, 3, f), Api::Committed, &today());
+        assert_eq!(err(&t2(5, 3, f)), msg::CREATERESOURCE_INVALIDDIMENSIONS);
+    }
 }
 
 #[test]
@@ -341,8 +341,10 @@ fn unaligned_block_compressed() {
 #[test]
 fn unsupported_formats_are_738() {
     assert_eq!(err(&t2(8, 8, DXGI_FORMAT_R1_UNORM)), msg::CREATERESOURCE_INVALIDFORMAT);
-    assert_eq!(err(&t2(8, 8, DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM)), msg::CREATERESOURCE_INVALIDFORMAT);
-    assert_eq!(err(&t2(8, 8, DXGI_FORMAT_420_OPAQUE)), msg::CREATERESOURCE_INVALIDFORMAT);
+    assert_eq!(err(&t2(8, 8, DXGI_FORMAT_AI44)), msg::CREATERESOURCE_INVALIDFORMAT);
+    // required by Microsoft's tables: supported (as resources)
+    ok(&t2(8, 8, DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM), Api::Committed, &today());
+    ok(&t2(8, 8, DXGI_FORMAT_420_OPAQUE), Api::Committed, &today());
     assert_eq!(err(&t2(8, 8, DXGI_FORMAT_SAMPLER_FEEDBACK_MIN_MIP_OPAQUE)), msg::CREATERESOURCE_INVALIDFORMAT);
     ok(&t2(8, 8, DXGI_FORMAT_B4G4R4A4_UNORM), Api::Committed, &today());
     ok(&t2(8, 8, crate::format::DXGI_FORMAT_A4B4G4R4_UNORM), Api::Committed, &today());
@@ -715,7 +717,13 @@ fn small_alignment_4k_rule() {
         d.MipLevels = m;
         let e = validate_desc1(&d, Api::Placed, &c, None).unwrap_err();
         assert_eq!(e.id, msg::CREATERESOURCE_INVALIDALIGNMENT);
-        assert!(e.message.contains("32x32x1") && e.message.contains("1024 tiles"), "{}", e.message);
+        // Microsoft's wording
+        assert!(
+            e.message.contains("A 4KB tile shape for D3D12_RESOURCE_DIMENSION_TEXTURE2D and R8G8B8A8_UNORM is 32 texels wide, 32 texels high, and 1 texels deep.")
+                && e.message.contains("When Width = 1024, Height = 1024, and Depth = 1, the number of tiles needed is 1024, while 16 tiles is the maximum."),
+            "{}",
+            e.message
+        );
     }
     // 16×16×1024-array RGBA8 → accepted (array size not counted)
     let mut arr = a4(rgba(16, 16));
@@ -813,10 +821,15 @@ fn desc_and_desc1_agree() {
 
 #[test]
 fn footprints_context_is_structural() {
-    // MSAA without RT, bad alignment, unsupported format: all fine for footprints
+    // MSAA without RT, a placement rule broken, unsupported format: all fine for footprints
     let fp = |d: &D3D12_RESOURCE_DESC1| validate_desc1(d, Api::Footprints, &today(), None);
     assert!(fp(&msaa(rgba(64, 64), 4, 3)).is_ok());
-    assert!(fp(&with_align(rgba(64, 64), 12345)).is_ok());
+    assert!(fp(&with_align(rgba(1024, 1024), 4096)).is_ok());
+    assert!(fp(&with_align(rgba(64, 64), 4 << 20)).is_ok());
+    // an Alignment that is no placement alignment at all is invalid (outputs ~0)
+    for a in [1, 256, 12345, 131072, 8 << 20] {
+        assert_eq!(fp(&with_align(rgba(64, 64), a)).unwrap_err().id, msg::CREATERESOURCE_INVALIDALIGNMENT, "{a}");
+    }
     assert!(fp(&t2(8, 8, DXGI_FORMAT_YUY2)).is_ok());
     assert!(fp(&with_flags(t2(8, 8, DXGI_FORMAT_BC1_UNORM), RT)).is_ok());
     // structural problems still fail
@@ -872,4 +885,67 @@ proptest! {
             }
         }
     }
+}
+
+// ---- issue #16: Windows conformance ----------------------------------------------------
+
+#[test]
+fn depth_family_members_may_be_depth_targets() {
+    // The partially typed depth-read / stencil-read members of the planar depth-stencil
+    // families describe the family's memory: Windows creates R24_UNORM_X8_TYPELESS depth targets.
+    for f in [
+        DXGI_FORMAT_R24G8_TYPELESS,
+        DXGI_FORMAT_R24_UNORM_X8_TYPELESS,
+        DXGI_FORMAT_X24_TYPELESS_G8_UINT,
+        DXGI_FORMAT_R32G8X24_TYPELESS,
+        DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS,
+        DXGI_FORMAT_X32_TYPELESS_G8X24_UINT,
+    ] {
+        ok(&with_flags(t2(8, 8, f), DS), Api::Committed, &today());
+    }
+    // fully typed colour members of a depth format's cast group are not depth targets
+    assert_eq!(err(&with_flags(t2(8, 8, DXGI_FORMAT_R32_FLOAT), DS)), msg::CREATERESOURCE_INVALIDMISCFLAGS);
+    assert_eq!(err(&with_flags(t2(8, 8, DXGI_FORMAT_R16_UNORM), DS)), msg::CREATERESOURCE_INVALIDMISCFLAGS);
+    // nor render targets
+    assert_eq!(err(&with_flags(t2(8, 8, DXGI_FORMAT_R24_UNORM_X8_TYPELESS), RT)), msg::CREATERESOURCE_INVALIDMISCFLAGS);
+    // the family's depth-stencil format is a valid clear value; another family's is not
+    let d = with_flags(t2(8, 8, DXGI_FORMAT_R24_UNORM_X8_TYPELESS), DS);
+    let cv = ClearValue::depth_stencil(DXGI_FORMAT_D24_UNORM_S8_UINT, 1.0, 0);
+    validate_desc1(&d, Api::Committed, &today(), Some(&cv)).unwrap();
+    let cv = ClearValue::depth_stencil(DXGI_FORMAT_D32_FLOAT, 1.0, 0);
+    assert_eq!(err_with(&d, Api::Committed, &today(), Some(&cv)), msg::CREATERESOURCE_INVALIDCLEARVALUEFORMAT);
+}
+
+#[test]
+fn typeless_msaa_targets_use_their_cast_group() {
+    // 4x R32_TYPELESS: an R32_FLOAT render target or a D32_FLOAT depth target
+    let v = ok(&with_flags(msaa(t2(64, 64, DXGI_FORMAT_R32_TYPELESS), 4, 0), RT), Api::Committed, &today());
+    assert_eq!(v.alignment, ALIGN_4M);
+    ok(&with_flags(msaa(t2(64, 64, DXGI_FORMAT_R32_TYPELESS), 4, 0), DS), Api::Committed, &today());
+    // BC has no multisampled member
+    assert_eq!(
+        err(&with_flags(msaa(t2(64, 64, DXGI_FORMAT_BC1_TYPELESS), 4, 0), RT)),
+        msg::CREATERESOURCE_INVALIDSAMPLEDESC
+    );
+}
+
+#[test]
+fn alignment_messages_use_microsofts_words() {
+    let mut d = with_flags(rgba(64, 64), RT);
+    d.Alignment = 4096;
+    let e = validate_desc1(&d, Api::AllocationInfo, &today(), None).unwrap_err();
+    assert_eq!(e.id, msg::CREATERESOURCE_INVALIDALIGNMENT);
+    assert_eq!(
+        e.message,
+        "D3D12_RESOURCE_DESC::Alignment is invalid. The value is 4096. Resources with D3D12_RESOURCE_DESC::Flags with either D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET or D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL must set Alignment equal to 65536 (aka. D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT), or 0."
+    );
+    // a 3D texture names its depth: 64×64×64 RGBA8, 4 KB tiles of 16×8×8 → 4 × 8 × 8 = 256
+    let mut d = tex(D3D12_RESOURCE_DIMENSION_TEXTURE3D, 64, 64, 64, 1, DXGI_FORMAT_R8G8B8A8_UNORM);
+    d.Alignment = 4096;
+    let e = validate_desc1(&d, Api::AllocationInfo, &today(), None).unwrap_err();
+    assert!(
+        e.message.ends_with("A 4KB tile shape for D3D12_RESOURCE_DIMENSION_TEXTURE3D and R8G8B8A8_UNORM is 16 texels wide, 8 texels high, and 8 texels deep. When Width = 64, Height = 64, and Depth = 64, the number of tiles needed is 256, while 16 tiles is the maximum."),
+        "{}",
+        e.message
+    );
 }

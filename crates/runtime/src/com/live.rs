@@ -6,14 +6,15 @@
 use super::private_data::PrivateData;
 use rd3d12_sys::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The class-independent prefix of every `Object<T>` (`#[repr(C)]`: vtable, count, private data).
 #[repr(C)]
 struct Header {
     _vtbl: *const (),
-    refs: AtomicU32,
+    /// Public count in the low 32 bits, internal references above (see `Object`).
+    refs: AtomicU64,
     private: PrivateData,
 }
 
@@ -166,6 +167,8 @@ pub struct LiveObject {
     pub iface: &'static str,
     pub id: D3D12_MESSAGE_ID,
     pub refs: u32,
+    /// Internal references (other objects holding it: IntRef).
+    pub int_refs: u32,
     /// SetName's name (WKPDID_D3DDebugObjectNameW), if any.
     pub name: Option<String>,
 }
@@ -180,11 +183,13 @@ pub fn snapshot() -> Vec<LiveObject> {
             // SAFETY: entries are removed (under this lock) before their object is freed, so the
             // address points at a live Object<T>, whose #[repr(C)] prefix is a Header.
             let h = unsafe { &*(addr as *const Header) };
+            let refs = h.refs.load(Ordering::Relaxed);
             LiveObject {
                 addr,
                 iface: e.iface,
                 id: e.id,
-                refs: h.refs.load(Ordering::Relaxed),
+                refs: refs as u32,
+                int_refs: (refs >> 32) as u32,
                 name: name_of(&h.private),
             }
         })

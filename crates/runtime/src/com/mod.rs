@@ -20,7 +20,13 @@ use rd3d12_sys::*;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The public reference count's bits of [`Object`]'s count word; the bits above count internal
+/// references ([`Hold`]).
+const PUBLIC: u64 = 0xFFFF_FFFF;
+/// One internal reference.
+const INTERNAL: u64 = 1 << 32;
 
 /// A Rust type that backs a COM class.
 ///
@@ -58,10 +64,14 @@ pub trait Child: Class {
 }
 
 /// A COM object: interface pointer header, reference count, private data, Rust state.
+///
+/// The count word holds the public count (AddRef / Release) in its low 32 bits and internal
+/// references ([`Hold`], what ID3D12DebugDevice reports as IntRef) above; the object is freed
+/// when both reach zero.
 #[repr(C)]
 pub struct Object<T: Class> {
     vtbl: &'static T::Vtbl,
-    refs: AtomicU32,
+    refs: AtomicU64,
     pub(crate) private: PrivateData,
     pub inner: T,
 }
@@ -79,15 +89,16 @@ impl<T: Class> Object<T> {
     }
 
     pub fn add_ref(&self) -> u32 {
-        self.refs.fetch_add(1, Ordering::Relaxed) + 1
+        (self.refs.fetch_add(1, Ordering::Relaxed) + 1) as u32
     }
 
-    /// Adds a reference only if the object is still alive (count above zero).
+    /// Adds a reference only if the object still has public references (count above zero).
     pub fn try_add_ref(&self) -> bool {
-        self.refs.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| (n > 0).then_some(n + 1)).is_ok()
+        self.refs.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| (n & PUBLIC > 0).then_some(n + 1)).is_ok()
     }
 
-    /// Drops one reference and frees the object when it was the last.
+    /// Drops one public reference and frees the object when it was the last reference of any
+    /// kind. Returns the public count left.
     ///
     /// # Safety
     /// `this` must point at a live object on which the caller owns one reference.
@@ -95,19 +106,29 @@ impl<T: Class> Object<T> {
         // SAFETY: the caller owns a reference, so the object is alive here.
         let n = unsafe { (*this).refs.fetch_sub(1, Ordering::Release) } - 1;
         if n == 0 {
-            std::sync::atomic::fence(Ordering::Acquire);
-            if T::LIVE.is_some() && T::LIVE_AUTO {
-                live::unregister(this as usize);
-            }
-            // SAFETY: the count reached zero, so nobody else holds a pointer to the object; it was
-            // allocated by `Box` in `Ptr::new`.
-            drop(unsafe { Box::from_raw(this as *mut Self) });
+            // SAFETY: that was the last reference.
+            unsafe { Self::destroy(this) };
         }
-        n
+        (n & PUBLIC) as u32
     }
 
+    /// Frees the object.
+    ///
+    /// # Safety
+    /// The caller dropped the object's last reference (public and internal).
+    unsafe fn destroy(this: *const Self) {
+        std::sync::atomic::fence(Ordering::Acquire);
+        if T::LIVE.is_some() && T::LIVE_AUTO {
+            live::unregister(this as usize);
+        }
+        // SAFETY: the count reached zero, so nobody else holds a pointer to the object; it was
+        // allocated by `Box` in `Ptr::new`.
+        drop(unsafe { Box::from_raw(this as *mut Self) });
+    }
+
+    /// The public reference count.
     pub fn refcount(&self) -> u32 {
-        self.refs.load(Ordering::Relaxed)
+        (self.refs.load(Ordering::Relaxed) & PUBLIC) as u32
     }
 
     /// The object's own pointer as an interface pointer of type `I`.
@@ -160,7 +181,7 @@ unsafe impl<T: Class> Sync for Ptr<T> {}
 impl<T: Class> Ptr<T> {
     /// Creates an object with a reference count of one.
     pub fn new(inner: T) -> Self {
-        let obj = Box::new(Object { vtbl: T::VTBL, refs: AtomicU32::new(1), private: PrivateData::default(), inner });
+        let obj = Box::new(Object { vtbl: T::VTBL, refs: AtomicU64::new(1), private: PrivateData::default(), inner });
         let ptr = NonNull::from(Box::leak(obj));
         if let (Some((iface, id)), true) = (T::LIVE, T::LIVE_AUTO) {
             if live::tracking() {
@@ -214,6 +235,48 @@ impl<T: Class> Drop for Ptr<T> {
     fn drop(&mut self) {
         // SAFETY: the Ptr owns one reference.
         unsafe { Object::release(self.ptr.as_ptr()) };
+    }
+}
+
+/// An internal reference to an [`Object<T>`]: keeps it alive without showing in its public
+/// reference count (ID3D12DebugDevice's IntRef). Native placed resources hold their heap this
+/// way: placing a resource leaves the heap's count alone, yet the heap outlives its last public
+/// reference while resources are placed in it.
+pub struct Hold<T: Class> {
+    ptr: NonNull<Object<T>>,
+    _own: PhantomData<Object<T>>,
+}
+
+// SAFETY: as for Ptr.
+unsafe impl<T: Class> Send for Hold<T> {}
+// SAFETY: as for Ptr.
+unsafe impl<T: Class> Sync for Hold<T> {}
+
+impl<T: Class> Hold<T> {
+    /// Takes an internal reference on an object the caller holds alive.
+    pub fn new(obj: &Object<T>) -> Self {
+        obj.refs.fetch_add(INTERNAL, Ordering::Relaxed);
+        Hold { ptr: NonNull::from(obj), _own: PhantomData }
+    }
+}
+
+impl<T: Class> std::ops::Deref for Hold<T> {
+    type Target = Object<T>;
+    fn deref(&self) -> &Object<T> {
+        // SAFETY: a Hold owns a reference, so the object is alive while the Hold is.
+        unsafe { self.ptr.as_ref() }
+    }
+}
+
+impl<T: Class> Drop for Hold<T> {
+    fn drop(&mut self) {
+        let this = self.ptr.as_ptr() as *const Object<T>;
+        // SAFETY: the Hold owns one internal reference, so the object is alive here.
+        let n = unsafe { (*this).refs.fetch_sub(INTERNAL, Ordering::Release) } - INTERNAL;
+        if n == 0 {
+            // SAFETY: that was the last reference.
+            unsafe { Object::destroy(this) };
+        }
     }
 }
 

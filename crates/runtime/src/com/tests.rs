@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::device::Device;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicU32, AtomicUsize};
 
 /// A minimal device child, as every later object (heap, resource, queue ...) will be.
 struct TestChild {
@@ -48,6 +48,27 @@ fn refcounts_are_returned_and_the_object_is_freed_at_zero() {
         assert_eq!(DROPPED.load(Ordering::SeqCst), 0);
         assert_eq!(v.Release.unwrap()(child), 0);
     }
+    assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn an_internal_reference_outlives_the_public_count_without_showing_in_it() {
+    static DROPPED: AtomicUsize = AtomicUsize::new(0);
+    let dev = crate::create_device(D3D_FEATURE_LEVEL_11_0).unwrap();
+    let obj = Ptr::new(TestChild { device: dev.clone(), dropped: &DROPPED });
+    let hold = Hold::new(&obj);
+    assert_eq!(obj.refcount(), 1, "an internal reference is not public");
+    let child = obj.into_raw() as *mut ID3D12DeviceChild;
+    let v = vt(child);
+    unsafe {
+        assert_eq!(v.Release.unwrap()(child), 0);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), 0, "held internally, the object lives on");
+        // Still usable; a new public reference counts from 0.
+        assert_eq!(v.AddRef.unwrap()(child), 1);
+        assert_eq!(v.Release.unwrap()(child), 0);
+    }
+    assert_eq!(hold.refcount(), 0);
+    drop(hold);
     assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
 }
 

@@ -6,7 +6,7 @@
 
 use super::{dev, Iface};
 use crate::error::guard;
-use rd3d12_core::{allocation, desc::desc1_from_desc, footprint};
+use rd3d12_core::{allocation, desc::desc1_from_desc, footprint, Caps};
 use rd3d12_sys::*;
 
 /// Both methods are pure functions of their inputs, and programs ask the same questions again
@@ -52,12 +52,54 @@ unsafe fn slice_mut<'a, T>(p: *mut T, n: u32) -> Option<&'a mut [T]> {
     (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p, n as usize) })
 }
 
+/// With the debug layer on, a GetResourceAllocationInfo* call that answered UINT64_MAX reports
+/// why, as Windows does (#721 for an Alignment the desc cannot have, ...): the first invalid
+/// desc's messages, in the words Create*Resource uses for the same desc.
+#[cold]
+#[inline(never)]
+fn report_invalid(method: &str, mask: UINT, descs: impl Iterator<Item = D3D12_RESOURCE_DESC1>, caps: &Caps) {
+    if !crate::debug::active() || mask > 1 {
+        return;
+    }
+    for d in descs {
+        if let Err((e, _)) = allocation::allocation_info_one(&d, caps) {
+            let all =
+                std::iter::once((e.id, e.message.as_str())).chain(e.extra.iter().map(|x| (x.id, x.message.as_str())));
+            for (id, text) in all {
+                crate::debug::report_parts(
+                    method,
+                    D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    id.0,
+                    text,
+                );
+            }
+            return;
+        }
+    }
+}
+
+/// [`report_invalid`] when `info` says a desc was invalid.
+fn check_reported(
+    method: &str,
+    info: D3D12_RESOURCE_ALLOCATION_INFO,
+    mask: UINT,
+    descs: impl Iterator<Item = D3D12_RESOURCE_DESC1>,
+    caps: &Caps,
+) -> D3D12_RESOURCE_ALLOCATION_INFO {
+    if info.SizeInBytes == u64::MAX {
+        report_invalid(method, mask, descs, caps);
+    }
+    info
+}
+
 /// GetResourceAllocationInfo(1) over D3D12_RESOURCE_DESC: one desc converts on the stack.
 ///
 /// # Safety
 /// `descs` null or `n` descs; `info1` null or `n` writable entries.
 unsafe fn allocation_info_desc(
     this: *mut Iface,
+    method: &str,
     mask: UINT,
     n: UINT,
     descs: *const D3D12_RESOURCE_DESC,
@@ -72,23 +114,26 @@ unsafe fn allocation_info_desc(
     let (Some(descs), info1) = (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) else {
         return INVALID_INFO;
     };
-    if let ([one], None) = (descs, &info1) {
+    let caps = d.caps();
+    let info = if let ([one], None) = (descs, &info1) {
         let d1 = desc1_from_desc(one);
         let key = super::desc_key(&d1);
         // try_with: the memo may be gone (a call from a thread-local destructor).
         let hit = memo::ALLOCATION
             .try_with(|m| m.borrow().as_ref().and_then(|(k, mk, v)| (*k == key && *mk == mask).then_some(*v)));
         if let Ok(Some(hit)) = hit {
-            return hit;
+            hit
+        } else {
+            let v = allocation::resource_allocation_info2(mask, &[d1], caps, None);
+            let _ = memo::ALLOCATION.try_with(|m| *m.borrow_mut() = Some((key, mask, v)));
+            v
         }
-        let v = allocation::resource_allocation_info2(mask, &[d1], d.caps(), None);
-        let _ = memo::ALLOCATION.try_with(|m| *m.borrow_mut() = Some((key, mask, v)));
-        v
     } else if let [one] = descs {
-        allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], d.caps(), info1)
+        allocation::resource_allocation_info2(mask, &[desc1_from_desc(one)], caps, info1)
     } else {
-        allocation::resource_allocation_info(mask, descs, d.caps(), info1)
-    }
+        allocation::resource_allocation_info(mask, descs, caps, info1)
+    };
+    check_reported(method, info, mask, descs.iter().map(desc1_from_desc), caps)
 }
 
 pub unsafe extern "C" fn get_resource_allocation_info(
@@ -99,7 +144,7 @@ pub unsafe extern "C" fn get_resource_allocation_info(
 ) -> D3D12_RESOURCE_ALLOCATION_INFO {
     // SAFETY: forwarded from the caller.
     guard("GetResourceAllocationInfo", INVALID_INFO, || unsafe {
-        allocation_info_desc(this, mask, n, descs, std::ptr::null_mut())
+        allocation_info_desc(this, "GetResourceAllocationInfo", mask, n, descs, std::ptr::null_mut())
     })
 }
 
@@ -111,7 +156,9 @@ pub unsafe extern "C" fn get_resource_allocation_info1(
     info1: *mut D3D12_RESOURCE_ALLOCATION_INFO1,
 ) -> D3D12_RESOURCE_ALLOCATION_INFO {
     // SAFETY: forwarded from the caller.
-    guard("GetResourceAllocationInfo1", INVALID_INFO, || unsafe { allocation_info_desc(this, mask, n, descs, info1) })
+    guard("GetResourceAllocationInfo1", INVALID_INFO, || unsafe {
+        allocation_info_desc(this, "GetResourceAllocationInfo1", mask, n, descs, info1)
+    })
 }
 
 pub unsafe extern "C" fn get_resource_allocation_info2(
@@ -129,7 +176,10 @@ pub unsafe extern "C" fn get_resource_allocation_info2(
         }
         // SAFETY: as documented.
         match (unsafe { slice(descs, n) }, unsafe { slice_mut(info1, n) }) {
-            (Some(descs), info1) => allocation::resource_allocation_info2(mask, descs, d.caps(), info1),
+            (Some(descs), info1) => {
+                let info = allocation::resource_allocation_info2(mask, descs, d.caps(), info1);
+                check_reported("GetResourceAllocationInfo2", info, mask, descs.iter().copied(), d.caps())
+            }
             (None, _) => INVALID_INFO,
         }
     })
@@ -143,6 +193,7 @@ pub unsafe extern "C" fn get_resource_allocation_info2(
 #[allow(clippy::too_many_arguments)]
 unsafe fn footprints(
     this: *mut Iface,
+    method: &str,
     desc: Option<D3D12_RESOURCE_DESC1>,
     first: UINT,
     num: UINT,
@@ -224,9 +275,31 @@ unsafe fn footprints(
             u64::MAX
         }
     };
+    if let (u64::MAX, Some(desc)) = (t, desc) {
+        report_invalid_footprints(method, &desc, first, num, caps);
+    }
     // SAFETY: `total` is null or one writable UINT64.
     if let Some(total) = unsafe { total.as_mut() } {
         *total = t;
+    }
+}
+
+/// With the debug layer on, why GetCopyableFootprints answered ~0 (an invalid desc or
+/// subresource range), as Windows reports it.
+#[cold]
+#[inline(never)]
+fn report_invalid_footprints(method: &str, desc: &D3D12_RESOURCE_DESC1, first: UINT, num: UINT, caps: &Caps) {
+    if !crate::debug::active() {
+        return;
+    }
+    if let Some(d) = footprint::footprint_error(desc, first, num, caps) {
+        crate::debug::report_parts(
+            method,
+            D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+            D3D12_MESSAGE_SEVERITY_ERROR,
+            d.id.0,
+            &d.message,
+        );
     }
 }
 
@@ -245,7 +318,7 @@ pub unsafe extern "C" fn get_copyable_footprints(
     guard("GetCopyableFootprints", (), || {
         // SAFETY: `desc` is null or a desc; outputs as documented.
         let desc = unsafe { desc.as_ref() }.map(desc1_from_desc);
-        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+        unsafe { footprints(this, "GetCopyableFootprints", desc, first, num, base, layouts, rows, row_sizes, total) }
     })
 }
 
@@ -264,6 +337,6 @@ pub unsafe extern "C" fn get_copyable_footprints1(
     guard("GetCopyableFootprints1", (), || {
         // SAFETY: `desc` is null or a desc; outputs as documented.
         let desc = unsafe { desc.as_ref() }.copied();
-        unsafe { footprints(this, desc, first, num, base, layouts, rows, row_sizes, total) }
+        unsafe { footprints(this, "GetCopyableFootprints1", desc, first, num, base, layouts, rows, row_sizes, total) }
     })
 }

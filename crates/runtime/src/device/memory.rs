@@ -5,7 +5,7 @@
 
 use super::{dev, null_out, Iface};
 use crate::backend::cpu::memory::AddressRange;
-use crate::com::{downcast, hand_out, Object, Ptr};
+use crate::com::{downcast, hand_out, Hold, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::heap::{Allocation, Heap};
@@ -231,12 +231,15 @@ unsafe fn create_resource(
                 )
             })?;
             let hd = heap.inner.alloc.desc;
-            let placement = Placement::Placed { offset, heap_size: hd.SizeInBytes, heap_alignment: hd.Alignment, size };
+            // A buffer takes its Width in the heap, not its 64 KB allocation granule.
+            let in_heap = if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER { v.desc.Width } else { size };
+            let placement =
+                Placement::Placed { offset, heap_size: hd.SizeInBytes, heap_alignment: hd.Alignment, size: in_heap };
             rules::check_placement(v.alignment, placement).map_err(desc_error)?;
             if ppv.is_null() {
                 return Ok(S_FALSE);
             }
-            (Backing::Placed { alloc: heap.inner.alloc.clone(), offset }, hd.Properties, hd.Flags)
+            (Backing::Placed { heap: Hold::new(heap), offset }, hd.Properties, hd.Flags)
         }
         How::Reserved => {
             if clear.is_some() && v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
