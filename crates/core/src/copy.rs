@@ -944,6 +944,34 @@ pub fn buffer_copy_overlap(
 // ---------------------------------------------------------------------------------------
 // CopyResource.
 
+/// Windows' first CopyResource rule for textures (its debug text, e.g.
+/// DirectX-Graphics-Samples#344): the resources' sizes in bytes must be equal, so formats of
+/// different texel sizes fail here. Windows' runtime records such a copy and Close succeeds
+/// (issue #16: only its debug layer reports it), so the caller reports this finding and
+/// records nothing, where [`copy_resource`]'s other failures fail the list.
+pub fn copy_resource_size_mismatch(dst: &Side<'_>, src: &Side<'_>) -> Option<Violation> {
+    let (dd, sd) = (dst.desc, src.desc);
+    if is_buffer(dd) || is_buffer(sd) || dd.Dimension != sd.Dimension || dd.SampleDesc.Count != sd.SampleDesc.Count {
+        return None;
+    }
+    let bytes = |d: &D3D12_RESOURCE_DESC1| {
+        allocation::layout_bytes(d).and_then(|b| b.checked_mul(d.SampleDesc.Count.max(1) as u64))
+    };
+    let (sb, db) = (bytes(sd), bytes(dd));
+    (sb != db).then(|| {
+        let show = |b: Option<u64>| b.map_or_else(|| "-1".to_string(), |b| b.to_string());
+        err(
+            msg::COPYRESOURCE_INVALIDDSTRESOURCE,
+            format!(
+                "CopyResource: Source and Destination resource must have the same size. But pSrcResource has resource \
+                 size ({}) and pDstResource has resource size ({}).",
+                show(sb),
+                show(db)
+            ),
+        )
+    })
+}
+
 /// CopyResource(pDst, pSrc) (§6.3). NULL resources and `dst` and `src` being the same
 /// resource are the caller's checks (#943/#945, #944/#946); the sides' locations are
 /// ignored. Every failure is #944 COPYRESOURCE_INVALIDDSTRESOURCE: different dimensions;
@@ -980,23 +1008,8 @@ pub fn copy_resource(dst: &Side<'_>, src: &Side<'_>, caps: &Caps) -> Result<Vec<
     if dd.SampleDesc.Count != sd.SampleDesc.Count || dd.SampleDesc.Quality != sd.SampleDesc.Quality {
         return Err(e("source and destination must have the same sample count and quality.".to_string()));
     }
-    // Windows' first texture rule (its debug text, e.g. DirectX-Graphics-Samples#344): the
-    // resources' sizes in bytes must be equal; formats of different texel sizes fail here.
-    let bytes = |d: &D3D12_RESOURCE_DESC1| {
-        allocation::layout_bytes(d).and_then(|b| b.checked_mul(d.SampleDesc.Count.max(1) as u64))
-    };
-    let (sb, db) = (bytes(sd), bytes(dd));
-    if sb != db {
-        let show = |b: Option<u64>| b.map_or_else(|| "-1".to_string(), |b| b.to_string());
-        return Err(err(
-            msg::COPYRESOURCE_INVALIDDSTRESOURCE,
-            format!(
-                "CopyResource: Source and Destination resource must have the same size. But pSrcResource has resource \
-                 size ({}) and pDstResource has resource size ({}).",
-                show(sb),
-                show(db)
-            ),
-        ));
+    if let Some(v) = copy_resource_size_mismatch(dst, src) {
+        return Err(v);
     }
     if !formats_compatible(dd.Format, sd.Format) {
         return Err(e(format!(

@@ -833,8 +833,21 @@ unsafe extern "C" fn copy_resource(this: *mut Iface, dst: *mut ID3D12Resource, s
                     "CopyResource needs two different resources",
                 ));
             }
-            let ops = copy::copy_resource(&side(d, Location::Whole), &side(r, Location::Whole), l.caps())
-                .map_err(violation)?;
+            let (ds, rs) = (side(d, Location::Whole), side(r, Location::Whole));
+            // Textures of different sizes in bytes: the debug layer's error only; Windows
+            // records the call, Close succeeds, and nothing defined is copied (nothing is).
+            if let Some(v) = copy::copy_resource_size_mismatch(&ds, &rs) {
+                let category = rd3d12_core::info_queue::default_category(v.id.0);
+                crate::debug::report_list_parts(
+                    "CopyResource",
+                    D3D12_MESSAGE_CATEGORY(category as _),
+                    D3D12_MESSAGE_SEVERITY_ERROR,
+                    v.id.0,
+                    &v.message,
+                );
+                return Ok(());
+            }
+            let ops = copy::copy_resource(&ds, &rs, l.caps()).map_err(violation)?;
             let all = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
             s.use_as(d, all, D3D12_RESOURCE_STATE_COPY_DEST.0);
             s.use_as(r, all, D3D12_RESOURCE_STATE_COPY_SOURCE.0);
