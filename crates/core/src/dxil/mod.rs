@@ -113,4 +113,6 @@ pub fn parse(container: &[u8]) -> Result<Program, DxilError> {
 }
 
 #[cfg(test)]
+mod fixture_gen;
+#[cfg(test)]
 mod tests;
