@@ -431,7 +431,7 @@ mod tests {
             let (a, d) = (i.wrapping_mul(0x9E37_79B1), i.wrapping_sub(3));
             let s = (i64::from(a as i32) * i64::from(d as i32)) as u64;
             let p = u64::from(a) * u64::from(d);
-            let (q, r) = if d == 0 { (u32::MAX, u32::MAX) } else { (a / d, a % d) };
+            let (q, r) = (a.checked_div(d).unwrap_or(u32::MAX), a.checked_rem(d).unwrap_or(u32::MAX));
             let want = [(s >> 32) as u32, s as u32, (p >> 32) as u32, p as u32, q, r];
             assert_eq!(got(i as usize), want, "thread {i}");
         }
