@@ -457,6 +457,22 @@ mod tests {
     }
 
     #[test]
+    fn atomics_on_constant_expression_geps_into_groupshared_memory() {
+        // interlocked_groupshared.cs.dxil (DXC): every atomicrmw and cmpxchg addresses g[k]
+        // through a getelementptr constant expression; thread 0 copies g[0..10] to u0.
+        let p = program(include_bytes!("../tests/fixtures/dxil/interlocked_groupshared.cs.dxil"));
+        let b = buffers(vec![vec![0xDEAD; 10]]);
+        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        let g = b.uavs.borrow()[0].clone();
+        // v = i + 1 over 64 threads: sum 2080, min 1, max 64, AND of cleared bits 0, OR of
+        // every bit, each of 8 bits toggled 8 times; one compare-exchange wins (g7 = 1) and
+        // stores its v; what the exchanges hand back plus what is left sum to 2080.
+        assert_eq!(g[..6], [2080, 1, 64, 0, 0xFFFF_FFFF, 0]);
+        assert!((1..=64).contains(&g[6]), "{}", g[6]);
+        assert_eq!((g[7], g[8].wrapping_add(g[9])), (1, 2080));
+    }
+
+    #[test]
     fn numthreads_above_the_limit_is_refused() {
         let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
         let mut e = p.dx.entry_points[0].clone();
