@@ -14,6 +14,10 @@
 //      interpreter has no wave operations, so CreateComputePipelineState and CreatePipelineState
 //      fail with E_INVALIDARG and a NULL pipeline, and the debug layer reports
 //      D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE naming the operation;
+//   3b. ps_derivatives.ps.dxil (DXC; QuadReadAcrossX and friends: dx.op QuadOp) with DXC's
+//      passthrough_interp vertex shader: CreateGraphicsPipelineState fails the same way
+//      (D3D12_MESSAGE_ID_CREATEPIXELSHADER_INVALIDSHADERBYTECODE), while the same vertex shader
+//      with passthrough_interp's pixel shader (which executes) is created;
 //   4. twoouts.cs.dxil with its bitcode damaged: DXIL that does not read is created (as before),
 //      and its dispatch is skipped: it writes nothing, and the debug layer reports an EXECUTION
 //      warning saying why.
@@ -286,6 +290,59 @@ static void test_refused(Gpu &g, ID3D12InfoQueue *q)
     CHECK(named);
 }
 
+// CreateGraphicsPipelineState with DXC's passthrough_interp VS and `ps` (both pixel shaders read
+// SV_Position and write two float4 targets).
+static HRESULT graphics_pipeline(Gpu &g, ID3D12RootSignature *rs, const std::vector<char> &vs,
+                                 const std::vector<char> &ps, ID3D12PipelineState **pso)
+{
+    D3D12_INPUT_ELEMENT_DESC il[2] = {
+        {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"VALUE", 0, DXGI_FORMAT_R32_FLOAT, 0, 12, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC d = {};
+    d.pRootSignature = rs;
+    d.VS = {vs.data(), vs.size()};
+    d.PS = {ps.data(), ps.size()};
+    d.InputLayout = {il, 2};
+    d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    d.NumRenderTargets = 2;
+    d.RTVFormats[0] = d.RTVFormats[1] = DXGI_FORMAT_R32G32B32A32_FLOAT;
+    d.SampleDesc.Count = 1;
+    d.SampleMask = 0xFFFFFFFF;
+    d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    d.RasterizerState.DepthClipEnable = TRUE;
+    for (int i = 0; i < 2; i++)
+        d.BlendState.RenderTarget[i].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    return g.dev->CreateGraphicsPipelineState(&d, IID_PPV_ARGS(pso));
+}
+
+static void test_refused_graphics(Gpu &g, ID3D12InfoQueue *q)
+{
+    set_ctx("ps_derivatives: QuadOp refused by CreateGraphicsPipelineState");
+    D3D12_ROOT_SIGNATURE_DESC rd = {};
+    rd.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1, &blob, &err), S_OK);
+    Com<ID3D12RootSignature> rs;
+    if (blob)
+        CHECK_HR(g.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
+                 S_OK);
+    std::vector<char> vs = fixture("passthrough_interp.vs.dxil");
+    // The control: the same vertex shader with a pixel shader that executes.
+    Com<ID3D12PipelineState> ok;
+    CHECK_HR(graphics_pipeline(g, rs, vs, fixture("passthrough_interp.ps.dxil"), &ok), S_OK);
+    q->ClearStoredMessages();
+    ID3D12PipelineState *pso = reinterpret_cast<ID3D12PipelineState *>(&vs);
+    CHECK_HR(graphics_pipeline(g, rs, vs, fixture("ps_derivatives.ps.dxil"), &pso), E_INVALIDARG);
+    CHECK(pso == nullptr);
+    bool named = false;
+    for (const Msg &m : messages(q))
+        named |= m.id == D3D12_MESSAGE_ID_CREATEPIXELSHADER_INVALIDSHADERBYTECODE &&
+                 m.text.find("PS: dx.op.quadOp (123, QuadOp) is not supported") != std::string::npos;
+    CHECK(named);
+}
+
 static void test_skipped_dispatch(Gpu &g, ID3D12InfoQueue *q)
 {
     set_ctx("damaged bitcode: the dispatch is skipped and reported");
@@ -337,6 +394,7 @@ int main()
             test_constant_geps(g);
             if (q) {
                 test_refused(g, q);
+                test_refused_graphics(g, q);
                 test_skipped_dispatch(g, q);
             }
         }
