@@ -407,6 +407,72 @@ mod tests {
     }
 
     #[test]
+    fn imul_umul_and_udiv_give_both_words_in_dxbc_order() {
+        // twoouts.cs.dxil (64 threads): a = i * 0x9E3779B1, b = i - 3; per thread six words:
+        // IMul(a, b) {hi, lo}, UMul(a, b) {hi, lo}, UDiv(a, b) {quotient, remainder}.
+        let p = program(include_bytes!("../tests/fixtures/dxil/twoouts.cs.dxil"));
+        let b = buffers(vec![vec![0xDEAD; 6 * 64]]);
+        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        let u = &b.uavs.borrow()[0];
+        let got = |i: usize| -> [u32; 6] { u[6 * i..6 * i + 6].try_into().unwrap() };
+        // By hand. i = 1: a = 0x9E3779B1 (-1640531535), b = 0xFFFFFFFE (-2): the signed product
+        // 3281063070 = 0x00000000_C3910C9E; unsigned 0x9E3779B1 * (2^32 - 2) =
+        // 0x9E3779AF_C3910C9E; a < b unsigned: quotient 0, remainder a.
+        assert_eq!(got(1), [0, 0xC391_0C9E, 0x9E37_79AF, 0xC391_0C9E, 0, 0x9E37_79B1]);
+        // i = 2: a = 0x3C6EF362, b = -1: -a = 0xFFFFFFFF_C3910C9E signed; unsigned
+        // a * (2^32 - 1) = 0x3C6EF361_C3910C9E.
+        assert_eq!(got(2), [0xFFFF_FFFF, 0xC391_0C9E, 0x3C6E_F361, 0xC391_0C9E, 0, 0x3C6E_F362]);
+        // i = 3: b = 0; products 0, and UDiv by zero gives all bits set in both (udiv's page).
+        assert_eq!(got(3), [0, 0, 0, 0, u32::MAX, u32::MAX]);
+        // i = 63: a = 0xEFA6F28F (-274271601), b = 60: signed -16456296060 = 0xFFFFFFFC_2B20D984,
+        // unsigned 0x38_2B20D984; 4020695695 = 60 * 67011594 + 55.
+        assert_eq!(got(63), [0xFFFF_FFFC, 0x2B20_D984, 0x38, 0x2B20_D984, 67_011_594, 55]);
+        for i in 0..64u32 {
+            let (a, d) = (i.wrapping_mul(0x9E37_79B1), i.wrapping_sub(3));
+            let s = (i64::from(a as i32) * i64::from(d as i32)) as u64;
+            let p = u64::from(a) * u64::from(d);
+            let (q, r) = (a.checked_div(d).unwrap_or(u32::MAX), a.checked_rem(d).unwrap_or(u32::MAX));
+            let want = [(s >> 32) as u32, s as u32, (p >> 32) as u32, p as u32, q, r];
+            assert_eq!(got(i as usize), want, "thread {i}");
+        }
+    }
+
+    #[test]
+    fn constant_expression_geps_address_private_and_groupshared_globals() {
+        // static_global_array.cs.dxil (DXC, 64 threads): loads and stores through
+        // getelementptr constant expressions into a private `static` array and groupshared
+        // memory. Per thread, n = i & 7: w[4i] = n (n + 1) / 2; w[4i+1] = (n + 1) i, plus 5
+        // when n == 3; w[4i+2] = 4i + 5; w[4i+3] = 0xC0FFEE (thread 0's groupshared store).
+        let p = program(include_bytes!("../tests/fixtures/dxil/static_global_array.cs.dxil"));
+        let b = buffers(vec![vec![0; 4 * 64]]);
+        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        let u = &b.uavs.borrow()[0];
+        // By hand, i = 3: n = 3, 1 + 2 + 3 = 6; scratch[3] = T[3] * 3 + 5 = 17 both times.
+        assert_eq!(u[12..16], [6, 17, 17, 0xC0FFEE]);
+        for i in 0..64u32 {
+            let n = i & 7;
+            let want = [n * (n + 1) / 2, (n + 1) * i + if n == 3 { 5 } else { 0 }, 4 * i + 5, 0xC0FFEE];
+            assert_eq!(u[4 * i as usize..4 * i as usize + 4], want, "thread {i}");
+        }
+    }
+
+    #[test]
+    fn atomics_on_constant_expression_geps_into_groupshared_memory() {
+        // interlocked_groupshared.cs.dxil (DXC): every atomicrmw and cmpxchg addresses g[k]
+        // through a getelementptr constant expression; thread 0 copies g[0..10] to u0.
+        let p = program(include_bytes!("../tests/fixtures/dxil/interlocked_groupshared.cs.dxil"));
+        let b = buffers(vec![vec![0xDEAD; 10]]);
+        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        let g = b.uavs.borrow()[0].clone();
+        // v = i + 1 over 64 threads: sum 2080, min 1, max 64, AND of cleared bits 0, OR of
+        // every bit, each of 8 bits toggled 8 times; one compare-exchange wins (g7 = 1) and
+        // stores its v; what the exchanges hand back plus what is left sum to 2080.
+        assert_eq!(g[..6], [2080, 1, 64, 0, 0xFFFF_FFFF, 0]);
+        assert!((1..=64).contains(&g[6]), "{}", g[6]);
+        assert_eq!((g[7], g[8].wrapping_add(g[9])), (1, 2080));
+    }
+
+    #[test]
     fn numthreads_above_the_limit_is_refused() {
         let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
         let mut e = p.dx.entry_points[0].clone();

@@ -1705,7 +1705,10 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
                     let w = draw_work(dev, g, exe, *range, *instances, *start_instance);
                     s.commands.push(Command::Draw(Box::new(w)));
                 }
-                None => l.warn_shader_work("ExecuteBundle"),
+                None => {
+                    l.warn_shader_work("ExecuteBundle");
+                    s.commands.push(shader_work(g, "draw", false));
+                }
             }
         }
         BundleWork::Dispatch(groups) => {
@@ -1715,7 +1718,10 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
                     let w = DispatchWork { pipeline: exe.clone(), binds: binds(dev, g, true), groups: *groups };
                     s.commands.push(Command::Dispatch(Box::new(w)));
                 }
-                None => l.warn_shader_work("ExecuteBundle"),
+                None => {
+                    l.warn_shader_work("ExecuteBundle");
+                    s.commands.push(shader_work(g, "dispatch", true));
+                }
             }
         }
         BundleWork::Indirect { layout, max, args, count } => {
@@ -1724,6 +1730,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
             check_work_state(dev, g, "ExecuteBundle", compute, None);
             let Some(base) = indirect_base(dev, g, compute) else {
                 l.warn_shader_work("ExecuteBundle");
+                s.commands.push(shader_work(g, "set of indirect commands", compute));
                 return;
             };
             s.commands.push(Command::Indirect(Box::new(IndirectWork {
@@ -1735,6 +1742,18 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
             })));
         }
     }
+}
+
+/// What a draw, dispatch or ExecuteIndirect (`what`) records when the CPU backend does not
+/// execute the bound pipeline: the reason, reported as a skip (stderr at RD3D12_LOG=warn, once
+/// per reason, and a debug-layer message) each time the list executes it.
+fn shader_work(g: &GraphicsState, what: &'static str, compute: bool) -> Command {
+    let why = match g.executable.as_ref() {
+        None => Some("no pipeline state is set".to_string()),
+        Some(e) if compute => crate::backend::cpu::compute::not_runnable(e),
+        Some(e) => crate::backend::cpu::draw::not_runnable(e),
+    };
+    Command::ShaderWork { what, why: why.unwrap_or_else(|| "its pipeline cannot run".into()) }
 }
 
 /// The state an ExecuteIndirect's commands start from, if the bound pipeline runs on the CPU
@@ -1868,7 +1887,7 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work(name);
-                s.commands.push(Command::ShaderWork);
+                s.commands.push(shader_work(g, "draw", false));
                 return Ok(());
             };
             let work = draw_work(&l.device.inner, g, exe, range, instances, start_instance);
@@ -1900,7 +1919,7 @@ unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: UINT) {
             let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e));
             let Some(exe) = runnable else {
                 l.warn_shader_work("Dispatch");
-                s.commands.push(Command::ShaderWork);
+                s.commands.push(shader_work(g, "dispatch", true));
                 return Ok(());
             };
             if x == 0 || y == 0 || z == 0 {
@@ -2021,7 +2040,7 @@ unsafe fn record_indirect(
     check_work_state(dev, g, "ExecuteIndirect", compute, None);
     let Some(base) = indirect_base(dev, g, compute) else {
         l.warn_shader_work("ExecuteIndirect");
-        s.commands.push(Command::ShaderWork);
+        s.commands.push(shader_work(g, "set of indirect commands", compute));
         return;
     };
     s.commands.push(Command::Indirect(Box::new(IndirectWork {

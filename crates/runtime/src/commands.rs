@@ -72,9 +72,14 @@ pub enum Command {
     /// recorded; ExecuteBundle turns it into Draw / Dispatch / Indirect with the executing
     /// list's state merged in. Nothing when the bundle's own commands run.
     BundleWork(Box<(crate::command_list::GraphicsState, BundleWork)>),
-    /// Work that needs shader execution (draws, dispatches, render passes): recorded and
-    /// validated; executed once the shader issue lands.
-    ShaderWork,
+    /// A draw, dispatch or ExecuteIndirect (`what`) that the CPU backend does not execute, and
+    /// why: recorded and validated, reported as skipped when it executes.
+    ShaderWork {
+        /// "draw", "dispatch" or "set of indirect commands" (an ExecuteIndirect).
+        what: &'static str,
+        /// The reason (the pipeline's kind, its shaders' bytecode, an unreadable program).
+        why: String,
+    },
 }
 
 impl Command {
@@ -91,7 +96,7 @@ impl Command {
                 | Command::Draw(_)
                 | Command::Dispatch(_)
                 | Command::Indirect(_)
-                | Command::ShaderWork
+                | Command::ShaderWork { .. }
         )
     }
 }

@@ -10,7 +10,7 @@ use crate::device::Device;
 use crate::error::{guard_hr, Error, Message, Result};
 use crate::features;
 use crate::root_signature::RootSignature;
-use rd3d12_core::dxil::{self, Program};
+use rd3d12_core::dxil::Program;
 use rd3d12_core::pipeline::cache::{self, Identity};
 use rd3d12_core::pipeline::{
     self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo, Slot,
@@ -18,7 +18,7 @@ use rd3d12_core::pipeline::{
 use rd3d12_core::shader::ShaderModel;
 use rd3d12_sys::*;
 use std::ffi::{c_void, CStr};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A core pipeline error as the Error the COM edge reports.
 pub fn to_error(e: PsoError) -> Error {
@@ -148,12 +148,13 @@ impl Drop for PipelineState {
     }
 }
 
-/// A pipeline as draws and dispatches execute it: the validated pipeline and, read on first
-/// use, the DXIL program of each shader. Command lists hold it by `Arc` (no COM reference:
-/// native lists do not AddRef the PSOs they record).
+/// A pipeline as draws and dispatches execute it: the validated pipeline and the DXIL program
+/// of each shader, read (and checked to execute, [`pipeline::dxil_programs`]) at creation.
+/// Command lists hold it by `Arc` (no COM reference: native lists do not AddRef the PSOs they
+/// record).
 pub struct Executable {
     pub pipeline: Pipeline,
-    programs: [OnceLock<std::result::Result<Program, String>>; 8],
+    programs: Vec<(Slot, std::result::Result<Program, String>)>,
 }
 
 impl std::ops::Deref for Executable {
@@ -164,20 +165,23 @@ impl std::ops::Deref for Executable {
 }
 
 impl Executable {
-    pub fn new(pipeline: Pipeline) -> Executable {
-        Executable { pipeline, programs: Default::default() }
+    /// Reads the pipeline's DXIL programs; refuses one the CPU backend would not execute.
+    pub fn new(pipeline: Pipeline) -> std::result::Result<Executable, PsoError> {
+        let programs = pipeline::dxil_programs(&pipeline)?
+            .into_iter()
+            .map(|(slot, p)| (slot, p.map_err(|e| e.to_string())))
+            .collect();
+        Ok(Executable { pipeline, programs })
     }
 
     /// The DXIL program of the shader in `slot`: `None` without a shader there, an error when
     /// the CPU backend cannot run it (DXBC bytecode, or DXIL it cannot read).
     pub fn program(&self, slot: Slot) -> Option<std::result::Result<&Program, &str>> {
-        let bytes = self.pipeline.desc.shader(slot)?;
-        let cell = &self.programs[Slot::ALL.iter().position(|s| *s == slot).unwrap_or(0)];
-        let p = cell.get_or_init(|| match self.pipeline.shader(slot).map(|s| s.bytecode) {
-            Some(rd3d12_core::shader::Bytecode::Dxil) => dxil::parse(bytes).map_err(|e| e.to_string()),
-            _ => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)".to_string()),
-        });
-        Some(p.as_ref().map_err(String::as_str))
+        self.pipeline.desc.shader(slot)?;
+        Some(match self.programs.iter().find(|(s, _)| *s == slot) {
+            Some((_, p)) => p.as_ref().map_err(String::as_str),
+            None => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)"),
+        })
     }
 }
 
@@ -189,24 +193,26 @@ impl PipelineState {
         Ok(Self::make(device, p, None))
     }
 
-    /// The checks of Create*PipelineState: the description, then its CachedPSO.
-    pub fn validate(device: &Ptr<Device>, desc: &PipelineDesc) -> Result<Pipeline> {
+    /// The checks of Create*PipelineState: the description, its CachedPSO, then whether the
+    /// CPU backend executes its shaders.
+    pub fn validate(device: &Ptr<Device>, desc: &PipelineDesc) -> Result<Executable> {
         device.inner.check_alive()?;
         let p = pipeline::validate(desc, &limits(&device.inner)).map_err(to_error)?;
         if let Some(blob) = &desc.cached_blob {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
-        Ok(p)
+        // The DXIL programs are read and checked to execute here, at creation.
+        Executable::new(p).map_err(to_error)
     }
 
     /// The object of a validated pipeline; `library_slot` is the library record it clears when
     /// it dies.
     pub fn make(
         device: Ptr<Device>,
-        p: Pipeline,
+        e: Executable,
         library_slot: Option<Arc<WeakSlot<PipelineState>>>,
     ) -> Ptr<PipelineState> {
-        Ptr::new(PipelineState { device, pipeline: Arc::new(Executable::new(p)), library_slot })
+        Ptr::new(PipelineState { device, pipeline: Arc::new(e), library_slot })
     }
 
     /// The PSO behind an interface pointer the caller passed, if it is one of ours.

@@ -535,12 +535,39 @@ pub(crate) mod tests {
         }
     }
 
-    /// Writes a block tree with unabbreviated records only, as the inverse of [`parse`].
+    /// Writes a block tree, as the inverse of [`parse`]: records unabbreviated, except that a
+    /// record with a blob gets an abbreviation of its own (literal code, a VBR6 per operand,
+    /// the blob) defined just before it, since only abbreviations carry blobs.
     pub(crate) fn write_tree(w: &mut Writer, width: u32, b: &Block) {
         let inner = 4;
         let at = w.enter(width, b.id, inner);
+        let mut next_abbrev = 4;
         for item in &b.items {
             match item {
+                Item::Record(Record { code, ops, blob: Some(blob) }) => {
+                    w.fixed(DEFINE_ABBREV, inner);
+                    w.vbr(ops.len() as u64 + 2, 5);
+                    w.fixed(1, 1);
+                    w.vbr(u64::from(*code), 8);
+                    for _ in ops {
+                        w.fixed(0, 1);
+                        w.fixed(2, 3);
+                        w.vbr(6, 5);
+                    }
+                    w.fixed(0, 1);
+                    w.fixed(5, 3);
+                    w.fixed(next_abbrev, inner);
+                    next_abbrev += 1;
+                    for &o in ops {
+                        w.vbr(o, 6);
+                    }
+                    w.vbr(blob.len() as u64, 6);
+                    w.align32();
+                    for &byte in blob {
+                        w.fixed(u64::from(byte), 8);
+                    }
+                    w.align32();
+                }
                 Item::Record(r) => w.unabbrev(inner, r.code, &r.ops),
                 Item::Block(sub) => write_tree(w, inner, sub),
             }

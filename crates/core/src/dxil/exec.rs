@@ -1135,8 +1135,56 @@ impl<'m> State<'m> {
                 let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
                 self.binary(*op, &a, &b, ty)?
             }
-            other => return Err(ExecError::Unsupported(format!("constant expression {other:?}"))),
+            // A constant getelementptr is evaluated as the instruction is: DXC writes one for
+            // every constant index into a global (`static` arrays, groupshared memory).
+            Const::Gep { source_ty, ops, .. } => {
+                let (base, rest) =
+                    ops.split_first().ok_or_else(|| ExecError::Malformed("GEP without a base".into()))?;
+                let base = self.value(*base)?;
+                let mut idx = Vec::with_capacity(rest.len());
+                for i in rest {
+                    idx.push(self.value(*i)?.int() as i64);
+                }
+                self.gep(&base, *source_ty, &idx)?
+            }
+            Const::Cmp { pred, lhs, rhs } => {
+                let (a, b) = (self.value(*lhs)?, self.value(*rhs)?);
+                let from = self.m.value(Some(self.f), *lhs).map_or(ty, |d| d.ty);
+                Val::Int(u64::from(compare(*pred, &a, &b, self.int_bits(from))?))
+            }
+            Const::Select { cond, then, otherwise } => {
+                let c = self.value(*cond)?.int() & 1 != 0;
+                self.value(if c { *then } else { *otherwise })?
+            }
         })
+    }
+
+    /// `getelementptr` from `base` (a pointer to `source_ty`) by `indices`: the first steps
+    /// over whole `source_ty`s, the others into its structs, arrays and vectors.
+    fn gep(&mut self, base: &Val, source_ty: TypeId, indices: &[i64]) -> R<Val> {
+        let Val::Ptr(a, mut at) = *base else { return bad("getelementptr on a non-pointer") };
+        let mut t = source_ty;
+        for (k, &i) in indices.iter().enumerate() {
+            if k == 0 {
+                at = offset(at, i, self.scalars(t)?)?;
+                continue;
+            }
+            match self.ty(t)? {
+                Type::Struct { elems, .. } => {
+                    for e in elems.iter().take(i as usize) {
+                        at += self.scalars(*e)?;
+                    }
+                    t = *elems.get(i as usize).ok_or_else(|| ExecError::Malformed("struct index".into()))?;
+                }
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                    let elem = *elem;
+                    at = offset(at, i, self.scalars(elem)?)?;
+                    t = elem;
+                }
+                _ => return bad("getelementptr into a scalar"),
+            }
+        }
+        Ok(Val::Ptr(a, at))
     }
 
     fn zero(&self, ty: TypeId) -> R<Val> {
@@ -1587,30 +1635,12 @@ impl<'m> State<'m> {
                 Val::Ptr(self.memory.len() - 1, 0)
             }
             InstKind::Gep { source_ty, base, indices, .. } => {
-                let Val::Ptr(a, mut at) = self.value(*base)? else { return bad("getelementptr on a non-pointer") };
-                let mut t = *source_ty;
-                for (k, idx) in indices.iter().enumerate() {
-                    let i = self.value(*idx)?.int() as i64;
-                    if k == 0 {
-                        at = offset(at, i, self.scalars(t)?)?;
-                        continue;
-                    }
-                    match self.ty(t)? {
-                        Type::Struct { elems, .. } => {
-                            for e in elems.iter().take(i as usize) {
-                                at += self.scalars(*e)?;
-                            }
-                            t = *elems.get(i as usize).ok_or_else(|| ExecError::Malformed("struct index".into()))?;
-                        }
-                        Type::Array { elem, .. } | Type::Vector { elem, .. } => {
-                            let elem = *elem;
-                            at = offset(at, i, self.scalars(elem)?)?;
-                            t = elem;
-                        }
-                        _ => return bad("getelementptr into a scalar"),
-                    }
+                let base = self.value(*base)?;
+                let mut idx = Vec::with_capacity(indices.len());
+                for i in indices {
+                    idx.push(self.value(*i)?.int() as i64);
                 }
-                Val::Ptr(a, at)
+                self.gep(&base, *source_ty, &idx)?
             }
             InstKind::Load { ptr, .. } => {
                 let Val::Ptr(a, at) = self.value(*ptr)? else { return bad("load from a non-pointer") };
@@ -1688,6 +1718,17 @@ impl<'m> State<'m> {
     fn cast(&self, op: CastOp, v: &Val, from: TypeId, to: TypeId) -> R<Val> {
         cast(op, v, cast_facts(self.m, from, to))
     }
+}
+
+/// Whether [`run_dx_op`] implements dx.op `opcode` (some of them only in the stages whose
+/// [`Env`] provides them). [`super::support::check`] refuses a module calling any other.
+pub fn executes(opcode: u32) -> bool {
+    matches!(opcode, 4..=57 | 59..=74 | 76..=91 | 93..=108 | 124..=134 | 137..=140)
+}
+
+/// The error [`run_dx_op`] gives for an opcode it does not implement.
+fn not_implemented(opcode: u32) -> ExecError {
+    ExecError::Unsupported(format!("dx.op {opcode} ({})", opcode_name(opcode).unwrap_or("unknown")))
 }
 
 /// Runs dx.op `opcode` (see [`State::run_op`]).
@@ -1833,10 +1874,12 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             let (qx, qy) = ([quad(0).0, quad(1).0, quad(2).0], [quad(0).1, quad(1).1, quad(2).1]);
             Val::F32(env.calculate_lod(*t, *sm, [f(2), f(3), f(4)], qx, qy, u(5) & 1 != 0)?)
         }
-        // UMul: {low, high} words of the 64-bit product.
-        42 => {
-            let (lo, hi) = umul(u(0) as u32, u(1) as u32);
-            return Ok(lanes(cx.out, [Val::Int(u64::from(lo)), Val::Int(u64::from(hi))]));
+        // IMul / UMul: {high, low} words of the full 64-bit product, signed or unsigned, in
+        // the order DXBC's imul / umul write destHI, destLO (Microsoft's DXBC-to-DXIL converter
+        // extracts element 0 into destHI).
+        41 | 42 => {
+            let (hi, lo) = mul_hi_lo(u(0) as u32, u(1) as u32, opcode == 41);
+            return Ok(lanes(cx.out, [Val::Int(u64::from(hi)), Val::Int(u64::from(lo))]));
         }
         // Msad (reference, source, accumulator): the accumulator plus the absolute
         // differences of the byte pairs whose reference byte is not zero.
@@ -2022,7 +2065,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             }
             return Ok(Out::None);
         }
-        n => return Err(ExecError::Unsupported(format!("dx.op {n} ({})", opcode_name(n).unwrap_or("unknown")))),
+        n => return Err(not_implemented(n)),
     }))
 }
 
@@ -2291,10 +2334,10 @@ fn compare(pred: u32, a: &Val, b: &Val, w: u32) -> R<bool> {
     })
 }
 
-/// UMul: the (low, high) words of the 64-bit product.
-fn umul(a: u32, b: u32) -> (u32, u32) {
-    let p = u64::from(a) * u64::from(b);
-    (p as u32, (p >> 32) as u32)
+/// IMul (`signed`) / UMul: the (high, low) words of the 64-bit product.
+fn mul_hi_lo(a: u32, b: u32, signed: bool) -> (u32, u32) {
+    let p = if signed { (i64::from(a as i32) * i64::from(b as i32)) as u64 } else { u64::from(a) * u64::from(b) };
+    ((p >> 32) as u32, p as u32)
 }
 
 /// Msad: `acc` plus |reference byte − source byte| over the byte lanes whose reference byte is
@@ -2589,11 +2632,36 @@ mod tests {
         assert_eq!(ubfe(8, 28, 0xF000_0000), 0xF);
     }
 
+    /// [`executes`] is exactly the set of opcodes [`run_dx_op`] has an arm for: run with no
+    /// arguments, every other opcode ends in its fallback error (and no opcode panics).
+    #[test]
+    fn executes_lists_the_opcodes_run_dx_op_implements() {
+        let m = module("loop.ps");
+        for opcode in 0..=300u32 {
+            let mut out = Vec::new();
+            let mut cx = OpCx { m: &m, out: &mut out, derivs: None, grouped: false };
+            let args = Args { srcs: &[], locals: &[], consts: &[], owned: Some(&[]) };
+            let facts = Facts { w: 32, double: false, float_elem: false };
+            let r = run_dx_op(&mut cx, opcode, args, TypeId(0), facts, &mut Mock::default());
+            let fallback = matches!(&r, Err(e) if *e == not_implemented(opcode));
+            assert_eq!(executes(opcode), !fallback, "dx.op {opcode}: {:?}", r.err());
+        }
+        // The ops of issue #16: IMul, UMul, UDiv run; wave operations do not.
+        assert!(executes(41) && executes(42) && executes(43));
+        assert!(!(110..=123).any(executes) && !executes(135) && !executes(136));
+    }
+
     #[test]
     fn integer_and_float_helpers() {
         assert_eq!(sext(0xFF, 8), -1);
-        assert_eq!(umul(0xFFFF_FFFF, 0xFFFF_FFFF), (1, 0xFFFF_FFFE));
-        assert_eq!(umul(0x1_0000, 0x1_0000), (0, 1));
+        // (high, low): (2^32 - 1)^2 = 0xFFFFFFFE_00000001; 2^16 * 2^16 = 2^32.
+        assert_eq!(mul_hi_lo(0xFFFF_FFFF, 0xFFFF_FFFF, false), (0xFFFF_FFFE, 1));
+        assert_eq!(mul_hi_lo(0x1_0000, 0x1_0000, false), (1, 0));
+        // Signed: -1 * -1 = 1; -2 * 3 = -6 = 0xFFFFFFFF_FFFFFFFA; 2^31 * 2 unsigned = 2^32.
+        assert_eq!(mul_hi_lo(0xFFFF_FFFF, 0xFFFF_FFFF, true), (0, 1));
+        assert_eq!(mul_hi_lo(0xFFFF_FFFE, 3, true), (0xFFFF_FFFF, 0xFFFF_FFFA));
+        assert_eq!(mul_hi_lo(0x8000_0000, 2, false), (1, 0));
+        assert_eq!(mul_hi_lo(0x8000_0000, 2, true), (0xFFFF_FFFF, 0));
         // Bytes (ref, src): (0x10, 0x30) 32, (0, 0xFF) skipped, (0x80, 0x7F) 1, (0xFF, 0) 255.
         assert_eq!(msad(0xFF80_0010, 0x007F_FF30, 5), 5 + 32 + 1 + 255);
         assert_eq!(mask(u64::MAX, 32), 0xFFFF_FFFF);

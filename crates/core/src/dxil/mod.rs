@@ -7,6 +7,7 @@
 //! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
 //! * [`ops`] — `dx.op` calls and their opcodes.
 //! * [`print`](mod@print) — LLVM-like text of a module, for eyes and tests.
+//! * [`support`] — whether the interpreter ([`exec`]) executes everything a module does.
 //!
 //! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
 //! [`Module::parse`] (typed IR with absolute value ids) → [`Module::dx_metadata`] and
@@ -21,6 +22,7 @@ pub mod metadata;
 pub mod module;
 pub mod ops;
 pub mod print;
+pub mod support;
 pub mod types;
 
 use core::fmt;
@@ -110,5 +112,7 @@ pub fn parse(container: &[u8]) -> Result<Program, DxilError> {
     Ok(Program { module, dx })
 }
 
+#[cfg(test)]
+mod fixture_gen;
 #[cfg(test)]
 mod tests;

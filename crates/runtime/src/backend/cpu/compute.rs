@@ -8,10 +8,22 @@ use crate::pipeline_state::Executable;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_sys::*;
 
-/// Whether the CPU backend runs a pipeline's dispatches: a compute pipeline whose DXIL it can
-/// read.
+/// Why the CPU backend does not run a pipeline's dispatches (`None`: it does, a compute
+/// pipeline whose DXIL it read).
+pub fn not_runnable(e: &Executable) -> Option<String> {
+    if e.pipeline.desc.kind != PipelineKind::Compute {
+        return Some("the pipeline state is not a compute pipeline".into());
+    }
+    match e.program(Slot::Cs) {
+        Some(Ok(_)) => None,
+        Some(Err(why)) => Some(format!("CS: {why}")),
+        None => Some("the pipeline has no compute shader".into()),
+    }
+}
+
+/// Whether the CPU backend runs a pipeline's dispatches ([`not_runnable`] gives no reason).
 pub fn runnable(e: &Executable) -> bool {
-    e.pipeline.desc.kind == PipelineKind::Compute && matches!(e.program(Slot::Cs), Some(Ok(_)))
+    not_runnable(e).is_none()
 }
 
 /// Executes one dispatch.

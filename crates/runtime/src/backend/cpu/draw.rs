@@ -23,14 +23,29 @@ use std::borrow::Cow;
 /// DXIL's semantic kind of SV_RenderTargetArrayIndex.
 const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
 
-/// Whether the CPU backend runs a pipeline's draws: a graphics pipeline of a DXIL vertex shader
-/// and (optional) hull and domain, geometry and pixel shaders it can read; no mesh shaders.
-pub fn runnable(e: &Executable) -> bool {
+/// Why the CPU backend does not run a pipeline's draws (`None`: it does, a graphics pipeline of
+/// a DXIL vertex shader and (optional) hull and domain, geometry and pixel shaders it read; no
+/// mesh shaders).
+pub fn not_runnable(e: &Executable) -> Option<String> {
     let d = &e.pipeline.desc;
-    d.kind == PipelineKind::Graphics
-        && [Slot::As, Slot::Ms].iter().all(|s| d.shader(*s).is_none())
-        && matches!(e.program(Slot::Vs), Some(Ok(_)))
-        && [Slot::Hs, Slot::Ds, Slot::Gs, Slot::Ps].iter().all(|s| !matches!(e.program(*s), Some(Err(_))))
+    if d.kind != PipelineKind::Graphics {
+        return Some("the pipeline state is not a graphics pipeline".into());
+    }
+    if [Slot::As, Slot::Ms].iter().any(|s| d.shader(*s).is_some()) {
+        return Some("mesh and amplification shaders are not executed".into());
+    }
+    if e.program(Slot::Vs).is_none() {
+        return Some("the pipeline has no vertex shader".into());
+    }
+    [Slot::Vs, Slot::Hs, Slot::Ds, Slot::Gs, Slot::Ps].iter().find_map(|s| match e.program(*s) {
+        Some(Err(why)) => Some(format!("{}: {why}", s.name())),
+        _ => None,
+    })
+}
+
+/// Whether the CPU backend runs a pipeline's draws ([`not_runnable`] gives no reason).
+pub fn runnable(e: &Executable) -> bool {
+    not_runnable(e).is_none()
 }
 
 /// A render target or depth view's subresource: where it lies and its shape.

@@ -183,7 +183,8 @@ fn run_commands(
             }
             Command::ResolveTexture { dst, src, plan } => resolve(dst, src, plan),
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
-            Command::ShaderWork | Command::BundleWork(_) => {}
+            Command::ShaderWork { what, why } => super::draw::report_skipped(what, why),
+            Command::BundleWork(_) => {}
             Command::Draw(w) => {
                 let r = with_deadline(deadline(), || contained(|| super::draw::run(w)));
                 settle("draw", r, |s| counters.draw(&s))?
