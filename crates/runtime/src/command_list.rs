@@ -561,6 +561,14 @@ unsafe fn record(this: *mut Iface, name: &'static str, f: impl FnOnce(&CommandLi
             if let Some(m) = &e.message {
                 crate::debug::report_list(name, m);
             }
+            // As guard_hr does for methods that return an HRESULT: the call that makes Close
+            // fail is named, with its reason, even without the debug layer.
+            if crate::debug::log_enabled(crate::debug::Level::Info) {
+                match &e.message {
+                    Some(m) => eprintln!("rd3d12: {name} fails with {:#010x}: {}", e.hr as u32, m.text),
+                    None => eprintln!("rd3d12: {name} fails with {:#010x}", e.hr as u32),
+                }
+            }
             if s.error.is_none() {
                 s.error = Some(e);
             }
