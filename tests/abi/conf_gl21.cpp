@@ -29,7 +29,12 @@
 //      - typed Buffer SRV (R32_FLOAT, FirstElement 3, NumElements 37): 37;
 //      - RWTexture1DArray UAV (R32_UINT, 4 wide, 3 slices): imageSize (4, 3); it loads slice 1
 //        (7, 11, 13, 17) with coordinate (x, 1) and stores v + 100 to (x, 2): read back, slice 2
-//        is (107, 111, 113, 117), slices 0 and 1 keep their values.
+//        is (107, 111, 113, 117), slices 0 and 1 keep their values;
+//   4. texture2dms_load.cs (DXC, copied from the shared DXIL corpus: Texture2DMS<float4>
+//      GetDimensions(w, h, samples) and GetSamplePosition) on a 4x4 RGBA32F view of 4 samples,
+//      16 threads: every thread's (w, h, samples) is (4, 4, 4), the sample count being DXIL's
+//      fourth component; GetSamplePosition(k & 3) is D3D's standard 4x pattern in pixels:
+//      (-2, -6), (6, -2), (-6, 2), (2, 6) sixteenths.
 //
 // The last line is "conf_gl21_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -509,6 +514,60 @@ static void get_dimensions(Ctx &c)
         }
 }
 
+static void multisample_dimensions(Ctx &c)
+{
+    set_ctx("texture2dms_load.cs");
+    ID3D12Device *dev = c.dev;
+    const D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 params[2] = {};
+    params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[0].DescriptorTable = {1, &range};
+    params[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    params[1].Descriptor.ShaderRegister = 0;
+    Com<ID3D12RootSignature> rs;
+    rs.p = c.root_signature(params, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    if (!rs) return;
+    std::vector<char> cs = fixture("texture2dms_load.cs.dxil");
+    D3D12_COMPUTE_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.CS = {cs.data(), cs.size()};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(dev->CreateComputePipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    Com<ID3D12Resource> ms, out, rb;
+    ms.p = c.texture(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 4, 4, 1, 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 4,
+                     D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET);
+    out.p = c.buffer(D3D12_HEAP_TYPE_DEFAULT, 96 * 16, D3D12_RESOURCE_STATE_COMMON, true);
+    rb.p = c.buffer(D3D12_HEAP_TYPE_READBACK, 96 * 16, D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    Com<ID3D12DescriptorHeap> heap;
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    if (!pso || !ms || !out || !rb || !heap) return;
+    dev->CreateShaderResourceView(ms, nullptr, heap->GetCPUDescriptorHandleForHeapStart());
+    ID3D12GraphicsCommandList *l = c.list;
+    ID3D12DescriptorHeap *heaps[] = {heap};
+    l->SetDescriptorHeaps(1, heaps);
+    l->SetComputeRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->SetComputeRootDescriptorTable(0, heap->GetGPUDescriptorHandleForHeapStart());
+    l->SetComputeRootUnorderedAccessView(1, out->GetGPUVirtualAddress());
+    l->Dispatch(1, 1, 1);
+    l->CopyBufferRegion(rb, 0, out, 0, 96 * 16);
+    c.run();
+    std::vector<uint32_t> got = words(rb, 96 * 4);
+    const float pos[4][2] = {{-2 / 16.0f, -6 / 16.0f}, {6 / 16.0f, -2 / 16.0f}, {-6 / 16.0f, 2 / 16.0f}, {2 / 16.0f, 6 / 16.0f}};
+    unsigned bad = 0;
+    for (int k = 0; k < 16; k++) {
+        const float dims[4] = {4, 4, 4, 0};
+        const float where[4] = {pos[k & 3][0], pos[k & 3][1], 0, 0};
+        for (int i = 0; i < 4; i++) {
+            const float d = as_float(got[4 * (6 * k + 4) + i]), p = as_float(got[4 * (6 * k + 5) + i]);
+            if (d != dims[i] && bad++ < 4) fprintf(stderr, "thread %d: dimension %d is %g, expected %g\n", k, i, d, dims[i]);
+            if (p != where[i] && bad++ < 4) fprintf(stderr, "thread %d: position %d is %g, expected %g\n", k, i, p, where[i]);
+        }
+    }
+    CHECK_EQ(bad, 0u);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -532,6 +591,7 @@ int main()
                     no_position_geometry_shader(c, rs);
                 }
                 get_dimensions(c);
+                multisample_dimensions(c);
             }
         }
         CHECK_EQ(dev->Release(), 0u);
