@@ -17,7 +17,9 @@
 //! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
 //! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
 //! Other streams than 0 are not done; stream 0 can also go to stream output
-//! (`stream_output`).
+//! (`stream_output`). A disabled rasterizer ([`PipelineDesc::rasterizes`]: RasterizedStream not
+//! 0, or no pixel shader with depth and stencil tests off) draws nothing and needs no
+//! SV_Position: the stages still run and stream out.
 //!
 //! With hull and domain shaders ([`Tess`]), the draw's topology is a patch list: each patch's
 //! vertex-shader outputs go through the tessellation stages (`tessellation`), whose

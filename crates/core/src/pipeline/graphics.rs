@@ -322,7 +322,10 @@ fn stream_output(d: &PipelineDesc, shaders: Shaders) -> R<()> {
             }
             _ => slot_stream[e.output_slot as usize] = Some(e.stream),
         }
-        if e.component_count == 0 || e.start_component as u32 + e.component_count as u32 > 4 {
+        // A gap (no SemanticName) may span more than 4 components (D3D12_SO_DECLARATION_ENTRY:
+        // "if SemanticName is NULL then ComponentCount can be greater than 4"); it must start at 0.
+        let gap = e.semantic_name.is_none();
+        if e.component_count == 0 || (!gap && e.start_component as u32 + e.component_count as u32 > 4) {
             return Err(gp(
                 COMPONENTS,
                 format!(

@@ -565,6 +565,15 @@ fn stream_output_rules() {
         &so(&|s| s.entries[0].start_component = 1),
         D3D12_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_INVALIDSTARTCOMPONENTANDCOMPONENTCOUNT,
     );
+    // A gap may be wider than 4 components (Mesa's gl_SkipComponents gaps are); a named entry not.
+    accepts(&so(&|s| {
+        s.entries[1].component_count = 10;
+        s.strides[0] = 56;
+    }));
+    rejects(
+        &so(&|s| s.entries[2].component_count = 5),
+        D3D12_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_INVALIDSTARTCOMPONENTANDCOMPONENTCOUNT,
+    );
     rejects(
         &so(&|s| {
             s.entries[1].start_component = 1;

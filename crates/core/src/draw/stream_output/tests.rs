@@ -94,3 +94,29 @@ fn a_geometry_shader_without_sv_position_streams_out() {
         .collect();
     assert_eq!(floats(&out), want);
 }
+
+/// A gap wider than 4 components (allowed without a SemanticName) skips its bytes: TEXCOORD0.xy,
+/// a 6-component gap, TEXCOORD0.zw in a 40-byte vertex.
+#[test]
+fn a_gap_may_span_more_than_four_components() {
+    let vs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.vs.dxil"));
+    let mut p = pipeline();
+    let named = p.stream_output.entries[0].clone();
+    let gap = SoEntry { semantic_name: None, start_component: 0, component_count: 6, ..named.clone() };
+    p.stream_output.entries = vec![
+        SoEntry { component_count: 2, ..named.clone() },
+        gap,
+        SoEntry { start_component: 2, component_count: 2, ..named },
+    ];
+    p.stream_output.strides = vec![40];
+    let vb = vertices();
+    let call = simple_call((&vs, None, None), &p, Topology::PointList, vec![2], &vb, (8, 8));
+    let mut out = vec![0xCCu8; 40];
+    let mut so = [Some(SoBuffer { data: &mut out, filled: 0 })];
+    draw(&call, &Unbound, &Unbound, &Unbound, &mut [], None, &mut so).expect("draws");
+    assert_eq!(so[0].as_ref().map(|b| b.filled), Some(40));
+    // Vertex 2: v = (4, -4, 13, 2).
+    assert_eq!(floats(&out[..8]), [4.0, -4.0]);
+    assert_eq!(&out[8..32], &[0xCC; 24]);
+    assert_eq!(floats(&out[32..]), [13.0, 2.0]);
+}
