@@ -406,6 +406,48 @@ mod tests {
         assert_eq!([q(0), q(1), q(2), q(3), q(4)], [0x1_0000_000A, 0x7_0000_0015, 0x2000_0000, 613_566_757, 1]);
     }
 
+    /// A Texture2DMS of 4x4 and `samples` samples at t0, and a structured float4 UAV at u0.
+    struct Multisampled {
+        samples: u32,
+        out: RefCell<Vec<u32>>,
+    }
+    impl Bindings for Multisampled {
+        fn dimensions(&self, class: Class, resource: (u32, u32), _mip: u32) -> [u32; 4] {
+            assert_eq!((class, resource), (Class::Srv, (0, 0)));
+            [4, 4, 0, self.samples]
+        }
+        fn buffer_store(&self, b: (u32, u32), _: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
+            assert_eq!(b, (0, 0), "Out is u0");
+            let mut o = self.out.borrow_mut();
+            for (k, v) in value.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    o[(4 * index + offset / 4) as usize + k] = *v;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn texture2dms_sample_count_and_sample_positions() {
+        // texture2dms_load.hlsl (DXC): thread k (of 16) stores (w, h, samples, 0) from
+        // GetDimensions at float4 6k + 4 and (GetSamplePosition(k & 3), 0, 0) at 6k + 5.
+        // Positions are D3D's standard pattern in 1/16 pixel; past the count they are (0, 0).
+        let p = program(include_bytes!("../tests/fixtures/dxil/texture2dms_load.cs.dxil"));
+        let e = &p.dx.entry_points[0];
+        let four = [(-2.0, -6.0), (6.0, -2.0), (-6.0, 2.0), (2.0, 6.0)];
+        let two = [(4.0, 4.0), (-4.0, -4.0), (0.0, 0.0), (0.0, 0.0)];
+        for (samples, pattern) in [(4u32, four), (2, two)] {
+            let b = Multisampled { samples, out: RefCell::new(vec![0; 96 * 4]) };
+            dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+            let o: Vec<f32> = b.out.borrow().iter().map(|w| f32::from_bits(*w)).collect();
+            for k in 0..16 {
+                assert_eq!(o[4 * (6 * k + 4)..][..4], [4.0, 4.0, samples as f32, 0.0], "thread {k}");
+                let (x, y) = pattern[k & 3];
+                assert_eq!(o[4 * (6 * k + 5)..][..4], [x / 16.0, y / 16.0, 0.0, 0.0], "thread {k}, {samples}x");
+            }
+        }
+    }
+
     #[test]
     fn imul_umul_and_udiv_give_both_words_in_dxbc_order() {
         // twoouts.cs.dxil (64 threads): a = i * 0x9E3779B1, b = i - 3; per thread six words:

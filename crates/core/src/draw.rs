@@ -17,7 +17,9 @@
 //! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
 //! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
 //! Other streams than 0 are not done; stream 0 can also go to stream output
-//! (`stream_output`).
+//! (`stream_output`). A disabled rasterizer ([`PipelineDesc::rasterizes`]: RasterizedStream not
+//! 0, or no pixel shader with depth and stencil tests off) draws nothing and needs no
+//! SV_Position: the stages still run and stream out.
 //!
 //! With hull and domain shaders ([`Tess`]), the draw's topology is a patch list: each patch's
 //! vertex-shader outputs go through the tessellation stages (`tessellation`), whose
@@ -717,8 +719,9 @@ struct GsStage<'b> {
     links: Vec<Link>,
     resources: Vec<crate::dxil::metadata::Resource>,
     bindings: &'b dyn Bindings,
-    /// The output signature ids of SV_Position and SV_PrimitiveID.
-    position: u32,
+    /// The output signature ids of SV_Position (none when the output only feeds stream
+    /// output or a disabled rasterizer) and SV_PrimitiveID.
+    position: Option<u32>,
     primitive_id: Option<u32>,
 }
 
@@ -745,7 +748,7 @@ impl<'b> GsStage<'b> {
             links: link_stages(from, &shader.entry.inputs),
             resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
             bindings,
-            position: find(SV_POSITION).ok_or(DrawError::Unsupported("a geometry shader without SV_Position"))?,
+            position: find(SV_POSITION),
             primitive_id: find(SV_PRIMITIVE_ID),
         })
     }
@@ -783,7 +786,10 @@ impl<'b> GsStage<'b> {
                 match e {
                     Some(outputs) if shaded.len() < self.state.max_vertex_count as usize => {
                         order.push(shaded.len() as u32);
-                        let clip = outputs.get(&(self.position, 0)).map_or([0.0; 4], |p| p.each_ref().map(f32_of));
+                        let clip = self
+                            .position
+                            .and_then(|p| outputs.get(&(p, 0)))
+                            .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
                         shaded.push(ShadedVertex { clip, outputs });
                     }
                     Some(_) => {}
@@ -1241,15 +1247,17 @@ pub fn draw(
     // The outputs the stage after the vertex shader (or tessellation) reads.
     let pre_gs_outputs = call.tess.as_ref().map_or(&call.vs.entry.outputs, |t| &t.ds.entry.outputs);
     let gs = call.gs.as_ref().map(|g| GsStage::new(g, pre_gs_outputs, gs_bindings)).transpose()?;
-    let positioned = pre_gs_outputs.iter().any(|e| e.semantic_kind == SV_POSITION);
-    if !positioned && gs.is_none() {
-        return Err(DrawError::Unsupported("a last pre-rasterization shader without SV_Position"));
-    }
     // The outputs the rasterizer and the pixel shader read: the last stage before them.
     let last_outputs = call.gs.as_ref().map_or(pre_gs_outputs, |g| &g.entry.outputs);
     // Stream output, and whether stream 0 (the only one that runs) is also rasterized.
     let so_writer = stream_output::Writer::new(&p.stream_output, last_outputs);
-    let rasterize = so_writer.is_none() || p.stream_output.rasterized_stream == 0;
+    let rasterize = p.rasterizes(call.ps.is_some());
+    // Without SV_Position the stages still run and stream out; only a disabled rasterizer is
+    // valid then (CreateGraphicsPipelineState refuses the rest, see
+    // [`PipelineDesc::rasterizes`]).
+    if rasterize && !last_outputs.iter().any(|e| e.semantic_kind == SV_POSITION) {
+        return Err(DrawError::Unsupported("rasterization without SV_Position"));
+    }
     let rt = &p.rasterizer;
     let cull = Cull::from_d3d(rt.cull).unwrap_or(Cull::None);
     let wireframe = rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0;

@@ -540,6 +540,18 @@ pub struct PipelineDesc {
 }
 
 impl PipelineDesc {
+    /// Whether the rasterizer runs (for stream 0, the only one that runs): RasterizedStream
+    /// must name stream 0 (D3D12_SO_NO_RASTERIZED_STREAM or another stream leaves it out), and
+    /// a pipeline without a pixel shader whose depth and stencil tests are both off disables
+    /// rasterization (learn.microsoft.com, "Rasterizer (RS) stage": "You may disable
+    /// rasterization by telling the pipeline there is no pixel shader ... and disable depth and
+    /// stencil testing"). A disabled rasterizer counts no CInvocations or CPrimitives and needs
+    /// no SV_Position.
+    pub fn rasterizes(&self, has_ps: bool) -> bool {
+        self.stream_output.rasterized_stream == 0
+            && (has_ps || self.depth_stencil.depth_enable || self.depth_stencil.stencil_enable)
+    }
+
     /// A description with every state at its stream default and no shaders.
     pub fn new(kind: PipelineKind) -> Self {
         PipelineDesc {

@@ -20,6 +20,9 @@ use super::{bits_of, ShadedVertex};
 use crate::dxil::SignatureElement;
 use crate::pipeline::StreamOutput;
 
+#[cfg(test)]
+mod tests;
+
 /// One bound stream-output buffer.
 #[derive(Debug)]
 pub struct SoBuffer<'a> {

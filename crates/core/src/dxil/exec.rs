@@ -1994,6 +1994,19 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             let d = env.dimensions(h, u(1) as u32)?;
             return Ok(lanes(cx.out, d.map(|x| Val::Int(u64::from(x)))));
         }
+        // Texture2DMSGetSamplePosition (handle, sample) -> {x, y}: the sample's offset from the
+        // pixel center in pixels, in D3D's standard pattern for the view's sample count
+        // (GetDimensions' fourth component); (0, 0) for an index past the count or an unbound
+        // view (learn.microsoft.com, "samplepos (sm4.1 - asm)").
+        75 => {
+            let h = handle(args, 0)?;
+            let samples = env.dimensions(h, 0)?[3];
+            let index = u(1) as u32 as usize;
+            let (x, y) = crate::raster::standard_sample_positions(samples)
+                .and_then(|p| p.get(index))
+                .map_or((0.0, 0.0), |&(x, y)| (f32::from(x) / 16.0, f32::from(y) / 16.0));
+            return Ok(lanes(cx.out, [Val::F32(x), Val::F32(y)]));
+        }
         // AtomicBinOp (handle, op, c0..c2, value), AtomicCompareExchange (handle, c0..c2, cmp, new).
         78 => {
             let h = handle(args, 0)?;

@@ -23,6 +23,7 @@ pub(super) fn validate(d: &PipelineDesc, shaders: Shaders, rs: &RootSignatureInf
     input_layout(d, shaders)?;
     linkage(shaders)?;
     stream_output(d, shaders)?;
+    position(d, shaders)?;
     blend(d, l)?;
     rasterizer(d, l)?;
     depth_stencil(d, l)?;
@@ -321,7 +322,10 @@ fn stream_output(d: &PipelineDesc, shaders: Shaders) -> R<()> {
             }
             _ => slot_stream[e.output_slot as usize] = Some(e.stream),
         }
-        if e.component_count == 0 || e.start_component as u32 + e.component_count as u32 > 4 {
+        // A gap (no SemanticName) may span more than 4 components (D3D12_SO_DECLARATION_ENTRY:
+        // "if SemanticName is NULL then ComponentCount can be greater than 4"); it must start at 0.
+        let gap = e.semantic_name.is_none();
+        if e.component_count == 0 || (!gap && e.start_component as u32 + e.component_count as u32 > 4) {
             return Err(gp(
                 COMPONENTS,
                 format!(
@@ -362,6 +366,24 @@ fn stream_output(d: &PipelineDesc, shaders: Shaders) -> R<()> {
     }
     if !any_named {
         return Err(gp(ONLYGAPS, "the stream output declaration has only gaps"));
+    }
+    Ok(())
+}
+
+/// A rasterizer that runs ([`PipelineDesc::rasterizes`]) needs SV_Position from the last
+/// geometry stage; without one the stages may only feed stream output or a disabled rasterizer
+/// (Windows refuses the pipeline with CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT).
+fn position(d: &PipelineDesc, shaders: Shaders) -> R<()> {
+    let last = find(shaders, Slot::Gs).or_else(|| find(shaders, Slot::Ds)).or_else(|| find(shaders, Slot::Vs));
+    let Some(last) = last else { return Ok(()) };
+    let stream = d.stream_output.rasterized_stream;
+    let positioned = last.outputs.iter().any(|o| o.system_value == sys::D3D_NAME_POSITION.0 && o.stream == stream);
+    if d.rasterizes(find(shaders, Slot::Ps).is_some()) && !positioned {
+        return Err(gp(
+            sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT,
+            "the last geometry stage writes no SV_Position, but the rasterizer is enabled (a pixel shader, \
+             DepthEnable or StencilEnable with RasterizedStream 0)",
+        ));
     }
     Ok(())
 }

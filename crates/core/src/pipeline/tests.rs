@@ -470,6 +470,44 @@ fn stages_must_link_by_semantic() {
     accepts(&with(|d| d.set_shader(Slot::Ps, Some(p.build()))));
 }
 
+// ---- SV_Position and a disabled rasterizer ------------------------------------------------------
+
+#[test]
+fn a_rasterizer_that_runs_needs_sv_position() {
+    use D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT as NOPOS;
+    // A vertex shader that writes TEXCOORD0 only, streamed out to slot 0.
+    let unpositioned = || {
+        with(|d| {
+            d.set_shader(Slot::Vs, Some(vs().outputs(vec![element("TEXCOORD", 0, 0)]).build()));
+            d.set_shader(Slot::Ps, None);
+            d.stream_output =
+                StreamOutput { entries: vec![so_entry(Some("TEXCOORD"), 0)], strides: vec![16], rasterized_stream: 0 };
+        })
+    };
+    // The default depth-stencil state tests depth: the rasterizer runs, and has no position.
+    rejects(&unpositioned(), NOPOS);
+    let mut d = unpositioned();
+    d.depth_stencil.depth_enable = false;
+    accepts(&d);
+    d.depth_stencil.stencil_enable = true;
+    rejects(&d, NOPOS);
+    d.depth_stencil.stencil_enable = false;
+    d.set_shader(
+        Slot::Ps,
+        Some(ShaderBuilder::dxbc(Stage::Pixel).outputs(vec![system_element("SV_Target", 0, 0, 64)]).build()),
+    );
+    rejects(&d, NOPOS);
+    // RasterizedStream D3D12_SO_NO_RASTERIZED_STREAM: nothing is rasterized, whatever the rest.
+    d.depth_stencil.depth_enable = true;
+    d.stream_output.rasterized_stream = D3D12_SO_NO_RASTERIZED_STREAM;
+    accepts(&d);
+    assert!(!d.rasterizes(true));
+    assert!(base().rasterizes(true));
+    let mut off = base();
+    off.depth_stencil.depth_enable = false;
+    assert!(!off.rasterizes(false) && off.rasterizes(true));
+}
+
 // ---- stream output ------------------------------------------------------------------------------
 
 fn so_entry(name: Option<&str>, slot: u8) -> SoEntry {
@@ -525,6 +563,15 @@ fn stream_output_rules() {
     );
     rejects(
         &so(&|s| s.entries[0].start_component = 1),
+        D3D12_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_INVALIDSTARTCOMPONENTANDCOMPONENTCOUNT,
+    );
+    // A gap may be wider than 4 components (Mesa's gl_SkipComponents gaps are); a named entry not.
+    accepts(&so(&|s| {
+        s.entries[1].component_count = 10;
+        s.strides[0] = 56;
+    }));
+    rejects(
+        &so(&|s| s.entries[2].component_count = 5),
         D3D12_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_INVALIDSTARTCOMPONENTANDCOMPONENTCOUNT,
     );
     rejects(

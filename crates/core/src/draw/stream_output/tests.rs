@@ -1,0 +1,122 @@
+//! Stream output from stages that write no SV_Position (`nopos.vs`, `nopos.gs`): valid D3D12 when
+//! the rasterizer is disabled, and the stages run and stream out all the same.
+
+use super::super::tests::{element, program, simple_call};
+use super::super::{draw, Bindings, DrawError, SoBuffer};
+use crate::input_assembler::Topology;
+use crate::pipeline::{PipelineDesc, PipelineKind, SoEntry, StreamOutput};
+use rd3d12_sys as sys;
+
+/// Bindings where nothing is bound (the fixtures read none).
+struct Unbound;
+impl Bindings for Unbound {}
+
+/// No pixel shader, depth and stencil tests off: the rasterizer is disabled. TEXCOORD0.xyzw
+/// streams out to slot 0 (stride 16) with RasterizedStream 0.
+fn pipeline() -> PipelineDesc {
+    let mut p = PipelineDesc::new(PipelineKind::Graphics);
+    p.input_layout = vec![
+        element("TEXCOORD", 0, sys::DXGI_FORMAT_R32G32_FLOAT, 0),
+        element("TEXCOORD", 1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8),
+    ];
+    p.depth_stencil.depth_enable = false;
+    let entry = SoEntry {
+        stream: 0,
+        semantic_name: Some("TEXCOORD".into()),
+        semantic_index: 0,
+        start_component: 0,
+        component_count: 4,
+        output_slot: 0,
+    };
+    p.stream_output = StreamOutput { entries: vec![entry], strides: vec![16], rasterized_stream: 0 };
+    p
+}
+
+/// Three points: position (k, -k), color (k + 1, 10, 0, 1).
+fn vertices() -> Vec<u8> {
+    (0..3).map(|k| k as f32).flat_map(|k| [k, -k, k + 1.0, 10.0, 0.0, 1.0]).flat_map(f32::to_le_bytes).collect()
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    b.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// `nopos.vert`: v = (2 pos, color.x + color.y, gl_VertexIndex), and no gl_Position. Each point
+/// streams out; nothing reaches the (disabled) rasterizer.
+#[test]
+fn a_vertex_shader_without_sv_position_streams_out() {
+    let vs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.vs.dxil"));
+    assert!(vs.dx.entry_points[0].outputs.iter().all(|e| e.semantic_kind != super::super::SV_POSITION));
+    let p = pipeline();
+    let vb = vertices();
+    let call = simple_call((&vs, None, None), &p, Topology::PointList, vec![0, 1, 2], &vb, (8, 8));
+    let mut out = vec![0xCCu8; 64];
+    let st = {
+        let mut so = [Some(SoBuffer { data: &mut out, filled: 0 })];
+        let st = draw(&call, &Unbound, &Unbound, &Unbound, &mut [], None, &mut so).expect("draws");
+        assert_eq!(so[0].as_ref().map(|b| b.filled), Some(48));
+        st
+    };
+    assert_eq!((st.vertices_shaded, st.so_written, st.so_needed), (3, 3, 3));
+    assert_eq!((st.c_invocations, st.c_primitives, st.ps_invocations), (0, 0, 0));
+    let want: Vec<f32> = (0..3).map(|k| k as f32).flat_map(|k| [2.0 * k, -2.0 * k, k + 11.0, k]).collect();
+    assert_eq!(floats(&out[..48]), want);
+    assert_eq!(&out[48..], &[0xCC; 16]);
+
+    // A rasterizer that runs (here: the depth test on) has no position to work with: the draw
+    // says so instead of skipping silently (CreateGraphicsPipelineState refuses this pipeline).
+    let mut on = pipeline();
+    on.depth_stencil.depth_enable = true;
+    let call = simple_call((&vs, None, None), &on, Topology::PointList, vec![0, 1, 2], &vb, (8, 8));
+    let r = draw(&call, &Unbound, &Unbound, &Unbound, &mut [], None, &mut []);
+    assert!(matches!(r, Err(DrawError::Unsupported(_))), "{r:?}");
+}
+
+/// `nopos.geom` after `quad.vert`: two points per input point, v = color + (10 k,
+/// gl_PrimitiveIDIn, 0, 0), no gl_Position; they stream out in emission order.
+#[test]
+fn a_geometry_shader_without_sv_position_streams_out() {
+    let vs = program(include_bytes!("../../../tests/fixtures/dxil/quad.vs.dxil"));
+    let gs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.gs.dxil"));
+    let p = pipeline();
+    let vb = vertices();
+    let call = simple_call((&vs, Some(&gs), None), &p, Topology::PointList, vec![0, 1], &vb, (8, 8));
+    let mut out = vec![0u8; 64];
+    let st = {
+        let mut so = [Some(SoBuffer { data: &mut out, filled: 0 })];
+        draw(&call, &Unbound, &Unbound, &Unbound, &mut [], None, &mut so).expect("draws")
+    };
+    assert_eq!((st.gs_invocations, st.so_written, st.so_needed), (2, 4, 4));
+    assert_eq!(st.c_invocations, 0);
+    let want: Vec<f32> = [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(prim, k)| [prim + 1.0 + 10.0 * k, 10.0 + prim, 0.0, 1.0])
+        .collect();
+    assert_eq!(floats(&out), want);
+}
+
+/// A gap wider than 4 components (allowed without a SemanticName) skips its bytes: TEXCOORD0.xy,
+/// a 6-component gap, TEXCOORD0.zw in a 40-byte vertex.
+#[test]
+fn a_gap_may_span_more_than_four_components() {
+    let vs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.vs.dxil"));
+    let mut p = pipeline();
+    let named = p.stream_output.entries[0].clone();
+    let gap = SoEntry { semantic_name: None, start_component: 0, component_count: 6, ..named.clone() };
+    p.stream_output.entries = vec![
+        SoEntry { component_count: 2, ..named.clone() },
+        gap,
+        SoEntry { start_component: 2, component_count: 2, ..named },
+    ];
+    p.stream_output.strides = vec![40];
+    let vb = vertices();
+    let call = simple_call((&vs, None, None), &p, Topology::PointList, vec![2], &vb, (8, 8));
+    let mut out = vec![0xCCu8; 40];
+    let mut so = [Some(SoBuffer { data: &mut out, filled: 0 })];
+    draw(&call, &Unbound, &Unbound, &Unbound, &mut [], None, &mut so).expect("draws");
+    assert_eq!(so[0].as_ref().map(|b| b.filled), Some(40));
+    // Vertex 2: v = (4, -4, 13, 2).
+    assert_eq!(floats(&out[..8]), [4.0, -4.0]);
+    assert_eq!(&out[8..32], &[0xCC; 24]);
+    assert_eq!(floats(&out[32..]), [13.0, 2.0]);
+}
