@@ -70,11 +70,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+/// piglit, and waffle's `wflinfo`: piglit asks it for the context's GL and GLSL versions, and
+/// without it skips every shader_runner test ("only 0.0 is available").
 fn ensure_piglit() -> Result<(), String> {
-    if Path::new("/usr/bin/piglit").exists() {
+    let missing: Vec<&str> = [("piglit", "/usr/bin/piglit"), ("waffle-utils", "/usr/bin/wflinfo")]
+        .into_iter()
+        .filter(|(_, f)| !Path::new(f).exists())
+        .map(|(p, _)| p)
+        .collect();
+    if missing.is_empty() {
         return Ok(());
     }
-    crate::test::install(&["piglit"])
+    crate::test::install(&missing)
 }
 
 /// One piglit run of the chosen tests on one driver (`libs`: our library folder, or llvmpipe).
