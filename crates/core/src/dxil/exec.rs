@@ -1723,7 +1723,7 @@ impl<'m> State<'m> {
 /// Whether [`run_dx_op`] implements dx.op `opcode` (some of them only in the stages whose
 /// [`Env`] provides them). [`super::support::check`] refuses a module calling any other.
 pub fn executes(opcode: u32) -> bool {
-    matches!(opcode, 4..=57 | 59..=74 | 76..=91 | 93..=108 | 124..=134 | 137..=140)
+    matches!(opcode, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140)
 }
 
 /// The error [`run_dx_op`] gives for an opcode it does not implement.
