@@ -23,7 +23,9 @@
 //      the others (x >= 8, or centers on or past the edge x + y = 16) keep the clear;
 //   2. a line along row 0 from x = 0 (w = 1) to x = 16 (w = 4, behind the near plane), cut
 //      half way on the screen: pixels 0..7 of row 0 are drawn with u = (x + 0.5) / 16, the
-//      rest of the target keeps the clear.
+//      rest of the target keeps the clear;
+//   3. a 7-vertex TRIANGLESTRIP_ADJ draw without a geometry shader: one triangle (0-2-4), the
+//      upper-left half (120 pixels); the seventh vertex completes no triangle.
 //
 // The last line is "conf_clip_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -265,6 +267,7 @@ static unsigned check_pixels(const float *px, bool (*covered)(int, int), const c
 }
 
 static bool in_clipped_triangle(int x, int y) { return x < 8 && x + y < 15; }
+static bool in_upper_left_half(int x, int y) { return x + y < 15; }
 static bool in_clipped_line(int x, int y) { return y == 0 && x < 8; }
 
 static void clipped_noperspective(Setup &s)
@@ -303,6 +306,28 @@ static void clipped_noperspective(Setup &s)
     }
 }
 
+// 3. A triangle strip with adjacency of 7 vertices makes one triangle (n triangles take 2n + 4
+// vertices; the Primitive Topologies page: primitives with adjacency have twice the vertices):
+// 0-2-4, the upper-left half. The seventh vertex (the bottom-right corner) would complete the
+// strip's second triangle 2-6-4 if its adjacent vertex 7 existed; without it nothing more is
+// drawn. Without a geometry shader the adjacent (odd) vertices only take up their places.
+static void strip_with_adjacency(Setup &s)
+{
+    Com<ID3D12PipelineState> pso;
+    pso.p = pipeline(s, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE);
+    if (!pso) return;
+    const Vertex odd = {{0, 0, 0, 1}, {0.5f, 0.5f}};
+    const Vertex strip[7] = {
+        {{-1, 1, 0, 1}, {0, 0}}, odd, {{1, 1, 0, 1}, {1, 0}}, odd, {{-1, -1, 0, 1}, {0, 1}}, odd,
+        {{1, -1, 0, 1}, {1, 1}},
+    };
+    const float *px = draw(s, pso, D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP_ADJ, strip, 7);
+    if (px) {
+        CHECK_EQ(check_pixels(px, in_upper_left_half, "7-vertex triangle strip with adjacency"), 120u);
+        s.readback->Unmap(0, nullptr);
+    }
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -312,7 +337,10 @@ int main()
         {
             Setup s;
             s.dev = dev;
-            if (build(s)) clipped_noperspective(s);
+            if (build(s)) {
+                clipped_noperspective(s);
+                strip_with_adjacency(s);
+            }
         }
         CHECK_EQ(dev->Release(), 0u);
     }
