@@ -405,6 +405,45 @@ fn setup_triangle(
     }
 }
 
+/// The depth plane of a triangle as the rasterizer sees it after clipping (the near and far
+/// planes with DepthClipEnable, w > 0, the user clip distances): (MaxDepthSlope, the largest of
+/// |dz/dx| and |dz/dy| per render-target pixel; the largest |z| of the clipped polygon's
+/// vertices), what depth bias needs. Also defined for a triangle with vertices behind the eye,
+/// whose screen-space plane only its clipped part has. `None` when nothing is left or the
+/// polygon has no area.
+pub fn clipped_depth_plane(tri: &[[f32; 4]; 3], distances: &[[f32; 3]], state: &TriangleState) -> Option<(f64, f64)> {
+    if tri.iter().flatten().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let poly = clip(tri, state.depth_clip, distances);
+    let vp = &state.viewport;
+    let s: Vec<[f64; 3]> = poly
+        .iter()
+        .map(|v| {
+            let inv_w = 1.0 / v.pos[3];
+            [
+                (v.pos[0] * inv_w + 1.0) * f64::from(vp.width) * 0.5 + f64::from(vp.x),
+                (1.0 - v.pos[1] * inv_w) * f64::from(vp.height) * 0.5 + f64::from(vp.y),
+                f64::from(vp.min_depth) + v.pos[2] * inv_w * f64::from(vp.max_depth - vp.min_depth),
+            ]
+        })
+        .collect();
+    // The plane through the fan piece of largest area (the others agree up to rounding).
+    let piece = |i: usize| {
+        let e1: [f64; 3] = std::array::from_fn(|k| s[i][k] - s[0][k]);
+        let e2: [f64; 3] = std::array::from_fn(|k| s[i + 1][k] - s[0][k]);
+        (e1[0] * e2[1] - e2[0] * e1[1], e1, e2)
+    };
+    let (det, e1, e2) = (1..s.len().saturating_sub(1)).map(piece).max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))?;
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let dzdx = (e1[2] * e2[1] - e2[2] * e1[1]) / det;
+    let dzdy = (e2[2] * e1[0] - e1[2] * e2[0]) / det;
+    let max_abs_z = s.iter().map(|v| v[2].abs()).fold(0.0, f64::max);
+    Some((dzdx.abs().max(dzdy.abs()), max_abs_z))
+}
+
 /// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
 fn top_left(a: &ScreenVertex, b: &ScreenVertex) -> bool {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
@@ -1327,6 +1366,24 @@ mod tests {
             let t = (x as f32 + 0.5) / 8.0;
             assert!((linear[1] - t).abs() < 1e-6 && (linear[0] - (1.0 - t)).abs() < 1e-6, "pixel {x}: {linear:?}");
         }
+    }
+
+    #[test]
+    fn a_triangle_behind_the_eye_has_the_depth_plane_of_its_clipped_part() {
+        // On a 16x16 viewport the plane z = 0.375 + x_ndc / 8, i.e. 0.25 + x / 64 per pixel:
+        // a vertex (X, Y, Z, W) lies on it when Z = 0.375 W + X / 8, W < 0 too. A (-1, 1) and
+        // B (1, 1) at w = 1 (z 0.25 and 0.5), C = (0, -3) behind the eye at w = -1. The near
+        // plane cuts A-C (z = 0 at 2/5 of it); B-C reaches the far plane (z = w) at 4/9 of the
+        // way, (5/9, -7/9, 1/9, 1/9), x_ndc = 5, where z = 0.375 + 5/8 = 1. What is left has
+        // slope 1/64 in x, 0 in y, and its largest z is that 1, no vertex's.
+        let st = state(16, 16);
+        let tri = [[-1.0, 1.0, 0.25, 1.0], [1.0, 1.0, 0.5, 1.0], [0.0, -3.0, -0.375, -1.0]];
+        let (slope, max_z) = clipped_depth_plane(&tri, &[], &st).expect("the part in front of the eye");
+        assert!((slope - 1.0 / 64.0).abs() < 1e-12, "{slope}");
+        assert!((max_z - 1.0).abs() < 1e-12, "{max_z}");
+        // Entirely behind the eye: nothing left.
+        let behind = [[-1.0, 1.0, 0.5, -1.0], [1.0, 1.0, 0.5, -1.0], [-1.0, -1.0, 0.5, -1.0]];
+        assert!(clipped_depth_plane(&behind, &[], &st).is_none());
     }
 
     #[test]
