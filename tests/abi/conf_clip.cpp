@@ -25,7 +25,10 @@
 //      half way on the screen: pixels 0..7 of row 0 are drawn with u = (x + 0.5) / 16, the
 //      rest of the target keeps the clear;
 //   3. a 7-vertex TRIANGLESTRIP_ADJ draw without a geometry shader: one triangle (0-2-4), the
-//      upper-left half (120 pixels); the seventh vertex completes no triangle.
+//      upper-left half (120 pixels); the seventh vertex completes no triangle;
+//   4. depth bias (SlopeScaledDepthBias 2) of a triangle with a vertex behind the eye, into a
+//      D32_FLOAT buffer: the slope of what the clipper leaves, 1/64 per pixel, biases every
+//      drawn pixel by 2/64.
 //
 // The last line is "conf_clip_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -170,7 +173,7 @@ static bool build(Setup &s)
     return s.readback && s.vb;
 }
 
-static ID3D12PipelineState *pipeline(Setup &s, D3D12_PRIMITIVE_TOPOLOGY_TYPE type)
+static ID3D12PipelineState *pipeline(Setup &s, D3D12_PRIMITIVE_TOPOLOGY_TYPE type, float slope_bias = 0)
 {
     static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
         {"TEXCOORD", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
@@ -190,6 +193,14 @@ static ID3D12PipelineState *pipeline(Setup &s, D3D12_PRIMITIVE_TOPOLOGY_TYPE typ
     pd.NumRenderTargets = 1;
     pd.RTVFormats[0] = DXGI_FORMAT_R32G32B32A32_FLOAT;
     pd.SampleDesc.Count = 1;
+    if (slope_bias != 0) {
+        // Depth ALWAYS passes and is written: the target holds each pixel's biased depth.
+        pd.DepthStencilState.DepthEnable = TRUE;
+        pd.DepthStencilState.DepthWriteMask = D3D12_DEPTH_WRITE_MASK_ALL;
+        pd.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_ALWAYS;
+        pd.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+        pd.RasterizerState.SlopeScaledDepthBias = slope_bias;
+    }
     ID3D12PipelineState *pso = nullptr;
     CHECK_HR(s.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     return pso;
@@ -198,7 +209,7 @@ static ID3D12PipelineState *pipeline(Setup &s, D3D12_PRIMITIVE_TOPOLOGY_TYPE typ
 // Clears the target, draws `verts` as `topology` and returns the target's texels (row y at
 // y * 16 texels of 4 floats), or nullptr.
 static const float *draw(Setup &s, ID3D12PipelineState *pso, D3D_PRIMITIVE_TOPOLOGY topology, const Vertex *verts,
-                         UINT n)
+                         UINT n, ID3D12Resource *depth = nullptr, D3D12_CPU_DESCRIPTOR_HANDLE dsv = {})
 {
     void *p = nullptr;
     CHECK_HR(s.vb->Map(0, nullptr, &p), S_OK);
@@ -208,7 +219,8 @@ static const float *draw(Setup &s, ID3D12PipelineState *pso, D3D_PRIMITIVE_TOPOL
     ID3D12GraphicsCommandList *l = s.list;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv = s.rtv_heap->GetCPUDescriptorHandleForHeapStart();
     l->ClearRenderTargetView(rtv, kClear, 0, nullptr);
-    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    if (depth) l->ClearDepthStencilView(dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, depth ? &dsv : nullptr);
     l->SetGraphicsRootSignature(s.rs);
     l->SetPipelineState(pso);
     const float state_vars[4] = {1, 0, 0, 0};
@@ -221,16 +233,20 @@ static const float *draw(Setup &s, ID3D12PipelineState *pso, D3D_PRIMITIVE_TOPOL
     D3D12_RECT sc = {0, 0, kSize, kSize};
     l->RSSetScissorRects(1, &sc);
     l->DrawInstanced(n, 1, 0, 0);
-    D3D12_RESOURCE_BARRIER b = transition(s.rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    // The color target, or with a depth buffer its D32 plane (rows of 256 bytes either way).
+    ID3D12Resource *from = depth ? depth : s.rt.p;
+    D3D12_RESOURCE_STATES was = depth ? D3D12_RESOURCE_STATE_DEPTH_WRITE : D3D12_RESOURCE_STATE_RENDER_TARGET;
+    D3D12_RESOURCE_BARRIER b = transition(from, was, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
     D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
     dst.pResource = s.readback;
     dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R32G32B32A32_FLOAT, kSize, kSize, 1, 256};
-    src.pResource = s.rt;
+    dst.PlacedFootprint.Footprint = {depth ? DXGI_FORMAT_D32_FLOAT : DXGI_FORMAT_R32G32B32A32_FLOAT, kSize, kSize, 1,
+                                     256};
+    src.pResource = from;
     src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
     l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
-    b = transition(s.rt, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    b = transition(from, D3D12_RESOURCE_STATE_COPY_SOURCE, was);
     l->ResourceBarrier(1, &b);
     s.run();
     void *m = nullptr;
@@ -328,6 +344,59 @@ static void strip_with_adjacency(Setup &s)
     }
 }
 
+// 4. Depth bias of a triangle with a vertex behind the eye: D3D biases what the clipper
+// leaves. In D3D clip space (the vertex shader's z' = (z + w) / 2): A (-1, 1, 0.25, 1),
+// B (1, 1, 0.5, 1) and C (0, -3, -0.375, -1) behind the eye all lie on the plane
+// z' = 0.375 w + x / 8, i.e. depth 0.25 + x / 64 per pixel on the 16x16 viewport. With
+// SlopeScaledDepthBias 2 (MaxDepthSlope 1/64) every drawn pixel stores 0.25 + (x + 0.5) / 64 +
+// 2 / 64; row 0 is drawn across (the clipped polygon runs from A and B down past the viewport),
+// and other pixels keep the clear depth 1 or hold the same biased depth.
+static void bias_behind_the_eye(Setup &s)
+{
+    D3D12_RESOURCE_DESC t = {};
+    t.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    t.Width = kSize;
+    t.Height = kSize;
+    t.DepthOrArraySize = 1;
+    t.MipLevels = 1;
+    t.Format = DXGI_FORMAT_D32_FLOAT;
+    t.SampleDesc.Count = 1;
+    t.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL;
+    Com<ID3D12Resource> depth;
+    depth.p = committed(s.dev, D3D12_HEAP_TYPE_DEFAULT, t, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(s.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    Com<ID3D12PipelineState> pso;
+    pso.p = pipeline(s, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE, 2.0f);
+    if (!depth || !heap || !pso) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv = heap->GetCPUDescriptorHandleForHeapStart();
+    s.dev->CreateDepthStencilView(depth, nullptr, dsv);
+    // GL-side z = 2 z' - w.
+    const Vertex tri[3] = {
+        {{-1, 1, -0.5f, 1}, {0, 0}},
+        {{1, 1, 0, 1}, {0, 0}},
+        {{0, -3, 0.25f, -1}, {0, 0}},
+    };
+    const float *px = draw(s, pso, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST, tri, 3, depth, dsv);
+    if (!px) return;
+    unsigned bad = 0, row0 = 0;
+    for (int y = 0; y < kSize; y++)
+        for (int x = 0; x < kSize; x++) {
+            float got = px[y * 64 + x];
+            float want = 0.25f + (x + 0.5f) / 64 + 2.0f / 64;
+            bool drawn = std::fabs(got - want) < 1e-6f;
+            row0 += y == 0 && drawn;
+            if (!drawn && (y == 0 || got != 1.0f)) {
+                if (bad < 4) fprintf(stderr, "bias: pixel (%d,%d) has depth %.9g, expected %.9g\n", x, y, got, want);
+                bad++;
+            }
+        }
+    s.readback->Unmap(0, nullptr);
+    CHECK_EQ(bad, 0u);
+    CHECK_EQ(row0, 16u);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -340,6 +409,7 @@ int main()
             if (build(s)) {
                 clipped_noperspective(s);
                 strip_with_adjacency(s);
+                bias_behind_the_eye(s);
             }
         }
         CHECK_EQ(dev->Release(), 0u);
