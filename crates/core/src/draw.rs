@@ -1411,7 +1411,7 @@ pub fn draw(
                 }
                 let bias = match prim {
                     Primitive::Triangle(_) => {
-                        triangle_depth_bias(&clip, &viewport, rt, depth.as_deref().map(|d| d.format))
+                        triangle_depth_bias(&clip, &distances, tstate, rt, depth.as_deref().map(|d| d.format))
                     }
                     _ => 0.0,
                 };
@@ -1647,11 +1647,13 @@ pub fn draw(
 /// scaled by the depth buffer's resolution (2⁻ⁿ for an n-bit UNORM buffer, 2^(e−23) for a float
 /// buffer, e the exponent of the triangle's largest |z|) plus SlopeScaledDepthBias times the
 /// triangle's largest screen-space depth slope, clamped by DepthBiasClamp. Zero without a depth
-/// buffer, without bias, or for a triangle with a vertex behind the eye (w ≤ 0: clipping decides
-/// its screen-space plane).
+/// buffer or without bias. A triangle with a vertex behind the eye (w ≤ 0) has a screen-space
+/// plane only where clipping leaves it: slope and largest |z| come from the clipped polygon
+/// ([`raster::clipped_depth_plane`], cut by `distances` as it is drawn).
 fn triangle_depth_bias(
     clip: &[[f32; 4]; 3],
-    vp: &Viewport,
+    distances: &[[f32; 3]],
+    tstate: &TriangleState,
     rt: &crate::pipeline::Rasterizer,
     format: Option<sys::DXGI_FORMAT>,
 ) -> f32 {
@@ -1659,9 +1661,25 @@ fn triangle_depth_bias(
     if rt.depth_bias == 0 && rt.slope_scaled_depth_bias == 0.0 {
         return 0.0;
     }
+    let unorm_bits = match format {
+        sys::DXGI_FORMAT_D16_UNORM => Some(16),
+        sys::DXGI_FORMAT_D24_UNORM_S8_UINT => Some(24),
+        _ => None,
+    };
     if clip.iter().any(|c| c[3] <= 0.0) {
-        return 0.0;
+        let Some((slope, max_abs_z)) = raster::clipped_depth_plane(clip, distances, tstate) else {
+            return 0.0;
+        };
+        return raster::depth_bias(
+            rt.depth_bias,
+            rt.slope_scaled_depth_bias,
+            rt.depth_bias_clamp,
+            slope as f32,
+            unorm_bits,
+            max_abs_z as f32,
+        );
     }
+    let vp = &tstate.viewport;
     // Screen-space positions.
     let s = clip.map(|c| {
         let (x, y, z) = (c[0] / c[3], c[1] / c[3], c[2] / c[3]);
@@ -1680,11 +1698,6 @@ fn triangle_depth_bias(
         let dzdx = (e1[2] * e2[1] - e2[2] * e1[1]) / det;
         let dzdy = (e2[2] * e1[0] - e1[2] * e2[0]) / det;
         dzdx.abs().max(dzdy.abs())
-    };
-    let unorm_bits = match format {
-        sys::DXGI_FORMAT_D16_UNORM => Some(16),
-        sys::DXGI_FORMAT_D24_UNORM_S8_UINT => Some(24),
-        _ => None,
     };
     let max_abs_z = s.iter().map(|v| v[2].abs()).fold(0.0f64, f64::max) as f32;
     raster::depth_bias(
@@ -2366,6 +2379,28 @@ mod tests {
         assert_eq!(alpha_coverage(f32::NAN, 8), 0);
         assert_eq!(alpha_coverage(0.5, 1), 1);
         assert_eq!(alpha_coverage(2.0, 16), 0xFFFF);
+    }
+
+    #[test]
+    fn a_triangle_with_a_vertex_behind_the_eye_gets_the_bias_of_its_clipped_part() {
+        // raster's a_triangle_behind_the_eye_has_the_depth_plane_of_its_clipped_part: slope
+        // 1/64 per pixel, largest clipped z 1. On D32_FLOAT, DepthBias 1 is 2^(0 - 23) and
+        // SlopeScaledDepthBias 2 adds 2/64 (it was no bias at all, as if w <= 0 had no plane).
+        let mut rt = textured_pipeline(&vs_program(), |_| {}).rasterizer;
+        rt.depth_bias = 1;
+        rt.slope_scaled_depth_bias = 2.0;
+        rt.depth_bias_clamp = 0.0;
+        let st = TriangleState {
+            cull: Cull::None,
+            front_ccw: false,
+            depth_clip: true,
+            viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
+            bounds: Rect { left: 0, top: 0, right: 16, bottom: 16 },
+            samples: raster::standard_sample_positions(1).unwrap(),
+        };
+        let tri = [[-1.0, 1.0, 0.25, 1.0], [1.0, 1.0, 0.5, 1.0], [0.0, -3.0, -0.375, -1.0]];
+        let b = triangle_depth_bias(&tri, &[], &st, &rt, Some(sys::DXGI_FORMAT_D32_FLOAT));
+        assert_eq!(b, (2.0f32).powi(-23) + 2.0 / 64.0);
     }
 
     #[test]

@@ -103,9 +103,11 @@ pub fn primitives(topology: Topology, verts: &[u32], cut: Option<u32>) -> Vec<Pr
             Topology::TriangleListAdj => {
                 out.extend(run.chunks_exact(6).map(|c| Primitive::Triangle([c[0], c[2], c[4]])))
             }
-            // The strip of the even vertices 0 2 4 6 ..., with the strip's winding rule.
+            // The strip of the even vertices 0 2 4 6 ..., with the strip's winding rule: n
+            // triangles from 2n + 4 vertices, so an odd last vertex makes no triangle (its
+            // triangle's last adjacent vertex is missing), as in [`gs_inputs`].
             Topology::TriangleStripAdj => {
-                let even: Vec<u32> = run.iter().step_by(2).copied().collect();
+                let even: Vec<u32> = run[..run.len() & !1].iter().step_by(2).copied().collect();
                 if run.len() >= 6 {
                     out.extend(even.windows(3).enumerate().map(|(k, c)| {
                         Primitive::Triangle(if k % 2 == 0 { [c[0], c[1], c[2]] } else { [c[0], c[2], c[1]] })
@@ -357,7 +359,15 @@ mod tests {
             gs_inputs(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], None),
             [[0, 1, 2, 6, 4, 3], [2, 5, 6, 8, 4, 0], [4, 2, 6, 9, 8, 7]]
         );
-        let v = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        // An odd count: the last vertex completes no triangle (7 vertices make one, 2n + 4).
+        assert_eq!(tris(&primitives(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5, 6], None)), [[0, 2, 4]]);
+        assert_eq!(gs_inputs(Topology::TriangleStripAdj, &[0, 1, 2, 3, 4, 5, 6], None), [[0, 1, 2, 5, 4, 3]]);
+        let v = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        for n in 0..=v.len() {
+            for t in [Topology::TriangleStripAdj, Topology::TriangleListAdj, Topology::LineStripAdj] {
+                assert_eq!(primitives(t, &v[..n], None).len(), gs_inputs(t, &v[..n], None).len(), "{t:?} of {n}");
+            }
+        }
         for t in [Topology::TriangleStripAdj, Topology::TriangleListAdj, Topology::LineStripAdj] {
             let (p, g) = (primitives(t, &v, None), gs_inputs(t, &v, None));
             assert_eq!(p.len(), g.len());

@@ -280,8 +280,9 @@ fn clip(tri: &[[f32; 4]; 3], depth_clip: bool, distances: &[[f32; 3]]) -> Vec<Cl
     poly
 }
 
-/// A vertex on the render target: fixed-point position, depth, 1/w, weights of the original
-/// triangle's vertices.
+/// A vertex on the render target: fixed-point position, depth, 1/w, and its weights of the
+/// original primitive's vertices twice: in clip space (what perspective-correct attributes
+/// follow) and on the screen (what `noperspective` attributes follow).
 #[derive(Debug, Clone, Copy)]
 struct ScreenVertex {
     x: i64,
@@ -289,9 +290,21 @@ struct ScreenVertex {
     z: f64,
     inv_w: f64,
     weights: [f64; 3],
+    linear: [f64; 3],
 }
 
-fn to_screen(v: &ClipVertex, vp: &Viewport) -> ScreenVertex {
+/// Maps a clipped vertex to the render target; `w` holds the clip-space w of the original
+/// primitive's vertices. A vertex the clipper made sits at clip-space weights `b` of them, so
+/// its projected position is `Σ b_j w_j (v_j / w_j) / Σ b_k w_k`: its screen-space weights are
+/// `b_j w_j / Σ b_k w_k`. Interpolating `noperspective` attributes with those keeps them linear
+/// on the screen across the whole original primitive, as if it had not been clipped (the clip
+/// space weights would bend them with perspective where the clipper cut).
+fn to_screen(v: &ClipVertex, vp: &Viewport, w: [f64; 3]) -> ScreenVertex {
+    let lw: [f64; 3] = std::array::from_fn(|j| v.weights[j] * w[j]);
+    let lsum = lw[0] + lw[1] + lw[2];
+    // (Σ b_k w_k is the vertex's own w, above the clipper's epsilon; an original vertex gets
+    // exactly its unit weights back.)
+    let linear = if lsum == 0.0 || !lsum.is_finite() { v.weights } else { lw.map(|x| x / lsum) };
     let inv_w = 1.0 / v.pos[3];
     let (xn, yn, zn) = (v.pos[0] * inv_w, v.pos[1] * inv_w, v.pos[2] * inv_w);
     let x = (xn + 1.0) * f64::from(vp.width) * 0.5 + f64::from(vp.x);
@@ -300,7 +313,7 @@ fn to_screen(v: &ClipVertex, vp: &Viewport) -> ScreenVertex {
     // Clamped to ±SNAP_LIMIT (NaN: 0). Clipping to the guard band keeps real coordinates far
     // inside; only precision lost clipping absurd inputs (1e38) lands outside.
     let snap = |c: f64| (c * ONE as f64).round().clamp(-SNAP_LIMIT, SNAP_LIMIT) as i64;
-    ScreenVertex { x: snap(x), y: snap(y), z, inv_w, weights: v.weights }
+    ScreenVertex { x: snap(x), y: snap(y), z, inv_w, weights: v.weights, linear }
 }
 
 /// Twice the signed area; positive when the vertices run clockwise on the render target
@@ -374,7 +387,8 @@ fn setup_triangle(
     if poly.len() < 3 {
         return None;
     }
-    let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport)).collect();
+    let w = [0, 1, 2].map(|i| f64::from(tri[i][3]));
+    let screen: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(v, &state.viewport, w)).collect();
     // Facing comes from the whole (clipped) polygon, which keeps the original's orientation.
     // (Summed wide: the pieces of a polygon that absurd inputs bent can add past i64.)
     let orientation: i128 =
@@ -389,6 +403,45 @@ fn setup_triangle(
         Cull::Back if !front_facing => None,
         _ => Some((screen, front_facing)),
     }
+}
+
+/// The depth plane of a triangle as the rasterizer sees it after clipping (the near and far
+/// planes with DepthClipEnable, w > 0, the user clip distances): (MaxDepthSlope, the largest of
+/// |dz/dx| and |dz/dy| per render-target pixel; the largest |z| of the clipped polygon's
+/// vertices), what depth bias needs. Also defined for a triangle with vertices behind the eye,
+/// whose screen-space plane only its clipped part has. `None` when nothing is left or the
+/// polygon has no area.
+pub fn clipped_depth_plane(tri: &[[f32; 4]; 3], distances: &[[f32; 3]], state: &TriangleState) -> Option<(f64, f64)> {
+    if tri.iter().flatten().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let poly = clip(tri, state.depth_clip, distances);
+    let vp = &state.viewport;
+    let s: Vec<[f64; 3]> = poly
+        .iter()
+        .map(|v| {
+            let inv_w = 1.0 / v.pos[3];
+            [
+                (v.pos[0] * inv_w + 1.0) * f64::from(vp.width) * 0.5 + f64::from(vp.x),
+                (1.0 - v.pos[1] * inv_w) * f64::from(vp.height) * 0.5 + f64::from(vp.y),
+                f64::from(vp.min_depth) + v.pos[2] * inv_w * f64::from(vp.max_depth - vp.min_depth),
+            ]
+        })
+        .collect();
+    // The plane through the fan piece of largest area (the others agree up to rounding).
+    let piece = |i: usize| {
+        let e1: [f64; 3] = std::array::from_fn(|k| s[i][k] - s[0][k]);
+        let e2: [f64; 3] = std::array::from_fn(|k| s[i + 1][k] - s[0][k]);
+        (e1[0] * e2[1] - e2[0] * e1[1], e1, e2)
+    };
+    let (det, e1, e2) = (1..s.len().saturating_sub(1)).map(piece).max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))?;
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let dzdx = (e1[2] * e2[1] - e2[2] * e1[1]) / det;
+    let dzdy = (e2[2] * e1[0] - e1[2] * e2[0]) / det;
+    let max_abs_z = s.iter().map(|v| v[2].abs()).fold(0.0, f64::max);
+    Some((dzdx.abs().max(dzdy.abs()), max_abs_z))
 }
 
 /// Whether edge a→b of a clockwise (positive-area) triangle is a top or left edge.
@@ -468,7 +521,7 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
             for (k, vert) in v.iter().enumerate() {
                 for j in 0..3 {
                     persp[j] += pw[k] / psum * vert.weights[j];
-                    linear[j] += l[k] * vert.weights[j];
+                    linear[j] += l[k] * vert.linear[j];
                 }
             }
             emit(&Fragment {
@@ -501,7 +554,7 @@ pub fn rasterize_point(p: &[f32; 4], state: &TriangleState, mut emit: impl FnMut
     if pos[0].abs() > GUARD * pos[3] || pos[1].abs() > GUARD * pos[3] {
         return false;
     }
-    let v = to_screen(&ClipVertex { pos, weights: [1.0, 0.0, 0.0] }, &state.viewport);
+    let v = to_screen(&ClipVertex { pos, weights: [1.0, 0.0, 0.0] }, &state.viewport, [pos[3], 1.0, 1.0]);
     // The covered center c satisfies x − ½ <= c < x + ½, with c = px + ½.
     let (px, py) = ((v.x - 1).div_euclid(ONE), (v.y - 1).div_euclid(ONE));
     let b = &state.bounds;
@@ -605,7 +658,8 @@ impl LineSetup {
         }
         let at =
             |t: f64| ClipVertex { pos: std::array::from_fn(|i| p[i] + (q[i] - p[i]) * t), weights: [1.0 - t, t, 0.0] };
-        let (a, b) = (to_screen(&at(t0), &state.viewport), to_screen(&at(t1), &state.viewport));
+        let w = [p[3], q[3], 1.0];
+        let (a, b) = (to_screen(&at(t0), &state.viewport, w), to_screen(&at(t1), &state.viewport, w));
         if a.x == b.x && a.y == b.y {
             return None;
         }
@@ -726,7 +780,7 @@ impl LineSetup {
         for (k, vert) in [a, b].iter().enumerate() {
             for j in 0..3 {
                 persp[j] += pl[k] * vert.weights[j];
-                linear[j] += l[k] * vert.weights[j];
+                linear[j] += l[k] * vert.linear[j];
             }
         }
         (persp.map(|v| v as f32), linear.map(|v| v as f32), depth as f32)
@@ -1259,6 +1313,77 @@ mod tests {
         let mut xs = Vec::new();
         rasterize_line(&l, &st, |f| xs.push(f.x));
         assert_eq!(xs, [4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn noperspective_weights_of_a_clipped_triangle_stay_linear_on_the_screen() {
+        // (0,0), (4,0), (0,4) on a 4x4 target with vertex 1 at w = 2, cut by a clip distance of
+        // 1, 1, -3 at the vertices. The distance is 0 a quarter of the way from each of vertex 0
+        // and 1 to vertex 2 in clip space: on the screen at (0, 1), and at 1/7 of the way from
+        // (4, 0) to (0, 4) (t·w2 / ((1 − t)·w1 + t·w2) = 0.25 / 1.75), (24/7, 4/7). Row 0's
+        // centers (0.5..2.5, 0.5) lie above that cut; their screen-linear weights are the
+        // unclipped triangle's, (1 − x/4 − y/4, x/4, y/4), whatever vertices the clipper made.
+        let st = state(4, 4);
+        let mut tri = [at(0.0, 0.0, 4.0, 4.0, 0.5), at(4.0, 0.0, 4.0, 4.0, 0.5), at(0.0, 4.0, 4.0, 4.0, 0.5)];
+        tri[1] = tri[1].map(|c| c * 2.0);
+        let mut row0 = Vec::new();
+        let pieces = rasterize_triangle_clipped(&tri, &[[1.0, 1.0, -3.0]], false, &st, |f| {
+            assert_eq!(f.y, 0, "below the cut: {f:?}");
+            row0.push((f.x, f.linear, f.persp));
+        });
+        assert_eq!(pieces, 2);
+        let xs: Vec<i32> = row0.iter().map(|r| r.0).collect();
+        assert_eq!(xs, [0, 1, 2]);
+        // (The cut's vertex is snapped to 1/256 pixel: 1e-3 covers that, and not the clip-space
+        // weights, which put 1/4 instead of 1/7 of vertex 2 at the cut's end on edge 1-2.)
+        let want = [[0.75, 0.125, 0.125], [0.5, 0.375, 0.125], [0.25, 0.625, 0.125]];
+        for ((x, linear, persp), want) in row0.into_iter().zip(want) {
+            for (a, b) in linear.iter().zip(want) {
+                assert!((a - b).abs() < 1e-3, "pixel {x}: {linear:?}, want {want:?}");
+            }
+            // Perspective-correct weights still follow 1/w: (l0, l1/2, l2) normalised.
+            let s = want[0] + want[1] / 2.0 + want[2];
+            for (a, b) in persp.iter().zip([want[0] / s, want[1] / 2.0 / s, want[2] / s]) {
+                assert!((a - b).abs() < 1e-3, "pixel {x}: {persp:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn noperspective_weights_of_a_line_cut_by_the_near_plane_stay_linear_on_the_screen() {
+        // From x = 0 (w = 1, z = 0.5) to x = 8 (w = 2, z = −1) on row 0 of an 8x1 target: z = 0
+        // a third of the way in clip space, on the screen at (1/3·2) / (2/3·1 + 1/3·2) = 1/2 of
+        // it, x = 4. Pixels 0..=3 are drawn, with the unclipped line's screen weights
+        // ((8 − x)/8, x/8) at their centers, not the clip-space third stretched over them.
+        let st = state(8, 1);
+        let mut q = at(8.0, 0.5, 8.0, 1.0, -0.5);
+        q = q.map(|c| c * 2.0);
+        let l = [at(0.0, 0.5, 8.0, 1.0, 0.5), q];
+        let mut got = Vec::new();
+        rasterize_line(&l, &st, |f| got.push((f.x, f.linear)));
+        assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        for (x, linear) in got {
+            let t = (x as f32 + 0.5) / 8.0;
+            assert!((linear[1] - t).abs() < 1e-6 && (linear[0] - (1.0 - t)).abs() < 1e-6, "pixel {x}: {linear:?}");
+        }
+    }
+
+    #[test]
+    fn a_triangle_behind_the_eye_has_the_depth_plane_of_its_clipped_part() {
+        // On a 16x16 viewport the plane z = 0.375 + x_ndc / 8, i.e. 0.25 + x / 64 per pixel:
+        // a vertex (X, Y, Z, W) lies on it when Z = 0.375 W + X / 8, W < 0 too. A (-1, 1) and
+        // B (1, 1) at w = 1 (z 0.25 and 0.5), C = (0, -3) behind the eye at w = -1. The near
+        // plane cuts A-C (z = 0 at 2/5 of it); B-C reaches the far plane (z = w) at 4/9 of the
+        // way, (5/9, -7/9, 1/9, 1/9), x_ndc = 5, where z = 0.375 + 5/8 = 1. What is left has
+        // slope 1/64 in x, 0 in y, and its largest z is that 1, no vertex's.
+        let st = state(16, 16);
+        let tri = [[-1.0, 1.0, 0.25, 1.0], [1.0, 1.0, 0.5, 1.0], [0.0, -3.0, -0.375, -1.0]];
+        let (slope, max_z) = clipped_depth_plane(&tri, &[], &st).expect("the part in front of the eye");
+        assert!((slope - 1.0 / 64.0).abs() < 1e-12, "{slope}");
+        assert!((max_z - 1.0).abs() < 1e-12, "{max_z}");
+        // Entirely behind the eye: nothing left.
+        let behind = [[-1.0, 1.0, 0.5, -1.0], [1.0, 1.0, 0.5, -1.0], [-1.0, -1.0, 0.5, -1.0]];
+        assert!(clipped_depth_plane(&behind, &[], &st).is_none());
     }
 
     #[test]
