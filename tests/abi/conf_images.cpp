@@ -17,6 +17,16 @@
 // R32G32_UINT (0, 0, 0, 1), R8G8B8A8_UNORM (0, 0, 0, 0), and the buffer's element 3 (40.0),
 // past the view though inside the resource, is not read.
 //
+// Then the same shader over casts a UAV may make that no other view may: an R32_FLOAT,
+// R32_UINT or R32_SINT UAV of a texture created R8G8B8A8_TYPELESS, B8G8R8A8_TYPELESS,
+// B8G8R8X8_TYPELESS, R16G16_TYPELESS or R10G10B10A2_TYPELESS (the D3D11 rule for reading any
+// 32-bit texture through the always-loadable R32 formats; Microsoft's own OpenGL-on-D3D12
+// driver binds GL image views this way): u0 an R32_FLOAT view of an R16G16_TYPELESS texture of
+// halfs ((1, 2), (-2, 0.5)), u1 an R32_UINT view and u2 an R8G8B8A8_UNORM view of one
+// R8G8B8A8_TYPELESS texture of bytes (1, 2, 3, 4), (5, 6, 7, 8). The R32 views give each texel's
+// bytes as one little-endian word (0x40003C00, 0x04030201, ...), outside the view the R32 rule
+// above.
+//
 // The last line is "conf_images_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
 #include <directx/d3d12.h>
@@ -156,7 +166,8 @@ static void to_uav(Gpu &g, ID3D12Resource *r, D3D12_RESOURCE_STATES before)
     g.list->ResourceBarrier(1, &b);
 }
 
-static void test_typed_loads_outside_the_view(Gpu &g)
+// cast: the R32_* casts a UAV may make of 32-bit typeless textures instead (see the header).
+static void test_typed_loads(Gpu &g, bool cast)
 {
     D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 5, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
     D3D12_ROOT_PARAMETER1 param = {};
@@ -186,10 +197,20 @@ static void test_typed_loads_outside_the_view(Gpu &g)
     const uint32_t rg32ui[4] = {7, 8, 9, 10};
     const unsigned char rgba8[8] = {255, 0, 0, 255, 0, 255, 0, 0};
     const float elems[4] = {10.0f, 20.0f, 30.0f, 40.0f};
+    const uint16_t rg16[4] = {0x3C00, 0x4000, 0xC000, 0x3800}; // halfs 1, 2, -2, 0.5
+    const unsigned char bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     Com<ID3D12Resource> a, b, c, d, out;
-    a.p = g.texture(DXGI_FORMAT_R32_FLOAT, r32f, sizeof r32f, keep);
-    b.p = g.texture(DXGI_FORMAT_R32G32_UINT, rg32ui, sizeof rg32ui, keep);
-    c.p = g.texture(DXGI_FORMAT_R8G8B8A8_UNORM, rgba8, sizeof rgba8, keep);
+    if (cast) {
+        a.p = g.texture(DXGI_FORMAT_R16G16_TYPELESS, rg16, sizeof rg16, keep);
+        b.p = g.texture(DXGI_FORMAT_R8G8B8A8_TYPELESS, bytes, sizeof bytes, keep);
+        c.p = b.p;
+        if (c.p)
+            c.p->AddRef();
+    } else {
+        a.p = g.texture(DXGI_FORMAT_R32_FLOAT, r32f, sizeof r32f, keep);
+        b.p = g.texture(DXGI_FORMAT_R32G32_UINT, rg32ui, sizeof rg32ui, keep);
+        c.p = g.texture(DXGI_FORMAT_R8G8B8A8_UNORM, rgba8, sizeof rgba8, keep);
+    }
     d.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, sizeof elems, D3D12_RESOURCE_STATE_COPY_DEST, true);
     out.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 64 * 4, D3D12_RESOURCE_STATE_COPY_DEST, true);
     std::vector<uint32_t> sentinel(64, 0xDEADBEEF);
@@ -197,8 +218,10 @@ static void test_typed_loads_outside_the_view(Gpu &g)
     if (!a || !b || !c || !d || !out || !du || !ou) return;
     g.list->CopyBufferRegion(d, 0, du, 0, sizeof elems);
     g.list->CopyBufferRegion(out, 0, ou, 0, 64 * 4);
-    for (ID3D12Resource *r : {a.p, b.p, c.p, d.p, out.p})
+    for (ID3D12Resource *r : {a.p, b.p, d.p, out.p})
         to_uav(g, r, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!cast)
+        to_uav(g, c, D3D12_RESOURCE_STATE_COPY_DEST);
 
     Com<ID3D12DescriptorHeap> heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 5, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
@@ -207,10 +230,15 @@ static void test_typed_loads_outside_the_view(Gpu &g)
     UINT inc = g.dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     D3D12_CPU_DESCRIPTOR_HANDLE h = heap->GetCPUDescriptorHandleForHeapStart();
     auto at = [&](UINT i) { return D3D12_CPU_DESCRIPTOR_HANDLE{h.ptr + i * inc}; };
-    g.dev->CreateUnorderedAccessView(a, nullptr, nullptr, at(0));
-    g.dev->CreateUnorderedAccessView(b, nullptr, nullptr, at(1));
-    g.dev->CreateUnorderedAccessView(c, nullptr, nullptr, at(2));
     D3D12_UNORDERED_ACCESS_VIEW_DESC u = {};
+    u.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2D;
+    u.Format = DXGI_FORMAT_R32_FLOAT;
+    g.dev->CreateUnorderedAccessView(a, nullptr, &u, at(0));
+    u.Format = cast ? DXGI_FORMAT_R32_UINT : DXGI_FORMAT_R32G32_UINT;
+    g.dev->CreateUnorderedAccessView(b, nullptr, &u, at(1));
+    u.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    g.dev->CreateUnorderedAccessView(c, nullptr, &u, at(2));
+    u = {};
     u.Format = DXGI_FORMAT_R32_FLOAT;
     u.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
     u.Buffer.FirstElement = 1;
@@ -244,13 +272,27 @@ static void test_typed_loads_outside_the_view(Gpu &g)
         r->Release();
 
     const uint32_t one = fbits(1.0f);
-    const uint32_t expected[4][4][4] = {
+    uint32_t expected[4][4][4] = {
         {{fbits(1.5f), 0, 0, one}, {7, 8, 0, 1}, {one, 0, 0, one}, {fbits(20.0f), 0, 0, one}},
         {{fbits(2.5f), 0, 0, one}, {9, 10, 0, 1}, {0, one, 0, 0}, {fbits(30.0f), 0, 0, one}},
         {{0, 0, 0, one}, {0, 0, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, one}},
         {{0, 0, 0, one}, {0, 0, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, one}},
     };
     const char *names[4] = {"R32_FLOAT texture", "R32G32_UINT texture", "R8G8B8A8_UNORM texture", "R32_FLOAT buffer"};
+    if (cast) {
+        // The R32 views read each texel's 4 bytes as one little-endian word; the UNORM view
+        // of the same bytes decodes them (v / 255).
+        const uint32_t in[2][3][4] = {
+            {{0x40003C00, 0, 0, one}, {0x04030201, 0, 0, 1}, {fbits(1 / 255.0f), fbits(2 / 255.0f), fbits(3 / 255.0f), fbits(4 / 255.0f)}},
+            {{0x3800C000, 0, 0, one}, {0x08070605, 0, 0, 1}, {fbits(5 / 255.0f), fbits(6 / 255.0f), fbits(7 / 255.0f), fbits(8 / 255.0f)}},
+        };
+        for (int x = 0; x < 2; x++)
+            for (int v = 0; v < 3; v++)
+                memcpy(expected[x][v], in[x][v], sizeof in[x][v]);
+        names[0] = "R32_FLOAT view of R16G16_TYPELESS";
+        names[1] = "R32_UINT view of R8G8B8A8_TYPELESS";
+        names[2] = "R8G8B8A8_UNORM view of the same texture";
+    }
     uint32_t *p = nullptr;
     CHECK_HR(rb->Map(0, nullptr, reinterpret_cast<void **>(&p)), S_OK);
     if (!p) return;
@@ -272,7 +314,8 @@ int main()
         {
             Gpu g;
             g.init(dev);
-            test_typed_loads_outside_the_view(g);
+            test_typed_loads(g, false);
+            test_typed_loads(g, true);
         }
         CHECK_EQ(dev->Release(), 0u);
     }
