@@ -750,7 +750,9 @@ fn texture_format(
         }
         p
     } else {
-        if fi.cast_group != rf.cast_group {
+        if fi.cast_group != rf.cast_group
+            && !(need & s1::TYPED_UNORDERED_ACCESS_VIEW != 0 && r32_uav_cast(res.Format, f))
+        {
             return Err(ids.format());
         }
         if desc_plane.is_some_and(|p| p != 0) {
@@ -763,6 +765,25 @@ fn texture_format(
         return Err(ids.format());
     }
     Ok((fi, plane as u8))
+}
+
+/// The one cast across format families a view may make: a texture UAV of
+/// R32_FLOAT, R32_UINT or R32_SINT over a resource created with one of the 32-bit typeless
+/// formats whose elements are several components, which a shader then reads and writes as
+/// whole 32-bit words (the D3D11 way to load any 32-bit format through the three formats
+/// every device can load from a UAV, kept by D3D12; Microsoft's OpenGL-on-D3D12 driver binds
+/// GL image views of another format this way).
+fn r32_uav_cast(resource: DXGI_FORMAT, view: DXGI_FORMAT) -> bool {
+    use sys::*;
+    matches!(view, DXGI_FORMAT_R32_FLOAT | DXGI_FORMAT_R32_UINT | DXGI_FORMAT_R32_SINT)
+        && matches!(
+            resource,
+            DXGI_FORMAT_R8G8B8A8_TYPELESS
+                | DXGI_FORMAT_B8G8R8A8_TYPELESS
+                | DXGI_FORMAT_B8G8R8X8_TYPELESS
+                | DXGI_FORMAT_R16G16_TYPELESS
+                | DXGI_FORMAT_R10G10B10A2_TYPELESS
+        )
 }
 
 /// Resolves `first + count` (count u32::MAX = all from `first`) inside `0..total`.

@@ -525,6 +525,15 @@ pub fn decode_lanes(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[u32; 4]> {
     decode_color(format, bytes).map(|c| c.map(f32::to_bits))
 }
 
+/// What a typed load outside its view returns, as lanes: 0 in the format's components and the
+/// (0, 0, 0, 1) defaults in the others (the `ld` rule, which `ld_uav_typed` shares: "Out of
+/// bounds addressing is identical to the ld instruction"). All zeros for formats without a
+/// decoder.
+pub fn out_of_range_lanes(format: DXGI_FORMAT) -> [u32; 4] {
+    // An element of zero bytes decodes to exactly that.
+    decode_lanes(format, &[0; 16]).unwrap_or([0; 4])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,6 +596,18 @@ mod tests {
         );
         assert_eq!(decode_lanes(DXGI_FORMAT_R32G32_FLOAT, &[0; 8]), Some([0, 0, 0, 1.0f32.to_bits()]));
         assert_eq!(decode_lanes(DXGI_FORMAT_R32_UINT, &[1, 2]), None, "too few bytes");
+    }
+
+    #[test]
+    fn out_of_range_lanes_are_zero_in_the_formats_components_and_defaults_elsewhere() {
+        let one = 1.0f32.to_bits();
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R32_FLOAT), [0, 0, 0, one]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R32G32_UINT), [0, 0, 0, 1]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R16_SNORM), [0, 0, 0, one]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R11G11B10_FLOAT), [0, 0, 0, one]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R8G8B8A8_UINT), [0; 4]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_R32G32B32A32_FLOAT), [0; 4]);
+        assert_eq!(out_of_range_lanes(DXGI_FORMAT_UNKNOWN), [0; 4]);
     }
 
     #[test]

@@ -308,7 +308,7 @@ impl Texels for MemoryTexels<'_> {
         // the others, which is exactly what an out-of-range load returns.
         match Codec::of(self.format) {
             Some(c @ (Codec::Depth24 | Codec::Depth32 | Codec::Stencil)) => c.plane_lanes(&[0; 4]).unwrap_or([0; 4]),
-            _ => crate::pack::decode_lanes(self.value_format(), &[0; 16]).unwrap_or([0; 4]),
+            _ => crate::pack::out_of_range_lanes(self.value_format()),
         }
     }
     fn border(&self, color: [f32; 4]) -> [f32; 4] {

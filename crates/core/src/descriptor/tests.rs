@@ -401,6 +401,37 @@ fn uavs_need_allow_unordered_access() {
 }
 
 #[test]
+fn uavs_may_view_32_bit_typeless_textures_as_r32_words_and_nothing_else_may() {
+    let view = |dim: u32, f: DXGI_FORMAT| ViewDesc { format: f.0, dimension: dim, ..ViewDesc::default() };
+    let u2d = |f| view(D3D12_UAV_DIMENSION_TEXTURE2D.0, f);
+    for res_format in [
+        DXGI_FORMAT_R8G8B8A8_TYPELESS,
+        DXGI_FORMAT_B8G8R8A8_TYPELESS,
+        DXGI_FORMAT_B8G8R8X8_TYPELESS,
+        DXGI_FORMAT_R16G16_TYPELESS,
+        DXGI_FORMAT_R10G10B10A2_TYPELESS,
+    ] {
+        let t = res(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 8, 8, 1, 1, res_format, UAV_FLAG);
+        for f in [DXGI_FORMAT_R32_FLOAT, DXGI_FORMAT_R32_UINT, DXGI_FORMAT_R32_SINT] {
+            let d = uav(Some(&u2d(f)), on(&t), None).unwrap_or_else(|e| panic!("{res_format:?} as {f:?}: {e:?}"));
+            assert_eq!(d.format, f);
+        }
+        // Only as R32 words: not as another family's formats, and only UAVs.
+        assert!(uav(Some(&u2d(DXGI_FORMAT_R16G16B16A16_FLOAT)), on(&t), None).is_err());
+        let s = res(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 8, 8, 1, 1, res_format, 0);
+        let srv_view = view(D3D12_SRV_DIMENSION_TEXTURE2D.0, DXGI_FORMAT_R32_UINT);
+        let srv_view = ViewDesc { mapping: DEFAULT_SHADER_4_COMPONENT_MAPPING, mip_levels: u32::MAX, ..srv_view };
+        assert!(srv(Some(&srv_view), on(&s)).is_err(), "{res_format:?}");
+    }
+    // Fully typed resources do not cast, nor do typeless ones of one 32-bit component or of
+    // other sizes.
+    for res_format in [DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R16G16_FLOAT, DXGI_FORMAT_R16G16B16A16_TYPELESS] {
+        let t = res(D3D12_RESOURCE_DIMENSION_TEXTURE2D, 8, 8, 1, 1, res_format, UAV_FLAG);
+        assert!(uav(Some(&u2d(DXGI_FORMAT_R32_UINT)), on(&t), None).is_err(), "{res_format:?}");
+    }
+}
+
+#[test]
 fn uav_3d_views_take_w_slices_of_the_mip() {
     let t = res(D3D12_RESOURCE_DIMENSION_TEXTURE3D, 16, 16, 16, 2, DXGI_FORMAT_R32_FLOAT, UAV_FLAG);
     let v = |mip, first, n| ViewDesc {

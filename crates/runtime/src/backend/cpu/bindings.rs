@@ -118,7 +118,7 @@ impl BufView {
                     Some(at) if n > 0 && n <= 16 && self.memory.read(at, &mut b[..n as usize]) => {
                         pack::decode_lanes(f, &b[..n as usize]).unwrap_or([0; 4])
                     }
-                    _ => [0; 4],
+                    _ => pack::out_of_range_lanes(f),
                 }
             }
             _ => std::array::from_fn(|k| {
@@ -604,7 +604,7 @@ impl Bindings for StageBindings<'_> {
                         Some(at) if n <= 16 && t.memory.read(at, &mut b[..n]) => {
                             pack::decode_lanes(t.format, &b[..n]).unwrap_or([0; 4])
                         }
-                        _ => [0; 4],
+                        _ => pack::out_of_range_lanes(t.format),
                     }
                 }
                 Resolved::Buf(b) => b.load(coords[0] as u32, 0),
