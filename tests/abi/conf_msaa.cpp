@@ -15,7 +15,10 @@
 //      resolve (the average of 4 equal samples) is the colour at the center, (0.5, y + 0.5,
 //      0, 1); without it only samples 0 and 2 (x 0.375, 0.125) are in and the resolve is
 //      half that. Column 1 stays clear either way.
-//   3. ForcedSampleCount 1 with a DSV format, and 4 (target-independent rasterization) at
+//   3. UAV-only rendering with ForcedSampleCount 4 at FL 11_0 (up to 8 there, "Max forced
+//      sample count for UAV-only rendering"): the pixel shader runs where any of the 4
+//      samples is covered (count.ps counts invocations); 16 is refused.
+//   4. ForcedSampleCount 1 with a DSV format, and 4 (target-independent rasterization) at
 //      FL 11_0: E_INVALIDARG with #672 CREATEGRAPHICSPIPELINESTATE_INVALID_USE_OF_FORCED_SAMPLE_COUNT / #401
 //      CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT from the debug layer (D3D12_RASTERIZER_DESC:
 //      no DSV with ForcedSampleCount >= 1).
@@ -296,6 +299,77 @@ struct Draw {
 
 // Positions are snapped to 1/256 pixel (D3D12_SUBPIXEL_FRACTIONAL_BIT_COUNT 8) and the colours
 // are not, so a colour interpolated from snapped corners may be off by about 1/256.
+// UAV-only rendering (no RTV, no DSV, SampleDesc {0, 0} as Mesa sends it) with
+// ForcedSampleCount `forced`: count.ps adds 1 to u1 per invocation. The triangle (-1, 1),
+// (1, 1), (-1, -1) on a 4x4 viewport has its hypotenuse on x + y = 4: it covers the 6 pixel
+// centers with x + y < 3, and at 4x samples 0 and 2 of the 4 pixels with x + y = 3 too, so
+// the shader runs 6 times unforced or with 1 sample and 10 times with 4.
+static UINT uav_only_invocations(ID3D12Device *dev, Draw &d, UINT forced)
+{
+    D3D12_ROOT_PARAMETER1 p = {};
+    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    p.Descriptor.ShaderRegister = 1;
+    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 1;
+    rd.Desc_1_1.pParameters = &p;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return ~0u;
+    CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+    std::vector<char> ps = fixture("count.ps.dxil");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = d.pso(forced);
+    pd.pRootSignature = rs;
+    pd.PS = {ps.data(), ps.size()};
+    pd.NumRenderTargets = 0;
+    pd.RTVFormats[0] = DXGI_FORMAT_UNKNOWN;
+    pd.SampleDesc = {0, 0};
+    Com<ID3D12PipelineState> state;
+    CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&state)), S_OK);
+    const float tri[3][6] = {{-1, 1, 1, 0, 0, 1}, {1, 1, 1, 0, 0, 1}, {-1, -1, 1, 0, 0, 1}};
+    Com<ID3D12Resource> vb, counter, rb;
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof tri, D3D12_RESOURCE_STATE_GENERIC_READ);
+    D3D12_RESOURCE_DESC cd = {};
+    cd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    cd.Width = 256;
+    cd.Height = 1;
+    cd.DepthOrArraySize = 1;
+    cd.MipLevels = 1;
+    cd.SampleDesc.Count = 1;
+    cd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    cd.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    counter.p = create(dev, D3D12_HEAP_TYPE_DEFAULT, cd, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!state || !vb || !counter || !rb) return ~0u;
+    void *m = nullptr;
+    CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
+    if (m) memcpy(m, tri, sizeof tri);
+    ID3D12GraphicsCommandList *l = d.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(state);
+    l->SetGraphicsRootUnorderedAccessView(0, counter->GetGPUVirtualAddress());
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof tri, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    l->OMSetRenderTargets(0, nullptr, FALSE, nullptr);
+    D3D12_VIEWPORT vp = {0, 0, 4, 4, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 4, 4};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(3, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(counter, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(rb, 0, counter, 0, 4);
+    d.run();
+    UINT n = ~0u;
+    CHECK_HR(rb->Map(0, nullptr, &m), S_OK);
+    if (m) memcpy(&n, m, 4);
+    return n;
+}
+
 static void check_pixels(const std::vector<float> &got, const float (&want)[4][4], const char *what)
 {
     unsigned bad = 0;
@@ -306,7 +380,7 @@ static void check_pixels(const std::vector<float> &got, const float (&want)[4][4
     CHECK_EQ(bad, 0u);
 }
 
-// 2. and 3.
+// 2. to 4.
 static void forced_sample_count(ID3D12Device *dev, ID3D12InfoQueue *iq)
 {
     Draw d;
@@ -316,6 +390,20 @@ static void forced_sample_count(ID3D12Device *dev, ID3D12InfoQueue *iq)
     check_pixels(d.draw(1), forced, "ForcedSampleCount 1");
     const float normal[4][4] = {{0.25f, 0.25f, 0, 0.5f}, {0, 0, 0, 0}, {0.25f, 0.75f, 0, 0.5f}, {0, 0, 0, 0}};
     check_pixels(d.draw(0), normal, "ForcedSampleCount 0");
+
+    // UAV-only rendering forces up to 8 samples at 11_0; 16 needs 11_1.
+    CHECK_EQ(uav_only_invocations(dev, d, 0), 6u);
+    CHECK_EQ(uav_only_invocations(dev, d, 1), 6u);
+    CHECK_EQ(uav_only_invocations(dev, d, 4), 10u);
+    {
+        D3D12_GRAPHICS_PIPELINE_STATE_DESC u = d.pso(16);
+        u.NumRenderTargets = 0;
+        u.RTVFormats[0] = DXGI_FORMAT_UNKNOWN;
+        u.SampleDesc = {0, 0};
+        Com<ID3D12PipelineState> sixteen;
+        CHECK_HR(dev->CreateGraphicsPipelineState(&u, IID_PPV_ARGS(&sixteen)), E_INVALIDARG);
+        if (iq) CHECK_EQ(last_message_id(iq), (UINT64)D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
+    }
 
     // With a depth-stencil format (depth off): invalid use of the forced sample count.
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = d.pso(1);

@@ -1205,8 +1205,12 @@ pub fn draw(
     so: &mut [Option<SoBuffer<'_>>],
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    let samples =
-        raster::standard_sample_positions(p.sample_count.max(1)).ok_or(DrawError::Unsupported("this sample count"))?;
+    // UAV-only rendering with ForcedSampleCount N rasterizes (and runs the pixel shader) with
+    // N samples although nothing is bound to take them.
+    let forced = p.rasterizer.forced_sample_count;
+    let uav_only = p.num_render_targets == 0 && p.dsv_format == 0;
+    let count = if forced > 1 && uav_only { forced } else { p.sample_count.max(1) };
+    let samples = raster::standard_sample_positions(count).ok_or(DrawError::Unsupported("this sample count"))?;
     // SampleMask, limited to the pattern's samples.
     let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
     // ForcedSampleCount 1 on multisampled targets: the rasterizer takes one sample, at the
@@ -2405,6 +2409,27 @@ mod tests {
         let (none, stats) = msaa_float_draw_with(vs, ps, &edge(0.45), forced);
         assert_eq!(stats.ps_invocations, 0);
         assert!(none.iter().flatten().all(|px| *px == [0.0; 4]));
+    }
+
+    /// UAV-only rendering with ForcedSampleCount 4: the pixel shader runs wherever one of the 4
+    /// samples is covered. The half triangle covers the 6 centers with x + y < 3 and, at 4x,
+    /// samples 0 and 2 of the 4 pixels with x + y = 3 as well.
+    #[test]
+    fn uav_only_forced_sample_count_rasterizes_with_that_many_samples() {
+        let vs = vs_program();
+        let invocations = |forced: u32| {
+            let p = textured_pipeline(&vs, |p| {
+                p.num_render_targets = 0;
+                p.rtv_formats = [0; 8];
+                p.dsv_format = 0;
+                p.depth_stencil.depth_enable = false;
+                p.rasterizer.forced_sample_count = forced;
+            });
+            run_draw(&p, TRI, &half(0.0), vec![0, 1, 2], None, true, (4, 4), &mut [], None, 0).ps_invocations
+        };
+        assert_eq!(invocations(0), 6);
+        assert_eq!(invocations(1), 6);
+        assert_eq!(invocations(4), 10);
     }
 
     #[test]

@@ -471,7 +471,11 @@ fn rasterizer(d: &PipelineDesc, l: &Limits) -> R<()> {
         // backend: draw::draw rasterizes at the pixel center and writes every sample); larger
         // counts with render targets bound are target-independent rasterization, an 11_1
         // feature (hardware-feature-levels, "Target-independent rasterization").
-        if r.forced_sample_count > 1 && l.caps.feature_level < sys::D3D_FEATURE_LEVEL_11_1.0 {
+        // UAV-only rendering (no render target, no depth-stencil format) forces up to 8 samples
+        // at 11_0 ("Max forced sample count for UAV-only rendering": 8 at 11_0, 16 at 11_1).
+        let uav_only = d.num_render_targets == 0 && d.dsv_format == 0;
+        let max_at_11_0 = if uav_only { 8 } else { 1 };
+        if r.forced_sample_count > max_at_11_0 && l.caps.feature_level < sys::D3D_FEATURE_LEVEL_11_1.0 {
             return Err(gp(FORCED, "ForcedSampleCount (target-independent rasterization) needs feature level 11_1"));
         }
         if !matches!(r.forced_sample_count, 1 | 2 | 4 | 8 | 16) {
@@ -483,7 +487,7 @@ fn rasterizer(d: &PipelineDesc, l: &Limits) -> R<()> {
         if d.dsv_format != 0 || ds.depth_enable || ds.stencil_enable {
             return Err(gp(FORCED_USE, "ForcedSampleCount needs no depth-stencil target and depth and stencil off"));
         }
-        if r.forced_sample_count > 1 && d.sample_count != 1 {
+        if r.forced_sample_count > 1 && d.sample_count > 1 {
             return Err(gp(FORCED_USE, "ForcedSampleCount above 1 needs a sample count of 1"));
         }
     }
