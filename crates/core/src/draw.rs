@@ -1211,10 +1211,20 @@ pub fn draw(
     so: &mut [Option<SoBuffer<'_>>],
 ) -> Result<DrawStats, DrawError> {
     let p = call.pipeline;
-    let samples =
-        raster::standard_sample_positions(p.sample_count.max(1)).ok_or(DrawError::Unsupported("this sample count"))?;
+    // UAV-only rendering with ForcedSampleCount N rasterizes (and runs the pixel shader) with
+    // N samples although nothing is bound to take them.
+    let forced = p.rasterizer.forced_sample_count;
+    let uav_only = p.num_render_targets == 0 && p.dsv_format == 0;
+    let count = if forced > 1 && uav_only { forced } else { p.sample_count.max(1) };
+    let samples = raster::standard_sample_positions(count).ok_or(DrawError::Unsupported("this sample count"))?;
     // SampleMask, limited to the pattern's samples.
     let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
+    // ForcedSampleCount 1 on multisampled targets: the rasterizer takes one sample, at the
+    // pixel center, and a covered pixel covers every sample of the targets
+    // (D3D12_RASTERIZER_DESC::ForcedSampleCount; "MRT with ForcedSampleCount 1").
+    let forced_one = p.rasterizer.forced_sample_count == 1 && samples.len() > 1;
+    let raster_samples = if forced_one { raster::standard_sample_positions(1).unwrap_or(samples) } else { samples };
+    let all_samples = ((1u32 << samples.len()) - 1) as u16;
     let mut stats = DrawStats::default();
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
     stats.ia_vertices = read * u64::from(call.instances);
@@ -1290,7 +1300,14 @@ pub fn draw(
             if limit.0 != u32::MAX {
                 bounds = bounds.intersect(&Rect { left: 0, top: 0, right: limit.0 as i32, bottom: limit.1 as i32 });
             }
-            TriangleState { cull, front_ccw: rt.front_ccw, depth_clip: rt.depth_clip, viewport: *vp, bounds, samples }
+            TriangleState {
+                cull,
+                front_ccw: rt.front_ccw,
+                depth_clip: rt.depth_clip,
+                viewport: *vp,
+                bounds,
+                samples: raster_samples,
+            }
         })
         .collect();
     let pick = PrimitiveIndices::of(last_outputs);
@@ -1417,7 +1434,14 @@ pub fn draw(
                 };
                 // Covered pixels, grouped by quad below.
                 frags.clear();
-                let mut add = |f: &raster::Fragment| frags.push(*f);
+                let mut add = |f: &raster::Fragment| {
+                    let mut f = *f;
+                    if forced_one {
+                        f.coverage = all_samples;
+                        f.sample_depth = [f.depth; raster::MAX_SAMPLES];
+                    }
+                    frags.push(f)
+                };
                 let line = match prim {
                     Primitive::Point(_) => {
                         stats.c_primitives += u64::from(raster::rasterize_point(&clip[0], tstate, &mut add));
@@ -2287,10 +2311,21 @@ mod tests {
     /// float2 at TEXCOORD0, color float4 at TEXCOORD1: the corner's screen x and y) and `ps`;
     /// returns each sample's color, indexed [sample][pixel], and the statistics.
     fn msaa_float_draw(vs: &[u8], ps: &[u8], tris: &[[f32; 2]]) -> (Vec<Vec<[f32; 4]>>, DrawStats) {
+        msaa_float_draw_with(vs, ps, tris, |_| {})
+    }
+
+    /// [`msaa_float_draw`] with the pipeline changed by `edit`.
+    fn msaa_float_draw_with(
+        vs: &[u8],
+        ps: &[u8],
+        tris: &[[f32; 2]],
+        edit: impl Fn(&mut PipelineDesc),
+    ) -> (Vec<Vec<[f32; 4]>>, DrawStats) {
         let (vs, ps) = (program(vs), program(ps));
         let mut p = quad_pipeline();
         p.sample_count = 4;
         p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
+        edit(&mut p);
         let vb: Vec<u8> = tris
             .iter()
             .flat_map(|&[x, y]| [x - 1.0, 1.0 - y, x, y, 0.0, 1.0])
@@ -2368,6 +2403,54 @@ mod tests {
         );
         // Pixel (1, 0): x 1.5 at the center.
         assert!(close(whole[3][1], [1.75, 1.5 + 6.0 / 16.0, 1.5, 1.5]), "{:?}", whole[3][1]);
+    }
+
+    /// ForcedSampleCount 1 on a 4x target: the rasterizer samples the pixel center only and a
+    /// covered pixel gets every sample. An edge at x = 0.55 covers the centers of column 0
+    /// (0.5) and, at 4x, only samples 0 and 2 (x 0.375 and 0.125; 0.875 and 0.625 are out); an
+    /// edge at x = 0.45 covers samples 0 and 2 but no center.
+    #[test]
+    fn forced_sample_count_one_rasterizes_the_center_and_writes_every_sample() {
+        let vs = include_bytes!("../tests/fixtures/dxil/quad.vs.dxil");
+        let ps = include_bytes!("../tests/fixtures/dxil/quad.ps.dxil");
+        let forced = |p: &mut PipelineDesc| p.rasterizer.forced_sample_count = 1;
+        let edge = |x: f32| [[-4.0, -4.0], [x, -4.0], [x, 10.0]];
+        // The color is the corner's (x, y, 0, 1), interpolated at the center (0.5, y + 0.5).
+        let (got, stats) = msaa_float_draw_with(vs, ps, &edge(0.55), forced);
+        assert_eq!(stats.ps_invocations, 2, "pixels (0, 0) and (0, 1)");
+        for s in 0..4 {
+            for (i, px) in got[s].iter().enumerate() {
+                let covered = i % 2 == 0;
+                assert_eq!(px[3], if covered { 1.0 } else { 0.0 }, "sample {s} pixel {i}");
+            }
+        }
+        let (normal, _) = msaa_float_draw(vs, ps, &edge(0.55));
+        let covered: Vec<usize> = (0..4).filter(|&s| normal[s][0][3] == 1.0).collect();
+        assert_eq!(covered, [0, 2], "without ForcedSampleCount only samples 0 and 2");
+        let (none, stats) = msaa_float_draw_with(vs, ps, &edge(0.45), forced);
+        assert_eq!(stats.ps_invocations, 0);
+        assert!(none.iter().flatten().all(|px| *px == [0.0; 4]));
+    }
+
+    /// UAV-only rendering with ForcedSampleCount 4: the pixel shader runs wherever one of the 4
+    /// samples is covered. The half triangle covers the 6 centers with x + y < 3 and, at 4x,
+    /// samples 0 and 2 of the 4 pixels with x + y = 3 as well.
+    #[test]
+    fn uav_only_forced_sample_count_rasterizes_with_that_many_samples() {
+        let vs = vs_program();
+        let invocations = |forced: u32| {
+            let p = textured_pipeline(&vs, |p| {
+                p.num_render_targets = 0;
+                p.rtv_formats = [0; 8];
+                p.dsv_format = 0;
+                p.depth_stencil.depth_enable = false;
+                p.rasterizer.forced_sample_count = forced;
+            });
+            run_draw(&p, TRI, &half(0.0), vec![0, 1, 2], None, true, (4, 4), &mut [], None, 0).ps_invocations
+        };
+        assert_eq!(invocations(0), 6);
+        assert_eq!(invocations(1), 6);
+        assert_eq!(invocations(4), 10);
     }
 
     #[test]

@@ -489,15 +489,28 @@ fn rasterizer(d: &PipelineDesc, l: &Limits) -> R<()> {
         ));
     }
     if r.forced_sample_count != 0 {
-        if l.caps.feature_level < sys::D3D_FEATURE_LEVEL_11_1.0 {
+        // Feature level 11_0 has "MRT with ForcedSampleCount 1" (optional there, done by the CPU
+        // backend: draw::draw rasterizes at the pixel center and writes every sample); larger
+        // counts with render targets bound are target-independent rasterization, an 11_1
+        // feature (hardware-feature-levels, "Target-independent rasterization").
+        // UAV-only rendering (no render target, no depth-stencil format) forces up to 8 samples
+        // at 11_0 ("Max forced sample count for UAV-only rendering": 8 at 11_0, 16 at 11_1).
+        let uav_only = d.num_render_targets == 0 && d.dsv_format == 0;
+        let max_at_11_0 = if uav_only { 8 } else { 1 };
+        if r.forced_sample_count > max_at_11_0 && l.caps.feature_level < sys::D3D_FEATURE_LEVEL_11_1.0 {
             return Err(gp(FORCED, "ForcedSampleCount (target-independent rasterization) needs feature level 11_1"));
         }
         if !matches!(r.forced_sample_count, 1 | 2 | 4 | 8 | 16) {
             return Err(gp(FORCED, format!("ForcedSampleCount {} is not 0, 1, 2, 4, 8 or 16", r.forced_sample_count)));
         }
+        // D3D12_RASTERIZER_DESC: with ForcedSampleCount >= 1 no depth-stencil view is bound and
+        // depth testing is off; only a count above 1 needs single-sampled render targets.
         let ds = &d.depth_stencil;
-        if d.dsv_format != 0 || ds.depth_enable || ds.stencil_enable || d.sample_count != 1 {
-            return Err(gp(FORCED_USE, "ForcedSampleCount needs no depth-stencil target and a sample count of 1"));
+        if d.dsv_format != 0 || ds.depth_enable || ds.stencil_enable {
+            return Err(gp(FORCED_USE, "ForcedSampleCount needs no depth-stencil target and depth and stencil off"));
+        }
+        if r.forced_sample_count > 1 && d.sample_count > 1 {
+            return Err(gp(FORCED_USE, "ForcedSampleCount above 1 needs a sample count of 1"));
         }
     }
     Ok(())

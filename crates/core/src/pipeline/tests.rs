@@ -735,6 +735,32 @@ fn rasterizer_rules() {
     rejects(&r(&|r| r.conservative = 1), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALID_CONSERVATIVERASTERMODE);
     rejects(&r(&|r| r.conservative = 2), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALID_CONSERVATIVERASTERMODE);
     rejects(&r(&|r| r.forced_sample_count = 4), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
+    // ForcedSampleCount 1 at 11_0, multisampled targets included ("MRT with ForcedSampleCount
+    // 1"), without depth-stencil; 4 (target-independent rasterization) needs 11_1.
+    let one = r(&|r| r.forced_sample_count = 1).tap(|d| {
+        d.depth_stencil.depth_enable = false;
+        d.sample_count = 4;
+    });
+    accepts(&one);
+    rejects(
+        &one.clone().tap(|d| d.depth_stencil.depth_enable = true),
+        D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_USE_OF_FORCED_SAMPLE_COUNT,
+    );
+    rejects(
+        &r(&|r| r.forced_sample_count = 4).tap(|d| d.depth_stencil.depth_enable = false),
+        D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT,
+    );
+    // UAV-only rendering: up to 8 at 11_0, sample count 0 or 1.
+    let uav_only = |n: u32| {
+        r(&move |r| r.forced_sample_count = n).tap(|d| {
+            d.depth_stencil.depth_enable = false;
+            d.num_render_targets = 0;
+            d.rtv_formats = [0; 8];
+            d.sample_count = 0;
+        })
+    };
+    accepts(&uav_only(8));
+    rejects(&uav_only(16), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
     let fl111 = Limits::new(Caps::fl11_1_reference(), ShaderModel::new(5, 1));
     let forced = r(&|r| r.forced_sample_count = 4).tap(|d| d.depth_stencil.depth_enable = false);
     validate(&forced, &fl111).unwrap();
