@@ -86,6 +86,7 @@ fn main() {
         scissors: Vec::new(),
         blend_factor: [0.0; 4],
         stencil_ref: 0,
+        sample_positions: None,
     };
     let mut rt = vec![0u8; (w * h * 4) as usize];
     let start = Instant::now();

@@ -58,6 +58,10 @@ pub struct Caps {
     pub sampler_feedback: bool,
     /// GPU_VIRTUAL_ADDRESS_SUPPORT.MaxGPUVirtualAddressBitsPerResource.
     pub max_gpu_va_bits_per_resource: u32,
+    /// OPTIONS2.ProgrammableSamplePositionsTier (0 = not supported, 1, 2). Besides
+    /// SetSamplePositions, a non-zero tier lifts the runtime's whole-subresource rule for
+    /// CopyTextureRegion of depth-stencil and multisampled resources.
+    pub programmable_sample_positions_tier: u32,
 }
 
 impl Caps {
@@ -101,6 +105,7 @@ impl Caps {
             writable_msaa_textures: false,
             sampler_feedback: false,
             max_gpu_va_bits_per_resource: 40,
+            programmable_sample_positions_tier: 1,
         }
     }
 
@@ -129,6 +134,7 @@ impl Caps {
             writable_msaa_textures: false,
             sampler_feedback: false,
             max_gpu_va_bits_per_resource: 40,
+            programmable_sample_positions_tier: 0,
         }
     }
 

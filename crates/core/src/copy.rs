@@ -787,8 +787,12 @@ pub fn copy_texture_region(
         ));
     }
 
+    // Whole subresources only, unless the device supports programmable sample positions: the
+    // runtime skips this rule when OPTIONS2.ProgrammableSamplePositionsTier is non-zero
+    // (commands-and-sync.md §6; the Programmable Sample Positions spec's partial depth-stencil
+    // copies).
     let depth_stencil = (dst.desc.Flags.0 | src.desc.Flags.0) & sys::D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL.0 != 0;
-    if depth_stencil || dsd.Count > 1 {
+    if (depth_stencil || dsd.Count > 1) && caps.programmable_sample_positions_tier == 0 {
         let what = if depth_stencil { "depth-stencil" } else { "multisampled" };
         if s.elements() != d_ext {
             return Err(err(

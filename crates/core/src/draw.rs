@@ -432,6 +432,10 @@ pub struct DrawCall<'a> {
     pub blend_factor: [f32; 4],
     /// OMSetStencilRef.
     pub stencil_ref: u8,
+    /// SetSamplePositions' pattern (one pixel's samples, in 1/16 pixel from its center), or
+    /// `None` for the standard pattern. Used when it has the pipeline's sample count (at a
+    /// mismatch the behaviour is undefined; the standard pattern is used).
+    pub sample_positions: Option<&'a [(i8, i8)]>,
 }
 
 /// Counts of what a draw did, over all its instances. Those named after a member of
@@ -845,7 +849,7 @@ struct PsEnv<'b> {
     /// The pixel's integer coordinates.
     pixel: (i32, i32),
     /// The render target's sample pattern.
-    samples: &'static [(i8, i8)],
+    samples: &'b [(i8, i8)],
     /// The samples the primitive covers in this pixel (before SampleMask): where centroid
     /// inputs are evaluated.
     raster_coverage: u16,
@@ -1216,7 +1220,12 @@ pub fn draw(
     let forced = p.rasterizer.forced_sample_count;
     let uav_only = p.num_render_targets == 0 && p.dsv_format == 0;
     let count = if forced > 1 && uav_only { forced } else { p.sample_count.max(1) };
-    let samples = raster::standard_sample_positions(count).ok_or(DrawError::Unsupported("this sample count"))?;
+    let standard = raster::standard_sample_positions(count).ok_or(DrawError::Unsupported("this sample count"))?;
+    // SetSamplePositions' pattern, for pipelines of its sample count.
+    let samples = match call.sample_positions {
+        Some(s) if s.len() == standard.len() => s,
+        _ => standard,
+    };
     // SampleMask, limited to the pattern's samples.
     let sample_mask = (p.sample_mask & ((1u32 << samples.len()) - 1)) as u16;
     // ForcedSampleCount 1 on multisampled targets: the rasterizer takes one sample, at the
@@ -1979,6 +1988,7 @@ mod tests {
             scissors: Vec::new(),
             blend_factor: [0.0; 4],
             stencil_ref: 0,
+            sample_positions: None,
         }
     }
 
@@ -2165,6 +2175,33 @@ mod tests {
                 let px = &d[i * n..(i + 1) * n];
                 assert_eq!(px, if COVERED.contains(&i) { &want[..] } else { &one[..] }, "{format:?} pixel {i}");
             }
+        }
+    }
+
+    #[test]
+    fn set_sample_positions_moves_the_samples_that_are_tested() {
+        // Single-sampled, D32 cleared to 1, the upper-left half at depth 0.25: the edge
+        // x + y = 4 (in pixels) passes through the centers of the four pixels with x + y = 3,
+        // which the standard (0, 0) sample leaves out (6 covered). Programmed to (-8, -8), the
+        // pixel's top-left corner, the sample of those four lies at x + y = 3 < 4: 10 covered.
+        // A pattern of another sample count than the pipeline's is ignored here (undefined).
+        let vs = vs_program();
+        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let p = textured_pipeline(&vs, |_| {});
+        let vb: Vec<u8> = half(0.25).iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let format = sys::DXGI_FORMAT_D32_FLOAT;
+        for (pattern, want) in [(None, 6), (Some(&[(-8i8, -8i8)][..]), 10), (Some(&[(-8, -8), (4, 4)][..]), 6)] {
+            let mut d = cleared(format, 1.0);
+            let mut call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2], &vb, (4, 4));
+            call.sample_positions = pattern;
+            let st = {
+                let mut ds = ds_target(format, &mut d, None);
+                draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, &mut [], Some(&mut ds), &mut [])
+                    .expect("draws")
+            };
+            assert_eq!(st.samples_passed, want, "{pattern:?}");
+            let written = (0..16).filter(|i| d[i * 4..i * 4 + 4] == 0.25f32.to_le_bytes()).count() as u64;
+            assert_eq!(written, want, "{pattern:?}");
         }
     }
 

@@ -121,7 +121,7 @@ impl Cull {
 
 /// The rasterizer settings a triangle needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TriangleState {
+pub struct TriangleState<'a> {
     /// CullMode.
     pub cull: Cull,
     /// FrontCounterClockwise.
@@ -133,8 +133,8 @@ pub struct TriangleState {
     /// Viewport ∩ scissor ∩ render target, in pixels: only pixels inside are produced.
     pub bounds: Rect,
     /// Sample positions relative to the pixel center in 1/16 pixel
-    /// ([`standard_sample_positions`]; `[(0, 0)]` single-sampled).
-    pub samples: &'static [(i8, i8)],
+    /// ([`standard_sample_positions`], or SetSamplePositions'; `[(0, 0)]` single-sampled).
+    pub samples: &'a [(i8, i8)],
 }
 
 /// Most samples per pixel (D3D12_MAX_MULTISAMPLE_SAMPLE_COUNT 32 is not supported; 16 is the
@@ -939,7 +939,7 @@ mod tests {
         assert_eq!(n, 0, "the viewport starts at x = 32767, right of the 8x8 bounds");
     }
 
-    fn state(w: i32, h: i32) -> TriangleState {
+    fn state(w: i32, h: i32) -> TriangleState<'static> {
         TriangleState {
             cull: Cull::None,
             front_ccw: false,

@@ -52,6 +52,9 @@ pub struct GraphicsState {
     pub scissors: Vec<D3D12_RECT>,
     pub blend_factor: [f32; 4],
     pub stencil_ref: u32,
+    /// SetSamplePositions: one pixel's pattern, empty for the standard pattern. Bundles
+    /// inherit it and cannot set it.
+    pub sample_positions: Vec<(i8, i8)>,
     pub pipeline: usize,
     /// The bound pipeline as draws and dispatches execute it.
     pub executable: Option<Arc<crate::pipeline_state::Executable>>,
@@ -1817,6 +1820,7 @@ fn draw_work(
         scissors: g.scissors.clone(),
         blend_factor: g.blend_factor,
         stencil_ref: g.stencil_ref,
+        sample_positions: g.sample_positions.clone(),
         vertex_buffers,
         index_buffer,
         range,
@@ -2495,7 +2499,6 @@ unsupported! {
     dispatch_rays(_d: *const D3D12_DISPATCH_RAYS_DESC) => "raytracing is not supported";
     rs_set_shading_rate(_r: D3D12_SHADING_RATE, _c: *const D3D12_SHADING_RATE_COMBINER) => "variable-rate shading is not supported";
     rs_set_shading_rate_image(_r: *mut ID3D12Resource) => "variable-rate shading is not supported";
-    set_sample_positions(_n: UINT, _p: UINT, _s: *mut D3D12_SAMPLE_POSITION) => "programmable sample positions are not supported";
     om_set_depth_bounds(_min: FLOAT, _max: FLOAT) => "depth bounds tests are not supported";
     om_set_front_and_back_stencil_ref(_f: UINT, _b: UINT) => "independent front and back stencil references are not supported";
 }
@@ -2592,6 +2595,37 @@ unsafe extern "C" fn om_set_blend_factor(this: *mut Iface, f: *const FLOAT) {
         set_state(this, "OMSetBlendFactor", DIRECT, |g| {
             g.blend_factor = if f.is_null() { [1.0; 4] } else { *(f as *const [f32; 4]) };
             g.bundle_set.blend_factor = true;
+            Ok(())
+        })
+    }
+}
+/// [SetSamplePositions](https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12graphicscommandlist1-setsamplepositions)
+/// at tier 1: one pattern for every pixel, used by later draws whose pipeline has that many
+/// samples. (0, 0, NULL) restores the standard pattern; a sample count other than 1, 2, 4, 8
+/// or 16, a pixel count other than 1 (4 needs tier 2), more than 16 positions or a position
+/// outside [-8, 7] drops the call (Programmable Sample Positions spec). Not in bundles, which
+/// inherit the pattern of the list that executes them.
+unsafe extern "C" fn set_sample_positions(this: *mut Iface, n: UINT, pixels: UINT, p: *mut D3D12_SAMPLE_POSITION) {
+    // SAFETY: forwarded; `p` holds n × pixels positions per the method's contract.
+    unsafe {
+        record(this, "SetSamplePositions", |l, s| {
+            if l.ty != D3D12_COMMAND_LIST_TYPE_DIRECT {
+                return Err(wrong_list_type("SetSamplePositions is for direct command lists only"));
+            }
+            if n == 0 && pixels == 0 {
+                s.gfx.sample_positions.clear();
+                return Ok(());
+            }
+            let tier = l.caps().programmable_sample_positions_tier;
+            let counts_ok = matches!(n, 1 | 2 | 4 | 8 | 16) && (pixels == 1 || (pixels == 4 && tier >= 2));
+            if !counts_ok || n * pixels > 16 || p.is_null() {
+                return Ok(());
+            }
+            let all = array(p.cast_const(), n * pixels)?;
+            if all.iter().any(|q| !(-8..=7).contains(&q.X) || !(-8..=7).contains(&q.Y)) {
+                return Ok(());
+            }
+            s.gfx.sample_positions = all.iter().map(|q| (q.X, q.Y)).collect();
             Ok(())
         })
     }

@@ -149,6 +149,7 @@ impl DrawWork {
             scissors: self.scissors.clone(),
             blend_factor: self.blend_factor,
             stencil_ref: self.stencil_ref,
+            sample_positions: self.sample_positions.clone(),
             vertex_buffers: self.vertex_buffers.clone(),
             index_buffer: self.index_buffer.clone(),
             range: self.range,
@@ -222,6 +223,8 @@ pub struct DrawWork {
     pub scissors: Vec<D3D12_RECT>,
     pub blend_factor: [f32; 4],
     pub stencil_ref: u32,
+    /// SetSamplePositions: one pixel's pattern (empty: the standard pattern).
+    pub sample_positions: Vec<(i8, i8)>,
     /// By slot: (memory, offset, SizeInBytes, StrideInBytes).
     pub vertex_buffers: Vec<Option<(Memory, u64, u32, u32)>>,
     /// (memory, offset, SizeInBytes, Format).

@@ -185,7 +185,14 @@ impl Device {
                 }
                 d.HighestVersion = D3D_ROOT_SIGNATURE_VERSION(v.0.min(MAX_ROOT_SIGNATURE.0));
             }
-            D3D12_FEATURE_D3D12_OPTIONS2 => *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = Default::default(),
+            D3D12_FEATURE_D3D12_OPTIONS2 => {
+                *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS2) = D3D12_FEATURE_DATA_D3D12_OPTIONS2 {
+                    DepthBoundsTestSupported: 0,
+                    ProgrammableSamplePositionsTier: D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER(
+                        caps.programmable_sample_positions_tier as _,
+                    ),
+                }
+            }
             D3D12_FEATURE_SHADER_CACHE => {
                 // GetCachedBlob round-trips through CachedPSO; pipeline libraries serialize.
                 io!(D3D12_FEATURE_DATA_SHADER_CACHE).SupportFlags = D3D12_SHADER_CACHE_SUPPORT_FLAGS(

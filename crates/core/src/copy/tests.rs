@@ -86,6 +86,24 @@ fn copy_at(
     copy_texture_region(dst, x, y, z, src, b.as_ref(), &Caps::today())
 }
 
+/// A device without programmable sample positions (OPTIONS2 tier NOT_SUPPORTED), where
+/// depth-stencil and multisampled copies must be whole subresources.
+fn tier0() -> Caps {
+    Caps { programmable_sample_positions_tier: 0, ..Caps::today() }
+}
+
+/// `copy_at` on a [`tier0`] device.
+fn copy_at_tier0(
+    dst: &Side<'_>,
+    x: u32,
+    y: u32,
+    z: u32,
+    src: &Side<'_>,
+    b: Option<D3D12_BOX>,
+) -> Result<Option<CopyPlan>, Violation> {
+    copy_texture_region(dst, x, y, z, src, b.as_ref(), &tier0())
+}
+
 fn id(r: Result<Option<CopyPlan>, Violation>) -> u32 {
     r.expect_err("expected an error").id.0
 }
@@ -397,10 +415,10 @@ fn sample_counts_must_match() {
     assert_eq!(p.rows().count(), 4 * 32);
     assert_eq!(p.rows().nth(32), Some((4096, 4096)));
     assert_eq!(p.dst_span(), 0..4 * 4096);
-    // partial MSAA copies are rejected
+    // partial MSAA copies are rejected without programmable sample positions
     let d2 = side(&other, HeapKind::Default, Location::Subresource(0));
-    assert_eq!(id(copy_at(&d2, 0, 0, 0, &sub(&ms, 0), bx(0, 0, 0, 16, 16, 1))), 873);
-    assert_eq!(id(copy_at(&d2, 16, 0, 0, &sub(&ms, 0), bx(0, 0, 0, 16, 16, 1))), 872);
+    assert_eq!(id(copy_at_tier0(&d2, 0, 0, 0, &sub(&ms, 0), bx(0, 0, 0, 16, 16, 1))), 873);
+    assert_eq!(id(copy_at_tier0(&d2, 16, 0, 0, &sub(&ms, 0), bx(0, 0, 0, 16, 16, 1))), 872);
 }
 
 #[test]
@@ -636,24 +654,59 @@ fn d24s8_planes_through_footprints() {
 }
 
 #[test]
-fn depth_stencil_copies_are_whole_subresource() {
+fn depth_stencil_copies_are_whole_subresource_without_programmable_sample_positions() {
     let ds = with_flags(tex2d(64, 64, 1, 1, DXGI_FORMAT_D32_FLOAT), DS_FLAG);
     let b = buffer(65536);
     let f = |w, h| fp(0, DXGI_FORMAT_R32_TYPELESS, w, h, 1, 256);
-    assert!(copy(&sub(&ds, 0), &upload(&b, f(64, 64))).is_ok());
+    assert!(copy_at_tier0(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(64, 64)), None).is_ok());
     // smaller footprint: sizes differ
-    assert_eq!(id(copy(&sub(&ds, 0), &upload(&b, f(32, 32)))), 862);
+    assert_eq!(id(copy_at_tier0(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(32, 32)), None)), 862);
     // a partial box, at (0, 0) or elsewhere
-    assert_eq!(id(copy_at(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 32, 32, 1))), 873);
-    assert_eq!(id(copy_at(&sub(&ds, 0), 32, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 32, 32, 1))), 872);
+    assert_eq!(id(copy_at_tier0(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 32, 32, 1))), 873);
+    assert_eq!(id(copy_at_tier0(&sub(&ds, 0), 32, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 32, 32, 1))), 872);
     // a whole box is a NULL box
-    assert!(copy_at(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 64, 64, 1)).is_ok());
+    assert!(copy_at_tier0(&sub(&ds, 0), 0, 0, 0, &upload(&b, f(64, 64)), bx(0, 0, 0, 64, 64, 1)).is_ok());
     // texture ↔ texture between two D24S8 resources, plane by plane
     let a = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_D24_UNORM_S8_UINT), DS_FLAG);
     let c = with_flags(tex2d(16, 16, 1, 1, DXGI_FORMAT_R24G8_TYPELESS), DS_FLAG);
     let p = plan(copy(&side(&c, HeapKind::Default, Location::Subresource(1)), &sub(&a, 1)));
     assert_eq!((p.element_bytes, p.src.offset, p.dst.offset), (1, 1024, 1024));
     assert_eq!(id(copy(&side(&c, HeapKind::Default, Location::Subresource(0)), &sub(&a, 1))), 874);
+}
+
+#[test]
+fn programmable_sample_positions_allow_partial_depth_stencil_and_msaa_copies() {
+    // The runtime applies the whole-subresource rule only while OPTIONS2.
+    // ProgrammableSamplePositionsTier is NOT_SUPPORTED (commands-and-sync.md §6).
+    let tier1 = Caps { programmable_sample_positions_tier: 1, ..Caps::today() };
+    let ds = with_flags(tex2d(64, 64, 1, 1, DXGI_FORMAT_D24_UNORM_S8_UINT), DS_FLAG);
+    let b = buffer(65536);
+    // depth plane, box (17, 9)–(34, 26) into a 17×17 footprint: rows 256 bytes apart
+    let dst = readback(&b, fp(0, DXGI_FORMAT_R32_TYPELESS, 17, 17, 1, 256));
+    let p = plan(copy_texture_region(&dst, 0, 0, 0, &sub(&ds, 0), bx(17, 9, 0, 34, 26, 1).as_ref(), &tier1));
+    assert_eq!((p.extent, p.element_bytes, p.src.origin, p.src.row_pitch), ((17, 17, 1), 4, (17, 9, 0), 256));
+    assert_eq!((p.dst.origin, p.dst.row_pitch), ((0, 0, 0), 256));
+    // stencil plane: 1-byte elements after the 64×64×4 depth plane
+    let dst = readback(&b, fp(0, DXGI_FORMAT_R8_TYPELESS, 17, 17, 1, 256));
+    let p = plan(copy_texture_region(&dst, 0, 0, 0, &sub(&ds, 1), bx(17, 9, 0, 34, 26, 1).as_ref(), &tier1));
+    assert_eq!((p.element_bytes, p.src.offset, p.src.row_pitch), (1, 64 * 64 * 4, 64));
+    // a partial destination region and a smaller footprint
+    let src = upload(&b, fp(0, DXGI_FORMAT_R32_TYPELESS, 8, 8, 1, 256));
+    let p = plan(copy_texture_region(&sub(&ds, 0), 16, 24, 0, &src, None, &tier1));
+    assert_eq!((p.extent, p.dst.origin), ((8, 8, 1), (16, 24, 0)));
+    // the same calls without the tier: #862, #873, #862, #872
+    let today = tier0();
+    let dst = readback(&b, fp(0, DXGI_FORMAT_R32_TYPELESS, 17, 17, 1, 256));
+    assert_eq!(id(copy_texture_region(&dst, 0, 0, 0, &sub(&ds, 0), bx(17, 9, 0, 34, 26, 1).as_ref(), &today)), 862);
+    let whole = readback(&b, fp(0, DXGI_FORMAT_R32_TYPELESS, 64, 64, 1, 256));
+    assert_eq!(id(copy_texture_region(&whole, 0, 0, 0, &sub(&ds, 0), bx(17, 9, 0, 34, 26, 1).as_ref(), &today)), 873);
+    assert_eq!(id(copy_texture_region(&sub(&ds, 0), 16, 24, 0, &src, None, &today)), 862);
+    // multisampled textures: a partial box copies every sample of the region
+    let a = msaa(tex2d(16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM), 4);
+    let c = msaa(tex2d(16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM), 4);
+    let p = plan(copy_texture_region(&sub(&c, 0), 4, 4, 0, &sub(&a, 0), bx(0, 0, 0, 8, 8, 1).as_ref(), &tier1));
+    assert_eq!((p.extent, p.samples, p.dst.origin), ((8, 8, 1), 4, (4, 4, 0)));
+    assert_eq!(id(copy_texture_region(&sub(&c, 0), 4, 4, 0, &sub(&a, 0), bx(0, 0, 0, 8, 8, 1).as_ref(), &today)), 872);
 }
 
 #[test]

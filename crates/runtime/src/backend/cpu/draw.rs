@@ -269,6 +269,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             .collect(),
         blend_factor: w.blend_factor,
         stencil_ref: w.stencil_ref as u8,
+        sample_positions: (!w.sample_positions.is_empty()).then_some(&w.sample_positions[..]),
     };
     // Targets: copies of the subresources, written back afterwards; every slice of the views
     // when the last stage before the rasterizer writes SV_RenderTargetArrayIndex.
