@@ -30,6 +30,7 @@
 #include <dxguids/dxguids.h>
 
 #include "check.h"
+#include "common.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -37,24 +38,7 @@
 #include <string>
 #include <vector>
 
-template <class T> struct Com {
-    T *p = nullptr;
-    Com() = default;
-    Com(const Com &) = delete;
-    Com &operator=(const Com &) = delete;
-    ~Com() { if (p) p->Release(); }
-    T *operator->() const { return p; }
-    T **operator&() { return &p; }
-    operator T *() const { return p; }
-};
 
-static std::vector<char> fixture(const char *name)
-{
-    std::string dir = __FILE__;
-    dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
-}
 
 struct Gpu {
     ID3D12Device *dev = nullptr;

@@ -37,6 +37,7 @@
 #include <dxguids/dxguids.h>
 
 #include "check.h"
+#include "common.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -44,21 +45,7 @@
 #include <string>
 #include <vector>
 
-template <class T> struct Com {
-    T *p = nullptr;
-    ~Com() { if (p) p->Release(); }
-    T *operator->() const { return p; }
-    T **operator&() { return &p; }
-    operator T *() const { return p; }
-};
 
-static std::vector<char> fixture(const char *name)
-{
-    std::string dir = __FILE__;
-    dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
-}
 
 static ID3D12Resource *committed(ID3D12Device *dev, D3D12_HEAP_TYPE t, const D3D12_RESOURCE_DESC &d,
                                  D3D12_RESOURCE_STATES st)

@@ -28,6 +28,7 @@
 #include <dxguids/dxguids.h>
 
 #include "check.h"
+#include "common.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -35,21 +36,7 @@
 #include <string>
 #include <vector>
 
-template <class T> struct Com {
-    T *p = nullptr;
-    ~Com() { if (p) p->Release(); }
-    T *operator->() const { return p; }
-    T **operator&() { return &p; }
-    operator T *() const { return p; }
-};
 
-static std::vector<char> fixture(const char *name)
-{
-    std::string dir = __FILE__;
-    dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
-}
 
 static D3D12_RESOURCE_DESC tex2d(UINT w, UINT h, DXGI_FORMAT format, UINT samples, UINT quality,
                                  D3D12_RESOURCE_FLAGS flags)

@@ -35,6 +35,7 @@
 #include <dxguids/dxguids.h>
 
 #include "check.h"
+#include "common.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -42,26 +43,7 @@
 #include <string>
 #include <vector>
 
-template <class T> struct Com {
-    T *p = nullptr;
-    Com() = default;
-    Com(const Com &) = delete;
-    Com &operator=(const Com &) = delete;
-    ~Com() { if (p) p->Release(); }
-    T *operator->() const { return p; }
-    T **operator&() { return &p; }
-    operator T *() const { return p; }
-};
 
-static std::vector<char> fixture(const char *name)
-{
-    std::string dir = __FILE__;
-    dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
-    std::vector<char> v(std::istreambuf_iterator<char>(f), {});
-    CHECK(v.size() > 100);
-    return v;
-}
 
 // A pipeline state stream laid out as alignas(void*) {type, struct} pairs (the
 // D3D12_PIPELINE_STATE_STREAM_DESC page's layout).

@@ -26,6 +26,7 @@
 #include <dxguids/dxguids.h>
 
 #include "check.h"
+#include "common.hpp"
 
 #include <chrono>
 #include <fstream>
@@ -39,13 +40,6 @@
 static const HRESULT HUNG = (HRESULT)0x887A0006;    // DXGI_ERROR_DEVICE_HUNG
 static const HRESULT REMOVED = (HRESULT)0x887A0005; // DXGI_ERROR_DEVICE_REMOVED
 
-static std::vector<char> fixture(const char *name)
-{
-    std::string dir = __FILE__;
-    dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(f), {});
-}
 
 static ID3D12Resource *buffer(ID3D12Device *dev, D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st,
                               bool uav)
