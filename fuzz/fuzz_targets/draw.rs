@@ -43,8 +43,8 @@ impl Cur<'_> {
 fn programs() -> &'static (rd3d12_core::dxil::Program, rd3d12_core::dxil::Program) {
     static P: OnceLock<(rd3d12_core::dxil::Program, rd3d12_core::dxil::Program)> = OnceLock::new();
     P.get_or_init(|| {
-        let vs = rd3d12_core::dxil::parse(include_bytes!("../../crates/core/tests/fixtures/dxil/quad.vs.dxil"));
-        let ps = rd3d12_core::dxil::parse(include_bytes!("../../crates/core/tests/fixtures/dxil/quad.ps.dxil"));
+        let vs = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.ps.dxil")));
         (vs.expect("quad.vs.dxil"), ps.expect("quad.ps.dxil"))
     })
 }

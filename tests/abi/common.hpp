@@ -1,5 +1,5 @@
 /* tests/abi/common.hpp - what the C++ ABI tests share besides check.h: a minimal owning COM
- * pointer and the DXIL fixtures of crates/core/tests/fixtures/dxil (read relative to this
+ * pointer and the DXIL fixtures of tests/fixtures/dxil (read relative to this
  * header, so the tests run from any directory). Include it after check.h. Not a test program
  * itself: xtask builds every C++ file of tests/abi, not headers. */
 #ifndef RD3D12_TESTS_ABI_COMMON_HPP
@@ -27,7 +27,7 @@ static std::vector<char> fixture(const char *name)
 {
     std::string dir = __FILE__;
     dir = dir.substr(0, dir.find_last_of('/'));
-    std::ifstream f(dir + "/../../crates/core/tests/fixtures/dxil/" + name, std::ios::binary);
+    std::ifstream f(dir + "/../../tests/fixtures/dxil/" + name, std::ios::binary);
     std::vector<char> v(std::istreambuf_iterator<char>(f), {});
     CHECK(v.size() > 100);
     return v;

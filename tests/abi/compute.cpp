@@ -1,7 +1,7 @@
 // tests/abi/compute.cpp - dispatches executed by the CPU backend, through the C ABI from C++.
 //
 // The shaders are real DXIL: GLSL compute shaders converted by Mesa's spirv_to_dxil
-// (crates/core/tests/fixtures/dxil/*.comp and *.cs.dxil; shader model 6.2, unsigned, so the
+// (tests/fixtures/dxil/*.comp and *.cs.dxil; shader model 6.2, unsigned, so the
 // device enables D3D12ExperimentalShaderModels first). Storage buffers are raw UAVs
 // (RWByteAddressBuffer), the image an RWTexture2D<float4>, the uniform block a CBV.
 //

@@ -6,7 +6,7 @@
 // primitive has there (D3D11.3 functional spec, "Attribute Interpolation" and "Clipping":
 // clipping must not change what the rasterizer interpolates).
 //
-// The shaders are Mesa's (crates/core/tests/fixtures/dxil/noperspective.{vs,ps}.dxil, see its
+// The shaders are Mesa's (tests/fixtures/dxil/noperspective.{vs,ps}.dxil, see its
 // README): the vertex shader passes uv through as a noperspective output and writes
 // SV_Position = (x, y * s, (z + w) / 2, w) with s in cbuffer b1 (root constants here, 1); the
 // pixel shader returns (uv, 0, 1). Each vertex's uv is its own position on the 16x16 target

@@ -1,6 +1,6 @@
 // tests/abi/conf_dxil.cpp - DXIL the CPU backend executes, and DXIL it refuses, through the C ABI.
 //
-// Fixtures (crates/core/tests/fixtures/dxil, see its README), all compute shaders of 64 threads
+// Fixtures (tests/fixtures/dxil, see its README), all compute shaders of 64 threads
 // writing a RWByteAddressBuffer at u0 (bound as a root UAV):
 //   1. twoouts.cs.dxil (DXC's adduint64 with a new body; unsigned, so the device enables
 //      D3D12ExperimentalShaderModels): a = i * 0x9E3779B1, b = i - 3, six words per thread:

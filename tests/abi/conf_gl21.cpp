@@ -1,7 +1,7 @@
 // tests/abi/conf_gl21.cpp - what Mesa's OpenGL driver needs of rd3d12 (issue #21), through the
 // C ABI from C++: stages that write no SV_Position, and GetDimensions per view type.
 //
-// The shaders are real DXIL from crates/core/tests/fixtures/dxil (glslang + Mesa's spirv2dxil,
+// The shaders are real DXIL from tests/fixtures/dxil (glslang + Mesa's spirv2dxil,
 // shader model 6.2, unsigned, so the device enables D3D12ExperimentalShaderModels first). The
 // debug layer is on for the whole program. Checked:
 //   1. nopos.vs (v = (2 pos, color.x + color.y, gl_VertexIndex), no gl_Position) with stream

@@ -1,6 +1,6 @@
 // tests/abi/conf_images.cpp - typed UAV loads at the edges of their views, through the C ABI.
 //
-// oob.cs.dxil (crates/core/tests/fixtures/dxil/oob.comp, GLSL through Mesa's spirv_to_dxil:
+// oob.cs.dxil (tests/fixtures/dxil/oob.comp, GLSL through Mesa's spirv_to_dxil:
 // shader model 6.2, unsigned) runs 4 threads; thread x loads texel/element x of four typed UAVs
 // whose views are 2 wide and writes the four 32-bit lanes of each load to a raw UAV:
 //   u0 RWTexture2D<float4> over a 2x1 R32_FLOAT texture  (1.5, 2.5)

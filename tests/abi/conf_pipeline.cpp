@@ -1,7 +1,7 @@
 // tests/abi/conf_pipeline.cpp - pipeline creation, pipeline libraries and root signatures where
 // Windows' answers were measured (issue #16, "Windows conformance"), through the C ABI from C++.
 //
-// The shaders are real DXIL from crates/core/tests/fixtures/dxil (spirv2dxil, unsigned, so the
+// The shaders are real DXIL from tests/fixtures/dxil (spirv2dxil, unsigned, so the
 // device enables D3D12ExperimentalShaderModels first): quad.vs (position float2 at TEXCOORD0,
 // color float4 at TEXCOORD1), quad.ps (returns the color), dual.ps (SV_Target0 = the color,
 // SV_Target0 index 1 = (0.5, 0.25, 1.0, 0.75)), copy.cs (64 threads: u1[i] = u0[i] * 3 + i, raw

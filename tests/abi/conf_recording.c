@@ -653,13 +653,13 @@ static ID3D12RootSignature *table_root_signature(void)
     return rs;
 }
 
-/* The bytes of a DXIL fixture (malloc'd), from crates/core/tests/fixtures/dxil. */
+/* The bytes of a DXIL fixture (malloc'd), from tests/fixtures/dxil. */
 static void *fixture(const char *name, size_t *size)
 {
     char path[4096];
     const char *slash = strrchr(__FILE__, '/');
     int dir = slash ? (int)(slash - __FILE__) : 1;
-    snprintf(path, sizeof(path), "%.*s/../../crates/core/tests/fixtures/dxil/%s", dir, slash ? __FILE__ : ".", name);
+    snprintf(path, sizeof(path), "%.*s/../../tests/fixtures/dxil/%s", dir, slash ? __FILE__ : ".", name);
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;

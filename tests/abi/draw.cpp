@@ -1,7 +1,7 @@
 // tests/abi/draw.cpp - draws executed by the CPU backend, through the C ABI from C++.
 //
 // The shaders are real DXIL: the textured vertex and pixel shaders Mesa's OpenGL-on-12
-// compiler produced (crates/core/tests/fixtures/dxil, unsigned, so the device enables
+// compiler produced (tests/fixtures/dxil, unsigned, so the device enables
 // D3D12ExperimentalShaderModels first, as Mesa does on Linux). The vertex shader computes
 // `mvp * pos` with mvp in cbuffer b0 and passes uv through; the pixel shader returns
 // `texture(tex, uv) * tint` with tint in its own b0, tex at t0 and its sampler at s0.

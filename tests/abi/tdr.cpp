@@ -6,7 +6,7 @@
 // queue's timeout: RD3D12_TDR_DELAY seconds (set to 0.2 here, before the device exists), none
 // on a queue created with D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT.
 //
-// Shaders (crates/core/tests/fixtures/dxil, Mesa's spirv_to_dxil, u0 a raw UAV):
+// Shaders (tests/fixtures/dxil, Mesa's spirv_to_dxil, u0 a raw UAV):
 //   spin.cs.dxil: acc += k ^ (acc >> 3) for k < v[0], stored to v[1] (finite);
 //   hang.cs.dxil: loops while v[0] == 0 (endless over zeroed memory).
 // Checked:

@@ -44,8 +44,8 @@ impl Bindings for Ps {
 
 fn main() {
     let draws: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let vs = rd3d12_core::dxil::parse(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil")).expect("vs");
-    let ps = rd3d12_core::dxil::parse(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil")).expect("ps");
+    let vs = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))).expect("vs");
+    let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))).expect("ps");
     let ins = &vs.dx.entry_points[0].inputs;
     let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
         semantic_name: Some(ins[i].name.clone()),

@@ -40,7 +40,7 @@ impl Env for Nothing {
 }
 
 fn main() {
-    let ps = rd3d12_core::dxil::parse(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil")).expect("ps");
+    let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))).expect("ps");
     let f = ps.module.function("main").expect("main");
     let n = 200_000;
     let t = Instant::now();

@@ -179,7 +179,7 @@ mod tests {
         use crate::dxil::exec::{with_deadline, ExecError};
         use std::time::{Duration, Instant};
         // hang: loops while u0[0] == 0 (4 threads); over zeroed memory it never ends.
-        let hang = program(include_bytes!("../tests/fixtures/dxil/hang.cs.dxil"));
+        let hang = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/hang.cs.dxil")));
         let b = buffers(vec![vec![0; 8]]);
         let start = Instant::now();
         let r = with_deadline(Some(start + Duration::from_millis(50)), || {
@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(&b.uavs.borrow()[0][1..6], &[0, 0, 0, 0, 7], "each thread stores its count of 0 iterations");
         // spin: acc += k ^ (acc >> 3) for k < u0[0], stored to u0[1]; 100 000 iterations take
         // about 900 000 steps, past many deadline checks, with no deadline set.
-        let spin = program(include_bytes!("../tests/fixtures/dxil/spin.cs.dxil"));
+        let spin = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/spin.cs.dxil")));
         let b = buffers(vec![vec![100_000, 0]]);
         dispatch(&spin.module, &spin.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let want = (0..100_000u32).fold(0u32, |acc, k| acc.wrapping_add(k ^ (acc >> 3)));
@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn copy_multiplies_and_adds_the_thread_id() {
         // dst[i] = src[i] * 3 + i over 2 groups of 64; src at u0, dst at u1.
-        let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/copy.cs.dxil")));
         let e = &p.dx.entry_points[0];
         assert_eq!(e.num_threads, Some([64, 1, 1]));
         let src: Vec<u32> = (0..128).map(|i| 1000 + 7 * i).collect();
@@ -224,7 +224,7 @@ mod tests {
     #[test]
     fn reduce_sums_each_group_through_groupshared_memory_and_barriers() {
         // Each group of 64 sums its 64 inputs with a tree of barriers; thread 0 writes the sum.
-        let p = program(include_bytes!("../tests/fixtures/dxil/reduce.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/reduce.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let src: Vec<u32> = (0..192).map(|i| i * i).collect();
         let b = buffers(vec![src.clone(), vec![0; 3]]);
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn image_stores_the_thread_ids_as_colors() {
-        let p = program(include_bytes!("../tests/fixtures/dxil/image.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/image.cs.dxil")));
         let e = &p.dx.entry_points[0];
         assert_eq!(e.num_threads, Some([8, 8, 1]));
         let b =
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn atomic_appends_every_thread_once() {
         // counter at byte 0, values from byte 4; value = thread id + cb.add.
-        let p = program(include_bytes!("../tests/fixtures/dxil/atomic.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/atomic.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let mut b = buffers(vec![vec![0; 1 + 64]]);
         b.cb = [100, 0, 0, 0];
@@ -273,7 +273,7 @@ mod tests {
         // shared_atomics.comp: per group of 64 threads, sums, maxima, ORs, one winning
         // compare-and-swap per cell (Mesa writes cmpxchg as LLVM's old record form) and
         // exchanges summed with what is left; thread 0..7 write the cells, 32 words per group.
-        let p = program(include_bytes!("../tests/fixtures/dxil/shared_atomics.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/shared_atomics.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let b = buffers(vec![vec![0; 64]]);
         dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
@@ -353,7 +353,7 @@ mod tests {
         // At the center of the 2x2 texture the footprint is all four texels, returned as
         // (-u,+v) (+u,+v) (+u,-v) (-u,-v) = (0,1) blue, (1,1) white, (1,0) green, (0,0) red.
         // Thread i gathers channel i: red [0,1,0,1], green [0,1,1,0], blue [1,1,0,0], alpha 1s.
-        let p = program(include_bytes!("../tests/fixtures/dxil/gather.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/gather.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let b = Gathering { out: RefCell::new(vec![0; 16]) };
         dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
@@ -390,7 +390,7 @@ mod tests {
         // y@24 d[6]@32 q[5]@80). By hand: a+b 1.25, a*b -0.375, a/b -6, fma(a,b,a) 1.125,
         // min -0.25, double(float(a)) 1.5; x+y 0x1_0000_000A, x*y 0x7_0000_0015, x>>3
         // 0x2000_0000, x/y 613566757 (7 × 613566757 = 4294967299 = x), uint64(a) 1.
-        let p = program(include_bytes!("../tests/fixtures/dxil/wide.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wide.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let mut io = vec![0u8; 120];
         io[0..8].copy_from_slice(&1.5f64.to_le_bytes());
@@ -432,7 +432,7 @@ mod tests {
         // texture2dms_load.hlsl (DXC): thread k (of 16) stores (w, h, samples, 0) from
         // GetDimensions at float4 6k + 4 and (GetSamplePosition(k & 3), 0, 0) at 6k + 5.
         // Positions are D3D's standard pattern in 1/16 pixel; past the count they are (0, 0).
-        let p = program(include_bytes!("../tests/fixtures/dxil/texture2dms_load.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/texture2dms_load.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let four = [(-2.0, -6.0), (6.0, -2.0), (-6.0, 2.0), (2.0, 6.0)];
         let two = [(4.0, 4.0), (-4.0, -4.0), (0.0, 0.0), (0.0, 0.0)];
@@ -452,7 +452,7 @@ mod tests {
     fn imul_umul_and_udiv_give_both_words_in_dxbc_order() {
         // twoouts.cs.dxil (64 threads): a = i * 0x9E3779B1, b = i - 3; per thread six words:
         // IMul(a, b) {hi, lo}, UMul(a, b) {hi, lo}, UDiv(a, b) {quotient, remainder}.
-        let p = program(include_bytes!("../tests/fixtures/dxil/twoouts.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")));
         let b = buffers(vec![vec![0xDEAD; 6 * 64]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
@@ -485,7 +485,7 @@ mod tests {
         // getelementptr constant expressions into a private `static` array and groupshared
         // memory. Per thread, n = i & 7: w[4i] = n (n + 1) / 2; w[4i+1] = (n + 1) i, plus 5
         // when n == 3; w[4i+2] = 4i + 5; w[4i+3] = 0xC0FFEE (thread 0's groupshared store).
-        let p = program(include_bytes!("../tests/fixtures/dxil/static_global_array.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/static_global_array.cs.dxil")));
         let b = buffers(vec![vec![0; 4 * 64]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
@@ -502,7 +502,7 @@ mod tests {
     fn atomics_on_constant_expression_geps_into_groupshared_memory() {
         // interlocked_groupshared.cs.dxil (DXC): every atomicrmw and cmpxchg addresses g[k]
         // through a getelementptr constant expression; thread 0 copies g[0..10] to u0.
-        let p = program(include_bytes!("../tests/fixtures/dxil/interlocked_groupshared.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/interlocked_groupshared.cs.dxil")));
         let b = buffers(vec![vec![0xDEAD; 10]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let g = b.uavs.borrow()[0].clone();
@@ -516,7 +516,7 @@ mod tests {
 
     #[test]
     fn numthreads_above_the_limit_is_refused() {
-        let p = program(include_bytes!("../tests/fixtures/dxil/copy.cs.dxil"));
+        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/copy.cs.dxil")));
         let mut e = p.dx.entry_points[0].clone();
         e.num_threads = Some([32, 32, 2]);
         let b = buffers(vec![vec![0; 4], vec![0; 4]]);

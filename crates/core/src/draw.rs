@@ -2024,8 +2024,8 @@ mod tests {
 
     #[test]
     fn mesa_textured_shaders_draw_a_triangle_into_rgba8() {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         // Which TEXCOORD indices Mesa gave the position and uv inputs.
         let ins = &vs.dx.entry_points[0].inputs;
         let (pos_idx, uv_idx) = (ins[0].semantic_indices[0], ins[1].semantic_indices[0]);
@@ -2106,8 +2106,8 @@ mod tests {
         depth: Option<&mut DepthStencilTarget<'_>>,
         stencil_ref: u8,
     ) -> DrawStats {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let mut call = simple_call((&vs, None, with_ps.then_some(&ps)), p, topology, order, &vb, (w, h));
         call.cut = cut;
@@ -2116,7 +2116,7 @@ mod tests {
     }
 
     fn vs_program() -> crate::dxil::Program {
-        program(include_bytes!("../tests/fixtures/dxil/textured.vs.dxil"))
+        program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")))
     }
 
     /// The upper-left half of a 4x4 target at depth `d` (clip z = 2d − 1: Mesa's vertex shader
@@ -2186,7 +2186,7 @@ mod tests {
         // pixel's top-left corner, the sample of those four lies at x + y = 3 < 4: 10 covered.
         // A pattern of another sample count than the pipeline's is ignored here (undefined).
         let vs = vs_program();
-        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let p = textured_pipeline(&vs, |_| {});
         let vb: Vec<u8> = half(0.25).iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let format = sys::DXGI_FORMAT_D32_FLOAT;
@@ -2243,8 +2243,8 @@ mod tests {
     /// negative at every vertex drops the triangle; negative at two of three, it stays whole.
     #[test]
     fn clip_distances_cut_and_cull_distances_drop_triangles() {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/clip.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/clip.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let p = quad_pipeline();
         let run = |cull: [f32; 3]| {
             // Screen corners (0, 0), (16, 0), (0, 16) of an 8x8 viewport.
@@ -2287,8 +2287,8 @@ mod tests {
     #[test]
     fn stream_output_appends_whole_primitives_at_the_filled_size_of_every_slot() {
         use crate::pipeline::{SoEntry, StreamOutput};
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let mut p = quad_pipeline();
         let entry = |name: Option<&str>, start: u8, count: u8, slot: u8| SoEntry {
             stream: 0,
@@ -2400,8 +2400,8 @@ mod tests {
     #[test]
     fn a_shader_with_sample_inputs_runs_once_per_sample_at_the_samples_position() {
         let (got, stats) = msaa_float_draw(
-            include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"),
-            include_bytes!("../tests/fixtures/dxil/persample.ps.dxil"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/persample.ps.dxil")),
             &[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
         );
         assert_eq!(stats.ps_invocations, 16);
@@ -2423,8 +2423,8 @@ mod tests {
     #[test]
     fn eval_operations_and_centroid_inputs_interpolate_where_the_docs_say() {
         let (got, stats) = msaa_float_draw(
-            include_bytes!("../tests/fixtures/dxil/pass2.vs.dxil"),
-            include_bytes!("../tests/fixtures/dxil/eval.ps.dxil"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/pass2.vs.dxil")),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/eval.ps.dxil")),
             &[[-4.0, -4.0], [0.45, -4.0], [0.45, 10.0]],
         );
         assert_eq!(stats.ps_invocations, 2, "pixels (0, 0) and (0, 1), once each");
@@ -2434,8 +2434,8 @@ mod tests {
         }
         assert_eq!(got[1][0], [0.0; 4], "sample 1 is not covered");
         let (whole, _) = msaa_float_draw(
-            include_bytes!("../tests/fixtures/dxil/pass2.vs.dxil"),
-            include_bytes!("../tests/fixtures/dxil/eval.ps.dxil"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/pass2.vs.dxil")),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/eval.ps.dxil")),
             &[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
         );
         // Pixel (1, 0): x 1.5 at the center.
@@ -2448,8 +2448,8 @@ mod tests {
     /// edge at x = 0.45 covers samples 0 and 2 but no center.
     #[test]
     fn forced_sample_count_one_rasterizes_the_center_and_writes_every_sample() {
-        let vs = include_bytes!("../tests/fixtures/dxil/quad.vs.dxil");
-        let ps = include_bytes!("../tests/fixtures/dxil/quad.ps.dxil");
+        let vs = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil"));
+        let ps = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil"));
         let forced = |p: &mut PipelineDesc| p.rasterizer.forced_sample_count = 1;
         let edge = |x: f32| [[-4.0, -4.0], [x, -4.0], [x, 10.0]];
         // The color is the corner's (x, y, 0, 1), interpolated at the center (0.5, y + 0.5).
@@ -2624,7 +2624,7 @@ mod tests {
         // of the 4x4 texture, so the unclamped LOD is log2(1/4) = -2 and the clamped LOD 0.
         // lod.ps writes (clamped, unclamped, 0, 1) to an RGBA32F target.
         let vs = vs_program();
-        let ps = program(include_bytes!("../tests/fixtures/dxil/lod.ps.dxil"));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/lod.ps.dxil")));
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let quad: [[f32; 6]; 4] = [
             [-1.0, 1.0, 0.0, 1.0, 0.0, 0.0],
@@ -2673,7 +2673,7 @@ mod tests {
         // pixels, (2,0) with 1 and (0,2) with 1, so 6 helper lanes run beside them. count.ps adds
         // 1 to u1 per invocation: only the 6 covered pixels count.
         let vs = vs_program();
-        let ps = program(include_bytes!("../tests/fixtures/dxil/count.ps.dxil"));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/count.ps.dxil")));
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let verts = half(0.5);
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
@@ -2908,7 +2908,7 @@ mod tests {
         // rasterizer; the quad's two triangles are rendered but 4-5-0 (three copies of one
         // position) is degenerate: 2; the quad covers all 16 pixels: 16 PS invocations.
         let vs = vs_program();
-        let ps = program(include_bytes!("../tests/fixtures/dxil/textured.ps.dxil"));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let corner = |x: f32, y: f32| [x, y, 0.0, 1.0, 0.0, 0.0];
         let verts = [
@@ -2978,7 +2978,7 @@ mod tests {
         topology: input_assembler::Topology,
         points: &[[f32; 6]],
     ) -> (Vec<u8>, DrawStats) {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
         let p = quad_pipeline();
         let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call =
@@ -2995,8 +2995,8 @@ mod tests {
     /// covered pixels of a 4x4 D24S8 target get 51 for a red of 0.2, not OMSetStencilRef's 9.
     #[test]
     fn a_pixel_shaders_stencil_ref_replaces_the_pipelines() {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/stencil.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/stencil.ps.dxil")));
         let mut p = quad_pipeline();
         p.depth_stencil.stencil_enable = true;
         p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
@@ -3070,12 +3070,12 @@ mod tests {
     fn geometry_shaders_of_more_than_32_instances_are_refused_not_run() {
         // D3D's [instance(n)] is at most 32; a malformed state asking for more is refused
         // rather than run four billion times.
-        let mut gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let mut gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         if let Some(s) = gs.dx.entry_points[0].gs.as_mut() {
             s.instance_count = u32::MAX;
         }
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
         let p = PipelineDesc::new(PipelineKind::Graphics);
         let vb = [0u8; 24];
         let call =
@@ -3090,8 +3090,8 @@ mod tests {
     /// rgb = src·src1 + dst·(1 − 0.75) = (0.25, 0.1875, 1.0) and a = 1 + 0.5·0.75 = 1.375.
     #[test]
     fn dual_source_blending_reads_the_second_output() {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/dual.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/dual.ps.dxil")));
         let mut p = quad_pipeline();
         p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
         let rt0 = &mut p.blend.rt[0];
@@ -3128,9 +3128,9 @@ mod tests {
     /// y 0..4) with the halved color; the depth buffer's slices follow.
     #[test]
     fn a_geometry_shader_picks_slice_and_viewport_per_primitive() {
-        let vs = program(include_bytes!("../tests/fixtures/dxil/quad.vs.dxil"));
-        let gs = program(include_bytes!("../tests/fixtures/dxil/layer.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/layer.gs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let mut p = quad_pipeline();
         let tri: [[f32; 6]; 3] =
             [[-1.0, -1.0, 1.0, 0.5, 0.25, 1.0], [3.0, -1.0, 1.0, 0.5, 0.25, 1.0], [-1.0, 3.0, 1.0, 0.5, 0.25, 1.0]];
@@ -3186,8 +3186,8 @@ mod tests {
     /// 0.5 × 0.5 clip-space square around it, a 4-vertex triangle strip with the point's color.
     #[test]
     fn a_geometry_shader_turns_each_point_into_a_two_by_two_pixel_quad() {
-        let gs = program(include_bytes!("../tests/fixtures/dxil/quad.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         // layout(points) in; layout(triangle_strip, max_vertices = 4) out; no invocations.
         let state = crate::dxil::GsState {
             input_primitive: 1,
@@ -3229,8 +3229,8 @@ mod tests {
     /// the pixel shader reads back as red / 16.
     #[test]
     fn geometry_shader_instances_cuts_and_written_primitive_ids_reach_the_pixels() {
-        let gs = program(include_bytes!("../tests/fixtures/dxil/split.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/primid.ps.dxil"));
+        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/split.gs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/primid.ps.dxil")));
         assert_eq!(gs.dx.entry_points[0].gs.map(|s| (s.instance_count, s.output_topology)), Some((2, 1)));
         // Pixel centers (1, 1) and (4, 5).
         let (rt, st) = gs_draw(
@@ -3259,8 +3259,8 @@ mod tests {
     /// emits points at the two adjacent ones only.
     #[test]
     fn a_geometry_shader_reads_the_adjacent_vertices_of_a_line() {
-        let gs = program(include_bytes!("../tests/fixtures/dxil/adj.gs.dxil"));
-        let ps = program(include_bytes!("../tests/fixtures/dxil/quad.ps.dxil"));
+        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/adj.gs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         assert_eq!(gs.dx.entry_points[0].gs.map(|s| s.input_primitive), Some(6));
         // Pixel centers (0, 0), (2, 2), (4, 4), (6, 6), in red, green, blue, white.
         let at = |k: f32| -1.0 + (2.0 * k + 0.5) / 4.0;

@@ -352,13 +352,13 @@ mod tests {
 
     fn fixture(name: &str) -> crate::dxil::Program {
         program(match name {
-            "tri.hs" => include_bytes!("../../tests/fixtures/dxil/tess_tri.hs.dxil"),
-            "tri.ds" => include_bytes!("../../tests/fixtures/dxil/tess_tri.ds.dxil"),
-            "quad.hs" => include_bytes!("../../tests/fixtures/dxil/tess_quad.hs.dxil"),
-            "quad.ds" => include_bytes!("../../tests/fixtures/dxil/tess_quad.ds.dxil"),
-            "iso.hs" => include_bytes!("../../tests/fixtures/dxil/tess_iso.hs.dxil"),
-            "iso.ds" => include_bytes!("../../tests/fixtures/dxil/tess_iso.ds.dxil"),
-            "points.hs" => include_bytes!("../../tests/fixtures/dxil/tess_points.hs.dxil"),
+            "tri.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.hs.dxil")),
+            "tri.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.ds.dxil")),
+            "quad.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.hs.dxil")),
+            "quad.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.ds.dxil")),
+            "iso.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.hs.dxil")),
+            "iso.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.ds.dxil")),
+            "points.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_points.hs.dxil")),
             _ => unreachable!("no fixture {name}"),
         })
     }
@@ -378,8 +378,8 @@ mod tests {
         f: Factors,
         edit: impl FnOnce(&mut crate::dxil::Program),
     ) -> Result<(Vec<u8>, DrawStats), DrawError> {
-        let vs = program(include_bytes!("../../tests/fixtures/dxil/tess.vs.dxil"));
-        let ps = program(include_bytes!("../../tests/fixtures/dxil/tess.ps.dxil"));
+        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.vs.dxil")));
+        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.ps.dxil")));
         let (mut hs, ds) = (fixture(hs), fixture(ds));
         edit(&mut hs);
         let mut p = PipelineDesc::new(PipelineKind::Graphics);

@@ -2478,10 +2478,10 @@ mod tests {
 
     fn module(name: &str) -> Module {
         let bytes = match name {
-            "textured.ps" => &include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")[..],
-            "textured.vs" => &include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")[..],
-            "loop.ps" => &include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")[..],
-            _ => &include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")[..],
+            "textured.ps" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))[..],
+            "textured.vs" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))[..],
+            "loop.ps" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.ps.dxil"))[..],
+            _ => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.vs.dxil"))[..],
         };
         crate::dxil::parse(bytes).expect("fixture parses").module
     }

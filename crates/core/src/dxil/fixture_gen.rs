@@ -17,8 +17,8 @@ use super::module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTA
 use super::{Module, Type, TypeId};
 use crate::dxbc::{self, Container};
 
-const BASE: &[u8] = include_bytes!("../../tests/fixtures/dxil/adduint64.cs.dxil");
-const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dxil/twoouts.cs.dxil");
+const BASE: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/adduint64.cs.dxil"));
+const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil");
 
 /// The multiplier of the first operand: `a = i * A` (wrapping), `b = i - 3`.
 pub(crate) const A: u32 = 0x9E37_79B1;

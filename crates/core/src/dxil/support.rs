@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn wave_operations_are_named() {
-        let p = super::super::parse(include_bytes!("../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil"));
+        let p = super::super::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil")));
         let e = check(&p.unwrap().module).unwrap_err();
         assert_eq!(e.what, "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex)");
         assert_eq!(e.to_string(), "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex) is not supported (in main)");
@@ -140,7 +140,7 @@ mod tests {
             ("wave_active_sum_product.cs.dxil", "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex)"),
             ("ps_derivatives.ps.dxil", "dx.op.quadOp (123, QuadOp)"),
         ];
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dxil");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
         let mut n = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

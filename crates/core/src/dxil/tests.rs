@@ -8,10 +8,10 @@ use bitstream::{Block, Item, Record};
 use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
 
 pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
-    ("textured.vs", include_bytes!("../../tests/fixtures/dxil/textured.vs.dxil")),
-    ("textured.ps", include_bytes!("../../tests/fixtures/dxil/textured.ps.dxil")),
-    ("loop.vs", include_bytes!("../../tests/fixtures/dxil/loop.vs.dxil")),
-    ("loop.ps", include_bytes!("../../tests/fixtures/dxil/loop.ps.dxil")),
+    ("textured.vs", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))),
+    ("textured.ps", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))),
+    ("loop.vs", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.vs.dxil"))),
+    ("loop.ps", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.ps.dxil"))),
 ];
 
 fn fixture(name: &str) -> &'static [u8] {

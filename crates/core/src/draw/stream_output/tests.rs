@@ -45,7 +45,7 @@ fn floats(b: &[u8]) -> Vec<f32> {
 /// streams out; nothing reaches the (disabled) rasterizer.
 #[test]
 fn a_vertex_shader_without_sv_position_streams_out() {
-    let vs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.vs.dxil"));
+    let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/nopos.vs.dxil")));
     assert!(vs.dx.entry_points[0].outputs.iter().all(|e| e.semantic_kind != super::super::SV_POSITION));
     let p = pipeline();
     let vb = vertices();
@@ -76,8 +76,8 @@ fn a_vertex_shader_without_sv_position_streams_out() {
 /// gl_PrimitiveIDIn, 0, 0), no gl_Position; they stream out in emission order.
 #[test]
 fn a_geometry_shader_without_sv_position_streams_out() {
-    let vs = program(include_bytes!("../../../tests/fixtures/dxil/quad.vs.dxil"));
-    let gs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.gs.dxil"));
+    let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+    let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/nopos.gs.dxil")));
     let p = pipeline();
     let vb = vertices();
     let call = simple_call((&vs, Some(&gs), None), &p, Topology::PointList, vec![0, 1], &vb, (8, 8));
@@ -99,7 +99,7 @@ fn a_geometry_shader_without_sv_position_streams_out() {
 /// a 6-component gap, TEXCOORD0.zw in a 40-byte vertex.
 #[test]
 fn a_gap_may_span_more_than_four_components() {
-    let vs = program(include_bytes!("../../../tests/fixtures/dxil/nopos.vs.dxil"));
+    let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/nopos.vs.dxil")));
     let mut p = pipeline();
     let named = p.stream_output.entries[0].clone();
     let gap = SoEntry { semantic_name: None, start_component: 0, component_count: 6, ..named.clone() };
