@@ -4,17 +4,17 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rd3d12_core::draw::Bindings;
+use rd3d12_swgpu::draw::Bindings;
 use rd3d12_core::shader::Stage;
 
 struct Unbound;
 impl Bindings for Unbound {}
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(p) = rd3d12_core::dxil::parse(data) else { return };
+    let Ok(p) = rd3d12_shader::dxil::parse(data) else { return };
     if p.dx.stage != Stage::Compute {
         return;
     }
     let Some(entry) = p.dx.entry_points.first() else { return };
-    let _ = rd3d12_core::compute::dispatch(&p.module, entry, [1, 1, 1], &Unbound);
+    let _ = rd3d12_swgpu::compute::dispatch(&p.module, entry, [1, 1, 1], &Unbound);
 });

@@ -7,10 +7,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rd3d12_core::draw::{self, Bindings, DrawCall, Shader, Target};
-use rd3d12_core::input_assembler::{Topology, VertexBuffer};
+use rd3d12_swgpu::draw::{self, Bindings, DrawCall, Shader, Target};
+use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
-use rd3d12_core::raster::{Rect, Viewport};
+use rd3d12_swgpu::raster::{Rect, Viewport};
 use rd3d12_sys as sys;
 use std::sync::OnceLock;
 
@@ -40,11 +40,11 @@ impl Cur<'_> {
     }
 }
 
-fn programs() -> &'static (rd3d12_core::dxil::Program, rd3d12_core::dxil::Program) {
-    static P: OnceLock<(rd3d12_core::dxil::Program, rd3d12_core::dxil::Program)> = OnceLock::new();
+fn programs() -> &'static (rd3d12_shader::dxil::Program, rd3d12_shader::dxil::Program) {
+    static P: OnceLock<(rd3d12_shader::dxil::Program, rd3d12_shader::dxil::Program)> = OnceLock::new();
     P.get_or_init(|| {
-        let vs = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.vs.dxil")));
-        let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.ps.dxil")));
+        let vs = rd3d12_shader::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps = rd3d12_shader::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/dxil/quad.ps.dxil")));
         (vs.expect("quad.vs.dxil"), ps.expect("quad.ps.dxil"))
     })
 }
@@ -104,7 +104,7 @@ fuzz_target!(|data: &[u8]| {
         1 => vec![None],
         _ => vec![Some(Rect { left: c.u32() as i32, top: c.u32() as i32, right: c.u32() as i32, bottom: c.u32() as i32 })],
     };
-    let shader = |p: &'static rd3d12_core::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
+    let shader = |p: &'static rd3d12_shader::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
     let call = DrawCall {
         vs: shader(vs),
         tess: None,
@@ -122,6 +122,7 @@ fuzz_target!(|data: &[u8]| {
         scissors,
         blend_factor: [0.0; 4],
         stencil_ref: 0,
+        sample_positions: None,
     };
     let (w, h) = (8u32, 8u32);
     let plane = (w * h * 4) as usize;

@@ -10,7 +10,7 @@ use rd3d12_core::shader::ShaderModel;
 
 fuzz_target!(|data: &[u8]| {
     let _ = rd3d12_core::shader::parse(data);
-    if let Ok(p) = rd3d12_core::dxil::parse(data) {
+    if let Ok(p) = rd3d12_shader::dxil::parse(data) {
         // The text printer walks every function, instruction and operand.
         let _ = p.module.to_string();
     }

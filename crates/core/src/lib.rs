@@ -9,18 +9,15 @@
 //! * [`footprint`] — GetCopyableFootprints.
 //! * [`allocation`] — GetResourceAllocationInfo(1/2) and the CPU backend memory layout.
 //! * [`tiling`] — tile shapes and GetResourceTiling.
-//! * [`tessellator`] — the fixed-function tessellator: domain points and primitives of a patch.
+//! * [`multisample`] — the standard sample patterns.
 //! * [`states`] — resource states, barrier validation, promotion and decay.
 //! * [`clear`] — which bytes Clear{RenderTarget,DepthStencil,UnorderedAccess}View write.
 //! * [`copy`] — CopyBufferRegion / CopyTextureRegion / CopyResource validation and plans.
 //! * [`dxbc`] — the DXBC container (shaders, root signatures) and its checksum.
-//! * [`dxil`] — DXIL programs: the LLVM bitstream, the module's typed IR, `dx.op` calls.
 //! * [`shader`] — compiled shader containers (DXBC / DXIL): stage, model, signatures.
 //! * [`root_signature`] — root signature descs 1.0/1.1/1.2: validation, RTS0 blobs, conversion.
 //! * [`pipeline`] — pipeline state descriptions and streams: validation, cached blobs, libraries.
 //! * [`indirect`] — command signatures and ExecuteIndirect argument rules.
-//! * [`bc`] — block-compressed texels (BC1–BC7) decoded for sampling.
-//! * [`sample`] — texture sampling (filters, address modes, mip selection, cubes) and texel loads.
 //! * [`info_queue`] — the debug layer's message queue: storage, filters, break-on, printed lines.
 //! * [`error`] — HRESULT classes and debug-layer message IDs.
 #![forbid(unsafe_code)]
@@ -28,34 +25,26 @@
 
 pub mod adapter;
 pub mod allocation;
-pub mod bc;
 pub mod caps;
 pub mod clear;
-pub mod compute;
 pub mod copy;
 pub mod desc;
 pub mod descriptor;
-pub mod draw;
 pub mod dxbc;
-pub mod dxil;
 pub mod error;
 pub mod footprint;
 pub mod format;
 pub mod heap;
 pub mod indirect;
 pub mod info_queue;
-pub mod input_assembler;
-pub mod output_merger;
+pub mod multisample;
 pub mod pack;
 pub mod pipeline;
-pub mod raster;
 pub mod resolve;
 pub mod root_signature;
-pub mod sample;
 pub mod shader;
 pub mod states;
 pub mod subresource;
-pub mod tessellator;
 pub mod tiling;
 
 pub use allocation::{

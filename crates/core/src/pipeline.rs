@@ -230,7 +230,8 @@ impl Slot {
         }
     }
 
-    fn bad_bytecode(self) -> sys::D3D12_MESSAGE_ID {
+    /// The stage's CREATE*SHADER_INVALIDSHADERBYTECODE message.
+    pub fn bad_bytecode(self) -> sys::D3D12_MESSAGE_ID {
         match self {
             Slot::Vs => sys::D3D12_MESSAGE_ID_CREATEVERTEXSHADER_INVALIDSHADERBYTECODE,
             Slot::Hs => sys::D3D12_MESSAGE_ID_CREATEHULLSHADER_INVALIDSHADERBYTECODE,
@@ -1224,39 +1225,6 @@ pub fn validate(d: &PipelineDesc, l: &Limits) -> R<Pipeline> {
     desc.node_mask = desc.node_mask.max(1);
     let canonical = cache::encode(&desc);
     Ok(Pipeline { desc, shaders, root_signature, canonical })
-}
-
-/// A pipeline shader's DXIL program as the CPU backend holds it: the program, or why it could
-/// not be read.
-pub type DxilProgram = Result<crate::dxil::Program, crate::dxil::DxilError>;
-
-/// Reads the DXIL program of each DXIL shader of `p` and checks that the CPU interpreter
-/// executes all of it ([`crate::dxil::support::check`]).
-///
-/// Guarantees: a program that reads but calls an operation (or holds an instruction or a
-/// constant expression) the interpreter does not implement, or that uses a construct the
-/// reader does not implement ([`crate::dxil::DxilError::Unsupported`]), is an E_INVALIDARG
-/// error with the stage's INVALIDSHADERBYTECODE message naming it: its draws and dispatches
-/// would be skipped, and a refusal is better than wrong results. Bitcode that does not read
-/// at all is returned as its error, for the backend to skip with a warning as before.
-/// DXBC shaders have no entry.
-pub fn dxil_programs(p: &Pipeline) -> R<Vec<(Slot, DxilProgram)>> {
-    let mut out = Vec::new();
-    for (slot, s) in &p.shaders {
-        if s.bytecode != shader::Bytecode::Dxil {
-            continue;
-        }
-        let Some(bytes) = p.desc.shader(*slot) else { continue };
-        let refuse = |why: String| gp(slot.bad_bytecode(), format!("{}: {why}", slot.name()));
-        let program = crate::dxil::parse(bytes);
-        match &program {
-            Ok(prog) => crate::dxil::support::check(&prog.module).map_err(|e| refuse(e.to_string()))?,
-            Err(e @ crate::dxil::DxilError::Unsupported(..)) => return Err(refuse(e.to_string())),
-            Err(_) => {}
-        }
-        out.push((*slot, program));
-    }
-    Ok(out)
 }
 
 mod graphics;

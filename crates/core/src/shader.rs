@@ -399,7 +399,7 @@ fn parse_dxbc_program(data: &[u8], fourcc: FourCC) -> Result<(Stage, ShaderModel
 /// The LLVM bitcode of a `DXIL` part, after checking the program and bitcode headers.
 ///
 /// Guarantees: the slice lies inside the program and starts with "BC" 0xC0DE.
-pub(crate) fn dxil_bitcode(data: &[u8]) -> Result<&[u8], ShaderError> {
+pub fn dxil_bitcode(data: &[u8]) -> Result<&[u8], ShaderError> {
     let size = read_u32(data, 4).ok_or(ShaderError::BadProgram("shorter than the program header"))? as u64 * 4;
     if size < 24 || size > data.len() as u64 {
         return Err(ShaderError::BadProgram("program size does not fit the part"));

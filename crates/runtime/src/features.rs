@@ -15,7 +15,7 @@ use std::ffi::c_void;
 /// The device's maximum feature level (what the runtime can do today: see `Caps::today`).
 pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::Caps::today().feature_level);
 /// Highest shader model the device reports. The CPU backend executes DXIL (vertex, pixel and
-/// compute shaders, through `rd3d12_core::dxil::exec`). 6.1 and 6.2 add nothing it must do
+/// compute shaders, through `rd3d12_shader::dxil::exec`). 6.1 and 6.2 add nothing it must do
 /// beyond 6.0 while their optional features stay off (view instancing tier 0, no
 /// barycentrics, no native 16-bit shader ops, WaveOps FALSE); 32-bit floats keep their
 /// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
@@ -119,7 +119,7 @@ impl Device {
                     DoublePrecisionFloatShaderOps: 1,
                     TypedUAVLoadAdditionalFormats: b(caps.typed_uav_load_additional_formats),
                     // A pixel shader's SV_StencilRef is the stencil reference of its pixel
-                    // (core::draw).
+                    // (swgpu::draw).
                     PSSpecifiedStencilRefSupported: 1,
                     ..Default::default()
                 };

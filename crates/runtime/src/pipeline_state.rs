@@ -10,12 +10,12 @@ use crate::device::Device;
 use crate::error::{guard_hr, Error, Message, Result};
 use crate::features;
 use crate::root_signature::RootSignature;
-use rd3d12_core::dxil::Program;
 use rd3d12_core::pipeline::cache::{self, Identity};
 use rd3d12_core::pipeline::{
     self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo, Slot,
 };
 use rd3d12_core::shader::ShaderModel;
+use rd3d12_shader::dxil::Program;
 use rd3d12_sys::*;
 use std::ffi::{c_void, CStr};
 use std::sync::Arc;
@@ -149,7 +149,7 @@ impl Drop for PipelineState {
 }
 
 /// A pipeline as draws and dispatches execute it: the validated pipeline and the DXIL program
-/// of each shader, read (and checked to execute, [`pipeline::dxil_programs`]) at creation.
+/// of each shader, read (and checked to execute, [`rd3d12_shader::pipeline::dxil_programs`]) at creation.
 /// Command lists hold it by `Arc` (no COM reference: native lists do not AddRef the PSOs they
 /// record).
 pub struct Executable {
@@ -167,7 +167,7 @@ impl std::ops::Deref for Executable {
 impl Executable {
     /// Reads the pipeline's DXIL programs; refuses one the CPU backend would not execute.
     pub fn new(pipeline: Pipeline) -> std::result::Result<Executable, PsoError> {
-        let programs = pipeline::dxil_programs(&pipeline)?
+        let programs = rd3d12_shader::pipeline::dxil_programs(&pipeline)?
             .into_iter()
             .map(|(slot, p)| (slot, p.map_err(|e| e.to_string())))
             .collect();

@@ -303,7 +303,8 @@ fn shader_model_ordering_and_values() {
 #[test]
 fn psv_resource_bindings_of_mesas_pixel_shader() {
     // textured.ps: cbuffer b0 (the tint), texture t0, sampler s0, all space 0, one register each.
-    let s = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))).expect("parses");
+    let s = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")))
+        .expect("parses");
     let mut b = s.psv.expect("PSV0").bindings;
     b.sort_by_key(|b| b.ty);
     assert_eq!(
@@ -318,8 +319,10 @@ fn psv_resource_bindings_of_mesas_pixel_shader() {
 
 #[test]
 fn psv_stage_info_of_mesa_hull_and_domain_shaders() {
-    let hs = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.hs.dxil"))).expect("parses");
-    let ds = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.ds.dxil"))).expect("parses");
+    let hs = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.hs.dxil")))
+        .expect("parses");
+    let ds = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.ds.dxil")))
+        .expect("parses");
     // HS: 4 input and 4 output control points, quad domain (3), triangle_ccw output (4).
     assert_eq!(hs.psv.expect("PSV0").stage_info, [4, 4, 3, 4]);
     // DS: 4 input control points, writes SV_Position (1), quad domain.
@@ -328,8 +331,10 @@ fn psv_stage_info_of_mesa_hull_and_domain_shaders() {
 
 #[test]
 fn psv_stage_info_of_mesa_geometry_shaders_is_their_input_primitive_first() {
-    let quad = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil"))).expect("parses");
-    let layer = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/layer.gs.dxil"))).expect("parses");
+    let quad = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")))
+        .expect("parses");
+    let layer = parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/layer.gs.dxil")))
+        .expect("parses");
     // GSInfo: input primitive (D3D_PRIMITIVE), output topology, output stream mask.
     assert_eq!(quad.psv.expect("PSV0").stage_info[..3], [1, 5, 1]);
     assert_eq!(layer.psv.expect("PSV0").stage_info[..3], [3, 5, 1]);

@@ -3,18 +3,18 @@
 //! first use in a draw or dispatch, through the root signature's parameters visible to the
 //! stage: root constants, root CBVs/SRVs/UAVs (buffers at a GPU virtual address), descriptor
 //! tables (descriptors read from the bound shader-visible heap at execution) and static
-//! samplers. SRV textures are sampled and loaded through [`rd3d12_core::sample`]; buffers
+//! samplers. SRV textures are sampled and loaded through [`rd3d12_swgpu::sample`]; buffers
 //! (typed, raw, structured) and UAV textures are read and written in place.
 
 use crate::command_list::{RootArg, RootView};
 use crate::commands::{Binds, Lookup};
 use crate::resource::Memory;
 use rd3d12_core::descriptor::{Descriptor, Kind};
-use rd3d12_core::draw::{Bindings, Class};
-use rd3d12_core::dxil::exec::SampleMode;
 use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
-use rd3d12_core::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_core::{allocation, format, pack};
+use rd3d12_shader::dxil::exec::SampleMode;
+use rd3d12_swgpu::draw::{Bindings, Class};
+use rd3d12_swgpu::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_sys::*;
 use std::borrow::Cow;
 use std::cell::RefCell;

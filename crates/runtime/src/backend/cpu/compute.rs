@@ -1,4 +1,4 @@
-//! Dispatches on the CPU: a recorded [`DispatchWork`] runs [`rd3d12_core::compute::dispatch`]
+//! Dispatches on the CPU: a recorded [`DispatchWork`] runs [`rd3d12_swgpu::compute::dispatch`]
 //! with the compute root signature's bindings ([`super::bindings`]).
 
 use super::bindings::StageBindings;
@@ -27,7 +27,7 @@ pub fn runnable(e: &Executable) -> bool {
 }
 
 /// Executes one dispatch.
-pub fn run(w: &DispatchWork) -> Result<rd3d12_core::compute::DispatchStats, Skipped> {
+pub fn run(w: &DispatchWork) -> Result<rd3d12_swgpu::compute::DispatchStats, Skipped> {
     let Some(Ok(p)) = w.pipeline.program(Slot::Cs) else {
         return Err(Skipped::Unsupported("the compute shader cannot run".into()));
     };
@@ -36,5 +36,5 @@ pub fn run(w: &DispatchWork) -> Result<rd3d12_core::compute::DispatchStats, Skip
     };
     // Compute work sees the parameters of every visibility (compute has no stage filter).
     let b = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_ALL);
-    rd3d12_core::compute::dispatch(&p.module, entry, w.groups, &b).map_err(Skipped::from)
+    rd3d12_swgpu::compute::dispatch(&p.module, entry, w.groups, &b).map_err(Skipped::from)
 }

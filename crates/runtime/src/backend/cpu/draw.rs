@@ -1,9 +1,9 @@
-//! Draws on the CPU: a recorded [`DrawWork`] becomes a [`rd3d12_core::draw`] call. This file
+//! Draws on the CPU: a recorded [`DrawWork`] becomes a [`rd3d12_swgpu::draw`] call. This file
 //! resolves D3D12's bindings for the shaders — the root signature's parameters (root
 //! constants, root descriptors, descriptor tables read from the bound heaps at execution,
 //! static samplers) by register and space, filtered by shader visibility — and the views the
 //! pipeline reads and writes: vertex and index buffers, SRV textures through
-//! [`rd3d12_core::sample`], render targets and the depth-stencil view's depth and stencil planes.
+//! [`rd3d12_swgpu::sample`], render targets and the depth-stencil view's depth and stencil planes.
 //!
 //! Render targets are drawn into a copy of their subresource that is written back afterwards,
 //! so a target the shaders also read (undefined in D3D12) is never aliased mutably.
@@ -13,10 +13,10 @@ use crate::commands::{BoundView, DrawRange, DrawWork};
 use crate::pipeline_state::Executable;
 use crate::resource::Memory;
 use rd3d12_core::allocation;
-use rd3d12_core::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess};
-use rd3d12_core::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{PipelineKind, Slot};
-use rd3d12_core::raster::{Rect, Viewport};
+use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess};
+use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
+use rd3d12_swgpu::raster::{Rect, Viewport};
 use rd3d12_sys::*;
 use std::borrow::Cow;
 
@@ -128,7 +128,7 @@ pub enum Skipped {
 impl From<draw::DrawError> for Skipped {
     fn from(e: draw::DrawError) -> Self {
         match e {
-            draw::DrawError::Shader(rd3d12_core::dxil::exec::ExecError::Timeout) => Skipped::Hung,
+            draw::DrawError::Shader(rd3d12_shader::dxil::exec::ExecError::Timeout) => Skipped::Hung,
             e => Skipped::Unsupported(format!("{e:?}")),
         }
     }
@@ -163,7 +163,7 @@ pub fn report_skipped(what: &str, why: &str) {
 pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     let unsupported = |m: String| Skipped::Unsupported(m);
     // Each stage's program and entry point (None: the pipeline has no such shader).
-    type Stage<'p> = Option<(&'p rd3d12_core::dxil::Program, rd3d12_core::dxil::EntryPoint)>;
+    type Stage<'p> = Option<(&'p rd3d12_shader::dxil::Program, rd3d12_shader::dxil::EntryPoint)>;
     let stage = |slot: Slot| -> Result<Stage<'_>, Skipped> {
         match w.pipeline.program(slot) {
             None => Ok(None),

@@ -78,7 +78,7 @@ struct Counters {
 }
 
 impl Counters {
-    fn draw(&mut self, s: &rd3d12_core::draw::DrawStats) {
+    fn draw(&mut self, s: &rd3d12_swgpu::draw::DrawStats) {
         self.samples += s.samples_passed;
         let st = &mut self.stats;
         st[0] += s.ia_vertices;
@@ -129,7 +129,7 @@ fn run_commands(
     counters: &mut Counters,
     timeout: Option<std::time::Duration>,
 ) -> Result<(), Hung> {
-    use rd3d12_core::dxil::exec::with_deadline;
+    use rd3d12_shader::dxil::exec::with_deadline;
     // Shader work runs with the deadline of the GPU timeout, counted from its start.
     let deadline = || timeout.map(|t| std::time::Instant::now() + t);
     for c in commands {

@@ -9,10 +9,10 @@ use super::draw::Skipped;
 use crate::command_list::{RootArg, RootView};
 use crate::commands::{Binds, DrawRange, IndirectBase, IndirectWork};
 use crate::resource::Memory;
-use rd3d12_core::compute::DispatchStats;
-use rd3d12_core::draw::DrawStats;
 use rd3d12_core::indirect::Argument;
 use rd3d12_core::root_signature::ParameterKind;
+use rd3d12_swgpu::compute::DispatchStats;
+use rd3d12_swgpu::draw::DrawStats;
 use rd3d12_sys::*;
 
 /// What one executed command did.
@@ -74,7 +74,7 @@ pub fn run(w: &IndirectWork, mut each: impl FnMut(Result<Ran, Skipped>), timeout
             break;
         }
         let deadline = timeout.map(|t| std::time::Instant::now() + t);
-        let r = rd3d12_core::dxil::exec::with_deadline(deadline, || run_one(w, &record));
+        let r = rd3d12_shader::dxil::exec::with_deadline(deadline, || run_one(w, &record));
         let hung = matches!(r, Err(Skipped::Hung));
         each(r);
         if hung {

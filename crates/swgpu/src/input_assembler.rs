@@ -11,7 +11,7 @@
 //! of an index or vertex buffer, or from a slot with no buffer, give 0; per-instance elements
 //! advance once every InstanceDataStepRate instances (0: never).
 
-use crate::pipeline::InputElement;
+use rd3d12_core::pipeline::InputElement;
 use rd3d12_sys as sys;
 
 /// A D3D_PRIMITIVE_TOPOLOGY the input assembler draws.
@@ -225,7 +225,7 @@ pub fn element_offsets(elements: &[InputElement]) -> Vec<u32> {
             } else {
                 e.aligned_byte_offset
             };
-            let size = crate::format::info(sys::DXGI_FORMAT(e.format)).map_or(0, |i| i.bytes_per_element());
+            let size = rd3d12_core::format::info(sys::DXGI_FORMAT(e.format)).map_or(0, |i| i.bytes_per_element());
             next[slot] = off.saturating_add(size);
             off
         })
@@ -233,7 +233,7 @@ pub fn element_offsets(elements: &[InputElement]) -> Vec<u32> {
 }
 
 /// The attributes of one vertex: for each element of the layout, its four 32-bit lanes
-/// ([`crate::pack::decode_lanes`]). `vertex` is the vertex number (index buffer value plus base
+/// ([`rd3d12_core::pack::decode_lanes`]). `vertex` is the vertex number (index buffer value plus base
 /// vertex, or StartVertexLocation plus the vertex's position), `instance` the instance's number
 /// within the draw, `start_instance` StartInstanceLocation.
 pub fn fetch(
@@ -260,7 +260,7 @@ pub fn fetch(
             let at = u64::from(index) * u64::from(vb.stride) + u64::from(off);
             let bytes = usize::try_from(at).ok().and_then(|a| vb.data.get(a..));
             bytes
-                .and_then(|b| crate::pack::decode_lanes(sys::DXGI_FORMAT(e.format), b))
+                .and_then(|b| rd3d12_core::pack::decode_lanes(sys::DXGI_FORMAT(e.format), b))
                 .unwrap_or_else(|| zero_lanes(e.format))
         })
         .collect()
@@ -271,7 +271,7 @@ pub fn fetch(
 fn zero_lanes(format: u32) -> [u32; 4] {
     let f = sys::DXGI_FORMAT(format);
     let zero = [0u8; 16];
-    crate::pack::decode_lanes(f, &zero).unwrap_or([0; 4])
+    rd3d12_core::pack::decode_lanes(f, &zero).unwrap_or([0; 4])
 }
 
 #[cfg(test)]

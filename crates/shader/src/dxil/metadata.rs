@@ -10,7 +10,7 @@ use super::bitstream::{read_vbr6_list, Block};
 use super::module::{op, Const, Module, ValueId, ValueKind};
 use super::types::TypeId;
 use super::DxilError;
-use crate::shader::Stage;
+use rd3d12_core::shader::Stage;
 
 /// One metadata item.
 #[derive(Debug, Clone, PartialEq, Eq)]

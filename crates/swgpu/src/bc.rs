@@ -116,7 +116,7 @@ fn rgba8(format: DXGI_FORMAT, c: [u8; 4]) -> [f32; 4] {
             | sys::DXGI_FORMAT_BC7_UNORM_SRGB
     );
     let as8 = if srgb { sys::DXGI_FORMAT_R8G8B8A8_UNORM_SRGB } else { sys::DXGI_FORMAT_R8G8B8A8_UNORM };
-    crate::pack::decode_color(as8, &c).unwrap_or([0.0; 4])
+    rd3d12_core::pack::decode_color(as8, &c).unwrap_or([0.0; 4])
 }
 
 /// UNORM promotion by MSB replication (§19.5.3) of a `bits`-wide value to 8 bits.
@@ -871,7 +871,7 @@ mod tests {
     fn bc1_srgb_linearizes_like_uncompressed_srgb() {
         let b = color_block(0x8410, 0x8410, [0; 16]); // (132, 130, 132)
         let got = decode_texel(DXGI_FORMAT_BC1_UNORM_SRGB, &b, 0, 0).unwrap();
-        let want = crate::pack::decode_color(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, &[132, 130, 132, 255]).unwrap();
+        let want = rd3d12_core::pack::decode_color(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, &[132, 130, 132, 255]).unwrap();
         assert_eq!(got, want);
     }
 
@@ -1055,7 +1055,7 @@ mod tests {
         }
         let b = w.block;
         let got = decode_texel(DXGI_FORMAT_BC7_UNORM_SRGB, &b, 0, 0).unwrap();
-        let want = crate::pack::decode_color(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, &bc7(&b, 0)).unwrap();
+        let want = rd3d12_core::pack::decode_color(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, &bc7(&b, 0)).unwrap();
         assert_eq!(got, want);
         assert_eq!(bc7(&b, 0), [128, 64, 32, 254]);
     }

@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::dxil::ops::opcode;
-use crate::shader;
 use bitstream::{Block, Item, Record};
 use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
+use rd3d12_core::shader;
 
 pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
     ("textured.vs", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))),
@@ -230,7 +230,7 @@ fn a_shader_model_disagreeing_with_the_program_header_is_an_error() {
     // stage (byte 24 of its runtime info) from vertex (1) to pixel (0), leaving the module's
     // "vs"; the container checksum is zero (unsigned), so nothing else needs fixing.
     let mut bytes = fixture("textured.vs").to_vec();
-    let c = crate::dxbc::Container::parse_unverified(&bytes).unwrap();
+    let c = rd3d12_core::dxbc::Container::parse_unverified(&bytes).unwrap();
     let offset = |cc: [u8; 4]| c.part(cc).unwrap().as_ptr() as usize - c.bytes.as_ptr() as usize;
     let (program, psv) = (offset(*b"DXIL"), offset(*b"PSV0"));
     assert_eq!((bytes[program + 2], bytes[psv + 4 + 24]), (1, 1));

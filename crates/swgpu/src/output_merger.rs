@@ -9,7 +9,7 @@
 //! `min(As, 1 - Ad)` for color and 1 for alpha; the stencil test compares
 //! `StencilRef & ReadMask` with `stored & ReadMask`, and a write changes only WriteMask's bits.
 
-use crate::pipeline::{DepthStencil, RtBlend, StencilFace};
+use rd3d12_core::pipeline::{DepthStencil, RtBlend, StencilFace};
 use rd3d12_sys as sys;
 
 /// How a render target's values are clamped around blending.

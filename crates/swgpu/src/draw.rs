@@ -1,5 +1,5 @@
 //! One draw through D3D12's graphics pipeline in software: vertex shading of the assembled
-//! primitives (DXIL through [`crate::dxil::exec`]), rasterization ([`crate::raster`]), pixel
+//! primitives (DXIL through [`rd3d12_shader::dxil::exec`]), rasterization ([`crate::raster`]), pixel
 //! shading in 2x2 quads, and the output merger ([`crate::output_merger`]) into render-target
 //! and depth bytes. Pure logic: the runtime resolves the D3D12 bindings (root signature,
 //! descriptor heaps, views, GPU virtual addresses) into the [`Bindings`] and [`Target`]s given
@@ -31,12 +31,12 @@
 //! depth-stencil views of D16_UNORM, D24_UNORM_S8_UINT, D32_FLOAT and D32_FLOAT_S8X24_UINT
 //! (see [`DepthStencilTarget`]), single-sampled targets.
 
-use crate::dxil::exec::{self, Env, EvalAt, ExecError, SampleMode, Val};
-use crate::dxil::{EntryPoint, Function, Module, SignatureElement};
 use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::output_merger::{self as om, BlendInputs, Range};
-use crate::pipeline::{InputElement, PipelineDesc};
 use crate::raster::{self, Cull, Rect, TriangleState, Viewport};
+use rd3d12_core::pipeline::{InputElement, PipelineDesc};
+use rd3d12_shader::dxil::exec::{self, Env, EvalAt, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::{EntryPoint, Function, Module, SignatureElement};
 use rd3d12_sys as sys;
 use std::collections::HashMap;
 
@@ -303,7 +303,7 @@ pub struct Target<'a> {
     /// The view's format.
     pub format: sys::DXGI_FORMAT,
     /// Bytes from one sample's copy of the subresource to the next (multisampled resources:
-    /// [`crate::allocation::msaa_sample_stride`]; 0 when single-sampled). `data` holds every
+    /// [`rd3d12_core::allocation::msaa_sample_stride`]; 0 when single-sampled). `data` holds every
     /// sample the pipeline's SampleDesc.Count names.
     pub sample_stride: usize,
     /// Array slices (or 3D W slices) of the view that `data` holds, for primitives that pick
@@ -325,7 +325,7 @@ fn layer_offset(layer: u32, layers: u32, stride: usize) -> usize {
 
 impl Target<'_> {
     fn element(&mut self, x: i32, y: i32, sample: u32, layer: u32) -> Option<&mut [u8]> {
-        let size = crate::format::info(self.format)?.bytes_per_element() as usize;
+        let size = rd3d12_core::format::info(self.format)?.bytes_per_element() as usize;
         let at = layer_offset(layer, self.layers, self.layer_stride)
             + sample as usize * self.sample_stride
             + y as usize * self.row_pitch
@@ -525,12 +525,12 @@ impl Handles {
 
     pub(crate) fn create(
         &mut self,
-        module_resources: &[crate::dxil::metadata::Resource],
+        module_resources: &[rd3d12_shader::dxil::metadata::Resource],
         class: u8,
         range: u32,
         index: u32,
     ) -> Result<u32, ExecError> {
-        use crate::dxil::metadata::ResourceClass as R;
+        use rd3d12_shader::dxil::metadata::ResourceClass as R;
         let (want, c) = match class {
             0 => (R::Srv, Class::Srv),
             1 => (R::Uav, Class::Uav),
@@ -562,7 +562,7 @@ struct VsEnv<'b, 'a> {
     instance_id: u32,
     outputs: Outputs,
     handles: &'b mut Handles,
-    resources: &'b [crate::dxil::metadata::Resource],
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
     _a: std::marker::PhantomData<&'a ()>,
 }
@@ -640,7 +640,7 @@ struct GsEnv<'b> {
     /// Emitted vertices' outputs in order; `None` marks a cut.
     emitted: Vec<Option<Outputs>>,
     handles: &'b mut Handles,
-    resources: &'b [crate::dxil::metadata::Resource],
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
@@ -717,11 +717,11 @@ fn link_stages(from: &[SignatureElement], to: &[SignatureElement]) -> Vec<Link> 
 struct GsStage<'b> {
     shader: &'b Shader<'b>,
     function: &'b Function,
-    state: crate::dxil::GsState,
+    state: rd3d12_shader::dxil::GsState,
     topology: input_assembler::Topology,
     /// GS inputs fed by VS outputs, see [`link_stages`].
     links: Vec<Link>,
-    resources: Vec<crate::dxil::metadata::Resource>,
+    resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
     bindings: &'b dyn Bindings,
     /// The output signature ids of SV_Position (none when the output only feeds stream
     /// output or a disabled rasterizer) and SV_PrimitiveID.
@@ -869,7 +869,7 @@ struct PsEnv<'b> {
     /// SV_StencilRef as the shader wrote it.
     stencil_ref: Option<u8>,
     handles: &'b mut Handles,
-    resources: &'b [crate::dxil::metadata::Resource],
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     outputs: &'b [SignatureElement],
     bindings: &'b dyn Bindings,
 }
@@ -1184,7 +1184,7 @@ fn quad_order(frags: &mut Vec<raster::Fragment>, scratch: &mut Vec<raster::Fragm
 
 /// The RT value range for blending.
 fn range_of(format: sys::DXGI_FORMAT) -> Range {
-    let name = crate::format::info(format).map_or("", |i| i.name);
+    let name = rd3d12_core::format::info(format).map_or("", |i| i.name);
     if name.contains("SNORM") {
         Range::Snorm
     } else if name.contains("FLOAT") {
@@ -1220,7 +1220,8 @@ pub fn draw(
     let forced = p.rasterizer.forced_sample_count;
     let uav_only = p.num_render_targets == 0 && p.dsv_format == 0;
     let count = if forced > 1 && uav_only { forced } else { p.sample_count.max(1) };
-    let standard = raster::standard_sample_positions(count).ok_or(DrawError::Unsupported("this sample count"))?;
+    let standard = rd3d12_core::multisample::standard_sample_positions(count)
+        .ok_or(DrawError::Unsupported("this sample count"))?;
     // SetSamplePositions' pattern, for pipelines of its sample count.
     let samples = match call.sample_positions {
         Some(s) if s.len() == standard.len() => s,
@@ -1232,7 +1233,8 @@ pub fn draw(
     // pixel center, and a covered pixel covers every sample of the targets
     // (D3D12_RASTERIZER_DESC::ForcedSampleCount; "MRT with ForcedSampleCount 1").
     let forced_one = p.rasterizer.forced_sample_count == 1 && samples.len() > 1;
-    let raster_samples = if forced_one { raster::standard_sample_positions(1).unwrap_or(samples) } else { samples };
+    let raster_samples =
+        if forced_one { rd3d12_core::multisample::standard_sample_positions(1).unwrap_or(samples) } else { samples };
     let all_samples = ((1u32 << samples.len()) - 1) as u16;
     let mut stats = DrawStats::default();
     let read = call.vertices.iter().filter(|&&v| Some(v) != call.cut).count() as u64;
@@ -1326,7 +1328,9 @@ pub fn draw(
     let mut lane_handles: [Handles; 4] = Default::default();
     let integer_targets: Vec<bool> = targets
         .iter()
-        .map(|t| t.as_ref().is_some_and(|t| crate::format::info(t.format).is_some_and(|i| i.name.contains("INT"))))
+        .map(|t| {
+            t.as_ref().is_some_and(|t| rd3d12_core::format::info(t.format).is_some_and(|i| i.name.contains("INT")))
+        })
         .collect();
     for instance in 0..call.instances {
         let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
@@ -1687,7 +1691,7 @@ fn triangle_depth_bias(
     clip: &[[f32; 4]; 3],
     distances: &[[f32; 3]],
     tstate: &TriangleState,
-    rt: &crate::pipeline::Rasterizer,
+    rt: &rd3d12_core::pipeline::Rasterizer,
     format: Option<sys::DXGI_FORMAT>,
 ) -> f32 {
     let Some(format) = format else { return 0.0 };
@@ -1745,7 +1749,7 @@ fn triangle_depth_bias(
 
 /// The incoming depth is clamped to the viewport's depth range (what D3D does to SV_Depth;
 /// interpolated depth already is) and then converted to the buffer's format the way a
-/// depth write stores it ([`crate::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
+/// depth write stores it ([`rd3d12_core::pack::encode_depth`]: UNORM `floor(z·(2ⁿ−1) + 0.5)`, f32
 /// with denormals flushed), so the test compares exactly what is, or would be, stored. A plane
 /// the view marks read-only is tested but never written.
 fn depth_write(
@@ -1837,7 +1841,7 @@ impl DepthKind {
 
     /// `z` converted to the format: the value the test compares, and the bits a write stores.
     fn quantize(self, z: f32) -> (f32, u32) {
-        let (b, _) = crate::pack::encode_depth(self.format(), z).unwrap_or(([0; 16], 0));
+        let (b, _) = rd3d12_core::pack::encode_depth(self.format(), z).unwrap_or(([0; 16], 0));
         self.read(&b[..4])
     }
 
@@ -1873,7 +1877,7 @@ fn write_pixel(
     integer: bool,
     (x, y, sample, layer): (i32, i32, u32, u32),
     (src, src1): (&[u32; 4], &[u32; 4]),
-    blend: &crate::pipeline::RtBlend,
+    blend: &rd3d12_core::pipeline::RtBlend,
     factor: [f32; 4],
 ) {
     let format = t.format;
@@ -1885,7 +1889,7 @@ fn write_pixel(
         let d = if replace && !blend.logic_op_enable {
             [0; 4]
         } else {
-            crate::pack::decode_lanes(format, e).unwrap_or([0; 4])
+            rd3d12_core::pack::decode_lanes(format, e).unwrap_or([0; 4])
         };
         let v = if blend.logic_op_enable {
             [0, 1, 2, 3].map(|c| om::logic_op(blend.logic_op, s[c], d[c]).unwrap_or(d[c]))
@@ -1893,7 +1897,7 @@ fn write_pixel(
             s
         };
         let v = om::masked(blend.write_mask, v, d);
-        if let Some((b, n)) = crate::pack::encode_uint(format, v) {
+        if let Some((b, n)) = rd3d12_core::pack::encode_uint(format, v) {
             e.copy_from_slice(&b[..n]);
         }
         return;
@@ -1902,7 +1906,7 @@ fn write_pixel(
     let d = if replace && !blend.blend_enable {
         [0.0; 4]
     } else {
-        crate::pack::decode_color(format, e).unwrap_or([0.0; 4])
+        rd3d12_core::pack::decode_color(format, e).unwrap_or([0.0; 4])
     };
     let v = if blend.blend_enable {
         let src1 = src1.map(f32::from_bits);
@@ -1910,7 +1914,7 @@ fn write_pixel(
     } else {
         om::masked(blend.write_mask, s, d)
     };
-    if let Some((b, n)) = crate::pack::encode_color(format, v) {
+    if let Some((b, n)) = rd3d12_core::pack::encode_color(format, v) {
         e.copy_from_slice(&b[..n]);
     }
 }
@@ -1918,7 +1922,7 @@ fn write_pixel(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::PipelineKind;
+    use rd3d12_core::pipeline::PipelineKind;
 
     struct Vs {
         mvp_cols: [[f32; 4]; 4],
@@ -1956,14 +1960,18 @@ mod tests {
     /// origin with the (vertex, geometry, pixel) shaders: one instance, no strip cut, scissor,
     /// blend factor or stencil reference.
     pub(super) fn simple_call<'a>(
-        (vs, gs, ps): (&'a crate::dxil::Program, Option<&'a crate::dxil::Program>, Option<&'a crate::dxil::Program>),
+        (vs, gs, ps): (
+            &'a rd3d12_shader::dxil::Program,
+            Option<&'a rd3d12_shader::dxil::Program>,
+            Option<&'a rd3d12_shader::dxil::Program>,
+        ),
         pipeline: &'a PipelineDesc,
         topology: input_assembler::Topology,
         vertices: Vec<u32>,
         vb: &'a [u8],
         (w, h): (u32, u32),
     ) -> DrawCall<'a> {
-        let shader = |p: &'a crate::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
+        let shader = |p: &'a rd3d12_shader::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
         DrawCall {
             vs: shader(vs),
             tess: None,
@@ -2006,8 +2014,8 @@ mod tests {
         }
     }
 
-    pub(super) fn program(bytes: &[u8]) -> crate::dxil::Program {
-        crate::dxil::parse(bytes).expect("fixture parses")
+    pub(super) fn program(bytes: &[u8]) -> rd3d12_shader::dxil::Program {
+        rd3d12_shader::dxil::parse(bytes).expect("fixture parses")
     }
 
     pub(super) fn element(name: &str, index: u32, format: sys::DXGI_FORMAT, offset: u32) -> InputElement {
@@ -2024,8 +2032,10 @@ mod tests {
 
     #[test]
     fn mesa_textured_shaders_draw_a_triangle_into_rgba8() {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         // Which TEXCOORD indices Mesa gave the position and uv inputs.
         let ins = &vs.dx.entry_points[0].inputs;
         let (pos_idx, uv_idx) = (ins[0].semantic_indices[0], ins[1].semantic_indices[0]);
@@ -2079,7 +2089,7 @@ mod tests {
 
     /// The textured fixtures' pipeline: position (float4) and uv (float2) per vertex, culling
     /// off, and the pipeline's default depth-stencil state unless `f` changes it.
-    fn textured_pipeline(vs: &crate::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
+    fn textured_pipeline(vs: &rd3d12_shader::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
         let ins = &vs.dx.entry_points[0].inputs;
         let mut p = PipelineDesc::new(PipelineKind::Graphics);
         p.input_layout = vec![
@@ -2106,8 +2116,10 @@ mod tests {
         depth: Option<&mut DepthStencilTarget<'_>>,
         stencil_ref: u8,
     ) -> DrawStats {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let mut call = simple_call((&vs, None, with_ps.then_some(&ps)), p, topology, order, &vb, (w, h));
         call.cut = cut;
@@ -2115,7 +2127,7 @@ mod tests {
         draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth, &mut []).expect("draws")
     }
 
-    fn vs_program() -> crate::dxil::Program {
+    fn vs_program() -> rd3d12_shader::dxil::Program {
         program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")))
     }
 
@@ -2146,7 +2158,7 @@ mod tests {
 
     /// A 4x4 depth plane of `format` cleared to `d`, as ClearDepthStencilView writes it.
     fn cleared(format: sys::DXGI_FORMAT, d: f32) -> Vec<u8> {
-        let (e, n) = crate::pack::encode_depth(format, d).unwrap();
+        let (e, n) = rd3d12_core::pack::encode_depth(format, d).unwrap();
         e[..n].repeat(16)
     }
 
@@ -2186,7 +2198,8 @@ mod tests {
         // pixel's top-left corner, the sample of those four lies at x + y = 3 < 4: 10 covered.
         // A pattern of another sample count than the pipeline's is ignored here (undefined).
         let vs = vs_program();
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let p = textured_pipeline(&vs, |_| {});
         let vb: Vec<u8> = half(0.25).iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let format = sys::DXGI_FORMAT_D32_FLOAT;
@@ -2243,8 +2256,10 @@ mod tests {
     /// negative at every vertex drops the triangle; negative at two of three, it stays whole.
     #[test]
     fn clip_distances_cut_and_cull_distances_drop_triangles() {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/clip.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/clip.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let p = quad_pipeline();
         let run = |cull: [f32; 3]| {
             // Screen corners (0, 0), (16, 0), (0, 16) of an 8x8 viewport.
@@ -2286,9 +2301,11 @@ mod tests {
     /// NO_RASTERIZED_STREAM the target stays as it was.
     #[test]
     fn stream_output_appends_whole_primitives_at_the_filled_size_of_every_slot() {
-        use crate::pipeline::{SoEntry, StreamOutput};
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        use rd3d12_core::pipeline::{SoEntry, StreamOutput};
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let mut p = quad_pipeline();
         let entry = |name: Option<&str>, start: u8, count: u8, slot: u8| SoEntry {
             stream: 0,
@@ -2405,7 +2422,7 @@ mod tests {
             &[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
         );
         assert_eq!(stats.ps_invocations, 16);
-        let pattern = raster::standard_sample_positions(4).unwrap();
+        let pattern = rd3d12_core::multisample::standard_sample_positions(4).unwrap();
         for (s, &(dx, dy)) in pattern.iter().enumerate() {
             for (i, &px) in got[s].iter().enumerate() {
                 let (x, y) = ((i % 2) as f32, (i / 2) as f32);
@@ -2516,7 +2533,7 @@ mod tests {
             depth_clip: true,
             viewport: Viewport { x: 0.0, y: 0.0, width: 16.0, height: 16.0, min_depth: 0.0, max_depth: 1.0 },
             bounds: Rect { left: 0, top: 0, right: 16, bottom: 16 },
-            samples: raster::standard_sample_positions(1).unwrap(),
+            samples: rd3d12_core::multisample::standard_sample_positions(1).unwrap(),
         };
         let tri = [[-1.0, 1.0, 0.25, 1.0], [1.0, 1.0, 0.5, 1.0], [0.0, -3.0, -0.375, -1.0]];
         let b = triangle_depth_bias(&tri, &[], &st, &rt, Some(sys::DXGI_FORMAT_D32_FLOAT));
@@ -2597,7 +2614,7 @@ mod tests {
                 subresources: &subs,
             };
             let view = crate::sample::View::whole(crate::sample::Dim::Tex2D, &t);
-            let s = crate::sample::Sampler::from_desc(&crate::descriptor::SamplerDesc {
+            let s = crate::sample::Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
                 filter: 0,
                 address: [1, 1, 1],
                 mip_lod_bias: 0.0,
@@ -2673,7 +2690,8 @@ mod tests {
         // pixels, (2,0) with 1 and (0,2) with 1, so 6 helper lanes run beside them. count.ps adds
         // 1 to u1 per invocation: only the 6 covered pixels count.
         let vs = vs_program();
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/count.ps.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/count.ps.dxil")));
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let verts = half(0.5);
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
@@ -2710,7 +2728,7 @@ mod tests {
         let vs = vs_program();
         let p = textured_pipeline(&vs, |p| {
             p.depth_stencil.stencil_enable = true;
-            p.depth_stencil.front = crate::pipeline::StencilFace {
+            p.depth_stencil.front = rd3d12_core::pipeline::StencilFace {
                 fail: sys::D3D12_STENCIL_OP_INVERT.0,
                 depth_fail: sys::D3D12_STENCIL_OP_DECR.0,
                 pass: sys::D3D12_STENCIL_OP_INCR_SAT.0,
@@ -2908,7 +2926,8 @@ mod tests {
         // rasterizer; the quad's two triangles are rendered but 4-5-0 (three copies of one
         // position) is degenerate: 2; the quad covers all 16 pixels: 16 PS invocations.
         let vs = vs_program();
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
         let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
         let corner = |x: f32, y: f32| [x, y, 0.0, 1.0, 0.0, 0.0];
         let verts = [
@@ -2973,12 +2992,13 @@ mod tests {
     /// Draws `points` ((x, y) in clip space, then an RGBA color) as `topology` on an 8x8 RGBA8
     /// target through quad.vs.dxil, the geometry shader `gs` and the pixel shader `ps`.
     fn gs_draw(
-        gs: &crate::dxil::Program,
-        ps: &crate::dxil::Program,
+        gs: &rd3d12_shader::dxil::Program,
+        ps: &rd3d12_shader::dxil::Program,
         topology: input_assembler::Topology,
         points: &[[f32; 6]],
     ) -> (Vec<u8>, DrawStats) {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
         let p = quad_pipeline();
         let vb: Vec<u8> = points.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call =
@@ -2995,8 +3015,10 @@ mod tests {
     /// covered pixels of a 4x4 D24S8 target get 51 for a red of 0.2, not OMSetStencilRef's 9.
     #[test]
     fn a_pixel_shaders_stencil_ref_replaces_the_pipelines() {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/stencil.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/stencil.ps.dxil")));
         let mut p = quad_pipeline();
         p.depth_stencil.stencil_enable = true;
         p.depth_stencil.front.pass = sys::D3D12_STENCIL_OP_REPLACE.0;
@@ -3070,12 +3092,15 @@ mod tests {
     fn geometry_shaders_of_more_than_32_instances_are_refused_not_run() {
         // D3D's [instance(n)] is at most 32; a malformed state asking for more is refused
         // rather than run four billion times.
-        let mut gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        let mut gs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         if let Some(s) = gs.dx.entry_points[0].gs.as_mut() {
             s.instance_count = u32::MAX;
         }
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
         let p = PipelineDesc::new(PipelineKind::Graphics);
         let vb = [0u8; 24];
         let call =
@@ -3090,8 +3115,10 @@ mod tests {
     /// rgb = src·src1 + dst·(1 − 0.75) = (0.25, 0.1875, 1.0) and a = 1 + 0.5·0.75 = 1.375.
     #[test]
     fn dual_source_blending_reads_the_second_output() {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/dual.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/dual.ps.dxil")));
         let mut p = quad_pipeline();
         p.rtv_formats[0] = sys::DXGI_FORMAT_R32G32B32A32_FLOAT.0;
         let rt0 = &mut p.blend.rt[0];
@@ -3128,9 +3155,12 @@ mod tests {
     /// y 0..4) with the halved color; the depth buffer's slices follow.
     #[test]
     fn a_geometry_shader_picks_slice_and_viewport_per_primitive() {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
-        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/layer.gs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil")));
+        let gs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/layer.gs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         let mut p = quad_pipeline();
         let tri: [[f32; 6]; 3] =
             [[-1.0, -1.0, 1.0, 0.5, 0.25, 1.0], [3.0, -1.0, 1.0, 0.5, 0.25, 1.0], [-1.0, 3.0, 1.0, 0.5, 0.25, 1.0]];
@@ -3186,10 +3216,12 @@ mod tests {
     /// 0.5 × 0.5 clip-space square around it, a 4-vertex triangle strip with the point's color.
     #[test]
     fn a_geometry_shader_turns_each_point_into_a_two_by_two_pixel_quad() {
-        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        let gs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.gs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         // layout(points) in; layout(triangle_strip, max_vertices = 4) out; no invocations.
-        let state = crate::dxil::GsState {
+        let state = rd3d12_shader::dxil::GsState {
             input_primitive: 1,
             max_vertex_count: 4,
             active_stream_mask: 1,
@@ -3229,8 +3261,10 @@ mod tests {
     /// the pixel shader reads back as red / 16.
     #[test]
     fn geometry_shader_instances_cuts_and_written_primitive_ids_reach_the_pixels() {
-        let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/split.gs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/primid.ps.dxil")));
+        let gs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/split.gs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/primid.ps.dxil")));
         assert_eq!(gs.dx.entry_points[0].gs.map(|s| (s.instance_count, s.output_topology)), Some((2, 1)));
         // Pixel centers (1, 1) and (4, 5).
         let (rt, st) = gs_draw(
@@ -3260,7 +3294,8 @@ mod tests {
     #[test]
     fn a_geometry_shader_reads_the_adjacent_vertices_of_a_line() {
         let gs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/adj.gs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil")));
         assert_eq!(gs.dx.entry_points[0].gs.map(|s| s.input_primitive), Some(6));
         // Pixel centers (0, 0), (2, 2), (4, 4), (6, 6), in red, green, blue, white.
         let at = |k: f32| -1.0 + (2.0 * k + 0.5) / 4.0;

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p rd3d12-core --example exec_speed`
 
-use rd3d12_core::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use std::time::Instant;
 
 struct Nothing;
@@ -40,7 +40,11 @@ impl Env for Nothing {
 }
 
 fn main() {
-    let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))).expect("ps");
+    let ps = rd3d12_shader::dxil::parse(include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/dxil/textured.ps.dxil"
+    )))
+    .expect("ps");
     let f = ps.module.function("main").expect("main");
     let n = 200_000;
     let t = Instant::now();

@@ -4,7 +4,7 @@
 use super::super::tests::{element, program, simple_call};
 use super::super::{draw, Bindings, DrawError, SoBuffer};
 use crate::input_assembler::Topology;
-use crate::pipeline::{PipelineDesc, PipelineKind, SoEntry, StreamOutput};
+use rd3d12_core::pipeline::{PipelineDesc, PipelineKind, SoEntry, StreamOutput};
 use rd3d12_sys as sys;
 
 /// Bindings where nothing is bound (the fixtures read none).

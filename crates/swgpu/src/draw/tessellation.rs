@@ -25,10 +25,10 @@
 use super::{f32_of, input_element, lane_val, link_stages, store_lane};
 use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader};
 use super::{SV_POSITION, SV_PRIMITIVE_ID};
-use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
-use crate::dxil::{Function, HsState, SignatureElement};
 use crate::input_assembler::Primitive;
 use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
+use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::{Function, HsState, SignatureElement};
 use std::collections::HashMap;
 
 /// DXIL semantic kinds of the tessellation factors.
@@ -61,8 +61,8 @@ pub(super) struct TessStage<'b> {
     hs_links: Vec<Link>,
     ds_links: Vec<Link>,
     pc_links: Vec<Link>,
-    hs_resources: Vec<crate::dxil::metadata::Resource>,
-    ds_resources: Vec<crate::dxil::metadata::Resource>,
+    hs_resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
+    ds_resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
     /// The HS patch-constant signature ids of SV_TessFactor and SV_InsideTessFactor.
     tess_factor: Option<u32>,
     inside_tess_factor: Option<u32>,
@@ -218,7 +218,7 @@ struct HsEnv<'b> {
     control_points: Vec<Outputs>,
     patch_constants: Outputs,
     handles: &'b mut Handles,
-    resources: &'b [crate::dxil::metadata::Resource],
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
@@ -276,7 +276,7 @@ struct DsEnv<'b> {
     patch_id: u32,
     outputs: Outputs,
     handles: &'b mut Handles,
-    resources: &'b [crate::dxil::metadata::Resource],
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
@@ -329,7 +329,7 @@ mod tests {
     use super::super::{draw, Bindings, DrawError, DrawStats, Tess};
     use super::Shader;
     use crate::input_assembler::Topology;
-    use crate::pipeline::{PipelineDesc, PipelineKind};
+    use rd3d12_core::pipeline::{PipelineDesc, PipelineKind};
     use rd3d12_sys as sys;
 
     /// What Mesa's shaders read: the hull shader's uniforms at b0 (row 0 the outer factors,
@@ -350,15 +350,29 @@ mod tests {
     struct Nothing;
     impl Bindings for Nothing {}
 
-    fn fixture(name: &str) -> crate::dxil::Program {
+    fn fixture(name: &str) -> rd3d12_shader::dxil::Program {
         program(match name {
-            "tri.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.hs.dxil")),
-            "tri.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.ds.dxil")),
-            "quad.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.hs.dxil")),
-            "quad.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.ds.dxil")),
-            "iso.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.hs.dxil")),
-            "iso.ds" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.ds.dxil")),
-            "points.hs" => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_points.hs.dxil")),
+            "tri.hs" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.hs.dxil"))
+            }
+            "tri.ds" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_tri.ds.dxil"))
+            }
+            "quad.hs" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.hs.dxil"))
+            }
+            "quad.ds" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_quad.ds.dxil"))
+            }
+            "iso.hs" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.hs.dxil"))
+            }
+            "iso.ds" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_iso.ds.dxil"))
+            }
+            "points.hs" => {
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess_points.hs.dxil"))
+            }
             _ => unreachable!("no fixture {name}"),
         })
     }
@@ -376,10 +390,12 @@ mod tests {
         ds: &str,
         points: &[[f32; 2]],
         f: Factors,
-        edit: impl FnOnce(&mut crate::dxil::Program),
+        edit: impl FnOnce(&mut rd3d12_shader::dxil::Program),
     ) -> Result<(Vec<u8>, DrawStats), DrawError> {
-        let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.vs.dxil")));
-        let ps = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.ps.dxil")));
+        let vs =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.vs.dxil")));
+        let ps =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/tess.ps.dxil")));
         let (mut hs, ds) = (fixture(hs), fixture(ds));
         edit(&mut hs);
         let mut p = PipelineDesc::new(PipelineKind::Graphics);

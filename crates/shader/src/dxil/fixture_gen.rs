@@ -15,7 +15,7 @@ use super::bitstream::tests::{write_tree, Writer};
 use super::bitstream::{self, Block, Item, Record};
 use super::module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
 use super::{Module, Type, TypeId};
-use crate::dxbc::{self, Container};
+use rd3d12_core::dxbc::{self, Container};
 
 const BASE: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/adduint64.cs.dxil"));
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil");
@@ -202,5 +202,5 @@ fn generated_fixture_is_committed() {
 }
 ";
     assert_eq!(text, want);
-    assert_eq!(crate::shader::parse(&bytes).unwrap().checksum, crate::shader::Checksum::Unsigned);
+    assert_eq!(rd3d12_core::shader::parse(&bytes).unwrap().checksum, rd3d12_core::shader::Checksum::Unsigned);
 }

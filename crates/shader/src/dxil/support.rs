@@ -1,7 +1,7 @@
 //! What the CPU interpreter ([`super::exec`]) executes, decided for a whole module before
 //! anything runs. A draw or dispatch stopped by an operation the interpreter does not implement
 //! is skipped, which leaves its targets with wrong contents; pipeline creation refuses such a
-//! shader instead ([`crate::pipeline::dxil_programs`]), naming the first construct found.
+//! shader instead ([`rd3d12_core::pipeline::dxil_programs`]), naming the first construct found.
 //!
 //! The dx.op table is [`super::exec::executes`], beside the dispatch it describes (a test
 //! there keeps the two equal); the instruction, cast and constant rules below mirror
@@ -126,7 +126,10 @@ mod tests {
 
     #[test]
     fn wave_operations_are_named() {
-        let p = super::super::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil")));
+        let p = super::super::parse(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil"
+        )));
         let e = check(&p.unwrap().module).unwrap_err();
         assert_eq!(e.what, "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex)");
         assert_eq!(e.to_string(), "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex) is not supported (in main)");

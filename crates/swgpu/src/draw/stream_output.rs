@@ -17,8 +17,8 @@
 //!   A slot with no buffer (BufferLocation 0) drops its writes and never overflows.
 
 use super::{bits_of, ShadedVertex};
-use crate::dxil::SignatureElement;
-use crate::pipeline::StreamOutput;
+use rd3d12_core::pipeline::StreamOutput;
+use rd3d12_shader::dxil::SignatureElement;
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //!
 //! The memory a texture lives in is abstracted by [`Texels`] (one decoded texel per call);
 //! [`MemoryTexels`] implements it over a byte slice with per-subresource layouts through
-//! [`crate::pack::decode_color`]. A [`View`] picks the mips and array slices a SRV covers, a
+//! [`rd3d12_core::pack::decode_color`]. A [`View`] picks the mips and array slices a SRV covers, a
 //! [`Sampler`] is the parsed sampler state, and [`sample`], [`gather`] and [`load`] do the
 //! work.
 //!
@@ -57,8 +57,8 @@
 use rd3d12_sys as sys;
 use rd3d12_sys::DXGI_FORMAT;
 
-use crate::descriptor::{SamplerDesc, SamplerState, TextureRange};
 use crate::output_merger::compare;
+use rd3d12_core::descriptor::{SamplerDesc, SamplerState, TextureRange};
 
 /// Fractional bits of scaled texel coordinates and of the LOD (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT,
 /// D3D12_MIP_LOD_FRACTIONAL_BIT_COUNT).
@@ -74,10 +74,10 @@ pub trait Texels {
     /// Array slices (1 for 3D textures).
     fn array_size(&self) -> u32;
     /// The texel at (x, y) of depth slice or array slice `z` of mip `mip`, decoded as a shader
-    /// reads it ([`crate::pack::decode_color`]: normalized formats as floats, integer formats as
+    /// reads it ([`rd3d12_core::pack::decode_color`]: normalized formats as floats, integer formats as
     /// the integer's value); `None` out of range or for formats without a decoder.
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]>;
-    /// The texel as the four 32-bit lanes a `Load` returns ([`crate::pack::decode_lanes`]).
+    /// The texel as the four 32-bit lanes a `Load` returns ([`rd3d12_core::pack::decode_lanes`]).
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
         self.fetch(x, y, z, mip).map(|c| c.map(f32::to_bits))
     }
@@ -140,7 +140,7 @@ pub struct MemoryTexels<'a> {
 }
 
 /// The layouts of plane `plane`'s subresources, `mip + slice × mips`, in the CPU backend's
-/// texture layout ([`crate::allocation::subresource_layout_full`]: tight rows, depth slices
+/// texture layout ([`rd3d12_core::allocation::subresource_layout_full`]: tight rows, depth slices
 /// `RowPitch × NumRows` apart), for [`MemoryTexels::subresources`]; with [`backend_size`] the
 /// rest of a [`MemoryTexels`] over a texture's memory. `None` for buffers and invalid descs.
 pub fn backend_layouts(desc: &sys::D3D12_RESOURCE_DESC1, plane: u32) -> Option<Vec<SubresourceBytes>> {
@@ -151,7 +151,7 @@ pub fn backend_layouts(desc: &sys::D3D12_RESOURCE_DESC1, plane: u32) -> Option<V
     let first = plane.checked_mul(mips.checked_mul(slices)?)?;
     (0..mips * slices)
         .map(|i| {
-            let l = crate::allocation::subresource_layout_full(desc, first + i)?;
+            let l = rd3d12_core::allocation::subresource_layout_full(desc, first + i)?;
             let row_pitch = l.footprint.footprint.RowPitch as usize;
             Some(SubresourceBytes {
                 offset: usize::try_from(l.offset).ok()?,
@@ -168,19 +168,19 @@ pub fn backend_size(desc: &sys::D3D12_RESOURCE_DESC1) -> ((u32, u32, u32), u32, 
     let is3d = desc.Dimension == sys::D3D12_RESOURCE_DIMENSION_TEXTURE3D;
     let depth = u32::from(desc.DepthOrArraySize).max(1);
     let size = (desc.Width.min(u64::from(u32::MAX)) as u32, desc.Height.max(1), if is3d { depth } else { 1 });
-    (size, crate::subresource::mip_levels(desc).max(1), if is3d { 1 } else { depth })
+    (size, rd3d12_core::subresource::mip_levels(desc).max(1), if is3d { 1 } else { depth })
 }
 
 /// How a [`MemoryTexels`] format's elements decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Codec {
-    /// One texel per element, through [`crate::pack`].
+    /// One texel per element, through [`rd3d12_core::pack`].
     Plain(usize),
     /// 4×4 texels per block of this many bytes, through [`crate::bc`].
     Block(usize),
     /// A depth-stencil view format reading one plane of the CPU layout's planar depth-stencil
     /// resources (plane 0: 32-bit depth elements, 24-bit UNORM in the low bits or an f32;
-    /// plane 1: 8-bit stencil), which [`crate::pack`] does not decode.
+    /// plane 1: 8-bit stencil), which [`rd3d12_core::pack`] does not decode.
     Depth24,
     /// R32_FLOAT_X8X24_TYPELESS: plane 0 of D32_FLOAT_S8X24_UINT, an f32 per texel.
     Depth32,
@@ -198,7 +198,7 @@ impl Codec {
             sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS => Codec::Depth32,
             sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT | sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT => Codec::Stencil,
             _ => {
-                let info = crate::format::info(format)?;
+                let info = rd3d12_core::format::info(format)?;
                 if info.is_block_compressed() || info.is_planar() || info.bytes_per_element() == 0 {
                     return None;
                 }
@@ -263,7 +263,7 @@ impl MemoryTexels<'_> {
     }
 
     /// The format border colors, references and out-of-range reads follow, for formats
-    /// [`crate::pack`] handles.
+    /// [`rd3d12_core::pack`] handles.
     fn value_format(&self) -> DXGI_FORMAT {
         crate::bc::uncompressed_equivalent(self.format).unwrap_or(self.format)
     }
@@ -283,7 +283,7 @@ impl Texels for MemoryTexels<'_> {
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
         let (codec, e) = self.element(x, y, z, mip)?;
         match codec {
-            Codec::Plain(_) => crate::pack::decode_color(self.format, e),
+            Codec::Plain(_) => rd3d12_core::pack::decode_color(self.format, e),
             Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4),
             Codec::Stencil => Some([0.0, f32::from(e[0]), 0.0, 1.0]),
             _ => codec.plane_lanes(e).map(|l| l.map(f32::from_bits)),
@@ -292,7 +292,7 @@ impl Texels for MemoryTexels<'_> {
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
         let (codec, e) = self.element(x, y, z, mip)?;
         match codec {
-            Codec::Plain(_) => crate::pack::decode_lanes(self.format, e),
+            Codec::Plain(_) => rd3d12_core::pack::decode_lanes(self.format, e),
             Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4).map(|c| c.map(f32::to_bits)),
             _ => codec.plane_lanes(e),
         }
@@ -300,7 +300,7 @@ impl Texels for MemoryTexels<'_> {
     fn zero(&self) -> [f32; 4] {
         match Codec::of(self.format) {
             Some(Codec::Depth24 | Codec::Depth32 | Codec::Stencil) => [0.0, 0.0, 0.0, 1.0],
-            _ => self.without_alpha(crate::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])),
+            _ => self.without_alpha(rd3d12_core::pack::decode_color(self.value_format(), &[0; 16]).unwrap_or([0.0; 4])),
         }
     }
     fn zero_lanes(&self) -> [u32; 4] {
@@ -308,7 +308,7 @@ impl Texels for MemoryTexels<'_> {
         // the others, which is exactly what an out-of-range load returns.
         match Codec::of(self.format) {
             Some(c @ (Codec::Depth24 | Codec::Depth32 | Codec::Stencil)) => c.plane_lanes(&[0; 4]).unwrap_or([0; 4]),
-            _ => crate::pack::out_of_range_lanes(self.value_format()),
+            _ => rd3d12_core::pack::out_of_range_lanes(self.value_format()),
         }
     }
     fn border(&self, color: [f32; 4]) -> [f32; 4] {
@@ -323,7 +323,8 @@ impl Texels for MemoryTexels<'_> {
             // and snaps to its precision: the spec's treatment of border colors.
             _ => {
                 let f = self.value_format();
-                let c = crate::pack::encode_color(f, color).and_then(|(b, _)| crate::pack::decode_color(f, &b));
+                let c =
+                    rd3d12_core::pack::encode_color(f, color).and_then(|(b, _)| rd3d12_core::pack::decode_color(f, &b));
                 self.without_alpha(c.unwrap_or(color))
             }
         }
@@ -338,8 +339,8 @@ impl Texels for MemoryTexels<'_> {
             Some(Codec::Depth32 | Codec::Stencil) => reference,
             _ => {
                 let f = self.value_format();
-                crate::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
-                    .and_then(|(b, _)| crate::pack::decode_color(f, &b))
+                rd3d12_core::pack::encode_color(f, [reference, 0.0, 0.0, 0.0])
+                    .and_then(|(b, _)| rd3d12_core::pack::decode_color(f, &b))
                     .map_or(reference, |c| c[0])
             }
         }
@@ -2133,7 +2134,7 @@ mod tests {
     #[test]
     fn component_mapping_selects_sources_and_forced_values() {
         let rgba = [1.0, 2.0, 3.0, 4.0];
-        let identity = crate::descriptor::DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        let identity = rd3d12_core::descriptor::DEFAULT_SHADER_4_COMPONENT_MAPPING;
         assert_eq!(apply_mapping(identity, rgba, 0.0, 1.0), rgba);
         // (B, R, FORCE_0, FORCE_1) encoded as D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING does.
         let encode = |s: [u32; 4]| s[0] | s[1] << 3 | s[2] << 6 | s[3] << 9 | 1 << 12;
@@ -2236,7 +2237,7 @@ mod tests {
 
     #[test]
     fn backend_layouts_address_the_cpu_layout_of_a_texture() {
-        use crate::pack::encode_color;
+        use rd3d12_core::pack::encode_color;
         // A 4×2 RGBA8 2D array of 2 slices with 2 mips, written texel by texel through the
         // layouts, then read back through MemoryTexels.
         let desc = sys::D3D12_RESOURCE_DESC1 {
@@ -2257,7 +2258,7 @@ mod tests {
         assert_eq!(layouts[0], SubresourceBytes { offset: 0, row_pitch: 16, depth_pitch: 32 });
         let (size, mips, array_size) = backend_size(&desc);
         assert_eq!((size, mips, array_size), ((4, 2, 1), 2, 2));
-        let bytes_len = crate::allocation::layout_bytes(&desc).unwrap() as usize;
+        let bytes_len = rd3d12_core::allocation::layout_bytes(&desc).unwrap() as usize;
         let mut bytes = vec![0u8; bytes_len];
         let value = |x: u32, y: u32, mip: u32, slice: u32| {
             [x as f32 / 255.0, y as f32 / 255.0, mip as f32 / 255.0, slice as f32 / 255.0]

@@ -33,8 +33,8 @@ pub use module::{BasicBlock, Const, Function, Module, ValueDef, ValueId, ValueKi
 pub use ops::DxOp;
 pub use types::{Type, TypeId, Types};
 
-use crate::dxbc::Container;
-use crate::shader::ShaderError;
+use rd3d12_core::dxbc::Container;
+use rd3d12_core::shader::ShaderError;
 
 /// Why DXIL could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl From<bitstream::BitError> for DxilError {
 pub fn bitcode(container: &[u8]) -> Result<&[u8], ShaderError> {
     let c = Container::parse_unverified(container)?;
     let part = c.part(*b"DXIL").ok_or(ShaderError::NoProgram)?;
-    crate::shader::dxil_bitcode(part)
+    rd3d12_core::shader::dxil_bitcode(part)
 }
 
 /// A DXIL shader: its module and the DXIL facts of its metadata.
@@ -94,19 +94,19 @@ pub struct Program {
 
 /// Reads the DXIL program of a shader container.
 ///
-/// Guarantees: the container is one [`crate::shader::parse`] accepts; the module is read
+/// Guarantees: the container is one [`rd3d12_core::shader::parse`] accepts; the module is read
 /// as [`Module::parse`] guarantees; `dx.shaderModel` names the stage and shader model of the
 /// program header, and there is exactly one entry point unless the program is a library.
 /// Any malformation is an error, never a panic.
 pub fn parse(container: &[u8]) -> Result<Program, DxilError> {
-    let shader = crate::shader::parse(container)?;
+    let shader = rd3d12_core::shader::parse(container)?;
     let module = Module::parse(&bitstream::parse(bitcode(container)?)?)?;
     let dx = module.dx_metadata()?;
     let model = (shader.model.major as u32, shader.model.minor as u32);
     if dx.stage != shader.stage || dx.model != model {
         return Err(DxilError::Malformed("metadata", "dx.shaderModel differs from the program header"));
     }
-    if shader.stage != crate::shader::Stage::Library && dx.entry_points.len() != 1 {
+    if shader.stage != rd3d12_core::shader::Stage::Library && dx.entry_points.len() != 1 {
         return Err(DxilError::Malformed("metadata", "a shader has one entry point"));
     }
     Ok(Program { module, dx })

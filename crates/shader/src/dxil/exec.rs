@@ -2002,7 +2002,7 @@ fn run_dx_op(cx: &mut OpCx<'_>, opcode: u32, args: Args<'_>, ty: TypeId, facts: 
             let h = handle(args, 0)?;
             let samples = env.dimensions(h, 0)?[3];
             let index = u(1) as u32 as usize;
-            let (x, y) = crate::raster::standard_sample_positions(samples)
+            let (x, y) = rd3d12_core::multisample::standard_sample_positions(samples)
                 .and_then(|p| p.get(index))
                 .map_or((0.0, 0.0), |&(x, y)| (f32::from(x) / 16.0, f32::from(y) / 16.0));
             return Ok(lanes(cx.out, [Val::F32(x), Val::F32(y)]));
@@ -2478,9 +2478,15 @@ mod tests {
 
     fn module(name: &str) -> Module {
         let bytes = match name {
-            "textured.ps" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))[..],
-            "textured.vs" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))[..],
-            "loop.ps" => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.ps.dxil"))[..],
+            "textured.ps" => {
+                &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))[..]
+            }
+            "textured.vs" => {
+                &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))[..]
+            }
+            "loop.ps" => {
+                &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.ps.dxil"))[..]
+            }
             _ => &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/loop.vs.dxil"))[..],
         };
         crate::dxil::parse(bytes).expect("fixture parses").module

@@ -1,13 +1,13 @@
 //! One Dispatch in software: every thread group of the grid runs the compute shader's threads
-//! through [`crate::dxil::exec::run_group`] (groupshared memory, barriers), with the system
+//! through [`rd3d12_shader::dxil::exec::run_group`] (groupshared memory, barriers), with the system
 //! values of each thread (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID,
 //! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
 //! stages. Pure logic: the runtime resolves the root signature and descriptors.
 
 use crate::draw::{resource_ops, Bindings, Class, DrawError, Handles};
-use crate::dxil::exec::{self, Env, ExecError, SampleMode, Val};
-use crate::dxil::metadata::Resource;
-use crate::dxil::{EntryPoint, Module};
+use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::metadata::Resource;
+use rd3d12_shader::dxil::{EntryPoint, Module};
 
 /// The most threads a group may have (D3D12_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP).
 pub const MAX_THREADS_PER_GROUP: u32 = 1024;
@@ -166,8 +166,8 @@ mod tests {
         }
     }
 
-    fn program(bytes: &[u8]) -> crate::dxil::Program {
-        crate::dxil::parse(bytes).expect("fixture parses")
+    fn program(bytes: &[u8]) -> rd3d12_shader::dxil::Program {
+        rd3d12_shader::dxil::parse(bytes).expect("fixture parses")
     }
 
     fn buffers(uavs: Vec<Vec<u32>>) -> Buffers {
@@ -176,10 +176,11 @@ mod tests {
 
     #[test]
     fn a_deadline_stops_an_endless_loop_and_spares_finite_work() {
-        use crate::dxil::exec::{with_deadline, ExecError};
+        use rd3d12_shader::dxil::exec::{with_deadline, ExecError};
         use std::time::{Duration, Instant};
         // hang: loops while u0[0] == 0 (4 threads); over zeroed memory it never ends.
-        let hang = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/hang.cs.dxil")));
+        let hang =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/hang.cs.dxil")));
         let b = buffers(vec![vec![0; 8]]);
         let start = Instant::now();
         let r = with_deadline(Some(start + Duration::from_millis(50)), || {
@@ -196,7 +197,8 @@ mod tests {
         assert_eq!(&b.uavs.borrow()[0][1..6], &[0, 0, 0, 0, 7], "each thread stores its count of 0 iterations");
         // spin: acc += k ^ (acc >> 3) for k < u0[0], stored to u0[1]; 100 000 iterations take
         // about 900 000 steps, past many deadline checks, with no deadline set.
-        let spin = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/spin.cs.dxil")));
+        let spin =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/spin.cs.dxil")));
         let b = buffers(vec![vec![100_000, 0]]);
         dispatch(&spin.module, &spin.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let want = (0..100_000u32).fold(0u32, |acc, k| acc.wrapping_add(k ^ (acc >> 3)));
@@ -224,7 +226,8 @@ mod tests {
     #[test]
     fn reduce_sums_each_group_through_groupshared_memory_and_barriers() {
         // Each group of 64 sums its 64 inputs with a tree of barriers; thread 0 writes the sum.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/reduce.cs.dxil")));
+        let p =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/reduce.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let src: Vec<u32> = (0..192).map(|i| i * i).collect();
         let b = buffers(vec![src.clone(), vec![0; 3]]);
@@ -237,7 +240,8 @@ mod tests {
 
     #[test]
     fn image_stores_the_thread_ids_as_colors() {
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/image.cs.dxil")));
+        let p =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/image.cs.dxil")));
         let e = &p.dx.entry_points[0];
         assert_eq!(e.num_threads, Some([8, 8, 1]));
         let b =
@@ -255,7 +259,8 @@ mod tests {
     #[test]
     fn atomic_appends_every_thread_once() {
         // counter at byte 0, values from byte 4; value = thread id + cb.add.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/atomic.cs.dxil")));
+        let p =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/atomic.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let mut b = buffers(vec![vec![0; 1 + 64]]);
         b.cb = [100, 0, 0, 0];
@@ -273,7 +278,10 @@ mod tests {
         // shared_atomics.comp: per group of 64 threads, sums, maxima, ORs, one winning
         // compare-and-swap per cell (Mesa writes cmpxchg as LLVM's old record form) and
         // exchanges summed with what is left; thread 0..7 write the cells, 32 words per group.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/shared_atomics.cs.dxil")));
+        let p = program(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/dxil/shared_atomics.cs.dxil"
+        )));
         let e = &p.dx.entry_points[0];
         let b = buffers(vec![vec![0; 64]]);
         dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
@@ -297,7 +305,7 @@ mod tests {
         }
     }
 
-    /// A 2x2 RGBA8 texture (red, green / blue, white by rows) gathered through core::sample.
+    /// A 2x2 RGBA8 texture (red, green / blue, white by rows) gathered through swgpu::sample.
     struct Gathering {
         out: RefCell<Vec<u32>>,
     }
@@ -333,7 +341,7 @@ mod tests {
                 subresources: &subs,
             };
             let view = crate::sample::View::whole(crate::sample::Dim::Tex2D, &t);
-            let s = crate::sample::Sampler::from_desc(&crate::descriptor::SamplerDesc {
+            let s = crate::sample::Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
                 filter: 0,
                 address: [3, 3, 3],
                 mip_lod_bias: 0.0,
@@ -353,7 +361,8 @@ mod tests {
         // At the center of the 2x2 texture the footprint is all four texels, returned as
         // (-u,+v) (+u,+v) (+u,-v) (-u,-v) = (0,1) blue, (1,1) white, (1,0) green, (0,0) red.
         // Thread i gathers channel i: red [0,1,0,1], green [0,1,1,0], blue [1,1,0,0], alpha 1s.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/gather.cs.dxil")));
+        let p =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/gather.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let b = Gathering { out: RefCell::new(vec![0; 16]) };
         dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
@@ -432,7 +441,10 @@ mod tests {
         // texture2dms_load.hlsl (DXC): thread k (of 16) stores (w, h, samples, 0) from
         // GetDimensions at float4 6k + 4 and (GetSamplePosition(k & 3), 0, 0) at 6k + 5.
         // Positions are D3D's standard pattern in 1/16 pixel; past the count they are (0, 0).
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/texture2dms_load.cs.dxil")));
+        let p = program(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/dxil/texture2dms_load.cs.dxil"
+        )));
         let e = &p.dx.entry_points[0];
         let four = [(-2.0, -6.0), (6.0, -2.0), (-6.0, 2.0), (2.0, 6.0)];
         let two = [(4.0, 4.0), (-4.0, -4.0), (0.0, 0.0), (0.0, 0.0)];
@@ -452,7 +464,8 @@ mod tests {
     fn imul_umul_and_udiv_give_both_words_in_dxbc_order() {
         // twoouts.cs.dxil (64 threads): a = i * 0x9E3779B1, b = i - 3; per thread six words:
         // IMul(a, b) {hi, lo}, UMul(a, b) {hi, lo}, UDiv(a, b) {quotient, remainder}.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")));
+        let p =
+            program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")));
         let b = buffers(vec![vec![0xDEAD; 6 * 64]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
@@ -485,7 +498,10 @@ mod tests {
         // getelementptr constant expressions into a private `static` array and groupshared
         // memory. Per thread, n = i & 7: w[4i] = n (n + 1) / 2; w[4i+1] = (n + 1) i, plus 5
         // when n == 3; w[4i+2] = 4i + 5; w[4i+3] = 0xC0FFEE (thread 0's groupshared store).
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/static_global_array.cs.dxil")));
+        let p = program(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/dxil/static_global_array.cs.dxil"
+        )));
         let b = buffers(vec![vec![0; 4 * 64]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
@@ -502,7 +518,10 @@ mod tests {
     fn atomics_on_constant_expression_geps_into_groupshared_memory() {
         // interlocked_groupshared.cs.dxil (DXC): every atomicrmw and cmpxchg addresses g[k]
         // through a getelementptr constant expression; thread 0 copies g[0..10] to u0.
-        let p = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/interlocked_groupshared.cs.dxil")));
+        let p = program(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/dxil/interlocked_groupshared.cs.dxil"
+        )));
         let b = buffers(vec![vec![0xDEAD; 10]]);
         dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let g = b.uavs.borrow()[0].clone();

@@ -5,11 +5,11 @@
 //!
 //! `cargo run --release -p rd3d12-core --example draw_speed [draws]`
 
-use rd3d12_core::draw::{draw, Bindings, DrawCall, Shader, Target};
-use rd3d12_core::dxil::exec::SampleMode;
-use rd3d12_core::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
-use rd3d12_core::raster::Viewport;
+use rd3d12_shader::dxil::exec::SampleMode;
+use rd3d12_swgpu::draw::{draw, Bindings, DrawCall, Shader, Target};
+use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
+use rd3d12_swgpu::raster::Viewport;
 use rd3d12_sys as sys;
 use std::time::Instant;
 
@@ -44,8 +44,16 @@ impl Bindings for Ps {
 
 fn main() {
     let draws: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let vs = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))).expect("vs");
-    let ps = rd3d12_core::dxil::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil"))).expect("ps");
+    let vs = rd3d12_shader::dxil::parse(include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/dxil/textured.vs.dxil"
+    )))
+    .expect("vs");
+    let ps = rd3d12_shader::dxil::parse(include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/dxil/textured.ps.dxil"
+    )))
+    .expect("ps");
     let ins = &vs.dx.entry_points[0].inputs;
     let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
         semantic_name: Some(ins[i].name.clone()),

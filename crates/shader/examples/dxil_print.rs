@@ -13,7 +13,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    match rd3d12_core::dxil::parse(&bytes) {
+    match rd3d12_shader::dxil::parse(&bytes) {
         Ok(p) => print!("{}", p.module),
         Err(e) => {
             eprintln!("{path}: {e}");

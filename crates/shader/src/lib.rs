@@ -1,0 +1,14 @@
+//! rd3d12-shader: the shader compiler.
+//!
+//! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata;
+//!   and today's reference interpreter ([`dxil::exec`]), which executes the module directly.
+//! * [`pipeline`] — which DXIL programs of a pipeline state execute, checked at creation.
+//!
+//! It knows D3D12's rules through `rd3d12-core` (containers, signatures, stages) and nothing
+//! of COM, the runtime or a backend. Issue #20 grows it into `ir/` (one typed SSA IR),
+//! `passes/`, `interp/` (wave-wide) and later `dxbc/`, `jit/` and `spirv/`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod dxil;
+pub mod pipeline;
