@@ -9,6 +9,7 @@
 //! * [`sample`] — texture sampling (filters, address modes, mip selection, cubes) and texel loads.
 //! * [`bc`] — block-compressed texels (BC1–BC7) decoded for sampling.
 //! * [`compute`] — dispatches: thread groups, group-shared memory, barriers.
+//! * [`pool`] — the worker pool (`RD3D12_THREADS`) the parallel stages run on.
 //!
 //! It runs shaders through `rd3d12-shader` and reads D3D12's rules from `rd3d12-core`; it
 //! never sees COM objects or the runtime: the backend hands it memory and descriptors.
@@ -20,6 +21,7 @@ pub mod compute;
 pub mod draw;
 pub mod input_assembler;
 pub mod output_merger;
+pub mod pool;
 pub mod raster;
 pub mod sample;
 pub mod tessellator;
