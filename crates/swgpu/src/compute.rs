@@ -112,13 +112,25 @@ pub fn dispatch(
 mod tests {
     use super::*;
     use crate::draw::Class;
-    use std::cell::RefCell;
+    /// A Shared-like cell for test bindings, which must be Sync (workers share them).
+    pub(crate) struct Shared<T>(std::sync::Mutex<T>);
+    impl<T> Shared<T> {
+        pub(crate) fn new(v: T) -> Self {
+            Shared(std::sync::Mutex::new(v))
+        }
+        pub(crate) fn borrow(&self) -> std::sync::MutexGuard<'_, T> {
+            self.0.lock().unwrap()
+        }
+        pub(crate) fn borrow_mut(&self) -> std::sync::MutexGuard<'_, T> {
+            self.0.lock().unwrap()
+        }
+    }
 
     /// Raw buffers of 32-bit words by UAV register (space 0), and a constant buffer.
     struct Buffers {
-        uavs: RefCell<Vec<Vec<u32>>>,
+        uavs: Shared<Vec<Vec<u32>>>,
         cb: [u32; 4],
-        textures: RefCell<Vec<[u32; 4]>>,
+        textures: Shared<Vec<[u32; 4]>>,
         width: u32,
     }
 
@@ -171,7 +183,7 @@ mod tests {
     }
 
     fn buffers(uavs: Vec<Vec<u32>>) -> Buffers {
-        Buffers { uavs: RefCell::new(uavs), cb: [0; 4], textures: RefCell::new(Vec::new()), width: 0 }
+        Buffers { uavs: Shared::new(uavs), cb: [0; 4], textures: Shared::new(Vec::new()), width: 0 }
     }
 
     #[test]
@@ -245,7 +257,7 @@ mod tests {
         let e = &p.dx.entry_points[0];
         assert_eq!(e.num_threads, Some([8, 8, 1]));
         let b =
-            Buffers { uavs: RefCell::new(vec![]), cb: [0; 4], textures: RefCell::new(vec![[0; 4]; 16 * 8]), width: 16 };
+            Buffers { uavs: Shared::new(vec![]), cb: [0; 4], textures: Shared::new(vec![[0; 4]; 16 * 8]), width: 16 };
         dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
         let t = b.textures.borrow();
         for y in 0..8u32 {
@@ -307,7 +319,7 @@ mod tests {
 
     /// A 2x2 RGBA8 texture (red, green / blue, white by rows) gathered through swgpu::sample.
     struct Gathering {
-        out: RefCell<Vec<u32>>,
+        out: Shared<Vec<u32>>,
     }
 
     impl Bindings for Gathering {
@@ -364,7 +376,7 @@ mod tests {
         let p =
             program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/gather.cs.dxil")));
         let e = &p.dx.entry_points[0];
-        let b = Gathering { out: RefCell::new(vec![0; 16]) };
+        let b = Gathering { out: Shared::new(vec![0; 16]) };
         dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
         let want: [[f32; 4]; 4] =
             [[0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]];
@@ -373,7 +385,7 @@ mod tests {
     }
 
     /// A raw UAV over bytes (u0).
-    struct Bytes(RefCell<Vec<u8>>);
+    struct Bytes(Shared<Vec<u8>>);
     impl Bindings for Bytes {
         fn buffer_load(&self, _: Class, _: (u32, u32), _: u32, index: u32, _: u32) -> [u32; 4] {
             let b = self.0.borrow();
@@ -406,7 +418,7 @@ mod tests {
         io[8..16].copy_from_slice(&(-0.25f64).to_le_bytes());
         io[16..24].copy_from_slice(&0x1_0000_0003u64.to_le_bytes());
         io[24..32].copy_from_slice(&7u64.to_le_bytes());
-        let b = Bytes(RefCell::new(io));
+        let b = Bytes(Shared::new(io));
         dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
         let io = b.0.borrow();
         let d = |i: usize| f64::from_le_bytes(io[32 + 8 * i..40 + 8 * i].try_into().unwrap());
@@ -418,7 +430,7 @@ mod tests {
     /// A Texture2DMS of 4x4 and `samples` samples at t0, and a structured float4 UAV at u0.
     struct Multisampled {
         samples: u32,
-        out: RefCell<Vec<u32>>,
+        out: Shared<Vec<u32>>,
     }
     impl Bindings for Multisampled {
         fn dimensions(&self, class: Class, resource: (u32, u32), _mip: u32) -> [u32; 4] {
@@ -449,7 +461,7 @@ mod tests {
         let four = [(-2.0, -6.0), (6.0, -2.0), (-6.0, 2.0), (2.0, 6.0)];
         let two = [(4.0, 4.0), (-4.0, -4.0), (0.0, 0.0), (0.0, 0.0)];
         for (samples, pattern) in [(4u32, four), (2, two)] {
-            let b = Multisampled { samples, out: RefCell::new(vec![0; 96 * 4]) };
+            let b = Multisampled { samples, out: Shared::new(vec![0; 96 * 4]) };
             dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
             let o: Vec<f32> = b.out.borrow().iter().map(|w| f32::from_bits(*w)).collect();
             for k in 0..16 {

@@ -94,7 +94,7 @@ pub enum Class {
 }
 
 /// What the bound resources answer, by (class, register space, register).
-pub trait Bindings {
+pub trait Bindings: Sync {
     /// Row `row` (16 bytes) of the constant buffer at (space, register); unbound reads 0.
     fn cbuffer_row(&self, _space: u32, _register: u32, _row: u32) -> [u32; 4] {
         [0; 4]
@@ -2674,13 +2674,11 @@ mod tests {
     }
 
     /// count.ps's bindings: an atomic add on u1 counted here.
-    struct Counting(std::cell::Cell<u32>);
+    struct Counting(std::sync::atomic::AtomicU32);
     impl Bindings for Counting {
         fn atomic(&self, uav: (u32, u32), op: u32, _: [i32; 3], value: u32) -> u32 {
             assert_eq!((uav, op), ((0, 1), 0));
-            let old = self.0.get();
-            self.0.set(old + value);
-            old
+            self.0.fetch_add(value, std::sync::atomic::Ordering::Relaxed)
         }
     }
 
@@ -2696,11 +2694,11 @@ mod tests {
         let verts = half(0.5);
         let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let call = simple_call((&vs, None, Some(&ps)), &p, TRI, vec![0, 1, 2], &vb, (4, 4));
-        let counting = Counting(std::cell::Cell::new(0));
+        let counting = Counting(std::sync::atomic::AtomicU32::new(0));
         let stats =
             draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &counting, &mut [], None, &mut []).expect("draws");
         assert_eq!(stats.ps_invocations, 6);
-        assert_eq!(counting.0.get(), 6);
+        assert_eq!(counting.0.load(std::sync::atomic::Ordering::Relaxed), 6);
     }
 
     #[test]

@@ -17,9 +17,9 @@ use rd3d12_swgpu::draw::{Bindings, Class};
 use rd3d12_swgpu::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_sys::*;
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 /// Bytes of memory for reading: borrowed from linear memory, copied from tiles.
 pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
@@ -259,7 +259,7 @@ pub(super) struct StageBindings<'a> {
     binds: &'a Binds,
     /// D3D12_SHADER_VISIBILITY of the stage.
     visibility: u32,
-    cache: RefCell<HashMap<Key, Rc<Resolved>>>,
+    cache: Mutex<HashMap<Key, Arc<Resolved>>>,
 }
 
 impl<'a> StageBindings<'a> {
@@ -449,17 +449,19 @@ impl StageBindings<'_> {
         self.binds.root_args.iter().find(|a| a.0 as usize == index).map(|a| &a.1)
     }
 
-    fn resolve(&self, key: Key) -> Rc<Resolved> {
+    fn resolve(&self, key: Key) -> Arc<Resolved> {
         self.resolve_with(key, 0)
     }
 
     /// As [`Self::resolve`], with the structured stride the shader declares (root views).
-    fn resolve_with(&self, key: Key, stride: u32) -> Rc<Resolved> {
-        if let Some(r) = self.cache.borrow().get(&key) {
-            return r.clone();
+    fn resolve_with(&self, key: Key, stride: u32) -> Arc<Resolved> {
+        // A poisoned cache only means another worker panicked mid-insert; its entries are whole.
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(r) = cached {
+            return r;
         }
-        let r = Rc::new(self.find(key, stride).unwrap_or(Resolved::Nothing));
-        self.cache.borrow_mut().insert(key, r.clone());
+        let r = Arc::new(self.find(key, stride).unwrap_or(Resolved::Nothing));
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, r.clone());
         r
     }
 
