@@ -3,6 +3,7 @@
 //! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata;
 //!   and today's reference interpreter ([`dxil::exec`]), which executes the module directly.
 //! * [`ir`] — the shader IR (growing: today its scalar types).
+//! * [`interp`] — the reference executor over the IR (growing: today its wave operations).
 //! * [`pipeline`] — which DXIL programs of a pipeline state execute, checked at creation.
 //!
 //! It knows D3D12's rules through `rd3d12-core` (containers, signatures, stages) and nothing
@@ -12,5 +13,6 @@
 #![warn(missing_docs)]
 
 pub mod dxil;
+pub mod interp;
 pub mod ir;
 pub mod pipeline;
