@@ -232,6 +232,49 @@ pub struct EntryPoint {
     pub hs: Option<HsState>,
     /// A domain shader's state (the DSState tag, 2).
     pub ds: Option<DsState>,
+    /// `[WaveSize(...)]` (the WaveSize tag, 11, of shader model 6.6, or the RangedWaveSize
+    /// tag, 23, of 6.8); `None` when the shader runs with any wave size.
+    pub wave_size: Option<WaveSize>,
+}
+
+/// The wave sizes an entry point may run with: `[WaveSize(n)]` (shader model 6.6: min = max =
+/// n) or `[WaveSize(min, max[, preferred])]` (6.8). Metadata: `!{i32 11, !{i32 n}}` or
+/// `!{i32 23, !{i32 min, i32 max, i32 preferred}}` (preferred 0 for none) among the entry's
+/// properties (DirectX-Specs "HLSL SM 6.6 WaveSize", hlsl-specs 0013 "Wave Size Range").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WaveSize {
+    /// The fewest lanes.
+    pub min: u32,
+    /// The most lanes.
+    pub max: u32,
+    /// The size the shader prefers, within `min..=max`.
+    pub preferred: Option<u32>,
+}
+
+impl WaveSize {
+    /// A wave size range as the specs allow it: powers of two in 4..=128 ("The allowed wave
+    /// sizes that an HLSL shader may specify are the powers of 2 between 4 and 128,
+    /// inclusive"), `min <= max`, a preferred size inside the range.
+    pub fn new(min: u32, max: u32, preferred: Option<u32>) -> Option<WaveSize> {
+        let ok = |n: u32| n.is_power_of_two() && (4..=128).contains(&n);
+        let pref_ok = preferred.is_none_or(|p| ok(p) && (min..=max).contains(&p));
+        (ok(min) && ok(max) && min <= max && pref_ok).then_some(WaveSize { min, max, preferred })
+    }
+
+    /// Whether a wave of `lanes` lanes may run the shader.
+    pub fn allows(&self, lanes: u32) -> bool {
+        (self.min..=self.max).contains(&lanes) && lanes.is_power_of_two()
+    }
+
+    /// The wave size to run with, for an implementation whose own choice is `default`: the
+    /// preferred size, else `default` when allowed, else the allowed size nearest to it.
+    pub fn pick(&self, default: u32) -> u32 {
+        match self.preferred {
+            Some(p) => p,
+            None if self.allows(default) => default,
+            None => default.clamp(self.min, self.max),
+        }
+    }
 }
 
 /// A hull shader's declared state (DXIL.rst "Hull shader state").
@@ -442,6 +485,7 @@ impl Module {
             let mut gs = None;
             let mut hs = None;
             let mut ds = None;
+            let mut wave_size = None;
             let props = if field(4).is_some() { self.md_list(field(4))? } else { Vec::new() };
             for pair in props.chunks(2) {
                 if let [tag, value] = pair {
@@ -465,6 +509,22 @@ impl Module {
                         let t = self.md_list(*value)?;
                         let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
                         ds = Some(DsState { domain: n(0)?, input_control_points: n(1)? });
+                    }
+                    if let tag @ Some(11 | 23) = self.md_int(*tag) {
+                        // 11: a node of one lane count (or, as some writers emit it, the
+                        // integer itself); 23: (min, max, preferred or 0).
+                        let t = match self.md_int(*value) {
+                            Some(_) => vec![*value],
+                            None => self.md_list(*value)?,
+                        };
+                        let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
+                        let w = if tag == Some(11) {
+                            WaveSize::new(n(0)?, n(0)?, None)
+                        } else {
+                            let p = n(2)?;
+                            WaveSize::new(n(0)?, n(1)?, (p != 0).then_some(p))
+                        };
+                        wave_size = Some(w.ok_or(bad("wave size not a power of two in 4..=128"))?);
                     }
                     if self.md_int(*tag) == Some(3) {
                         let t = self.md_list(*value)?;
@@ -498,8 +558,54 @@ impl Module {
                 gs,
                 hs,
                 ds,
+                wave_size,
             });
         }
         Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str) -> EntryPoint {
+        let path = format!("{}/../../tests/fixtures/dxil/wave/{name}.cs.dxil", env!("CARGO_MANIFEST_DIR"));
+        let p = super::super::parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        p.dx.entry_points.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn wave_size_is_read_from_dxc_entry_point_properties() {
+        // [WaveSize(n)] of shader model 6.6: tag 11, !{i32 n}.
+        for n in [4, 16, 32, 64] {
+            let e = entry(&format!("wavesize_{n}"));
+            assert_eq!(e.wave_size, Some(WaveSize { min: n, max: n, preferred: None }), "wavesize_{n}");
+            assert_eq!(e.num_threads, Some([64, 1, 1]));
+            assert_eq!(e.wave_size.unwrap().pick(8), n);
+        }
+        // [WaveSize(16, 64, 32)] and [WaveSize(4, 128)] of 6.8: tag 23, !{min, max, preferred or 0}.
+        let e = entry("wavesize_range_16_64_32");
+        assert_eq!(e.wave_size, Some(WaveSize { min: 16, max: 64, preferred: Some(32) }));
+        assert_eq!(e.wave_size.unwrap().pick(8), 32);
+        let e = entry("wavesize_range_4_128");
+        assert_eq!(e.wave_size, Some(WaveSize { min: 4, max: 128, preferred: None }));
+        assert_eq!((e.wave_size.unwrap().pick(8), e.num_threads), (8, Some([128, 1, 1])));
+        // Without the attribute: none.
+        assert_eq!(entry("wave_lane_basics").wave_size, None);
+    }
+
+    #[test]
+    fn wave_sizes_are_powers_of_two_from_4_to_128() {
+        assert_eq!(WaveSize::new(8, 8, None), Some(WaveSize { min: 8, max: 8, preferred: None }));
+        for (min, max, pref) in
+            [(2, 8, None), (4, 256, None), (12, 16, None), (32, 16, None), (16, 64, Some(8)), (4, 8, Some(6))]
+        {
+            assert_eq!(WaveSize::new(min, max, pref), None, "({min}, {max}, {pref:?})");
+        }
+        // pick: the preferred size, else the default when allowed, else the nearest bound.
+        let r = WaveSize::new(16, 64, None).unwrap();
+        assert_eq!((r.pick(8), r.pick(32), r.pick(128)), (16, 32, 64));
+        assert!(r.allows(16) && r.allows(64) && !r.allows(8) && !r.allows(48) && !r.allows(128));
     }
 }
