@@ -29,6 +29,29 @@ pub const MAX_ROOT_SIGNATURE: D3D_ROOT_SIGNATURE_VERSION = D3D_ROOT_SIGNATURE_VE
 
 pub const NODE_COUNT: u32 = 1;
 
+/// Whether wave intrinsics execute (OPTIONS1.WaveOps). Prepared for issue #20 and off: it
+/// turns on with the wave-wide interpreter, when `rd3d12_shader::dxil::support` accepts the wave
+/// and quad dx.ops ([`rd3d12_shader::interp::wave::WaveOp`]).
+const WAVE_OPS: bool = false;
+
+/// OPTIONS1's WaveOps, WaveLaneCountMin, WaveLaneCountMax and TotalLaneCount for a device
+/// with (`on`) or without wave intrinsics. The interpreter runs waves of
+/// [`DEFAULT_LANES`](rd3d12_shader::interp::wave::DEFAULT_LANES) and, for a shader with
+/// `[WaveSize]`, any power of two it allows from 4 to 128: the range D3D12 checks a
+/// pipeline's WaveSize against ("D3D12 runtime validation will fail if shaders in a pipeline
+/// state object have a required wave size that is not in the range reported by the driver",
+/// DirectX-Specs "HLSL SM 6.6 WaveSize"). TotalLaneCount counts the default-size waves of
+/// all workers ("the total number of SIMD lanes on the hardware"). Without wave intrinsics
+/// the lane counts mean nothing and are 0.
+fn wave_caps(on: bool) -> (BOOL, u32, u32, u32) {
+    use rd3d12_shader::interp::wave::{DEFAULT_LANES, MAX_LANES, MIN_LANES};
+    if !on {
+        return (0, 0, 0, 0);
+    }
+    let workers = u32::try_from(rd3d12_swgpu::pool::threads()).unwrap_or(u32::MAX);
+    (1, MIN_LANES, MAX_LANES, DEFAULT_LANES.saturating_mul(workers))
+}
+
 /// Reinterprets the caller's buffer as the feature's struct after checking pointer and size.
 ///
 /// # Safety
@@ -161,14 +184,16 @@ impl Device {
                 d.HighestShaderModel = D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
             }
             D3D12_FEATURE_D3D12_OPTIONS1 => {
+                let (wave_ops, lanes_min, lanes_max, lanes_total) = wave_caps(WAVE_OPS);
                 *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = D3D12_FEATURE_DATA_D3D12_OPTIONS1 {
-                    // No wave intrinsics (the lane counts are then meaningless: 0).
-                    WaveOps: 0,
+                    WaveOps: wave_ops,
+                    WaveLaneCountMin: lanes_min,
+                    WaveLaneCountMax: lanes_max,
+                    TotalLaneCount: lanes_total,
                     // Always TRUE when the query succeeds (the docs).
                     ExpandedComputeResourceStates: 1,
                     // 64-bit integer arithmetic runs in dxil::exec.
                     Int64ShaderOps: 1,
-                    ..Default::default()
                 }
             }
             D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT => {
@@ -335,6 +360,15 @@ mod tests {
         assert_eq!(l(&[0x0000, 0x3000]), 0x3000);
         assert_eq!(l(&[0xb000, 0xc000, 0xa000]), 0xb000);
         assert_eq!(l(&[0xc100]), 0);
+    }
+
+    #[test]
+    fn wave_lane_counts_are_what_the_interpreter_runs() {
+        // Off today: no wave intrinsics, lane counts 0.
+        assert_eq!(wave_caps(WAVE_OPS), (0, 0, 0, 0));
+        // Prepared: [WaveSize] 4..=128 accepted, 8 lanes per worker.
+        let workers = rd3d12_swgpu::pool::threads() as u32;
+        assert_eq!(wave_caps(true), (1, 4, 128, 8 * workers));
     }
 
     #[test]
