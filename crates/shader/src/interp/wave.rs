@@ -331,6 +331,31 @@ impl WaveOp {
         }
     }
 
+    /// How many lane operands [`eval`] reads from `args`: 0 for the lane queries, 2 for
+    /// ReadLaneAt and QuadReadLaneAt (value, lane), else 1.
+    pub fn lane_operands(self) -> usize {
+        match self {
+            WaveOp::IsFirstLane | WaveOp::GetLaneIndex | WaveOp::GetLaneCount => 0,
+            WaveOp::ReadLaneAt | WaveOp::QuadReadLaneAt => 2,
+            _ => 1,
+        }
+    }
+
+    /// The type of each result for a value operand of type `value`: `Bool` for the votes,
+    /// IsFirstLane and AllEqual, `I32` for lane indices, counts and Ballot's words, the value's
+    /// own type for the reductions, prefixes, broadcasts and quad reads.
+    pub fn result(self, value: Scalar) -> Scalar {
+        match self {
+            WaveOp::IsFirstLane | WaveOp::AnyTrue | WaveOp::AllTrue | WaveOp::AllEqual => Scalar::Bool,
+            WaveOp::GetLaneIndex
+            | WaveOp::GetLaneCount
+            | WaveOp::Ballot
+            | WaveOp::CountBits
+            | WaveOp::PrefixCountBits => Scalar::I32,
+            _ => value,
+        }
+    }
+
     /// How many values each lane gets (4 for Ballot's `uint4`, else 1).
     pub fn results(self) -> usize {
         if self == WaveOp::Ballot {

@@ -89,6 +89,13 @@ fn from_dx_op_decodes_the_opcodes_and_kind_operands_of_dxil_rst() {
     assert_eq!(d(57, &[]), Ok(None));
     assert_eq!(d(124, &[]), Ok(None));
     assert_eq!(WaveOp::Ballot.results(), 4);
+    assert_eq!(WaveOp::Ballot.result(Scalar::Bool), Scalar::I32);
+    assert_eq!(WaveOp::AllEqual.result(Scalar::F64), Scalar::Bool);
+    assert_eq!(WaveOp::Active { op: Reduce::Sum, signed: true }.result(Scalar::F16), Scalar::F16);
+    assert_eq!(WaveOp::Quad(QuadDir::X).result(Scalar::I64), Scalar::I64);
+    let operands =
+        [WaveOp::GetLaneCount, WaveOp::AnyTrue, WaveOp::ReadLaneAt, WaveOp::QuadReadLaneAt, WaveOp::CountBits];
+    assert_eq!(operands.map(WaveOp::lane_operands), [0, 1, 2, 2, 1]);
     assert!(WaveOp::QuadReadLaneAt.is_quad() && !WaveOp::ReadLaneAt.is_quad());
 }
 
