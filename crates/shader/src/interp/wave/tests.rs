@@ -495,3 +495,53 @@ fn short_operands_and_outputs_never_panic() {
     eval(SUM_U, Scalar::I32, &l, &[&[3, 1]], &mut out);
     assert_eq!(out, [4; 3]);
 }
+
+#[test]
+fn reductions_prefixes_and_ballots_agree_on_random_masks() {
+    // A fixed xorshift sequence of masks and values over every width: the prefix before the
+    // last participating lane plus that lane's value is the reduction, a prefix count is the
+    // ballot's bits below the lane, and a broadcast reads what the first participant holds.
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for round in 0..600 {
+        let w = WIDTHS[round % WIDTHS.len()];
+        let active = (u128::from(next()) << 64 | u128::from(next())) & lanes_below(w);
+        let helper = if round % 3 == 0 { u128::from(next()) & active } else { 0 };
+        let l = Lanes::new(w, active, helper).unwrap();
+        let v: Vec<u64> = (0..w).map(|_| next() & 0xFFFF_FFFF).collect();
+        let cond: Vec<u64> = (0..w).map(|_| next() & 1).collect();
+        let part = l.participants();
+        let sum = reduce(Reduce::Sum, false, Scalar::I32, &l, &v);
+        let want = (0..w as usize).filter(|&i| part >> i & 1 == 1).fold(0u32, |a, i| a.wrapping_add(v[i] as u32));
+        assert_eq!(sum, u64::from(want), "round {round}");
+        let pre = run(WaveOp::Prefix { op: Reduce::Sum, signed: false }, Scalar::I32, &l, &[&v]);
+        if part != 0 {
+            let last = 127 - part.leading_zeros() as usize;
+            assert_eq!((pre[last] + v[last]) & 0xFFFF_FFFF, sum, "round {round}");
+            let first = part.trailing_zeros() as usize;
+            assert_eq!(read_lane_first(&l, &v), v[first]);
+            let isfirst = run(WaveOp::IsFirstLane, Scalar::Bool, &l, &[]);
+            assert_eq!(isfirst.iter().filter(|&&x| x == 1).count(), 1);
+            assert_eq!(isfirst[first], 1);
+        }
+        let b = ballot(&l, &cond);
+        let m = u128::from(b[0]) | u128::from(b[1]) << 32 | u128::from(b[2]) << 64 | u128::from(b[3]) << 96;
+        assert_eq!(m & !part, 0, "only participants vote");
+        assert_eq!(m.count_ones(), count_bits(&l, &cond));
+        assert_eq!(any_true(&l, &cond), m != 0);
+        assert_eq!(all_true(&l, &cond), m == part);
+        let pc = run(WaveOp::PrefixCountBits, Scalar::Bool, &l, &[&cond]);
+        for i in 0..w as usize {
+            if active >> i & 1 == 1 {
+                assert_eq!(pc[i], u64::from((m & lanes_below(i as u32)).count_ones()), "round {round} lane {i}");
+            } else {
+                assert_eq!((pc[i], pre[i]), (0xDEAD, 0xDEAD), "inactive lanes are not written");
+            }
+        }
+    }
+}
