@@ -31,8 +31,12 @@
 //!   all lanes in the quad are made active, even helper lanes" (same page, "Quad-Wide Shuffle
 //!   Operations"). Quad `k` is lanes `4k..4k+3`, quad lane 0 top-left, 1 top-right, 2
 //!   bottom-left, 3 bottom-right; in compute shaders "quadID = WaveGetLaneIndex() / 4;
-//!   quadIndex = WaveGetLaneIndex() % 4" (same page). Reading a quad lane that is not active
-//!   is undefined (the page assumes uniform flow across the quad): here it reads 0.
+//!   quadIndex = WaveGetLaneIndex() % 4" (same page). Which threads share a quad is the
+//!   caller's mapping of threads to lanes: pixels of a 2x2 block in that order; in compute,
+//!   consecutive threads for a 1-D group (numthreads X a multiple of 4, Y = Z = 1) and 2x2
+//!   blocks of thread IDs when X and Y are even (DirectX-Specs "HLSL SM 6.6 Derivatives",
+//!   "Thread Groups and Quads"). Reading a quad lane that is not active is undefined (the page
+//!   assumes uniform flow across the quad): here it reads 0.
 //! * WaveReadLaneAt of a lane that does not participate or of an index `>= W`: "The return
 //!   value from an invalid lane is undefined" (same page, "Wave Broadcast Intrinsics"): here
 //!   0. The index may differ per lane (DXC accepts it since shader model 6.0).
