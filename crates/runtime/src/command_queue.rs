@@ -9,28 +9,19 @@
 
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_list::CommandList;
-use crate::commands::Recorded;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::fence::{Fence, FenceCore, QueueWait};
 use crate::heap::Heap;
 use crate::resource::{Backing, Resource};
-use crate::tiles::{Range, TileMap};
+use crate::work::commands::Recorded;
+use crate::work::queries::{now_ns, TIMESTAMP_FREQUENCY};
+use crate::work::tiles::{Range, TileMap};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-
-/// Nanoseconds of CLOCK_MONOTONIC: the adapter's timestamp clock.
-pub fn now_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime fills the struct.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-pub const TIMESTAMP_FREQUENCY: u64 = 1_000_000_000;
 
 /// Work a queue's thread performs in order.
 enum Work {

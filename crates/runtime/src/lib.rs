@@ -9,7 +9,6 @@ pub mod command_allocator;
 pub mod command_list;
 pub mod command_queue;
 pub mod command_signature;
-pub mod commands;
 pub mod debug;
 pub mod debug_device;
 pub mod debug_objects;
@@ -30,8 +29,7 @@ pub mod residency;
 pub mod resource;
 pub mod root_signature;
 pub mod share;
-pub mod tiles;
-pub mod va;
+pub mod work;
 
 pub use device::{create_device, Device};
 pub use error::{Error, Result};

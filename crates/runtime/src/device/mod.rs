@@ -57,7 +57,7 @@ pub struct Device {
     /// Resident and evicted bytes of the device's pageable objects.
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
-    va: Arc<crate::va::VaRegistry>,
+    va: Arc<crate::work::va::VaRegistry>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
     pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
     /// The debug layer's message store, when the device was created with the layer on.
@@ -73,9 +73,9 @@ pub struct Device {
     /// The ID3D12DeviceConfiguration face (made on first QueryInterface).
     configuration: OnceLock<Ptr<crate::device_factory::Configuration<Device>>>,
     /// Address ranges of the live descriptor heaps.
-    pub(crate) descriptor_heaps: Arc<crate::descriptor_heap::HeapRegistry>,
+    pub(crate) descriptor_heaps: Arc<crate::work::descriptors::HeapRegistry>,
     /// Resources that views were created for, by resource id.
-    pub(crate) resources: Arc<crate::descriptor_heap::ResourceRegistry>,
+    pub(crate) resources: Arc<crate::work::descriptors::ResourceRegistry>,
 }
 
 type Iface = ID3D12Device11;
@@ -426,7 +426,7 @@ impl Device {
         self.debug.as_ref()
     }
 
-    pub fn va(&self) -> &Arc<crate::va::VaRegistry> {
+    pub fn va(&self) -> &Arc<crate::work::va::VaRegistry> {
         &self.va
     }
 

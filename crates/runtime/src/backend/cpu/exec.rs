@@ -5,10 +5,10 @@
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
 use super::draw::Skipped;
-use crate::commands::{Command, Recorded, SubState, TexSide};
-use crate::query_heap::QueryData;
-use crate::resource::Memory;
-use crate::tiles::TileMap;
+use crate::work::commands::{Command, Recorded, SubState, TexSide};
+use crate::work::memory::Memory;
+use crate::work::queries::QueryData;
+use crate::work::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -153,7 +153,7 @@ fn run_commands(
                     *v = to;
                 }
             }
-            Command::Timestamp { data, index } => data.write(*index, &[crate::command_queue::now_ns()]),
+            Command::Timestamp { data, index } => data.write(*index, &[crate::work::queries::now_ns()]),
             Command::QueryBegin { data, index } => {
                 let key = Arc::as_ptr(data) as usize;
                 counters.begun.retain(|b| !(b.0 == key && b.1 == *index));
@@ -310,9 +310,9 @@ fn atomic_copy(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, wide: boo
 fn copy_tiles(tiles: &Memory, indices: &[u32], buffer: &Memory, offset: u64, to_tiles: bool) {
     let Memory::Tiled(map) = tiles else { return };
     let map = map.lock().unwrap_or_else(|e| e.into_inner());
-    let mut buf = vec![0u8; crate::tiles::TILE as usize];
+    let mut buf = vec![0u8; crate::work::tiles::TILE as usize];
     for (k, &t) in indices.iter().enumerate() {
-        let b = offset + k as u64 * crate::tiles::TILE;
+        let b = offset + k as u64 * crate::work::tiles::TILE;
         if to_tiles {
             buffer.read(b, &mut buf);
             map.write(t, 0, &buf);
@@ -383,7 +383,7 @@ fn tiled_row(
             let total = n as u64 * elem;
             while pos < total {
                 let Some((tile, off)) = map.packed_address(sub, row_start + pos) else { break };
-                let piece = (crate::tiles::TILE - off).min(total - pos);
+                let piece = (crate::work::tiles::TILE - off).min(total - pos);
                 let start = range.start + pos as usize;
                 f(tile, off, start..start + piece as usize);
                 pos += piece;
@@ -491,7 +491,7 @@ fn resolve(dst: &Memory, src: &Memory, plan: &rd3d12_core::resolve::ResolvePlan)
 }
 
 /// A deferred AssertResourceState: the subresource's state as the queue left it.
-pub fn assert_state(states: &crate::commands::States, id: u64, sub: u32, state: u32) {
+pub fn assert_state(states: &crate::work::commands::States, id: u64, sub: u32, state: u32) {
     let cur = states.lock().unwrap_or_else(|e| e.into_inner()).get(sub as usize).map(|s| s.state);
     if let Some(cur) = cur.filter(|&c| c != state) {
         crate::debug::report_parts(
