@@ -58,7 +58,7 @@ pub const DEFAULT_TDR_DELAY_SECS: f64 = 60.0;
 
 /// The message of a hang: rd3d12's log (error level) and, with the debug layer, the device
 /// removal message Windows' layer prints for the process at fault.
-fn report_hang(h: crate::backend::cpu::exec::Hung, timeout: Option<std::time::Duration>) {
+fn report_hang(h: crate::backend::Hung, timeout: Option<std::time::Duration>) {
     let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
     let text = format!(
         "Device removal has been triggered for the following reason (DXGI_ERROR_DEVICE_HUNG): a {} ran longer \
@@ -108,6 +108,7 @@ impl CommandQueue {
         let copy_queue = desc.Type == D3D12_COMMAND_LIST_TYPE_COPY;
         let timeout = gpu_timeout(desc.Flags, std::env::var("RD3D12_TDR_DELAY").ok().as_deref());
         let removal = device.inner.removal().clone();
+        let backend = device.inner.backend().clone();
         let worker = std::thread::Builder::new()
             .name("rd3d12-queue".into())
             .spawn(move || {
@@ -137,12 +138,12 @@ impl CommandQueue {
                                 if removal.reason() != S_OK {
                                     break;
                                 }
-                                if let Err(h) = crate::backend::cpu::exec::run(l, timeout) {
+                                if let Err(h) = backend.execute(l, timeout) {
                                     hung = Some(h);
                                     break;
                                 }
                             }
-                            crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
+                            crate::work::commands::end_of_submission(&lists, copy_queue);
                             crate::com::live::end_use(lists.iter().flat_map(|l| l.touched.iter().map(|t| t.id)));
                             // After the bookkeeping: removal wakes the fences' waiters.
                             if let Some(h) = hung {
@@ -179,7 +180,7 @@ impl CommandQueue {
         self.submit(Work::Tiles(Box::new(move || {
             let subs = if sub == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES { 0..n } else { sub..sub + 1 };
             for k in subs {
-                crate::backend::cpu::exec::assert_state(&states, id, k, state);
+                crate::work::commands::assert_state(&states, id, k, state);
             }
         })));
         true

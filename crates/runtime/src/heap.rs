@@ -3,7 +3,7 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12heap>
 
-use crate::backend::cpu::memory::{Memory, MemoryError};
+use crate::backend::memory::MemoryError;
 use crate::com::{Child, Class, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
@@ -46,7 +46,7 @@ impl Allocation {
         let reused = if pooled { POOL.take(bytes as usize) } else { None };
         let memory = match reused {
             Some(m) => m,
-            None => Memory::new(bytes).map_err(|e| match e {
+            None => device.backend().allocate(bytes).map_err(|e| match e {
                 MemoryError::OutOfMemory => Error::OUT_OF_MEMORY,
                 MemoryError::BadHandle => Error::INVALID_ARG,
             })?,
@@ -71,7 +71,7 @@ impl Allocation {
 
     /// Maps memory another process or device shared (OpenSharedHandle) and reads what it is.
     pub fn import(device: &Device, fd: i32) -> Result<(Arc<Allocation>, Trailer)> {
-        let memory = Memory::import(fd).map_err(|_| Error::INVALID_ARG)?;
+        let memory = device.backend().import(fd).map_err(|_| Error::INVALID_ARG)?;
         // SAFETY: the mapping holds `len` readable bytes.
         let t = unsafe { Trailer::load(memory.as_ptr(), memory.len()) }.ok_or(Error::INVALID_ARG)?;
         if t.heap.SizeInBytes > (memory.len() as u64).saturating_sub(TRAILER) {

@@ -1,5 +1,7 @@
 //! rd3d12: the Direct3D 12 runtime objects. The exported C entry points live in the capi crate;
-//! this crate holds the COM layer, one file per D3D12 interface, and the backends.
+//! this crate holds the COM layer, one file per D3D12 interface, the recorded work they hand
+//! down ([`work`]) and the backends behind one trait ([`backend`]): the objects never name a
+//! backend, and a backend never reaches the objects.
 
 pub mod adapter;
 pub mod backend;

@@ -165,7 +165,7 @@ impl PipelineState {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
         // The DXIL programs are read and checked to execute here, at creation.
-        Executable::new(p).map_err(to_error)
+        device.inner.backend().compile(p).map_err(to_error)
     }
 
     /// The object of a validated pipeline; `library_slot` is the library record it clears when

@@ -28,7 +28,7 @@ pub enum Backing {
     /// the heap's public count is left alone, as natively).
     Placed { heap: Hold<Heap>, offset: u64 },
     /// 64 KB tiles mapped from heaps on demand; `va` is a reserved address range for buffers.
-    Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::cpu::memory::AddressRange },
+    Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::memory::AddressRange },
 }
 
 impl Backing {

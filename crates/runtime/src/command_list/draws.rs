@@ -54,7 +54,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
                 DrawRange::Vertices { .. } => None,
             };
             check_work_state(dev, g, "ExecuteBundle", false, indexed);
-            match g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e)) {
+            match g.executable.as_ref().filter(|e| e.runs(false)) {
                 Some(exe) => {
                     let w = draw_work(dev, g, exe, *range, *instances, *start_instance);
                     s.commands.push(Command::Draw(Box::new(w)));
@@ -67,7 +67,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
         }
         BundleWork::Dispatch(groups) => {
             check_work_state(dev, g, "ExecuteBundle", true, None);
-            match g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e)) {
+            match g.executable.as_ref().filter(|e| e.runs(true)) {
                 Some(exe) => {
                     let w = DispatchWork { pipeline: exe.clone(), binds: binds(dev, g, true), groups: *groups };
                     s.commands.push(Command::Dispatch(Box::new(w)));
@@ -104,8 +104,7 @@ fn materialize(l: &CommandList, s: &mut ListState, g: &GraphicsState, work: &Bun
 fn shader_work(g: &GraphicsState, what: &'static str, compute: bool) -> Command {
     let why = match g.executable.as_ref() {
         None => Some("no pipeline state is set".to_string()),
-        Some(e) if compute => crate::backend::cpu::compute::not_runnable(e),
-        Some(e) => crate::backend::cpu::draw::not_runnable(e),
+        Some(e) => e.skip_reason(compute).map(str::to_owned),
     };
     Command::ShaderWork { what, why: why.unwrap_or_else(|| "its pipeline cannot run".into()) }
 }
@@ -114,10 +113,10 @@ fn shader_work(g: &GraphicsState, what: &'static str, compute: bool) -> Command 
 /// backend.
 fn indirect_base(dev: &Device, g: &GraphicsState, compute: bool) -> Option<IndirectBase> {
     let e = g.executable.as_ref()?;
-    if compute && crate::backend::cpu::compute::runnable(e) {
+    if compute && e.runs(true) {
         let w = DispatchWork { pipeline: e.clone(), binds: binds(dev, g, true), groups: [0; 3] };
         Some(IndirectBase::Dispatch(Box::new(w)))
-    } else if !compute && crate::backend::cpu::draw::runnable(e) {
+    } else if !compute && e.runs(false) {
         let range = DrawRange::Indexed { count: 0, start_index: 0, base_vertex: 0 };
         Some(IndirectBase::Draw(Box::new(draw_work(dev, g, e, range, 0, 0))))
     } else {
@@ -239,7 +238,7 @@ unsafe fn record_draw(this: *mut Iface, name: &'static str, range: DrawRange, in
                 DrawRange::Vertices { .. } => None,
             };
             check_work_state(&l.device.inner, g, name, false, indexed);
-            let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::draw::runnable(e));
+            let runnable = g.executable.as_ref().filter(|e| e.runs(false));
             let Some(exe) = runnable else {
                 l.warn_shader_work(name);
                 s.commands.push(shader_work(g, "draw", false));
@@ -271,7 +270,7 @@ pub(super) unsafe extern "C" fn dispatch(this: *mut Iface, x: UINT, y: UINT, z: 
             }
             let g = &s.gfx;
             check_work_state(&l.device.inner, g, "Dispatch", true, None);
-            let runnable = g.executable.as_ref().filter(|e| crate::backend::cpu::compute::runnable(e));
+            let runnable = g.executable.as_ref().filter(|e| e.runs(true));
             let Some(exe) = runnable else {
                 l.warn_shader_work("Dispatch");
                 s.commands.push(shader_work(g, "dispatch", true));

@@ -9,7 +9,7 @@ mod memory;
 mod pipeline;
 mod work;
 
-use crate::backend::{cpu::CpuBackend, Backend};
+use crate::backend::Backend;
 use crate::com::{self, Class, Object, Ptr};
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::features;
@@ -47,7 +47,7 @@ impl Removal {
 
 /// The device: one per adapter and process, as on Windows.
 pub struct Device {
-    backend: Box<dyn Backend>,
+    backend: Arc<dyn Backend>,
     /// What the runtime implements; every capability answer and validation derives from it.
     caps: Caps,
     luid: LUID,
@@ -181,7 +181,7 @@ fn live_device(live: &usize) -> Option<Ptr<Device>> {
 /// A new device with `config`, registered as the process's device.
 fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
     let dev = Ptr::new(Device {
-        backend: Box::new(CpuBackend),
+        backend: crate::backend::default_backend(),
         caps: Caps::today(),
         luid: adapter_luid(),
         removal: Arc::new(Removal { reason: AtomicI32::new(S_OK), fences: Mutex::new(Vec::new()) }),
@@ -371,8 +371,9 @@ impl Device {
         &self.config
     }
 
-    pub fn backend(&self) -> &dyn Backend {
-        &*self.backend
+    /// The backend executing the device's work (shared with its queues' threads).
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        &self.backend
     }
 
     pub fn caps(&self) -> &Caps {

@@ -4,7 +4,7 @@
 //! reserved resource's tiles). Creating allocations (residency, VA registration) is the heap's
 //! business (`crate::heap`); here is only what work in flight needs.
 
-use crate::backend::cpu::memory::Memory as HostMemory;
+use crate::backend::DeviceMemory;
 use crate::residency::Residency;
 use crate::work::tiles::{TileMap, TILE};
 use rd3d12_sys::*;
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 /// the heap's COM reference count (native: placing a resource leaves the heap's count alone).
 pub struct Allocation {
     pub desc: D3D12_HEAP_DESC,
-    pub memory: ManuallyDrop<HostMemory>,
+    pub memory: ManuallyDrop<Box<dyn DeviceMemory>>,
     pub residency: Residency,
     /// Whether clean memory goes back to the [`POOL`] when the allocation dies (committed
     /// resources).
@@ -36,7 +36,7 @@ pub struct Allocation {
 /// front of it: a thread that creates and releases resources reuses memory without taking a
 /// lock or touching a shared counter.
 pub(crate) struct Pool {
-    free: Mutex<BTreeMap<usize, Vec<HostMemory>>>,
+    free: Mutex<BTreeMap<usize, Vec<Box<dyn DeviceMemory>>>>,
     bytes: AtomicUsize,
 }
 
@@ -45,7 +45,7 @@ pub(crate) static POOL: Pool = Pool { free: Mutex::new(BTreeMap::new()), bytes: 
 
 thread_local! {
     /// Up to [`Pool::STASH_ITEMS`] blocks of at most [`Pool::STASH_ITEM`] bytes each.
-    static STASH: RefCell<Vec<HostMemory>> = const { RefCell::new(Vec::new()) };
+    static STASH: RefCell<Vec<Box<dyn DeviceMemory>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Pool {
@@ -54,7 +54,7 @@ impl Pool {
     const STASH_ITEMS: usize = 8;
     const STASH_ITEM: usize = 256 << 10;
 
-    pub(crate) fn take(&self, len: usize) -> Option<HostMemory> {
+    pub(crate) fn take(&self, len: usize) -> Option<Box<dyn DeviceMemory>> {
         let stashed = STASH
             .try_with(|s| {
                 let mut s = s.borrow_mut();
@@ -71,7 +71,7 @@ impl Pool {
         Some(m)
     }
 
-    fn give(&self, m: HostMemory) {
+    fn give(&self, m: Box<dyn DeviceMemory>) {
         let len = m.len();
         if m.is_dirty() || len > Self::MAX_ITEM {
             return;

@@ -1,15 +1,19 @@
-//! A pipeline as recorded work executes it.
+//! A pipeline as recorded work executes it: what [`crate::backend::Backend::compile`] makes of
+//! a validated pipeline.
 
-use rd3d12_core::pipeline::{Pipeline, PsoError, Slot};
+use rd3d12_core::pipeline::{Pipeline, Slot};
 use rd3d12_shader::dxil::Program;
 
-/// A pipeline as draws and dispatches execute it: the validated pipeline and the DXIL program
-/// of each shader, read (and checked to execute, [`rd3d12_shader::pipeline::dxil_programs`]) at creation.
-/// Command lists hold it by `Arc` (no COM reference: native lists do not AddRef the PSOs they
-/// record).
+/// A pipeline as draws and dispatches execute it: the validated pipeline, the program of each
+/// shader the backend read at creation, and why the backend would not run the pipeline's
+/// draws or dispatches. Command lists hold it by `Arc` (no COM reference: native lists do not
+/// AddRef the PSOs they record).
 pub struct Executable {
     pub pipeline: Pipeline,
     programs: Vec<(Slot, std::result::Result<Program, String>)>,
+    /// Why the backend does not run the pipeline's draws ([0]) and dispatches ([1]); `None`:
+    /// it does.
+    skips: [Option<String>; 2],
 }
 
 impl std::ops::Deref for Executable {
@@ -20,13 +24,28 @@ impl std::ops::Deref for Executable {
 }
 
 impl Executable {
-    /// Reads the pipeline's DXIL programs; refuses one the CPU backend would not execute.
-    pub fn new(pipeline: Pipeline) -> std::result::Result<Executable, PsoError> {
-        let programs = rd3d12_shader::pipeline::dxil_programs(&pipeline)?
-            .into_iter()
-            .map(|(slot, p)| (slot, p.map_err(|e| e.to_string())))
-            .collect();
-        Ok(Executable { pipeline, programs })
+    /// A pipeline with the programs read from its shaders (by slot; an error for a shader that
+    /// could not be read), whose draws and dispatches run until [`Executable::with_skips`]
+    /// says otherwise.
+    pub fn new(pipeline: Pipeline, programs: Vec<(Slot, std::result::Result<Program, String>)>) -> Executable {
+        Executable { pipeline, programs, skips: [None, None] }
+    }
+
+    /// The pipeline with the reasons its draws (`skips[0]`) and dispatches (`skips[1]`) do
+    /// not run.
+    pub fn with_skips(self, skips: [Option<String>; 2]) -> Executable {
+        Executable { skips, ..self }
+    }
+
+    /// Why the backend does not run the pipeline's dispatches (`compute`) or draws; `None`
+    /// when it does.
+    pub fn skip_reason(&self, compute: bool) -> Option<&str> {
+        self.skips[usize::from(compute)].as_deref()
+    }
+
+    /// Whether the backend runs the pipeline's dispatches (`compute`) or draws.
+    pub fn runs(&self, compute: bool) -> bool {
+        self.skip_reason(compute).is_none()
     }
 
     /// The DXIL program of the shader in `slot`: `None` without a shader there, an error when

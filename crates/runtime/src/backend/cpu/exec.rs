@@ -5,7 +5,8 @@
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
 use super::draw::Skipped;
-use crate::work::commands::{Command, Recorded, SubState, TexSide};
+use crate::backend::Hung;
+use crate::work::commands::{assert_state, Command, Recorded, SubState, TexSide};
 use crate::work::memory::Memory;
 use crate::work::queries::QueryData;
 use crate::work::tiles::TileMap;
@@ -13,14 +14,6 @@ use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// Shader work ran past the queue's GPU timeout: the device is to be removed
-/// (DXGI_ERROR_DEVICE_HUNG) and nothing after it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hung {
-    /// "draw", "dispatch" or "indirect command".
-    pub what: &'static str,
-}
 
 /// Runs one list's commands, then applies what the list did to its subresources' states
 /// (implicit promotion of first uses, explicit barriers). Each draw, dispatch and indirect
@@ -255,23 +248,6 @@ fn skipped(p: &Option<(Memory, u64, D3D12_PREDICATION_OP)>) -> bool {
     }
 }
 
-/// After an ExecuteCommandLists: states decay to COMMON for buffers, simultaneous-access
-/// textures, anything used on a copy queue, and subresources implicitly promoted to read-only
-/// states (commands-and-sync.md §4.3).
-pub fn end_of_submission(lists: &[std::sync::Arc<Recorded>], copy_queue: bool) {
-    for l in lists {
-        for t in &l.touched {
-            let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-            for v in s.iter_mut() {
-                let promoted_read = v.promoted && rd3d12_core::states::is_read_only(v.state);
-                if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, promoted_read) {
-                    *v = SubState::default();
-                }
-            }
-        }
-    }
-}
-
 fn copy_bytes(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, bytes: u64) {
     match (dst.ptr(dst_off, bytes), src.ptr(src_off, bytes)) {
         // SAFETY: both ranges lie inside their memory; memmove semantics for overlap.
@@ -487,21 +463,5 @@ fn resolve(dst: &Memory, src: &Memory, plan: &rd3d12_core::resolve::ResolvePlan)
         let refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
         resolve_row(plan.format, plan.mode, eb, &refs, &mut out);
         write_row(dst, &plan.dst, eb as u64, y, 0, &out);
-    }
-}
-
-/// A deferred AssertResourceState: the subresource's state as the queue left it.
-pub fn assert_state(states: &crate::work::commands::States, id: u64, sub: u32, state: u32) {
-    let cur = states.lock().unwrap_or_else(|e| e.into_inner()).get(sub as usize).map(|s| s.state);
-    if let Some(cur) = cur.filter(|&c| c != state) {
-        crate::debug::report_parts(
-            "ID3D12CommandQueue::ExecuteCommandLists",
-            D3D12_MESSAGE_CATEGORY_EXECUTION,
-            D3D12_MESSAGE_SEVERITY_ERROR,
-            D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE.0,
-            &format!(
-                "AssertResourceState: resource 0x{id:016X} subresource {sub} is in state 0x{cur:x}, not the asserted 0x{state:x}."
-            ),
-        );
     }
 }
