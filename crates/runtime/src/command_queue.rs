@@ -138,12 +138,14 @@ impl CommandQueue {
                                 if removal.reason() != S_OK {
                                     break;
                                 }
+                                let entry = crate::work::states::entry_states(l);
                                 if let Err(h) = backend.execute(l, timeout) {
                                     hung = Some(h);
                                     break;
                                 }
+                                crate::work::states::apply_ends(l, &entry);
                             }
-                            crate::work::commands::end_of_submission(&lists, copy_queue);
+                            crate::work::states::end_of_submission(&lists, copy_queue);
                             crate::com::live::end_use(lists.iter().flat_map(|l| l.touched.iter().map(|t| t.id)));
                             // After the bookkeeping: removal wakes the fences' waiters.
                             if let Some(h) = hung {
@@ -180,7 +182,7 @@ impl CommandQueue {
         self.submit(Work::Tiles(Box::new(move || {
             let subs = if sub == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES { 0..n } else { sub..sub + 1 };
             for k in subs {
-                crate::work::commands::assert_state(&states, id, k, state);
+                crate::work::states::assert_state(&states, id, k, state);
             }
         })));
         true

@@ -27,7 +27,7 @@
 //! Everything D3D12 defines independently of the hardware, so that every backend accepts and
 //! rejects exactly the same calls: argument and state validation, HRESULTs and the debug
 //! layer's messages at recording time, resource-state tracking (promotion and decay after each
-//! submission, `crate::work::commands::end_of_submission`), residency and budgets, VA and
+//! submission, `crate::work::states`), residency and budgets, VA and
 //! descriptor registries, fences, queue ordering and threads, tile-mapping semantics, and
 //! choosing the layout of placed resources (`rd3d12_core::allocation`).
 

@@ -257,36 +257,3 @@ pub struct Recorded {
     /// A bundle's state at Close: what it leaves set in the list that executes it.
     pub bundle_state: Option<Box<crate::work::state::GraphicsState>>,
 }
-
-/// After an ExecuteCommandLists: states decay to COMMON for buffers, simultaneous-access
-/// textures, anything used on a copy queue, and subresources implicitly promoted to read-only
-/// states (commands-and-sync.md §4.3).
-pub fn end_of_submission(lists: &[Arc<Recorded>], copy_queue: bool) {
-    for l in lists {
-        for t in &l.touched {
-            let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-            for v in s.iter_mut() {
-                let promoted_read = v.promoted && rd3d12_core::states::is_read_only(v.state);
-                if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, promoted_read) {
-                    *v = SubState::default();
-                }
-            }
-        }
-    }
-}
-
-/// A deferred AssertResourceState: the subresource's state as the queue left it.
-pub fn assert_state(states: &States, id: u64, sub: u32, state: u32) {
-    let cur = states.lock().unwrap_or_else(|e| e.into_inner()).get(sub as usize).map(|s| s.state);
-    if let Some(cur) = cur.filter(|&c| c != state) {
-        crate::debug::report_parts(
-            "ID3D12CommandQueue::ExecuteCommandLists",
-            D3D12_MESSAGE_CATEGORY_EXECUTION,
-            D3D12_MESSAGE_SEVERITY_ERROR,
-            D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE.0,
-            &format!(
-                "AssertResourceState: resource 0x{id:016X} subresource {sub} is in state 0x{cur:x}, not the asserted 0x{state:x}."
-            ),
-        );
-    }
-}

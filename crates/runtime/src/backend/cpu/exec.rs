@@ -6,53 +6,23 @@
 
 use super::draw::Skipped;
 use crate::backend::Hung;
-use crate::work::commands::{assert_state, Command, Recorded, SubState, TexSide};
+use crate::work::commands::{Command, Recorded, SubState, TexSide};
 use crate::work::memory::Memory;
 use crate::work::queries::QueryData;
+use crate::work::states::assert_state;
 use crate::work::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Runs one list's commands, then applies what the list did to its subresources' states
-/// (implicit promotion of first uses, explicit barriers). Each draw, dispatch and indirect
-/// command must finish within `timeout` (the queue's GPU timeout; `None`: no limit); when one
-/// does not, the list stops there and the error says which.
+/// Runs one list's commands. Each draw, dispatch and indirect command must finish within
+/// `timeout` (the queue's GPU timeout; `None`: no limit); when one does not, the list stops
+/// there and the error says which.
 pub fn run(list: &Recorded, timeout: Option<std::time::Duration>) -> Result<(), Hung> {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
-    let state_of = |end: &rd3d12_core::states::SubresourceEnd| {
-        let t = list.touched.iter().find(|t| t.id == end.resource_id)?;
-        let s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-        s.get(end.subresource as usize).copied()
-    };
-    // Barrier commands move states while the list runs; the debug layer's checks of the
-    // list's first uses and StateBefore values are against the states the list started from.
-    // (The resulting states do not depend on it: a subresource the list transitions ends in the
-    // list's state, one it only uses was not moved by a barrier.)
-    let entry: Vec<Option<SubState>> =
-        if crate::debug::active() { list.ends.iter().map(state_of).collect() } else { Vec::new() };
     let mut counters = Counters::default();
-    run_commands(&list.commands, &mut predicate, &mut counters, timeout)?;
-    for (i, end) in list.ends.iter().enumerate() {
-        let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
-        let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(cur) = s.get_mut(end.subresource as usize) {
-            let start = entry.get(i).copied().flatten().unwrap_or(*cur);
-            let a = end.apply(start.state, start.promoted, t.is_buffer || t.simultaneous);
-            for w in &a.warnings {
-                crate::debug::report_parts(
-                    "ID3D12CommandQueue::ExecuteCommandLists",
-                    D3D12_MESSAGE_CATEGORY_EXECUTION,
-                    D3D12_MESSAGE_SEVERITY_ERROR,
-                    w.id.0,
-                    &w.message,
-                );
-            }
-            *cur = SubState { state: a.state, promoted: a.promoted };
-        }
-    }
-    Ok(())
+    run_commands(&list.commands, &mut predicate, &mut counters, timeout)
 }
 
 /// What a list's draws and dispatches did so far, for queries: samples that passed the depth
