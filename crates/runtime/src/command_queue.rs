@@ -9,28 +9,19 @@
 
 use crate::com::{downcast, Child, Class, Object, Ptr};
 use crate::command_list::CommandList;
-use crate::commands::Recorded;
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::fence::{Fence, FenceCore, QueueWait};
 use crate::heap::Heap;
 use crate::resource::{Backing, Resource};
-use crate::tiles::{Range, TileMap};
+use crate::work::commands::Recorded;
+use crate::work::queries::{now_ns, TIMESTAMP_FREQUENCY};
+use crate::work::tiles::{Range, TileMap};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-
-/// Nanoseconds of CLOCK_MONOTONIC: the adapter's timestamp clock.
-pub fn now_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime fills the struct.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-pub const TIMESTAMP_FREQUENCY: u64 = 1_000_000_000;
 
 /// Work a queue's thread performs in order.
 enum Work {
@@ -67,7 +58,7 @@ pub const DEFAULT_TDR_DELAY_SECS: f64 = 60.0;
 
 /// The message of a hang: rd3d12's log (error level) and, with the debug layer, the device
 /// removal message Windows' layer prints for the process at fault.
-fn report_hang(h: crate::backend::cpu::exec::Hung, timeout: Option<std::time::Duration>) {
+fn report_hang(h: crate::backend::Hung, timeout: Option<std::time::Duration>) {
     let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
     let text = format!(
         "Device removal has been triggered for the following reason (DXGI_ERROR_DEVICE_HUNG): a {} ran longer \
@@ -117,6 +108,7 @@ impl CommandQueue {
         let copy_queue = desc.Type == D3D12_COMMAND_LIST_TYPE_COPY;
         let timeout = gpu_timeout(desc.Flags, std::env::var("RD3D12_TDR_DELAY").ok().as_deref());
         let removal = device.inner.removal().clone();
+        let backend = device.inner.backend().clone();
         let worker = std::thread::Builder::new()
             .name("rd3d12-queue".into())
             .spawn(move || {
@@ -146,12 +138,14 @@ impl CommandQueue {
                                 if removal.reason() != S_OK {
                                     break;
                                 }
-                                if let Err(h) = crate::backend::cpu::exec::run(l, timeout) {
+                                let entry = crate::work::states::entry_states(l);
+                                if let Err(h) = backend.execute(l, timeout) {
                                     hung = Some(h);
                                     break;
                                 }
+                                crate::work::states::apply_ends(l, &entry);
                             }
-                            crate::backend::cpu::exec::end_of_submission(&lists, copy_queue);
+                            crate::work::states::end_of_submission(&lists, copy_queue);
                             crate::com::live::end_use(lists.iter().flat_map(|l| l.touched.iter().map(|t| t.id)));
                             // After the bookkeeping: removal wakes the fences' waiters.
                             if let Some(h) = hung {
@@ -188,7 +182,7 @@ impl CommandQueue {
         self.submit(Work::Tiles(Box::new(move || {
             let subs = if sub == D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES { 0..n } else { sub..sub + 1 };
             for k in subs {
-                crate::backend::cpu::exec::assert_state(&states, id, k, state);
+                crate::work::states::assert_state(&states, id, k, state);
             }
         })));
         true

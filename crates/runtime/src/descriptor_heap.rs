@@ -7,15 +7,15 @@
 //! spaces. Records are plain data; CopyDescriptors moves bytes.
 //!
 //! The device keeps two registries:
-//! * [`HeapRegistry`]: the address range of every live heap. Every handle the application
+//! * [`HeapRegistry`](crate::work::descriptors::HeapRegistry): the address range of every live heap. Every handle the application
 //!   passes is checked against it before anything is written or read, so a stale or made-up
 //!   handle writes nothing (a per-thread cache of the last heap hit keeps this to a few loads on
 //!   the hot paths);
-//! * [`ResourceRegistry`]: the memory and desc of every resource a view was created for, keyed
+//! * [`ResourceRegistry`](crate::work::descriptors::ResourceRegistry): the memory and desc of every resource a view was created for, keyed
 //!   by the resource id a descriptor stores. A resource enters when its first view is created
 //!   and leaves when it is destroyed, so [`resolve`] finds nothing for a descriptor of a
 //!   destroyed resource (native: DESCRIPTOR_HANDLE_WITH_INVALID_RESOURCE, undefined) and work
-//!   holding the returned [`Memory`] stays memory-safe.
+//!   holding the returned [`Memory`](crate::work::memory::Memory) stays memory-safe.
 //!
 //! Writes race only with an application that destroys a heap while another of its threads
 //! writes into it (undefined natively too): a handle is checked, then written.
@@ -26,152 +26,11 @@ use crate::com::{Child, Class, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, Error, Result};
 use crate::residency::Residency;
-use crate::resource::{Memory, Resource};
-use rd3d12_core::descriptor::{self, Descriptor, DESCRIPTOR_SIZE};
+use crate::work::descriptors::{ResourceEntry, Span, INC};
+use rd3d12_core::descriptor::{self, Descriptor};
 use rd3d12_sys::*;
 use std::alloc::Layout;
-use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::RwLock;
-
-/// Bytes per descriptor.
-pub const INC: usize = DESCRIPTOR_SIZE as usize;
-
-// ---- heap address ranges --------------------------------------------------------------------
-
-/// Where a live heap's descriptors lie.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-    /// D3D12_DESCRIPTOR_HEAP_TYPE value.
-    pub ty: u32,
-    pub visible: bool,
-}
-
-impl Span {
-    const EMPTY: Span = Span { start: 0, end: 0, ty: u32::MAX, visible: false };
-
-    /// Whether `n` descriptors from `addr` lie in the span at a descriptor boundary.
-    #[inline]
-    pub fn holds(&self, addr: usize, n: usize) -> bool {
-        let off = addr.wrapping_sub(self.start);
-        off < self.end - self.start && off.is_multiple_of(INC) && n <= (self.end - addr) / INC
-    }
-}
-
-/// Bumped whenever a heap goes away, so a per-thread cached span never outlives its heap.
-static GENERATION: AtomicU64 = AtomicU64::new(1);
-
-thread_local! {
-    /// The span of the last lookup: (generation, registry address, span).
-    static LAST: Cell<(u64, usize, Span)> = const { Cell::new((0, 0, Span::EMPTY)) };
-}
-
-/// The address ranges of a device's live descriptor heaps.
-#[derive(Default)]
-pub struct HeapRegistry {
-    spans: RwLock<BTreeMap<usize, Span>>,
-}
-
-impl HeapRegistry {
-    fn insert(&self, s: Span) {
-        self.spans.write().unwrap_or_else(|e| e.into_inner()).insert(s.start, s);
-    }
-
-    fn remove(&self, start: usize) {
-        self.spans.write().unwrap_or_else(|e| e.into_inner()).remove(&start);
-        GENERATION.fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// The live heap holding address `addr`.
-    #[inline]
-    pub fn span(&self, addr: usize) -> Option<Span> {
-        let generation = GENERATION.load(Ordering::Acquire);
-        let me = self as *const HeapRegistry as usize;
-        let (g, owner, s) = LAST.get();
-        if g == generation && owner == me && addr.wrapping_sub(s.start) < s.end - s.start {
-            return Some(s);
-        }
-        self.span_slow(addr, generation, me)
-    }
-
-    #[cold]
-    fn span_slow(&self, addr: usize, generation: u64, me: usize) -> Option<Span> {
-        let spans = self.spans.read().unwrap_or_else(|e| e.into_inner());
-        let (_, s) = spans.range(..=addr).next_back()?;
-        if addr >= s.end {
-            return None;
-        }
-        LAST.set((generation, me, *s));
-        Some(*s)
-    }
-
-    /// The heap holding `n` descriptors of heap type `ty` from `addr` (on a descriptor
-    /// boundary), if there is one.
-    #[inline]
-    pub fn run(&self, addr: usize, n: usize, ty: u32) -> Option<Span> {
-        let s = self.span(addr)?;
-        (s.ty == ty && s.holds(addr, n)).then_some(s)
-    }
-}
-
-// ---- viewed resources -----------------------------------------------------------------------
-
-/// What a descriptor's resource id resolves to.
-#[derive(Clone)]
-pub struct ResourceEntry {
-    /// The resource's bytes (shared ownership: safe to use after the resource is released).
-    pub memory: Memory,
-    /// GetDesc1's desc.
-    pub desc: D3D12_RESOURCE_DESC1,
-    pub subresource_count: u32,
-}
-
-/// The resources of a device that views were created for, by resource id.
-#[derive(Default)]
-pub struct ResourceRegistry {
-    map: RwLock<HashMap<u64, ResourceEntry>>,
-}
-
-impl ResourceRegistry {
-    /// Adds a resource the first time a view of it is made (later calls cost one load).
-    #[inline]
-    pub fn register(&self, r: &Resource) {
-        if !r.registered.load(Ordering::Acquire) {
-            self.register_slow(r);
-        }
-    }
-
-    #[cold]
-    fn register_slow(&self, r: &Resource) {
-        let e = ResourceEntry { memory: r.memory(), desc: r.desc, subresource_count: r.subresource_count };
-        self.map.write().unwrap_or_else(|e| e.into_inner()).insert(r.id, e);
-        r.registered.store(true, Ordering::Release);
-    }
-
-    /// Called when a registered resource is destroyed.
-    pub fn remove(&self, id: u64) {
-        self.map.write().unwrap_or_else(|e| e.into_inner()).remove(&id);
-    }
-
-    pub fn get(&self, id: u64) -> Option<ResourceEntry> {
-        if id == 0 {
-            return None;
-        }
-        self.map.read().unwrap_or_else(|e| e.into_inner()).get(&id).cloned()
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.read().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 // ---- reading and writing descriptors --------------------------------------------------------
 
@@ -219,7 +78,7 @@ pub fn write(device: &Device, h: D3D12_CPU_DESCRIPTOR_HANDLE, ty: D3D12_DESCRIPT
 /// Moves `n` descriptors between two checked runs (memmove: overlapping runs allowed).
 ///
 /// # Safety
-/// Both runs must have been checked with [`HeapRegistry::run`] for `n` descriptors.
+/// Both runs must have been checked with [`HeapRegistry::run`](crate::work::descriptors::HeapRegistry::run) for `n` descriptors.
 #[inline]
 pub unsafe fn copy_run(dst: usize, src: usize, n: usize) {
     // SAFETY: the caller checked both runs.
@@ -377,6 +236,7 @@ static DESCRIPTOR_HEAP_VTBL: ID3D12DescriptorHeapVtbl = crate::child_vtbl!(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resource::Resource;
     use rd3d12_core::descriptor::Kind;
     use std::ffi::c_void;
     use std::ptr::null_mut;

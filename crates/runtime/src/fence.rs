@@ -137,7 +137,7 @@ pub struct FenceCore {
 /// sequence number bumped on every signal (a futex other processes wait on) and a magic that
 /// tells OpenSharedHandle what the descriptor is.
 pub struct SharedPage {
-    pub memory: crate::backend::cpu::memory::Memory,
+    pub memory: crate::backend::memory::Memory,
 }
 
 const FENCE_MAGIC: u64 = u64::from_le_bytes(*b"RD3D12FN");
@@ -198,7 +198,7 @@ impl FenceCore {
 
     /// A fence in a new shared page (D3D12_FENCE_FLAG_SHARED).
     pub fn new_shared(initial: u64) -> Result<Arc<FenceCore>> {
-        let memory = crate::backend::cpu::memory::Memory::new(PAGE).map_err(|_| Error::OUT_OF_MEMORY)?;
+        let memory = crate::backend::memory::Memory::new(PAGE).map_err(|_| Error::OUT_OF_MEMORY)?;
         let page = SharedPage { memory };
         page.value().store(initial, Ordering::Release);
         page.magic().store(FENCE_MAGIC, Ordering::Release);
@@ -209,7 +209,7 @@ impl FenceCore {
 
     /// A fence opened from another process's shared handle, if `fd` is one.
     pub fn open_shared(fd: i32) -> Option<Arc<FenceCore>> {
-        let memory = crate::backend::cpu::memory::Memory::import(fd).ok()?;
+        let memory = crate::backend::memory::Memory::import(fd).ok()?;
         if memory.len() as u64 != PAGE {
             return None;
         }

@@ -3,120 +3,18 @@
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12heap>
 
-use crate::backend::cpu::memory::{Memory, MemoryError};
+use crate::backend::memory::MemoryError;
 use crate::com::{Child, Class, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::residency::Residency;
 use crate::share::{Trailer, TRAILER};
+use crate::work::memory::{Allocation, POOL};
 use rd3d12_sys::*;
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-
-/// Memory with the heap description it was made for: an explicit heap's, or the implicit heap
-/// of a committed resource. Placed resources keep it alive through an `Arc` without touching
-/// the heap's COM reference count (native: placing a resource leaves the heap's count alone).
-pub struct Allocation {
-    pub desc: D3D12_HEAP_DESC,
-    pub memory: ManuallyDrop<Memory>,
-    pub residency: Residency,
-    /// Whether clean memory goes back to the [`POOL`] when the allocation dies (committed
-    /// resources).
-    pooled: bool,
-    /// Whether the device's VA registry knows the allocation. Heaps register when they are
-    /// made; committed resources when their GPU virtual address is first asked for, the only
-    /// way a program learns it (so creating and releasing them stays cheap).
-    va_registered: AtomicBool,
-}
-
-/// Memory of released committed resources that was never mapped, written or shared, so it is
-/// still all zero and a new committed resource can take it as is. Bounded in bytes. Zeroed
-/// memory belongs to no device, so the pool is the process's, with a small stash per thread in
-/// front of it: a thread that creates and releases resources reuses memory without taking a
-/// lock or touching a shared counter.
-struct Pool {
-    free: Mutex<BTreeMap<usize, Vec<Memory>>>,
-    bytes: AtomicUsize,
-}
-
-/// The process's pool of clean memory.
-static POOL: Pool = Pool { free: Mutex::new(BTreeMap::new()), bytes: AtomicUsize::new(0) };
-
-thread_local! {
-    /// Up to [`Pool::STASH_ITEMS`] blocks of at most [`Pool::STASH_ITEM`] bytes each.
-    static STASH: RefCell<Vec<Memory>> = const { RefCell::new(Vec::new()) };
-}
-
-impl Pool {
-    const MAX_BYTES: usize = 256 << 20;
-    const MAX_ITEM: usize = 4 << 20;
-    const STASH_ITEMS: usize = 8;
-    const STASH_ITEM: usize = 256 << 10;
-
-    fn take(&self, len: usize) -> Option<Memory> {
-        let stashed = STASH
-            .try_with(|s| {
-                let mut s = s.borrow_mut();
-                let i = s.iter().position(|m| m.len() == len)?;
-                Some(s.swap_remove(i))
-            })
-            .ok()
-            .flatten();
-        if stashed.is_some() {
-            return stashed;
-        }
-        let m = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&len)?.pop()?;
-        self.bytes.fetch_sub(len, Ordering::Relaxed);
-        Some(m)
-    }
-
-    fn give(&self, m: Memory) {
-        let len = m.len();
-        if m.is_dirty() || len > Self::MAX_ITEM {
-            return;
-        }
-        // The thread's stash first (its destructor frees what is left when the thread ends);
-        // a full stash, or a thread that is ending, hands the memory to the shared pool.
-        let m = if len <= Self::STASH_ITEM {
-            let back = STASH.try_with(|s| {
-                let mut s = s.borrow_mut();
-                if s.len() < Self::STASH_ITEMS {
-                    s.push(m);
-                    None
-                } else {
-                    Some(m)
-                }
-            });
-            match back {
-                Ok(None) => return,
-                Ok(Some(m)) => m,
-                // The stash is gone (thread exit): `m` was moved into the closure and dropped.
-                Err(_) => return,
-            }
-        } else {
-            m
-        };
-        if self.bytes.load(Ordering::Relaxed) + len > Self::MAX_BYTES {
-            return;
-        }
-        self.bytes.fetch_add(len, Ordering::Relaxed);
-        self.free.lock().unwrap_or_else(|e| e.into_inner()).entry(len).or_default().push(m);
-    }
-}
-
-impl Drop for Allocation {
-    fn drop(&mut self) {
-        // SAFETY: the memory is taken once, here, and never used again through `self`.
-        let m = unsafe { ManuallyDrop::take(&mut self.memory) };
-        if self.pooled {
-            POOL.give(m);
-        }
-    }
-}
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 impl Allocation {
     /// Allocates zeroed memory for `desc` (CREATE_NOT_ZEROED may skip zeroing; fresh memfd pages
@@ -148,7 +46,7 @@ impl Allocation {
         let reused = if pooled { POOL.take(bytes as usize) } else { None };
         let memory = match reused {
             Some(m) => m,
-            None => Memory::new(bytes).map_err(|e| match e {
+            None => device.backend().allocate(bytes).map_err(|e| match e {
                 MemoryError::OutOfMemory => Error::OUT_OF_MEMORY,
                 MemoryError::BadHandle => Error::INVALID_ARG,
             })?,
@@ -173,7 +71,7 @@ impl Allocation {
 
     /// Maps memory another process or device shared (OpenSharedHandle) and reads what it is.
     pub fn import(device: &Device, fd: i32) -> Result<(Arc<Allocation>, Trailer)> {
-        let memory = Memory::import(fd).map_err(|_| Error::INVALID_ARG)?;
+        let memory = device.backend().import(fd).map_err(|_| Error::INVALID_ARG)?;
         // SAFETY: the mapping holds `len` readable bytes.
         let t = unsafe { Trailer::load(memory.as_ptr(), memory.len()) }.ok_or(Error::INVALID_ARG)?;
         if t.heap.SizeInBytes > (memory.len() as u64).saturating_sub(TRAILER) {
@@ -199,10 +97,6 @@ impl Allocation {
             device.va().insert(self);
             self.va_registered.store(true, Ordering::Release);
         }
-    }
-
-    pub fn base(&self) -> *mut u8 {
-        self.memory.as_ptr()
     }
 }
 

@@ -1,5 +1,7 @@
 //! rd3d12: the Direct3D 12 runtime objects. The exported C entry points live in the capi crate;
-//! this crate holds the COM layer, one file per D3D12 interface, and the backends.
+//! this crate holds the COM layer, one file per D3D12 interface, the recorded work they hand
+//! down ([`work`]) and the backends behind one trait ([`backend`]): the objects never name a
+//! backend, and a backend never reaches the objects.
 
 pub mod adapter;
 pub mod backend;
@@ -9,7 +11,6 @@ pub mod command_allocator;
 pub mod command_list;
 pub mod command_queue;
 pub mod command_signature;
-pub mod commands;
 pub mod debug;
 pub mod debug_device;
 pub mod debug_objects;
@@ -30,8 +31,7 @@ pub mod residency;
 pub mod resource;
 pub mod root_signature;
 pub mod share;
-pub mod tiles;
-pub mod va;
+pub mod work;
 
 pub use device::{create_device, Device};
 pub use error::{Error, Result};

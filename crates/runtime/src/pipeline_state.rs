@@ -10,12 +10,12 @@ use crate::device::Device;
 use crate::error::{guard_hr, Error, Message, Result};
 use crate::features;
 use crate::root_signature::RootSignature;
+use crate::work::pipeline::Executable;
 use rd3d12_core::pipeline::cache::{self, Identity};
 use rd3d12_core::pipeline::{
-    self, stream, Limits, NotARootSignature, Pipeline, PipelineDesc, PsoError, Resolver, RootSignatureInfo, Slot,
+    self, stream, Limits, NotARootSignature, PipelineDesc, PsoError, Resolver, RootSignatureInfo,
 };
 use rd3d12_core::shader::ShaderModel;
-use rd3d12_shader::dxil::Program;
 use rd3d12_sys::*;
 use std::ffi::{c_void, CStr};
 use std::sync::Arc;
@@ -148,43 +148,6 @@ impl Drop for PipelineState {
     }
 }
 
-/// A pipeline as draws and dispatches execute it: the validated pipeline and the DXIL program
-/// of each shader, read (and checked to execute, [`rd3d12_shader::pipeline::dxil_programs`]) at creation.
-/// Command lists hold it by `Arc` (no COM reference: native lists do not AddRef the PSOs they
-/// record).
-pub struct Executable {
-    pub pipeline: Pipeline,
-    programs: Vec<(Slot, std::result::Result<Program, String>)>,
-}
-
-impl std::ops::Deref for Executable {
-    type Target = Pipeline;
-    fn deref(&self) -> &Pipeline {
-        &self.pipeline
-    }
-}
-
-impl Executable {
-    /// Reads the pipeline's DXIL programs; refuses one the CPU backend would not execute.
-    pub fn new(pipeline: Pipeline) -> std::result::Result<Executable, PsoError> {
-        let programs = rd3d12_shader::pipeline::dxil_programs(&pipeline)?
-            .into_iter()
-            .map(|(slot, p)| (slot, p.map_err(|e| e.to_string())))
-            .collect();
-        Ok(Executable { pipeline, programs })
-    }
-
-    /// The DXIL program of the shader in `slot`: `None` without a shader there, an error when
-    /// the CPU backend cannot run it (DXBC bytecode, or DXIL it cannot read).
-    pub fn program(&self, slot: Slot) -> Option<std::result::Result<&Program, &str>> {
-        self.pipeline.desc.shader(slot)?;
-        Some(match self.programs.iter().find(|(s, _)| *s == slot) {
-            Some((_, p)) => p.as_ref().map_err(String::as_str),
-            None => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)"),
-        })
-    }
-}
-
 impl PipelineState {
     /// Create*PipelineState after the description was read: validates it, checks a CachedPSO
     /// against it, and makes the object.
@@ -202,7 +165,7 @@ impl PipelineState {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
         // The DXIL programs are read and checked to execute here, at creation.
-        Executable::new(p).map_err(to_error)
+        device.inner.backend().compile(p).map_err(to_error)
     }
 
     /// The object of a validated pipeline; `library_slot` is the library record it clears when

@@ -3,15 +3,17 @@
 //! Memory layout: buffers are plain bytes; textures use the tight layout of
 //! `rd3d12_core::allocation` (every subresource's rows back to back), so Write/ReadFromSubresource
 //! and copies are row-wise memcpy. Reserved resources own no memory: their 64 KB tiles are
-//! mapped from heaps by the tile map (see [`crate::tiles`]).
+//! mapped from heaps by the tile map (see [`crate::work::tiles`]).
 //!
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nn-d3d12-id3d12resource>
 
 use crate::com::{Child, Class, Hold, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
-use crate::heap::{Allocation, Heap};
-use crate::tiles::TileMap;
+use crate::heap::Heap;
+use crate::work::descriptors::ResourceEntry;
+use crate::work::memory::{Allocation, Memory};
+use crate::work::tiles::TileMap;
 use rd3d12_core::{allocation, format, ValidatedDesc};
 use rd3d12_sys::*;
 use std::ffi::c_void;
@@ -26,7 +28,7 @@ pub enum Backing {
     /// the heap's public count is left alone, as natively).
     Placed { heap: Hold<Heap>, offset: u64 },
     /// 64 KB tiles mapped from heaps on demand; `va` is a reserved address range for buffers.
-    Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::cpu::memory::AddressRange },
+    Reserved { tiles: Arc<Mutex<TileMap>>, va: crate::backend::memory::AddressRange },
 }
 
 impl Backing {
@@ -36,103 +38,6 @@ impl Backing {
             Backing::Committed(a) => Some(a),
             Backing::Placed { heap, .. } => Some(&heap.inner.alloc),
             Backing::Reserved { .. } => None,
-        }
-    }
-}
-
-/// A resource's bytes as executing commands reach them: shared ownership of the memory, so work
-/// in flight stays memory-safe even if the application releases the resource too early, and no
-/// COM reference (native command lists do not AddRef what they record).
-#[derive(Clone)]
-pub enum Memory {
-    /// `size` bytes at `offset` in an allocation.
-    Linear { alloc: Arc<Allocation>, offset: u64, size: u64 },
-    /// A reserved resource's tiles.
-    Tiled(Arc<Mutex<TileMap>>),
-}
-
-impl Memory {
-    /// Notes that the bytes may be written (a copy destination, a mapping): memory that was
-    /// written is cleared before a later committed resource reuses it.
-    pub fn mark_dirty(&self) {
-        if let Memory::Linear { alloc, .. } = self {
-            alloc.memory.mark_dirty();
-        }
-    }
-
-    /// The bytes the memory spans (a reserved resource: all its tiles).
-    pub fn len(&self) -> u64 {
-        match self {
-            Memory::Linear { size, .. } => *size,
-            Memory::Tiled(t) => t.lock().unwrap_or_else(|e| e.into_inner()).num_tiles() as u64 * crate::tiles::TILE,
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Host pointer to `len` bytes at `off`, if they lie inside linear memory.
-    pub fn ptr(&self, off: u64, len: u64) -> Option<*mut u8> {
-        match self {
-            Memory::Linear { alloc, offset, size } => {
-                let end = off.checked_add(len)?;
-                // SAFETY: `offset + off` lies inside the allocation (offset + size is within it).
-                (end <= *size).then(|| unsafe { alloc.base().add((offset + off) as usize) })
-            }
-            Memory::Tiled(_) => None,
-        }
-    }
-
-    /// Reads bytes at a byte offset (buffers); unmapped tiles read zero. False if out of range.
-    pub fn read(&self, off: u64, dst: &mut [u8]) -> bool {
-        match self {
-            Memory::Linear { .. } => match self.ptr(off, dst.len() as u64) {
-                // SAFETY: the range was checked against the memory.
-                Some(p) => unsafe {
-                    std::ptr::copy(p, dst.as_mut_ptr(), dst.len());
-                    true
-                },
-                None => false,
-            },
-            Memory::Tiled(t) => {
-                let t = t.lock().unwrap_or_else(|e| e.into_inner());
-                if off.checked_add(dst.len() as u64).is_none_or(|e| e > t.num_tiles() as u64 * crate::tiles::TILE) {
-                    return false;
-                }
-                let mut pos = 0;
-                for (tile, o, n) in TileMap::buffer_pieces(off, dst.len() as u64) {
-                    t.read(tile, o, &mut dst[pos..pos + n]);
-                    pos += n;
-                }
-                true
-            }
-        }
-    }
-
-    /// Writes bytes at a byte offset (buffers); writes to unmapped tiles are dropped.
-    pub fn write(&self, off: u64, src: &[u8]) -> bool {
-        match self {
-            Memory::Linear { .. } => match self.ptr(off, src.len() as u64) {
-                // SAFETY: the range was checked against the memory.
-                Some(p) => unsafe {
-                    std::ptr::copy(src.as_ptr(), p, src.len());
-                    true
-                },
-                None => false,
-            },
-            Memory::Tiled(t) => {
-                let t = t.lock().unwrap_or_else(|e| e.into_inner());
-                if off.checked_add(src.len() as u64).is_none_or(|e| e > t.num_tiles() as u64 * crate::tiles::TILE) {
-                    return false;
-                }
-                let mut pos = 0;
-                for (tile, o, n) in TileMap::buffer_pieces(off, src.len() as u64) {
-                    t.write(tile, o, &src[pos..pos + n]);
-                    pos += n;
-                }
-                true
-            }
         }
     }
 }
@@ -166,7 +71,7 @@ pub struct Resource {
     initial_state: u32,
     /// Each subresource's state as executed work leaves it (barriers, decay): what the debug
     /// layer validates against. Made on first use.
-    states: std::sync::OnceLock<crate::commands::States>,
+    states: std::sync::OnceLock<crate::work::commands::States>,
     /// Unique for the process (never 0): what descriptors store to name the resource.
     pub id: u64,
     /// Whether the device's resource registry holds the resource (its first view registered it).
@@ -288,6 +193,11 @@ impl Resource {
         }
     }
 
+    /// What the device's resource registry holds for the resource once a view names it.
+    pub fn view_entry(&self) -> ResourceEntry {
+        ResourceEntry { memory: self.memory(), desc: self.desc, subresource_count: self.subresource_count }
+    }
+
     pub fn is_buffer(&self) -> bool {
         self.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER
     }
@@ -298,9 +208,9 @@ impl Resource {
     }
 
     /// The per-subresource states shared with executing work.
-    pub fn states(&self) -> &crate::commands::States {
+    pub fn states(&self) -> &crate::work::commands::States {
         self.states.get_or_init(|| {
-            let first = crate::commands::SubState { state: self.initial_state, promoted: false };
+            let first = crate::work::commands::SubState { state: self.initial_state, promoted: false };
             Arc::new(Mutex::new(vec![first; self.subresource_count as usize].into_boxed_slice()))
         })
     }

@@ -10,10 +10,11 @@
 
 use super::{null_out, Iface};
 use crate::com::{downcast, hand_out, Object, Ptr};
-use crate::descriptor_heap::{self, DescriptorHeap, INC};
+use crate::descriptor_heap::{self, DescriptorHeap};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error};
 use crate::resource::Resource;
+use crate::work::descriptors::INC;
 use rd3d12_core::descriptor::{self as desc, Descriptor, Kind, Rule, SamplerDesc, ViewDesc, ViewResource};
 use rd3d12_sys::*;
 use std::ffi::c_void;
@@ -115,7 +116,7 @@ unsafe fn view_resource<'a>(d: &Device, p: *mut ID3D12Resource) -> std::result::
     // SAFETY: recognised by vtable.
     match unsafe { downcast::<Resource, _>(p) } {
         Some(r) => {
-            d.resources.register(&r.inner);
+            d.resources.register(r.inner.id, &r.inner.registered, || r.inner.view_entry());
             Ok(Some(&r.inner))
         }
         None => Err(()),

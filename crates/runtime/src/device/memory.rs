@@ -4,14 +4,14 @@
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12device-createcommittedresource>
 
 use super::{dev, null_out, Iface};
-use crate::backend::cpu::memory::AddressRange;
 use crate::com::{downcast, hand_out, Hold, Object, Ptr};
 use crate::device::Device;
 use crate::error::{guard, guard_hr, Error, Result};
-use crate::heap::{Allocation, Heap};
+use crate::heap::Heap;
 use crate::resource::{Backing, Resource};
 use crate::share::{self, Trailer};
-use crate::tiles::{TileMap, TILE};
+use crate::work::memory::Allocation;
+use crate::work::tiles::{TileMap, TILE};
 use rd3d12_core::heap::{self as rules, HeapApi, HeapArch, Placement};
 use rd3d12_core::{allocation, desc::desc1_from_desc, validate_desc1, Api, ClearValue, DescError, ValidatedDesc};
 use rd3d12_sys::*;
@@ -251,7 +251,7 @@ unsafe fn create_resource(
             let tiles = TileMap::new(&v.desc, d.caps());
             let va_len =
                 if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER { tiles.num_tiles() as u64 * TILE } else { 1 };
-            let va = AddressRange::reserve(va_len).map_err(|_| Error::OUT_OF_MEMORY)?;
+            let va = d.backend().reserve(va_len).map_err(|_| Error::OUT_OF_MEMORY)?;
             let tiles = Arc::new(Mutex::new(tiles));
             if v.desc.Dimension == D3D12_RESOURCE_DIMENSION_BUFFER {
                 // The buffer's GPU virtual address reaches its tiles.

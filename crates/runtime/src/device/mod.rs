@@ -9,7 +9,7 @@ mod memory;
 mod pipeline;
 mod work;
 
-use crate::backend::{cpu::CpuBackend, Backend};
+use crate::backend::Backend;
 use crate::com::{self, Class, Object, Ptr};
 use crate::error::{guard, guard_hr, Error, Result};
 use crate::features;
@@ -47,7 +47,7 @@ impl Removal {
 
 /// The device: one per adapter and process, as on Windows.
 pub struct Device {
-    backend: Box<dyn Backend>,
+    backend: Arc<dyn Backend>,
     /// What the runtime implements; every capability answer and validation derives from it.
     caps: Caps,
     luid: LUID,
@@ -57,7 +57,7 @@ pub struct Device {
     /// Resident and evicted bytes of the device's pageable objects.
     budget: Arc<Budget>,
     /// Buffer GPU virtual addresses.
-    va: Arc<crate::va::VaRegistry>,
+    va: Arc<crate::work::va::VaRegistry>,
     /// Whether the one-time "shader work is not executed yet" warning was printed.
     pub(crate) warned_shader_work: std::sync::atomic::AtomicBool,
     /// The debug layer's message store, when the device was created with the layer on.
@@ -73,9 +73,9 @@ pub struct Device {
     /// The ID3D12DeviceConfiguration face (made on first QueryInterface).
     configuration: OnceLock<Ptr<crate::device_factory::Configuration<Device>>>,
     /// Address ranges of the live descriptor heaps.
-    pub(crate) descriptor_heaps: Arc<crate::descriptor_heap::HeapRegistry>,
+    pub(crate) descriptor_heaps: Arc<crate::work::descriptors::HeapRegistry>,
     /// Resources that views were created for, by resource id.
-    pub(crate) resources: Arc<crate::descriptor_heap::ResourceRegistry>,
+    pub(crate) resources: Arc<crate::work::descriptors::ResourceRegistry>,
 }
 
 type Iface = ID3D12Device11;
@@ -181,7 +181,7 @@ fn live_device(live: &usize) -> Option<Ptr<Device>> {
 /// A new device with `config`, registered as the process's device.
 fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
     let dev = Ptr::new(Device {
-        backend: Box::new(CpuBackend),
+        backend: crate::backend::default_backend(),
         caps: Caps::today(),
         luid: adapter_luid(),
         removal: Arc::new(Removal { reason: AtomicI32::new(S_OK), fences: Mutex::new(Vec::new()) }),
@@ -371,8 +371,9 @@ impl Device {
         &self.config
     }
 
-    pub fn backend(&self) -> &dyn Backend {
-        &*self.backend
+    /// The backend executing the device's work (shared with its queues' threads).
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        &self.backend
     }
 
     pub fn caps(&self) -> &Caps {
@@ -426,7 +427,7 @@ impl Device {
         self.debug.as_ref()
     }
 
-    pub fn va(&self) -> &Arc<crate::va::VaRegistry> {
+    pub fn va(&self) -> &Arc<crate::work::va::VaRegistry> {
         &self.va
     }
 

@@ -6,9 +6,9 @@
 //! samplers. SRV textures are sampled and loaded through [`rd3d12_swgpu::sample`]; buffers
 //! (typed, raw, structured) and UAV textures are read and written in place.
 
-use crate::command_list::{RootArg, RootView};
-use crate::commands::{Binds, Lookup};
-use crate::resource::Memory;
+use crate::work::commands::{Binds, Lookup};
+use crate::work::memory::Memory;
+use crate::work::state::{RootArg, RootView};
 use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
 use rd3d12_core::{allocation, format, pack};

@@ -3,8 +3,8 @@
 
 use super::bindings::StageBindings;
 use super::draw::Skipped;
-use crate::commands::DispatchWork;
-use crate::pipeline_state::Executable;
+use crate::work::commands::DispatchWork;
+use crate::work::pipeline::Executable;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_sys::*;
 

@@ -9,9 +9,9 @@
 //! so a target the shaders also read (undefined in D3D12) is never aliased mutably.
 
 use super::bindings::{bytes, StageBindings};
-use crate::commands::{BoundView, DrawRange, DrawWork};
-use crate::pipeline_state::Executable;
-use crate::resource::Memory;
+use crate::work::commands::{BoundView, DrawRange, DrawWork};
+use crate::work::memory::Memory;
+use crate::work::pipeline::Executable;
 use rd3d12_core::allocation;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess};

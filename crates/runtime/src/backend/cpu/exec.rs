@@ -5,61 +5,24 @@
 //! through their tile maps (unmapped tiles read zero and swallow writes).
 
 use super::draw::Skipped;
-use crate::commands::{Command, Recorded, SubState, TexSide};
-use crate::query_heap::QueryData;
-use crate::resource::Memory;
-use crate::tiles::TileMap;
+use crate::backend::Hung;
+use crate::work::commands::{Command, Recorded, SubState, TexSide};
+use crate::work::memory::Memory;
+use crate::work::queries::QueryData;
+use crate::work::states::assert_state;
+use crate::work::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Shader work ran past the queue's GPU timeout: the device is to be removed
-/// (DXGI_ERROR_DEVICE_HUNG) and nothing after it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hung {
-    /// "draw", "dispatch" or "indirect command".
-    pub what: &'static str,
-}
-
-/// Runs one list's commands, then applies what the list did to its subresources' states
-/// (implicit promotion of first uses, explicit barriers). Each draw, dispatch and indirect
-/// command must finish within `timeout` (the queue's GPU timeout; `None`: no limit); when one
-/// does not, the list stops there and the error says which.
+/// Runs one list's commands. Each draw, dispatch and indirect command must finish within
+/// `timeout` (the queue's GPU timeout; `None`: no limit); when one does not, the list stops
+/// there and the error says which.
 pub fn run(list: &Recorded, timeout: Option<std::time::Duration>) -> Result<(), Hung> {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
-    let state_of = |end: &rd3d12_core::states::SubresourceEnd| {
-        let t = list.touched.iter().find(|t| t.id == end.resource_id)?;
-        let s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-        s.get(end.subresource as usize).copied()
-    };
-    // Barrier commands move states while the list runs; the debug layer's checks of the
-    // list's first uses and StateBefore values are against the states the list started from.
-    // (The resulting states do not depend on it: a subresource the list transitions ends in the
-    // list's state, one it only uses was not moved by a barrier.)
-    let entry: Vec<Option<SubState>> =
-        if crate::debug::active() { list.ends.iter().map(state_of).collect() } else { Vec::new() };
     let mut counters = Counters::default();
-    run_commands(&list.commands, &mut predicate, &mut counters, timeout)?;
-    for (i, end) in list.ends.iter().enumerate() {
-        let Some(t) = list.touched.iter().find(|t| t.id == end.resource_id) else { continue };
-        let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(cur) = s.get_mut(end.subresource as usize) {
-            let start = entry.get(i).copied().flatten().unwrap_or(*cur);
-            let a = end.apply(start.state, start.promoted, t.is_buffer || t.simultaneous);
-            for w in &a.warnings {
-                crate::debug::report_parts(
-                    "ID3D12CommandQueue::ExecuteCommandLists",
-                    D3D12_MESSAGE_CATEGORY_EXECUTION,
-                    D3D12_MESSAGE_SEVERITY_ERROR,
-                    w.id.0,
-                    &w.message,
-                );
-            }
-            *cur = SubState { state: a.state, promoted: a.promoted };
-        }
-    }
-    Ok(())
+    run_commands(&list.commands, &mut predicate, &mut counters, timeout)
 }
 
 /// What a list's draws and dispatches did so far, for queries: samples that passed the depth
@@ -153,7 +116,7 @@ fn run_commands(
                     *v = to;
                 }
             }
-            Command::Timestamp { data, index } => data.write(*index, &[crate::command_queue::now_ns()]),
+            Command::Timestamp { data, index } => data.write(*index, &[crate::work::queries::now_ns()]),
             Command::QueryBegin { data, index } => {
                 let key = Arc::as_ptr(data) as usize;
                 counters.begun.retain(|b| !(b.0 == key && b.1 == *index));
@@ -255,23 +218,6 @@ fn skipped(p: &Option<(Memory, u64, D3D12_PREDICATION_OP)>) -> bool {
     }
 }
 
-/// After an ExecuteCommandLists: states decay to COMMON for buffers, simultaneous-access
-/// textures, anything used on a copy queue, and subresources implicitly promoted to read-only
-/// states (commands-and-sync.md §4.3).
-pub fn end_of_submission(lists: &[std::sync::Arc<Recorded>], copy_queue: bool) {
-    for l in lists {
-        for t in &l.touched {
-            let mut s = t.states.lock().unwrap_or_else(|e| e.into_inner());
-            for v in s.iter_mut() {
-                let promoted_read = v.promoted && rd3d12_core::states::is_read_only(v.state);
-                if rd3d12_core::states::decays(t.is_buffer, t.simultaneous, copy_queue, promoted_read) {
-                    *v = SubState::default();
-                }
-            }
-        }
-    }
-}
-
 fn copy_bytes(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, bytes: u64) {
     match (dst.ptr(dst_off, bytes), src.ptr(src_off, bytes)) {
         // SAFETY: both ranges lie inside their memory; memmove semantics for overlap.
@@ -310,9 +256,9 @@ fn atomic_copy(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, wide: boo
 fn copy_tiles(tiles: &Memory, indices: &[u32], buffer: &Memory, offset: u64, to_tiles: bool) {
     let Memory::Tiled(map) = tiles else { return };
     let map = map.lock().unwrap_or_else(|e| e.into_inner());
-    let mut buf = vec![0u8; crate::tiles::TILE as usize];
+    let mut buf = vec![0u8; crate::work::tiles::TILE as usize];
     for (k, &t) in indices.iter().enumerate() {
-        let b = offset + k as u64 * crate::tiles::TILE;
+        let b = offset + k as u64 * crate::work::tiles::TILE;
         if to_tiles {
             buffer.read(b, &mut buf);
             map.write(t, 0, &buf);
@@ -383,7 +329,7 @@ fn tiled_row(
             let total = n as u64 * elem;
             while pos < total {
                 let Some((tile, off)) = map.packed_address(sub, row_start + pos) else { break };
-                let piece = (crate::tiles::TILE - off).min(total - pos);
+                let piece = (crate::work::tiles::TILE - off).min(total - pos);
                 let start = range.start + pos as usize;
                 f(tile, off, start..start + piece as usize);
                 pos += piece;
@@ -487,21 +433,5 @@ fn resolve(dst: &Memory, src: &Memory, plan: &rd3d12_core::resolve::ResolvePlan)
         let refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
         resolve_row(plan.format, plan.mode, eb, &refs, &mut out);
         write_row(dst, &plan.dst, eb as u64, y, 0, &out);
-    }
-}
-
-/// A deferred AssertResourceState: the subresource's state as the queue left it.
-pub fn assert_state(states: &crate::commands::States, id: u64, sub: u32, state: u32) {
-    let cur = states.lock().unwrap_or_else(|e| e.into_inner()).get(sub as usize).map(|s| s.state);
-    if let Some(cur) = cur.filter(|&c| c != state) {
-        crate::debug::report_parts(
-            "ID3D12CommandQueue::ExecuteCommandLists",
-            D3D12_MESSAGE_CATEGORY_EXECUTION,
-            D3D12_MESSAGE_SEVERITY_ERROR,
-            D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE.0,
-            &format!(
-                "AssertResourceState: resource 0x{id:016X} subresource {sub} is in state 0x{cur:x}, not the asserted 0x{state:x}."
-            ),
-        );
     }
 }

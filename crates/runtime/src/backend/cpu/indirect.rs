@@ -6,9 +6,9 @@
 //! lies in no live buffer reads as no buffer.
 
 use super::draw::Skipped;
-use crate::command_list::{RootArg, RootView};
-use crate::commands::{Binds, DrawRange, IndirectBase, IndirectWork};
-use crate::resource::Memory;
+use crate::work::commands::{Binds, DrawRange, IndirectBase, IndirectWork};
+use crate::work::memory::Memory;
+use crate::work::state::{RootArg, RootView};
 use rd3d12_core::indirect::Argument;
 use rd3d12_core::root_signature::ParameterKind;
 use rd3d12_swgpu::compute::DispatchStats;
@@ -162,7 +162,7 @@ fn run_one(w: &IndirectWork, rec: &[u8]) -> Result<Ran, Skipped> {
             if groups.iter().any(|g| *g > max) {
                 return Err(Skipped::Unsupported("an indirect dispatch of more than 65535 groups on an axis".into()));
             }
-            let work = crate::commands::DispatchWork { pipeline: base.pipeline.clone(), binds, groups };
+            let work = crate::work::commands::DispatchWork { pipeline: base.pipeline.clone(), binds, groups };
             super::compute::run(&work).map(Ran::Dispatch)
         }
     }

@@ -12,7 +12,7 @@
 //! <https://learn.microsoft.com/windows/win32/api/d3d12/nf-d3d12-id3d12commandqueue-updatetilemappings>
 
 use crate::error::{Error, Result};
-use crate::heap::Allocation;
+use crate::work::memory::Allocation;
 use rd3d12_core::{format, tiling, Caps};
 use rd3d12_sys::*;
 use std::sync::Arc;

@@ -1,6 +1,8 @@
-//! Host memory for heaps and resources: memfd-backed so it can be shared by file descriptor
-//! (CreateSharedHandle / OpenSharedHandle), zero-filled, and really committed up front so that
-//! an allocation the system cannot honour fails with E_OUTOFMEMORY instead of a SIGBUS later.
+//! Host memory: memfd-backed so it can be shared by file descriptor (CreateSharedHandle /
+//! OpenSharedHandle), zero-filled, and really committed up front so that an allocation the
+//! system cannot honour fails with E_OUTOFMEMORY instead of a SIGBUS later. It is the CPU
+//! backend's device memory (heaps and committed resources) and the page a shared fence lives
+//! in whatever the backend; [`AddressRange`] gives reserved resources their addresses.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
@@ -148,6 +150,27 @@ impl Memory {
         // recycled).
         unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
         self.dirty.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl super::DeviceMemory for Memory {
+    fn as_ptr(&self) -> *mut u8 {
+        Memory::as_ptr(self)
+    }
+    fn len(&self) -> usize {
+        Memory::len(self)
+    }
+    fn share(&self) -> Option<OwnedFd> {
+        Memory::share(self)
+    }
+    fn mark_dirty(&self) {
+        Memory::mark_dirty(self)
+    }
+    fn is_dirty(&self) -> bool {
+        Memory::is_dirty(self)
+    }
+    fn clear(&self) {
+        Memory::clear(self)
     }
 }
 

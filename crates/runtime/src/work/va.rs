@@ -13,9 +13,9 @@
 //! resources thus costs nothing here, while lookups, which are rare (recording time), pay for
 //! the index.
 
-use crate::heap::Allocation;
-use crate::resource::Memory;
-use crate::tiles::TileMap;
+use crate::work::memory::Allocation;
+use crate::work::memory::Memory;
+use crate::work::tiles::TileMap;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 

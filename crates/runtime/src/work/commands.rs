@@ -2,8 +2,8 @@
 //! through [`Memory`] (shared ownership of its bytes, no COM reference), so executing work stays
 //! memory-safe whatever the application does with its objects meanwhile.
 
-use crate::query_heap::QueryData;
-use crate::resource::Memory;
+use crate::work::memory::Memory;
+use crate::work::queries::QueryData;
 use rd3d12_core::copy::CopyPlan;
 use rd3d12_sys::*;
 use std::sync::{Arc, Mutex};
@@ -71,7 +71,7 @@ pub enum Command {
     /// In a bundle: a draw, dispatch or ExecuteIndirect with the bundle's state when it was
     /// recorded; ExecuteBundle turns it into Draw / Dispatch / Indirect with the executing
     /// list's state merged in. Nothing when the bundle's own commands run.
-    BundleWork(Box<(crate::command_list::GraphicsState, BundleWork)>),
+    BundleWork(Box<(crate::work::state::GraphicsState, BundleWork)>),
     /// A draw, dispatch or ExecuteIndirect (`what`) that the CPU backend does not execute, and
     /// why: recorded and validated, reported as skipped when it executes.
     ShaderWork {
@@ -105,9 +105,9 @@ impl Command {
 /// device's registries, shared (no COM reference on the device).
 #[derive(Clone)]
 pub struct Lookup {
-    pub heaps: Arc<crate::descriptor_heap::HeapRegistry>,
-    pub resources: Arc<crate::descriptor_heap::ResourceRegistry>,
-    pub va: Arc<crate::va::VaRegistry>,
+    pub heaps: Arc<crate::work::descriptors::HeapRegistry>,
+    pub resources: Arc<crate::work::descriptors::ResourceRegistry>,
+    pub va: Arc<crate::work::va::VaRegistry>,
 }
 
 /// A view read when the draw was recorded (RTVs and DSVs: OMSetRenderTargets captures the
@@ -115,7 +115,7 @@ pub struct Lookup {
 #[derive(Clone)]
 pub struct BoundView {
     pub view: rd3d12_core::descriptor::Descriptor,
-    pub resource: crate::descriptor_heap::ResourceEntry,
+    pub resource: crate::work::descriptors::ResourceEntry,
 }
 
 /// Which vertices a draw reads.
@@ -134,7 +134,7 @@ pub enum DrawRange {
 pub struct Binds {
     pub root: Option<Arc<rd3d12_core::root_signature::RootSignatureDesc>>,
     /// (parameter index, argument).
-    pub root_args: Vec<(u32, crate::command_list::RootArg)>,
+    pub root_args: Vec<(u32, crate::work::state::RootArg)>,
     pub lookup: Lookup,
 }
 
@@ -207,7 +207,7 @@ pub enum IndirectBase {
 
 /// One Dispatch: the compute pipeline, its bindings and the thread-group counts.
 pub struct DispatchWork {
-    pub pipeline: Arc<crate::pipeline_state::Executable>,
+    pub pipeline: Arc<crate::work::pipeline::Executable>,
     pub binds: Binds,
     pub groups: [u32; 3],
 }
@@ -215,7 +215,7 @@ pub struct DispatchWork {
 /// One DrawInstanced / DrawIndexedInstanced: the pipeline, its bindings, the input
 /// assembler's buffers, the rasterizer and output-merger state, and the bound targets.
 pub struct DrawWork {
-    pub pipeline: Arc<crate::pipeline_state::Executable>,
+    pub pipeline: Arc<crate::work::pipeline::Executable>,
     pub binds: Binds,
     pub topology: u32,
     /// RSSetViewports and RSSetScissorRects: a primitive picks one with SV_ViewportArrayIndex.
@@ -255,5 +255,5 @@ pub struct Recorded {
     /// in queue order after the list's commands.
     pub ends: Vec<rd3d12_core::states::SubresourceEnd>,
     /// A bundle's state at Close: what it leaves set in the list that executes it.
-    pub bundle_state: Option<Box<crate::command_list::GraphicsState>>,
+    pub bundle_state: Option<Box<crate::work::state::GraphicsState>>,
 }
