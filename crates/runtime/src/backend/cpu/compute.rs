@@ -36,5 +36,5 @@ pub fn run(w: &DispatchWork) -> Result<rd3d12_swgpu::compute::DispatchStats, Ski
     };
     // Compute work sees the parameters of every visibility (compute has no stage filter).
     let b = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_ALL);
-    rd3d12_swgpu::compute::dispatch(&p.module, entry, w.groups, &b).map_err(Skipped::from)
+    rd3d12_swgpu::compute::dispatch(p, entry, w.groups, &b).map_err(Skipped::from)
 }
