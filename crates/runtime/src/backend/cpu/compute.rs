@@ -35,6 +35,6 @@ pub fn run(w: &DispatchWork) -> Result<rd3d12_swgpu::compute::DispatchStats, Ski
         return Err(Skipped::Unsupported("a shader without an entry point".into()));
     };
     // Compute work sees the parameters of every visibility (compute has no stage filter).
-    let b = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_ALL);
+    let b = StageBindings::with_resources(&w.binds, D3D12_SHADER_VISIBILITY_ALL, &p.dx.resources);
     rd3d12_swgpu::compute::dispatch(p, entry, w.groups, &b).map_err(Skipped::from)
 }

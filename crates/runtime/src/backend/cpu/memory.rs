@@ -1,9 +1,15 @@
 //! Host memory for heaps and resources: memfd-backed so it can be shared by file descriptor
 //! (CreateSharedHandle / OpenSharedHandle), zero-filled, and really committed up front so that
 //! an allocation the system cannot honour fails with E_OUTOFMEMORY instead of a SIGBUS later.
+//!
+//! Executing work reaches the bytes through [`SharedBytes`], the one audited way for several
+//! threads (a dispatch's workers, the pieces of a split copy) to read and write the same memory
+//! at once: raw-pointer copies and atomics, never a Rust reference to bytes another thread
+//! may write.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 /// Why an allocation failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +210,117 @@ impl Drop for AddressRange {
     }
 }
 
+/// Bytes of mapped memory that several threads read and write at once: shader UAV accesses
+/// from every worker of a dispatch, and the pieces of a copy split over the workers. It never
+/// makes a `&[u8]` over them. Shader accesses ([`SharedBytes::read`], [`SharedBytes::write`],
+/// [`SharedBytes::word`]) are atomic per aligned 32-bit word (relaxed loads and stores; the
+/// read-modify-writes of [`AtomicU32`] for dx.op atomics) and per byte elsewhere, so racing
+/// stores leave one of the stored words, never a torn one, and are no undefined behaviour.
+/// Bulk copies ([`SharedBytes::copy`]) are memmoves: workers copy disjoint ranges, and only an
+/// application that writes a copy's bytes while the copy runs races with it (as on a GPU).
+#[derive(Clone, Copy)]
+pub struct SharedBytes {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the bytes are only reached through raw pointers and atomics (above), which any thread
+// may use; the creator of the value guarantees they stay mapped (SharedBytes::new).
+unsafe impl Send for SharedBytes {}
+// SAFETY: as above.
+unsafe impl Sync for SharedBytes {}
+
+impl SharedBytes {
+    /// The `len` bytes at `ptr` (`None` for a null pointer).
+    ///
+    /// # Safety
+    /// The bytes must stay mapped, readable and writable while this value or a copy of it is
+    /// used (the caller holds what owns them, a [`Memory`] or an allocation of the runtime).
+    pub unsafe fn new(ptr: *mut u8, len: usize) -> Option<Self> {
+        Some(SharedBytes { ptr: NonNull::new(ptr)?, len })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Byte `at` as an index, if `n` bytes from it lie inside.
+    fn range(&self, at: u64, n: usize) -> Option<usize> {
+        let at = usize::try_from(at).ok()?;
+        (at.checked_add(n)? <= self.len).then_some(at)
+    }
+
+    /// The byte at index `i` (< len) as an atomic.
+    fn byte(&self, i: usize) -> &AtomicU8 {
+        // SAFETY: `i` is inside the mapping, which outlives `self` (SharedBytes::new); AtomicU8
+        // has the size and alignment of u8, and every access to these bytes is atomic or a raw
+        // copy, never a reference.
+        unsafe { AtomicU8::from_ptr(self.ptr.as_ptr().add(i)) }
+    }
+
+    /// The 32-bit word at byte `at`, if it is 4-byte aligned and inside, for atomics.
+    pub fn word(&self, at: u64) -> Option<&AtomicU32> {
+        let i = self.range(at, 4)?;
+        // SAFETY: `p` is inside the mapping (checked), which outlives `self`.
+        let p = unsafe { self.ptr.as_ptr().add(i) };
+        // SAFETY: 4 bytes inside the mapping at a 4-byte-aligned address (checked just here);
+        // all accesses to them are atomic or raw copies.
+        (p as usize).is_multiple_of(4).then(|| unsafe { AtomicU32::from_ptr(p.cast::<u32>()) })
+    }
+
+    /// Reads `dst.len()` bytes at byte `at` (false, nothing read, when out of range).
+    pub fn read(&self, at: u64, dst: &mut [u8]) -> bool {
+        let Some(start) = self.range(at, dst.len()) else { return false };
+        let mut k = 0;
+        while k < dst.len() {
+            match self.word((start + k) as u64).filter(|_| k + 4 <= dst.len()) {
+                Some(w) => {
+                    dst[k..k + 4].copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+                    k += 4;
+                }
+                None => {
+                    dst[k] = self.byte(start + k).load(Ordering::Relaxed);
+                    k += 1;
+                }
+            }
+        }
+        true
+    }
+
+    /// Writes `src` at byte `at` (false, nothing written, when out of range).
+    pub fn write(&self, at: u64, src: &[u8]) -> bool {
+        let Some(start) = self.range(at, src.len()) else { return false };
+        let mut k = 0;
+        while k < src.len() {
+            match self.word((start + k) as u64).filter(|_| k + 4 <= src.len()) {
+                Some(w) => {
+                    w.store(u32::from_le_bytes([src[k], src[k + 1], src[k + 2], src[k + 3]]), Ordering::Relaxed);
+                    k += 4;
+                }
+                None => {
+                    self.byte(start + k).store(src[k], Ordering::Relaxed);
+                    k += 1;
+                }
+            }
+        }
+        true
+    }
+
+    /// Copies `n` bytes from byte `from` of `src` to byte `to` of `self` as memmove does
+    /// (overlap as through a temporary); false, nothing copied, when out of range.
+    pub fn copy(&self, to: u64, src: &SharedBytes, from: u64, n: usize) -> bool {
+        let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
+        // SAFETY: both ranges lie inside their mappings (checked), which outlive the values;
+        // raw copies make no reference to the bytes.
+        unsafe { std::ptr::copy(src.ptr.as_ptr().add(s), self.ptr.as_ptr().add(d), n) };
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +352,49 @@ mod tests {
         assert_eq!(Memory::new(u64::MAX).err(), Some(MemoryError::OutOfMemory));
         assert_eq!(Memory::new(1 << 50).err(), Some(MemoryError::OutOfMemory));
         assert_eq!(Memory::import(-1).err(), Some(MemoryError::BadHandle));
+    }
+
+    #[test]
+    fn shared_bytes_read_and_write_words_and_odd_bytes() {
+        let m = Memory::new(64).unwrap();
+        // SAFETY: `m` outlives `b`.
+        let b = unsafe { SharedBytes::new(m.as_ptr(), 64) }.unwrap();
+        assert!(b.write(3, &[1, 2, 3, 4, 5, 6, 7]));
+        let mut got = [0u8; 9];
+        assert!(b.read(2, &mut got));
+        assert_eq!(got, [0, 1, 2, 3, 4, 5, 6, 7, 0]);
+        assert_eq!(b.word(4).unwrap().load(Ordering::Relaxed), u32::from_le_bytes([2, 3, 4, 5]));
+        assert!(b.word(5).is_none(), "unaligned");
+        assert!(b.word(64).is_none() && b.word(61).is_none(), "past the end");
+        assert!(!b.write(60, &[0; 5]) && !b.read(63, &mut [0; 2]), "out of range does nothing");
+        assert!(b.copy(10, &b, 3, 7), "memmove within");
+        assert!(b.read(10, &mut got[..7]));
+        assert_eq!(got[..7], [1, 2, 3, 4, 5, 6, 7]);
+        assert!(!b.copy(60, &b, 0, 8));
+    }
+
+    #[test]
+    fn racing_stores_leave_whole_words_and_atomics_count_every_add() {
+        // Two threads store 0x11111111 and 0x22222222 to the same words while both add 1 to
+        // word 0 200 000 times through the atomic: each word ends as one of the two values,
+        // and the counter at 400 000.
+        let m = Memory::new(4096).unwrap();
+        // SAFETY: `m` outlives the threads (scoped).
+        let b = unsafe { SharedBytes::new(m.as_ptr(), 4096) }.unwrap();
+        std::thread::scope(|s| {
+            for v in [0x1111_1111u32, 0x2222_2222] {
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        b.word(0).unwrap().fetch_add(1, Ordering::SeqCst);
+                        b.write(4 + 4 * (i % 1000), &v.to_le_bytes());
+                    }
+                });
+            }
+        });
+        assert_eq!(b.word(0).unwrap().load(Ordering::Relaxed), 400_000);
+        for k in 1..=1000 {
+            let w = b.word(4 * k).unwrap().load(Ordering::Relaxed);
+            assert!(w == 0x1111_1111 || w == 0x2222_2222, "word {k}: {w:#x}");
+        }
     }
 }
