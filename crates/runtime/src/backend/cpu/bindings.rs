@@ -37,21 +37,15 @@ pub(super) const EAGER_REGISTERS: u32 = 64;
 struct Mem {
     /// Keeps the bytes alive.
     memory: Memory,
-    /// The linear memory's bytes (`None`: reserved).
-    bytes: Option<SharedBytes>,
+    /// The linear memory's bytes (`None`: reserved), kept mapped by `memory`.
+    bytes: Option<SharedBytes<'static>>,
 }
 
 impl Mem {
     fn new(memory: Memory) -> Self {
-        let len = memory.len();
-        let bytes = match &memory {
-            // SAFETY: `memory` keeps its allocation mapped, and `Mem` holds it as long as the
-            // bytes are used.
-            Memory::Linear { .. } => {
-                memory.ptr(0, len).and_then(|p| unsafe { SharedBytes::new(p, usize::try_from(len).ok()?) })
-            }
-            Memory::Tiled(_) => None,
-        };
+        // SAFETY: `memory` keeps its allocation mapped, and `Mem` holds it for as long as the
+        // bytes (a private field, never handed out) are used.
+        let bytes = unsafe { linear_bytes(&memory) };
         Mem { memory, bytes }
     }
 
@@ -89,6 +83,18 @@ pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
             m.read(off, &mut v).then_some(Cow::Owned(v))
         }
     }
+}
+
+/// The bytes of linear memory (`None` for a reserved resource's tiles) for several threads at
+/// once.
+///
+/// # Safety
+/// `m` (or a clone, which shares the allocation) must be kept for `'a`.
+pub(super) unsafe fn linear_bytes<'a>(m: &Memory) -> Option<SharedBytes<'a>> {
+    let len = m.len();
+    let p = m.ptr(0, len)?;
+    // SAFETY: `len` bytes at `p` are the memory's, kept mapped as the caller promises.
+    unsafe { SharedBytes::new(p, usize::try_from(len).ok()?) }
 }
 
 /// The register of a binding: class (DXIL's resource class), space, register.

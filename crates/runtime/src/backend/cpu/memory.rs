@@ -216,28 +216,36 @@ impl Drop for AddressRange {
 /// [`SharedBytes::word`]) are atomic per aligned 32-bit word (relaxed loads and stores; the
 /// read-modify-writes of [`AtomicU32`] for dx.op atomics) and per byte elsewhere, so racing
 /// stores leave one of the stored words, never a torn one, and are no undefined behaviour.
-/// Bulk copies ([`SharedBytes::copy`]) are memmoves: workers copy disjoint ranges, and only an
+/// Bulk copies ([`SharedBytes::copy`], [`SharedBytes::put`]) are memmoves: workers copy disjoint ranges, and only an
 /// application that writes a copy's bytes while the copy runs races with it (as on a GPU).
+/// `'a` is the life of what keeps the bytes mapped.
 #[derive(Clone, Copy)]
-pub struct SharedBytes {
+pub struct SharedBytes<'a> {
     ptr: NonNull<u8>,
     len: usize,
+    _mapped: std::marker::PhantomData<&'a [AtomicU8]>,
 }
 
 // SAFETY: the bytes are only reached through raw pointers and atomics (above), which any thread
 // may use; the creator of the value guarantees they stay mapped (SharedBytes::new).
-unsafe impl Send for SharedBytes {}
+unsafe impl Send for SharedBytes<'_> {}
 // SAFETY: as above.
-unsafe impl Sync for SharedBytes {}
+unsafe impl Sync for SharedBytes<'_> {}
 
-impl SharedBytes {
+impl<'a> SharedBytes<'a> {
     /// The `len` bytes at `ptr` (`None` for a null pointer).
     ///
     /// # Safety
-    /// The bytes must stay mapped, readable and writable while this value or a copy of it is
-    /// used (the caller holds what owns them, a [`Memory`] or an allocation of the runtime).
+    /// The bytes must stay mapped, readable and writable for `'a` (the caller holds what owns
+    /// them, a [`Memory`] or an allocation of the runtime).
     pub unsafe fn new(ptr: *mut u8, len: usize) -> Option<Self> {
-        Some(SharedBytes { ptr: NonNull::new(ptr)?, len })
+        Some(SharedBytes { ptr: NonNull::new(ptr)?, len, _mapped: std::marker::PhantomData })
+    }
+
+    /// The bytes of `m`, for as long as it is borrowed.
+    pub fn of(m: &'a Memory) -> Self {
+        // SAFETY: the mapping lives as long as `m`, which the lifetime holds borrowed.
+        SharedBytes { ptr: m.ptr, len: m.len, _mapped: std::marker::PhantomData }
     }
 
     pub fn len(&self) -> usize {
@@ -310,9 +318,19 @@ impl SharedBytes {
         true
     }
 
+    /// Copies `src` to byte `at` as memmove does, for bulk work (a clear's rows); false,
+    /// nothing written, when out of range.
+    pub fn put(&self, at: u64, src: &[u8]) -> bool {
+        let Some(d) = self.range(at, src.len()) else { return false };
+        // SAFETY: the range lies inside the mapping (checked), which outlives the value; `src`
+        // is the caller's own buffer, not these bytes.
+        unsafe { std::ptr::copy(src.as_ptr(), self.ptr.as_ptr().add(d), src.len()) };
+        true
+    }
+
     /// Copies `n` bytes from byte `from` of `src` to byte `to` of `self` as memmove does
     /// (overlap as through a temporary); false, nothing copied, when out of range.
-    pub fn copy(&self, to: u64, src: &SharedBytes, from: u64, n: usize) -> bool {
+    pub fn copy(&self, to: u64, src: &SharedBytes<'_>, from: u64, n: usize) -> bool {
         let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
         // SAFETY: both ranges lie inside their mappings (checked), which outlive the values;
         // raw copies make no reference to the bytes.
@@ -357,20 +375,20 @@ mod tests {
     #[test]
     fn shared_bytes_read_and_write_words_and_odd_bytes() {
         let m = Memory::new(64).unwrap();
-        // SAFETY: `m` outlives `b`.
-        let b = unsafe { SharedBytes::new(m.as_ptr(), 64) }.unwrap();
+        let b = SharedBytes::of(&m);
+        assert_eq!(b.len(), 4096, "whole pages");
         assert!(b.write(3, &[1, 2, 3, 4, 5, 6, 7]));
         let mut got = [0u8; 9];
         assert!(b.read(2, &mut got));
         assert_eq!(got, [0, 1, 2, 3, 4, 5, 6, 7, 0]);
         assert_eq!(b.word(4).unwrap().load(Ordering::Relaxed), u32::from_le_bytes([2, 3, 4, 5]));
         assert!(b.word(5).is_none(), "unaligned");
-        assert!(b.word(64).is_none() && b.word(61).is_none(), "past the end");
-        assert!(!b.write(60, &[0; 5]) && !b.read(63, &mut [0; 2]), "out of range does nothing");
+        assert!(b.word(4096).is_none() && b.word(4093).is_none(), "past the end");
+        assert!(!b.write(4092, &[0; 5]) && !b.read(4095, &mut [0; 2]), "out of range does nothing");
         assert!(b.copy(10, &b, 3, 7), "memmove within");
         assert!(b.read(10, &mut got[..7]));
         assert_eq!(got[..7], [1, 2, 3, 4, 5, 6, 7]);
-        assert!(!b.copy(60, &b, 0, 8));
+        assert!(!b.copy(4090, &b, 0, 8));
     }
 
     #[test]
@@ -379,8 +397,7 @@ mod tests {
         // word 0 200 000 times through the atomic: each word ends as one of the two values,
         // and the counter at 400 000.
         let m = Memory::new(4096).unwrap();
-        // SAFETY: `m` outlives the threads (scoped).
-        let b = unsafe { SharedBytes::new(m.as_ptr(), 4096) }.unwrap();
+        let b = SharedBytes::of(&m);
         std::thread::scope(|s| {
             for v in [0x1111_1111u32, 0x2222_2222] {
                 s.spawn(move || {
