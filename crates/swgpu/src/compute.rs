@@ -610,7 +610,9 @@ mod tests {
         let reduce = fixture("reduce.cs.dxil");
         let image = fixture("image.cs.dxil");
         let src: Vec<u32> = (0..64 * 64).map(|i| 1000 + 7 * i).collect();
-        let mut first: Option<(Vec<u32>, Vec<u32>, Vec<[u32; 4]>)> = None;
+        // The copy, the sums and the texels of one worker, which the others must equal.
+        type Results = (Vec<u32>, Vec<u32>, Vec<[u32; 4]>);
+        let mut first: Option<Results> = None;
         for threads in [1, 2, 4] {
             let b = buffers(vec![src.clone(), vec![0xDEAD; 64 * 64 + 1]]);
             let stats = dispatch_on(threads, &copy, &copy.dx.entry_points[0], [64, 1, 1], &b).expect("runs");
