@@ -61,10 +61,12 @@ impl Claim {
 
 /// Runs `worker` on up to `threads` workers at once, which share the claim of the indices
 /// `0..n` (each worker loops on [`Claim::next`]), and returns when every worker has returned.
-/// With `threads` ≤ 1 or `n` ≤ 1 one worker runs here, on the calling thread, and so takes
-/// the indices in order. More than one thread uses the process's [`pool`] or, when it has
-/// none (`RD3D12_THREADS=1` while a test asks for more), scoped threads of its own. A panic
-/// of a worker is resumed here once every worker has ended.
+/// The calling thread is one of the workers: with `threads` ≤ 1 or `n` ≤ 1 it is the only
+/// one, and so takes the indices in order. The others come from the process's [`pool`] or,
+/// when it has none (`RD3D12_THREADS=1` while a test asks for more), are scoped threads of
+/// their own. (The caller working too saves a wake-up, and keeps the work going while a
+/// worker waits for a core that another process holds.) A panic of a worker is resumed here
+/// once every worker has ended.
 pub fn workers(threads: usize, n: usize, worker: impl Fn(&Claim) + Sync) {
     let claim = Claim { next: AtomicUsize::new(0), n };
     let k = threads.min(n);
@@ -73,10 +75,11 @@ pub fn workers(threads: usize, n: usize, worker: impl Fn(&Claim) + Sync) {
     }
     let (worker, claim) = (&worker, &claim);
     match pool() {
-        Some(p) => p.scope(|s| {
-            for _ in 0..k {
+        Some(p) => p.in_place_scope(|s| {
+            for _ in 1..k {
                 s.spawn(move |_| worker(claim));
             }
+            worker(claim);
         }),
         None => std::thread::scope(|s| {
             for _ in 1..k {
