@@ -1,5 +1,7 @@
 //! Dispatches on the CPU: a recorded [`DispatchWork`] runs [`rd3d12_swgpu::compute::dispatch`]
-//! with the compute root signature's bindings ([`super::bindings`]).
+//! (thread groups spread over the worker pool) with the compute root signature's bindings
+//! ([`super::bindings`]), the registers the shader declares resolved once before the workers
+//! start.
 
 use super::bindings::StageBindings;
 use super::draw::Skipped;
