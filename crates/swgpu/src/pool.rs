@@ -220,6 +220,20 @@ mod tests {
     }
 
     #[test]
+    fn two_workers_share_work_that_waits() {
+        // 20 items of 5 ms each on two workers: both take items (the caller and a pool or
+        // scoped thread), so the whole takes about half of the 100 ms one thread would.
+        let ids = Mutex::new(std::collections::HashSet::new());
+        let start = std::time::Instant::now();
+        for_each_with(2, 20, |_| {
+            ids.lock().unwrap().insert(std::thread::current().id());
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        });
+        assert_eq!(ids.lock().unwrap().len(), 2);
+        assert!(start.elapsed() < std::time::Duration::from_millis(100), "{:?}", start.elapsed());
+    }
+
+    #[test]
     fn more_threads_than_the_pool_still_finish() {
         // Two threads asked for, whatever RD3D12_THREADS made the pool: both workers run.
         let ran = AtomicUsize::new(0);
