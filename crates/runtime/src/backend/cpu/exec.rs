@@ -506,12 +506,19 @@ fn copy_surface(dst: &TexSide, ds: &Surface, src: &TexSide, ss: &Surface, plan: 
             }
             return;
         }
+        // Large copies between apart memories stream their rows past the caches, as
+        // contiguous ones do (copy_split).
+        let stream = apart && total >= SPLIT_BYTES;
         let copy_rows = |r: std::ops::Range<usize>| {
             for i in r {
                 let (y, z) = ((i % rows as usize) as u32, (i / rows as usize) as u32);
                 let d = row_offset(ds, elem, y, z) - first(ds);
                 let s = row_offset(ss, elem, y, z) - first(ss);
-                db.copy(d, &sb, s, row_bytes as usize);
+                if stream {
+                    db.stream(d, &sb, s, row_bytes as usize);
+                } else {
+                    db.copy(d, &sb, s, row_bytes as usize);
+                }
             }
         };
         let n = rows as usize * depth as usize;
