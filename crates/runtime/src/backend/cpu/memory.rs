@@ -320,10 +320,10 @@ impl<'a> SharedBytes<'a> {
 
     /// Copies `n` bytes from byte `from` of `src` to byte `to` of `self`, ranges that must not
     /// share a byte, with stores that bypass the caches (x86-64's non-temporal stores; a plain
-    /// copy elsewhere): for the pieces of a large copy split over the workers, where a copy
-    /// that streams through the caches is slower than one core's memmove (glibc switches to
-    /// such stores only for copies larger than most of the last-level cache, which the pieces
-    /// are not). False, nothing copied, when out of range or overlapping.
+    /// copy elsewhere), for large copies and their pieces split over the workers: glibc's
+    /// memmove streams only copies larger than most of the last-level cache, and copies that
+    /// go through the caches were the slower ones here (see [`stream_copy`]). False, nothing
+    /// copied, when out of range or overlapping.
     pub fn stream(&self, to: u64, src: &SharedBytes<'_>, from: u64, n: usize) -> bool {
         let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
         // SAFETY: both ranges lie inside their mappings (checked), which outlive the values.
