@@ -322,7 +322,7 @@ impl<'a> SharedBytes<'a> {
     /// share a byte, with stores that bypass the caches (x86-64's non-temporal stores; a plain
     /// copy elsewhere), for large copies and their pieces split over the workers: glibc's
     /// memmove streams only copies larger than most of the last-level cache, and copies that
-    /// go through the caches were the slower ones here (see [`stream_copy`]). False, nothing
+    /// go through the caches were the slower ones here (see `stream_copy`). False, nothing
     /// copied, when out of range or overlapping.
     pub fn stream(&self, to: u64, src: &SharedBytes<'_>, from: u64, n: usize) -> bool {
         let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
