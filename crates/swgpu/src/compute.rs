@@ -75,20 +75,40 @@ impl Env for CsEnv<'_> {
     resource_ops!();
 }
 
+/// Below this much estimated work, a dispatch's groups all run on the calling thread: waking a
+/// worker, and waiting for one that another process keeps off its core, would cost more.
+pub const SPREAD_MIN: std::time::Duration = std::time::Duration::from_micros(500);
+
 /// Runs `groups` thread groups (x, y, z) of the compute shader `entry` of `program` on the
-/// process's workers ([`pool::threads`]).
+/// process's workers ([`pool::threads`]). Group 0 runs first, here; the others are spread over
+/// the workers when group 0's time says that they hold at least [`SPREAD_MIN`] of work, else
+/// they run here too.
 pub fn dispatch(
     program: &Program,
     entry: &EntryPoint,
     groups: [u32; 3],
     bindings: &dyn Bindings,
 ) -> Result<DispatchStats, DrawError> {
-    dispatch_on(pool::threads(), program, entry, groups, bindings)
+    run(pool::threads(), true, program, entry, groups, bindings)
 }
 
-/// [`dispatch`] on up to `threads` workers (1: every group on the calling thread, in order).
+/// [`dispatch`] on up to `threads` workers whatever the work (1: every group on the calling
+/// thread, in order), for tests and benchmarks.
 pub fn dispatch_on(
     threads: usize,
+    program: &Program,
+    entry: &EntryPoint,
+    groups: [u32; 3],
+    bindings: &dyn Bindings,
+) -> Result<DispatchStats, DrawError> {
+    run(threads, false, program, entry, groups, bindings)
+}
+
+/// [`dispatch`] (`measure`: group 0 first, and the rest spread only when worth it) and
+/// [`dispatch_on`].
+fn run(
+    threads: usize,
+    measure: bool,
     program: &Program,
     entry: &EntryPoint,
     groups: [u32; 3],
@@ -114,7 +134,9 @@ pub fn dispatch_on(
         .ok_or(DrawError::Unsupported("a dispatch of more thread groups than the host can count"))?;
     let deadline = exec::current_deadline();
     let lowest = pool::Lowest::default();
-    pool::workers(threads, total, |claim| {
+    // One worker's loop over the groups `next` hands it, in increasing order, with thread
+    // environments kept for all of them.
+    let work = |next: &mut dyn FnMut() -> Option<usize>| {
         exec::with_deadline(deadline, || {
             let group = Cell::new([0u32; 3]);
             let mut envs: Vec<CsEnv<'_>> = Vec::with_capacity(per_group as usize);
@@ -133,7 +155,7 @@ pub fn dispatch_on(
                 }
             }
             let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-            while let Some(i) = claim.next() {
+            while let Some(i) = next() {
                 if lowest.passed(i) {
                     break;
                 }
@@ -143,7 +165,27 @@ pub fn dispatch_on(
                 }
             }
         })
-    });
+    };
+    // Group 0 alone first (when measuring): its time estimates the rest. Groups still start
+    // in increasing order, so the lowest failure is still the one-thread order's.
+    let first = usize::from(measure && threads > 1 && total > 1);
+    let mut spread = threads > 1;
+    if first == 1 {
+        let start = std::time::Instant::now();
+        let mut zero = Some(0);
+        work(&mut || zero.take());
+        let rest = u32::try_from(total - 1).unwrap_or(u32::MAX);
+        spread = start.elapsed().saturating_mul(rest) >= SPREAD_MIN;
+    }
+    if spread {
+        pool::workers(threads, total - first, |claim| work(&mut || claim.next().map(|i| i + first)));
+    } else {
+        let mut i = first;
+        work(&mut || {
+            i += 1;
+            (i <= total).then_some(i - 1)
+        });
+    }
     lowest.into_result()?;
     Ok(DispatchStats { groups: total as u64, threads: total as u64 * per_group })
 }
@@ -666,18 +708,57 @@ mod tests {
         }
     }
 
+    /// hang.cs's u0: word 0 reads 1 (the loop ends at once) on the thread that made the
+    /// bindings, after `wait` there, and 0 (it never ends) on any other; stores note the
+    /// threads they came from.
+    struct EndsOnlyHere {
+        here: std::thread::ThreadId,
+        wait: std::time::Duration,
+        storers: Shared<std::collections::HashSet<std::thread::ThreadId>>,
+    }
+    impl EndsOnlyHere {
+        fn new(wait: std::time::Duration) -> Self {
+            EndsOnlyHere { here: std::thread::current().id(), wait, storers: Shared::new(Default::default()) }
+        }
+    }
+    impl Bindings for EndsOnlyHere {
+        fn buffer_load(&self, _: Class, _: (u32, u32), _: u32, _: u32, _: u32) -> [u32; 4] {
+            let here = std::thread::current().id() == self.here;
+            if here {
+                std::thread::sleep(self.wait);
+            }
+            [u32::from(here), 0, 0, 0]
+        }
+        fn buffer_store(&self, _: (u32, u32), _: u32, _: u32, _: u32, _: [u32; 4], _: u8) {
+            self.storers.borrow_mut().insert(std::thread::current().id());
+        }
+    }
+
     #[test]
     fn the_deadline_ends_an_endless_dispatch_on_every_worker() {
         use rd3d12_shader::dxil::exec::with_deadline;
         use std::time::{Duration, Instant};
-        // 64 groups that never end, on 4 workers: every worker stops at the caller's deadline.
+        // 64 groups on 4 workers whose groups never end but on the calling thread (slowly, so
+        // that the others claim groups too): only the deadline, which the workers must have
+        // too, ends the dispatch.
         let hang = fixture("hang.cs.dxil");
-        let b = buffers(vec![vec![0; 8]]);
+        let b = EndsOnlyHere::new(Duration::from_millis(2));
         let start = Instant::now();
         let r = with_deadline(Some(start + Duration::from_millis(50)), || {
             dispatch_on(4, &hang, &hang.dx.entry_points[0], [64, 1, 1], &b)
         });
         assert_eq!(r, Err(DrawError::Shader(ExecError::Timeout)));
         assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_small_dispatch_stays_on_the_calling_thread() {
+        // Two groups of hang.cs that end at once: group 0 says the rest is far below
+        // SPREAD_MIN, so no worker is woken (one would never end its group).
+        let hang = fixture("hang.cs.dxil");
+        let b = EndsOnlyHere::new(std::time::Duration::ZERO);
+        let stats = dispatch(&hang, &hang.dx.entry_points[0], [2, 1, 1], &b).expect("runs");
+        assert_eq!(stats, DispatchStats { groups: 2, threads: 8 });
+        assert_eq!(*b.storers.borrow(), [b.here].into_iter().collect());
     }
 }
