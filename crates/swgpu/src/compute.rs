@@ -3,11 +3,21 @@
 //! values of each thread (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID,
 //! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
 //! stages. Pure logic: the runtime resolves the root signature and descriptors.
+//!
+//! Thread groups are independent in D3D (nothing orders one group after another but UAV
+//! atomics), so they are spread over the workers of [`crate::pool`]: each worker claims the
+//! next group in the grid's order (x fastest, then y, then z) and runs it with thread
+//! environments it keeps for all its groups. Results that do not depend on races between
+//! groups are those of one thread, bit for bit; a failure is the one of the lowest group that
+//! fails, as in the one-thread order; the GPU timeout of the calling thread
+//! ([`exec::with_deadline`]) holds on every worker.
 
 use crate::draw::{resource_ops, Bindings, Class, DrawError, Handles};
+use crate::pool;
 use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
-use rd3d12_shader::dxil::metadata::Resource;
-use rd3d12_shader::dxil::{EntryPoint, Module};
+use rd3d12_shader::dxil::metadata::{EntryPoint, Resource};
+use rd3d12_shader::dxil::Program;
+use std::cell::Cell;
 
 /// The most threads a group may have (D3D12_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP).
 pub const MAX_THREADS_PER_GROUP: u32 = 1024;
@@ -21,9 +31,11 @@ pub struct DispatchStats {
     pub threads: u64,
 }
 
-/// One thread's view.
+/// One thread's view. A worker keeps one per thread of a group for all the groups it runs:
+/// only `group` changes (through the worker's cell), and the handle table stays valid, since
+/// a handle names a register whatever group creates it.
 struct CsEnv<'b> {
-    group: [u32; 3],
+    group: &'b Cell<[u32; 3]>,
     thread: [u32; 3],
     size: [u32; 3],
     handles: Handles,
@@ -49,10 +61,11 @@ impl Env for CsEnv<'_> {
     }
     fn system_value(&mut self, opcode: u32, component: u32) -> Result<u32, ExecError> {
         let c = component.min(2) as usize;
+        let group = self.group.get();
         Ok(match opcode {
             // ThreadId: SV_DispatchThreadID.
-            93 => self.group[c].wrapping_mul(self.size[c]).wrapping_add(self.thread[c]),
-            94 => self.group[c],
+            93 => group[c].wrapping_mul(self.size[c]).wrapping_add(self.thread[c]),
+            94 => group[c],
             95 => self.thread[c],
             // FlattenedThreadIdInGroup: SV_GroupIndex.
             96 => (self.thread[2] * self.size[1] + self.thread[1]) * self.size[0] + self.thread[0],
@@ -62,13 +75,46 @@ impl Env for CsEnv<'_> {
     resource_ops!();
 }
 
-/// Runs `groups` thread groups (x, y, z) of the compute shader `entry` of `module`.
+/// Below this much estimated work, a dispatch's groups all run on the calling thread: waking a
+/// worker, and waiting for one that another process keeps off its core, would cost more.
+pub const SPREAD_MIN: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Runs `groups` thread groups (x, y, z) of the compute shader `entry` of `program` on the
+/// process's workers ([`pool::threads`]). Group 0 runs first, here; the others are spread over
+/// the workers when group 0's time says that they hold at least [`SPREAD_MIN`] of work, else
+/// they run here too.
 pub fn dispatch(
-    module: &Module,
+    program: &Program,
     entry: &EntryPoint,
     groups: [u32; 3],
     bindings: &dyn Bindings,
 ) -> Result<DispatchStats, DrawError> {
+    run(pool::threads(), true, program, entry, groups, bindings)
+}
+
+/// [`dispatch`] on up to `threads` workers whatever the work (1: every group on the calling
+/// thread, in order), for tests and benchmarks.
+pub fn dispatch_on(
+    threads: usize,
+    program: &Program,
+    entry: &EntryPoint,
+    groups: [u32; 3],
+    bindings: &dyn Bindings,
+) -> Result<DispatchStats, DrawError> {
+    run(threads, false, program, entry, groups, bindings)
+}
+
+/// [`dispatch`] (`measure`: group 0 first, and the rest spread only when worth it) and
+/// [`dispatch_on`].
+fn run(
+    threads: usize,
+    measure: bool,
+    program: &Program,
+    entry: &EntryPoint,
+    groups: [u32; 3],
+    bindings: &dyn Bindings,
+) -> Result<DispatchStats, DrawError> {
+    let module = &program.module;
     let func = module
         .functions
         .get(entry.function)
@@ -78,34 +124,70 @@ pub fn dispatch(
     if per_group == 0 || per_group > u64::from(MAX_THREADS_PER_GROUP) {
         return Err(DrawError::Shader(ExecError::Malformed(format!("numthreads {size:?}"))));
     }
-    let resources = module.dx_metadata().map(|m| m.resources).unwrap_or_default();
-    let mut stats = DispatchStats::default();
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let mut envs: Vec<CsEnv<'_>> = Vec::with_capacity(per_group as usize);
-                for tz in 0..size[2] {
-                    for ty in 0..size[1] {
-                        for tx in 0..size[0] {
-                            envs.push(CsEnv {
-                                group: [gx, gy, gz],
-                                thread: [tx, ty, tz],
-                                size,
-                                handles: Handles::default(),
-                                resources: &resources,
-                                bindings,
-                            });
-                        }
+    let resources = &program.dx.resources[..];
+    let [nx, ny, nz] = groups.map(|n| n as usize);
+    // At most 65535 per axis (the runtime's limit) fits in a usize on 64-bit hosts; a grid
+    // that does not is refused rather than truncated.
+    let total = nx
+        .checked_mul(ny)
+        .and_then(|n| n.checked_mul(nz))
+        .ok_or(DrawError::Unsupported("a dispatch of more thread groups than the host can count"))?;
+    let deadline = exec::current_deadline();
+    let lowest = pool::Lowest::default();
+    // One worker's loop over the groups `next` hands it, in increasing order, with thread
+    // environments kept for all of them.
+    let work = |next: &mut dyn FnMut() -> Option<usize>| {
+        exec::with_deadline(deadline, || {
+            let group = Cell::new([0u32; 3]);
+            let mut envs: Vec<CsEnv<'_>> = Vec::with_capacity(per_group as usize);
+            for tz in 0..size[2] {
+                for ty in 0..size[1] {
+                    for tx in 0..size[0] {
+                        envs.push(CsEnv {
+                            group: &group,
+                            thread: [tx, ty, tz],
+                            size,
+                            handles: Handles::default(),
+                            resources,
+                            bindings,
+                        });
                     }
                 }
-                let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-                exec::run_group(module, func, &mut refs)?;
-                stats.groups += 1;
-                stats.threads += per_group;
             }
-        }
+            let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+            while let Some(i) = next() {
+                if lowest.passed(i) {
+                    break;
+                }
+                group.set([(i % nx) as u32, (i / nx % ny) as u32, (i / (nx * ny)) as u32]);
+                if let Err(e) = exec::run_group(module, func, &mut refs) {
+                    lowest.fail(i, DrawError::from(e));
+                }
+            }
+        })
+    };
+    // Group 0 alone first (when measuring): its time estimates the rest. Groups still start
+    // in increasing order, so the lowest failure is still the one-thread order's.
+    let first = usize::from(measure && threads > 1 && total > 1);
+    let mut spread = threads > 1;
+    if first == 1 {
+        let start = std::time::Instant::now();
+        let mut zero = Some(0);
+        work(&mut || zero.take());
+        let rest = u32::try_from(total - 1).unwrap_or(u32::MAX);
+        spread = start.elapsed().saturating_mul(rest) >= SPREAD_MIN;
     }
-    Ok(stats)
+    if spread {
+        pool::workers(threads, total - first, |claim| work(&mut || claim.next().map(|i| i + first)));
+    } else {
+        let mut i = first;
+        work(&mut || {
+            i += 1;
+            (i <= total).then_some(i - 1)
+        });
+    }
+    lowest.into_result()?;
+    Ok(DispatchStats { groups: total as u64, threads: total as u64 * per_group })
 }
 
 #[cfg(test)]
@@ -196,14 +278,14 @@ mod tests {
         let b = buffers(vec![vec![0; 8]]);
         let start = Instant::now();
         let r = with_deadline(Some(start + Duration::from_millis(50)), || {
-            dispatch(&hang.module, &hang.dx.entry_points[0], [1, 1, 1], &b)
+            dispatch(&hang, &hang.dx.entry_points[0], [1, 1, 1], &b)
         });
         assert_eq!(r, Err(DrawError::Shader(ExecError::Timeout)));
         assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
         // With u0[0] set the loop ends at once, and the deadline (far away) changes nothing.
         let b = buffers(vec![vec![1, 0xDEAD, 0xDEAD, 0xDEAD, 0xDEAD, 7, 7, 7]]);
         let r = with_deadline(Some(Instant::now() + Duration::from_secs(3600)), || {
-            dispatch(&hang.module, &hang.dx.entry_points[0], [1, 1, 1], &b)
+            dispatch(&hang, &hang.dx.entry_points[0], [1, 1, 1], &b)
         });
         assert_eq!(r, Ok(DispatchStats { groups: 1, threads: 4 }));
         assert_eq!(&b.uavs.borrow()[0][1..6], &[0, 0, 0, 0, 7], "each thread stores its count of 0 iterations");
@@ -212,7 +294,7 @@ mod tests {
         let spin =
             program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/spin.cs.dxil")));
         let b = buffers(vec![vec![100_000, 0]]);
-        dispatch(&spin.module, &spin.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        dispatch(&spin, &spin.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let want = (0..100_000u32).fold(0u32, |acc, k| acc.wrapping_add(k ^ (acc >> 3)));
         assert_eq!(b.uavs.borrow()[0][1], want);
     }
@@ -225,7 +307,7 @@ mod tests {
         assert_eq!(e.num_threads, Some([64, 1, 1]));
         let src: Vec<u32> = (0..128).map(|i| 1000 + 7 * i).collect();
         let b = buffers(vec![src.clone(), vec![0xDEAD; 130]]);
-        let stats = dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        let stats = dispatch(&p, e, [2, 1, 1], &b).expect("runs");
         assert_eq!(stats, DispatchStats { groups: 2, threads: 128 });
         let dst = &b.uavs.borrow()[1];
         for i in 0..128 {
@@ -243,7 +325,7 @@ mod tests {
         let e = &p.dx.entry_points[0];
         let src: Vec<u32> = (0..192).map(|i| i * i).collect();
         let b = buffers(vec![src.clone(), vec![0; 3]]);
-        dispatch(&p.module, e, [3, 1, 1], &b).expect("runs");
+        dispatch(&p, e, [3, 1, 1], &b).expect("runs");
         let want: Vec<u32> = (0..3).map(|g| src[g * 64..(g + 1) * 64].iter().sum()).collect();
         // By hand for group 0: sum of i^2 for i < 64 = 63 * 64 * 127 / 6 = 85344.
         assert_eq!(want[0], 85344);
@@ -258,7 +340,7 @@ mod tests {
         assert_eq!(e.num_threads, Some([8, 8, 1]));
         let b =
             Buffers { uavs: Shared::new(vec![]), cb: [0; 4], textures: Shared::new(vec![[0; 4]; 16 * 8]), width: 16 };
-        dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        dispatch(&p, e, [2, 1, 1], &b).expect("runs");
         let t = b.textures.borrow();
         for y in 0..8u32 {
             for x in 0..16u32 {
@@ -276,7 +358,7 @@ mod tests {
         let e = &p.dx.entry_points[0];
         let mut b = buffers(vec![vec![0; 1 + 64]]);
         b.cb = [100, 0, 0, 0];
-        let stats = dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        let stats = dispatch(&p, e, [2, 1, 1], &b).expect("runs");
         assert_eq!(stats.threads, 64);
         let u = &b.uavs.borrow()[0];
         assert_eq!(u[0], 64);
@@ -296,7 +378,7 @@ mod tests {
         )));
         let e = &p.dx.entry_points[0];
         let b = buffers(vec![vec![0; 64]]);
-        dispatch(&p.module, e, [2, 1, 1], &b).expect("runs");
+        dispatch(&p, e, [2, 1, 1], &b).expect("runs");
         let v = &b.uavs.borrow()[0];
         for g in 0..2 {
             let o = 32 * g;
@@ -377,7 +459,7 @@ mod tests {
             program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/gather.cs.dxil")));
         let e = &p.dx.entry_points[0];
         let b = Gathering { out: Shared::new(vec![0; 16]) };
-        dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+        dispatch(&p, e, [1, 1, 1], &b).expect("runs");
         let want: [[f32; 4]; 4] =
             [[0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]];
         let got: Vec<f32> = b.out.borrow().iter().map(|w| f32::from_bits(*w)).collect();
@@ -419,7 +501,7 @@ mod tests {
         io[16..24].copy_from_slice(&0x1_0000_0003u64.to_le_bytes());
         io[24..32].copy_from_slice(&7u64.to_le_bytes());
         let b = Bytes(Shared::new(io));
-        dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+        dispatch(&p, e, [1, 1, 1], &b).expect("runs");
         let io = b.0.borrow();
         let d = |i: usize| f64::from_le_bytes(io[32 + 8 * i..40 + 8 * i].try_into().unwrap());
         let q = |i: usize| u64::from_le_bytes(io[80 + 8 * i..88 + 8 * i].try_into().unwrap());
@@ -462,7 +544,7 @@ mod tests {
         let two = [(4.0, 4.0), (-4.0, -4.0), (0.0, 0.0), (0.0, 0.0)];
         for (samples, pattern) in [(4u32, four), (2, two)] {
             let b = Multisampled { samples, out: Shared::new(vec![0; 96 * 4]) };
-            dispatch(&p.module, e, [1, 1, 1], &b).expect("runs");
+            dispatch(&p, e, [1, 1, 1], &b).expect("runs");
             let o: Vec<f32> = b.out.borrow().iter().map(|w| f32::from_bits(*w)).collect();
             for k in 0..16 {
                 assert_eq!(o[4 * (6 * k + 4)..][..4], [4.0, 4.0, samples as f32, 0.0], "thread {k}");
@@ -479,7 +561,7 @@ mod tests {
         let p =
             program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")));
         let b = buffers(vec![vec![0xDEAD; 6 * 64]]);
-        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
         let got = |i: usize| -> [u32; 6] { u[6 * i..6 * i + 6].try_into().unwrap() };
         // By hand. i = 1: a = 0x9E3779B1 (-1640531535), b = 0xFFFFFFFE (-2): the signed product
@@ -515,7 +597,7 @@ mod tests {
             "/../../tests/fixtures/dxil/static_global_array.cs.dxil"
         )));
         let b = buffers(vec![vec![0; 4 * 64]]);
-        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let u = &b.uavs.borrow()[0];
         // By hand, i = 3: n = 3, 1 + 2 + 3 = 6; scratch[3] = T[3] * 3 + 5 = 17 both times.
         assert_eq!(u[12..16], [6, 17, 17, 0xC0FFEE]);
@@ -535,7 +617,7 @@ mod tests {
             "/../../tests/fixtures/dxil/interlocked_groupshared.cs.dxil"
         )));
         let b = buffers(vec![vec![0xDEAD; 10]]);
-        dispatch(&p.module, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
+        dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).expect("runs");
         let g = b.uavs.borrow()[0].clone();
         // v = i + 1 over 64 threads: sum 2080, min 1, max 64, AND of cleared bits 0, OR of
         // every bit, each of 8 bits toggled 8 times; one compare-exchange wins (g7 = 1) and
@@ -551,11 +633,132 @@ mod tests {
         let mut e = p.dx.entry_points[0].clone();
         e.num_threads = Some([32, 32, 2]);
         let b = buffers(vec![vec![0; 4], vec![0; 4]]);
-        assert!(matches!(dispatch(&p.module, &e, [1, 1, 1], &b), Err(DrawError::Shader(ExecError::Malformed(_)))));
+        assert!(matches!(dispatch(&p, &e, [1, 1, 1], &b), Err(DrawError::Shader(ExecError::Malformed(_)))));
         e.num_threads = None;
-        assert_eq!(
-            dispatch(&p.module, &e, [1, 1, 1], &b),
-            Err(DrawError::Unsupported("a compute shader without numthreads"))
-        );
+        assert_eq!(dispatch(&p, &e, [1, 1, 1], &b), Err(DrawError::Unsupported("a compute shader without numthreads")));
+    }
+
+    /// The fixture `name` of tests/fixtures/dxil.
+    fn fixture(name: &str) -> rd3d12_shader::dxil::Program {
+        let path = format!("{}/../../tests/fixtures/dxil/{name}", env!("CARGO_MANIFEST_DIR"));
+        program(&std::fs::read(path).expect("fixture"))
+    }
+
+    #[test]
+    fn parallel_groups_give_the_results_of_one_thread() {
+        // 64 groups of copy.cs and reduce.cs, and a 2x3 grid of image.cs, on 1, 2 and 4
+        // workers: the same words, worked out by hand as in the tests above.
+        let copy = fixture("copy.cs.dxil");
+        let reduce = fixture("reduce.cs.dxil");
+        let image = fixture("image.cs.dxil");
+        let src: Vec<u32> = (0..64 * 64).map(|i| 1000 + 7 * i).collect();
+        // The copy, the sums and the texels of one worker, which the others must equal.
+        type Results = (Vec<u32>, Vec<u32>, Vec<[u32; 4]>);
+        let mut first: Option<Results> = None;
+        for threads in [1, 2, 4] {
+            let b = buffers(vec![src.clone(), vec![0xDEAD; 64 * 64 + 1]]);
+            let stats = dispatch_on(threads, &copy, &copy.dx.entry_points[0], [64, 1, 1], &b).expect("runs");
+            assert_eq!(stats, DispatchStats { groups: 64, threads: 4096 });
+            let copied = b.uavs.borrow()[1].clone();
+            for (i, w) in copied[..4096].iter().enumerate() {
+                assert_eq!(*w, src[i] * 3 + i as u32, "dst[{i}], {threads} threads");
+            }
+            assert_eq!(copied[4096], 0xDEAD);
+
+            let b = buffers(vec![src.clone(), vec![0; 64]]);
+            dispatch_on(threads, &reduce, &reduce.dx.entry_points[0], [64, 1, 1], &b).expect("runs");
+            let sums = b.uavs.borrow()[1].clone();
+            let want: Vec<u32> = (0..64).map(|g| src[g * 64..(g + 1) * 64].iter().sum()).collect();
+            assert_eq!(sums, want, "{threads} threads");
+
+            let b = Buffers {
+                uavs: Shared::new(vec![]),
+                cb: [0; 4],
+                textures: Shared::new(vec![[0; 4]; 16 * 24]),
+                width: 16,
+            };
+            let stats = dispatch_on(threads, &image, &image.dx.entry_points[0], [2, 3, 1], &b).expect("runs");
+            assert_eq!(stats, DispatchStats { groups: 6, threads: 384 });
+            let texels = b.textures.borrow().clone();
+            for (i, t) in texels.iter().enumerate() {
+                let (x, y) = (i as u32 % 16, i as u32 / 16);
+                assert_eq!(*t, [x as f32 / 255.0, y as f32 / 255.0, 0.5, 1.0].map(f32::to_bits), "({x},{y})");
+            }
+            match &first {
+                None => first = Some((copied, sums, texels)),
+                Some(f) => assert!(*f == (copied, sums, texels), "{threads} threads differ from one"),
+            }
+        }
+    }
+
+    #[test]
+    fn atomics_from_every_worker_count_every_thread() {
+        // 64 groups of 32 threads append through one counter: 2048 increments, each value
+        // (thread id + 100) stored once at the slot its increment returned.
+        let p = fixture("atomic.cs.dxil");
+        for threads in [1, 4] {
+            let mut b = buffers(vec![vec![0; 1 + 2048]]);
+            b.cb = [100, 0, 0, 0];
+            dispatch_on(threads, &p, &p.dx.entry_points[0], [64, 1, 1], &b).expect("runs");
+            let u = &b.uavs.borrow()[0];
+            assert_eq!(u[0], 2048, "{threads} threads");
+            let mut got = u[1..].to_vec();
+            got.sort_unstable();
+            assert_eq!(got, (100..2148).collect::<Vec<u32>>(), "{threads} threads");
+        }
+    }
+
+    /// hang.cs's u0: word 0 reads 1 (the loop ends at once) on the thread that made the
+    /// bindings, after `wait` there, and 0 (it never ends) on any other; stores note the
+    /// threads they came from.
+    struct EndsOnlyHere {
+        here: std::thread::ThreadId,
+        wait: std::time::Duration,
+        storers: Shared<std::collections::HashSet<std::thread::ThreadId>>,
+    }
+    impl EndsOnlyHere {
+        fn new(wait: std::time::Duration) -> Self {
+            EndsOnlyHere { here: std::thread::current().id(), wait, storers: Shared::new(Default::default()) }
+        }
+    }
+    impl Bindings for EndsOnlyHere {
+        fn buffer_load(&self, _: Class, _: (u32, u32), _: u32, _: u32, _: u32) -> [u32; 4] {
+            let here = std::thread::current().id() == self.here;
+            if here {
+                std::thread::sleep(self.wait);
+            }
+            [u32::from(here), 0, 0, 0]
+        }
+        fn buffer_store(&self, _: (u32, u32), _: u32, _: u32, _: u32, _: [u32; 4], _: u8) {
+            self.storers.borrow_mut().insert(std::thread::current().id());
+        }
+    }
+
+    #[test]
+    fn the_deadline_ends_an_endless_dispatch_on_every_worker() {
+        use rd3d12_shader::dxil::exec::with_deadline;
+        use std::time::{Duration, Instant};
+        // 64 groups on 4 workers whose groups never end but on the calling thread (slowly, so
+        // that the others claim groups too): only the deadline, which the workers must have
+        // too, ends the dispatch.
+        let hang = fixture("hang.cs.dxil");
+        let b = EndsOnlyHere::new(Duration::from_millis(2));
+        let start = Instant::now();
+        let r = with_deadline(Some(start + Duration::from_millis(50)), || {
+            dispatch_on(4, &hang, &hang.dx.entry_points[0], [64, 1, 1], &b)
+        });
+        assert_eq!(r, Err(DrawError::Shader(ExecError::Timeout)));
+        assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_small_dispatch_stays_on_the_calling_thread() {
+        // Two groups of hang.cs that end at once: group 0 says the rest is far below
+        // SPREAD_MIN, so no worker is woken (one would never end its group).
+        let hang = fixture("hang.cs.dxil");
+        let b = EndsOnlyHere::new(std::time::Duration::ZERO);
+        let stats = dispatch(&hang, &hang.dx.entry_points[0], [2, 1, 1], &b).expect("runs");
+        assert_eq!(stats, DispatchStats { groups: 2, threads: 8 });
+        assert_eq!(*b.storers.borrow(), [b.here].into_iter().collect());
     }
 }

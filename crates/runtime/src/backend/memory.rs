@@ -3,9 +3,15 @@
 //! system cannot honour fails with E_OUTOFMEMORY instead of a SIGBUS later. It is the CPU
 //! backend's device memory (heaps and committed resources) and the page a shared fence lives
 //! in whatever the backend; [`AddressRange`] gives reserved resources their addresses.
+//!
+//! Executing work reaches the bytes through [`SharedBytes`], the one audited way for several
+//! threads (a dispatch's workers, the pieces of a split copy) to read and write the same memory
+//! at once: raw-pointer copies and atomics, never a Rust reference to bytes another thread
+//! may write.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 /// Why an allocation failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,6 +233,218 @@ impl Drop for AddressRange {
     }
 }
 
+/// Bytes of mapped memory that several threads read and write at once: shader UAV accesses
+/// from every worker of a dispatch, and the pieces of a copy split over the workers. It never
+/// makes a `&[u8]` over them. Shader accesses ([`SharedBytes::read`], [`SharedBytes::write`],
+/// [`SharedBytes::word`]) are atomic per aligned 32-bit word (relaxed loads and stores; the
+/// read-modify-writes of [`AtomicU32`] for dx.op atomics) and per byte elsewhere, so racing
+/// stores leave one of the stored words, never a torn one, and are no undefined behaviour.
+/// Bulk copies ([`SharedBytes::copy`], [`SharedBytes::put`]) are memmoves: workers copy disjoint ranges, and only an
+/// application that writes a copy's bytes while the copy runs races with it (as on a GPU).
+/// `'a` is the life of what keeps the bytes mapped.
+#[derive(Clone, Copy)]
+pub struct SharedBytes<'a> {
+    ptr: NonNull<u8>,
+    len: usize,
+    _mapped: std::marker::PhantomData<&'a [AtomicU8]>,
+}
+
+// SAFETY: the bytes are only reached through raw pointers and atomics (above), which any thread
+// may use; the creator of the value guarantees they stay mapped (SharedBytes::new).
+unsafe impl Send for SharedBytes<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for SharedBytes<'_> {}
+
+impl<'a> SharedBytes<'a> {
+    /// The `len` bytes at `ptr` (`None` for a null pointer).
+    ///
+    /// # Safety
+    /// The bytes must stay mapped, readable and writable for `'a` (the caller holds what owns
+    /// them, a [`Memory`] or an allocation of the runtime).
+    pub unsafe fn new(ptr: *mut u8, len: usize) -> Option<Self> {
+        Some(SharedBytes { ptr: NonNull::new(ptr)?, len, _mapped: std::marker::PhantomData })
+    }
+
+    /// The bytes of `m`, for as long as it is borrowed.
+    pub fn of(m: &'a Memory) -> Self {
+        // SAFETY: the mapping lives as long as `m`, which the lifetime holds borrowed.
+        SharedBytes { ptr: m.ptr, len: m.len, _mapped: std::marker::PhantomData }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Byte `at` as an index, if `n` bytes from it lie inside.
+    fn range(&self, at: u64, n: usize) -> Option<usize> {
+        let at = usize::try_from(at).ok()?;
+        (at.checked_add(n)? <= self.len).then_some(at)
+    }
+
+    /// The byte at index `i` (< len) as an atomic.
+    fn byte(&self, i: usize) -> &AtomicU8 {
+        // SAFETY: `i` is inside the mapping, which outlives `self` (SharedBytes::new); AtomicU8
+        // has the size and alignment of u8, and every access to these bytes is atomic or a raw
+        // copy, never a reference.
+        unsafe { AtomicU8::from_ptr(self.ptr.as_ptr().add(i)) }
+    }
+
+    /// The 32-bit word at byte `at`, if it is 4-byte aligned and inside, for atomics.
+    pub fn word(&self, at: u64) -> Option<&AtomicU32> {
+        let i = self.range(at, 4)?;
+        // SAFETY: `p` is inside the mapping (checked), which outlives `self`.
+        let p = unsafe { self.ptr.as_ptr().add(i) };
+        // SAFETY: 4 bytes inside the mapping at a 4-byte-aligned address (checked just here);
+        // all accesses to them are atomic or raw copies.
+        (p as usize).is_multiple_of(4).then(|| unsafe { AtomicU32::from_ptr(p.cast::<u32>()) })
+    }
+
+    /// Reads `dst.len()` bytes at byte `at` (false, nothing read, when out of range).
+    pub fn read(&self, at: u64, dst: &mut [u8]) -> bool {
+        let Some(start) = self.range(at, dst.len()) else { return false };
+        let mut k = 0;
+        while k < dst.len() {
+            match self.word((start + k) as u64).filter(|_| k + 4 <= dst.len()) {
+                Some(w) => {
+                    dst[k..k + 4].copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+                    k += 4;
+                }
+                None => {
+                    dst[k] = self.byte(start + k).load(Ordering::Relaxed);
+                    k += 1;
+                }
+            }
+        }
+        true
+    }
+
+    /// Writes `src` at byte `at` (false, nothing written, when out of range).
+    pub fn write(&self, at: u64, src: &[u8]) -> bool {
+        let Some(start) = self.range(at, src.len()) else { return false };
+        let mut k = 0;
+        while k < src.len() {
+            match self.word((start + k) as u64).filter(|_| k + 4 <= src.len()) {
+                Some(w) => {
+                    w.store(u32::from_le_bytes([src[k], src[k + 1], src[k + 2], src[k + 3]]), Ordering::Relaxed);
+                    k += 4;
+                }
+                None => {
+                    self.byte(start + k).store(src[k], Ordering::Relaxed);
+                    k += 1;
+                }
+            }
+        }
+        true
+    }
+
+    /// Copies `n` bytes from byte `from` of `src` to byte `to` of `self`, ranges that must not
+    /// share a byte, with stores that bypass the caches (x86-64's non-temporal stores; a plain
+    /// copy elsewhere), for large copies and their pieces split over the workers: glibc's
+    /// memmove streams only copies larger than most of the last-level cache, and copies that
+    /// go through the caches were the slower ones here (see `stream_copy`). False, nothing
+    /// copied, when out of range or overlapping.
+    pub fn stream(&self, to: u64, src: &SharedBytes<'_>, from: u64, n: usize) -> bool {
+        let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
+        // SAFETY: both ranges lie inside their mappings (checked), which outlive the values.
+        let (dp, sp) = unsafe { (self.ptr.as_ptr().add(d), src.ptr.as_ptr().add(s).cast_const()) };
+        if (dp as usize) < (sp as usize) + n && (sp as usize) < (dp as usize) + n {
+            return false;
+        }
+        // SAFETY: two disjoint ranges of `n` bytes inside live mappings (checked above).
+        unsafe { stream_copy(dp, sp, n) };
+        true
+    }
+
+    /// Copies `src` to byte `at` as memmove does, for bulk work (a clear's rows); false,
+    /// nothing written, when out of range.
+    pub fn put(&self, at: u64, src: &[u8]) -> bool {
+        let Some(d) = self.range(at, src.len()) else { return false };
+        // SAFETY: the range lies inside the mapping (checked), which outlives the value; `src`
+        // is the caller's own buffer, not these bytes.
+        unsafe { std::ptr::copy(src.as_ptr(), self.ptr.as_ptr().add(d), src.len()) };
+        true
+    }
+
+    /// Copies `n` bytes from byte `from` of `src` to byte `to` of `self` as memmove does
+    /// (overlap as through a temporary); false, nothing copied, when out of range.
+    pub fn copy(&self, to: u64, src: &SharedBytes<'_>, from: u64, n: usize) -> bool {
+        let (Some(d), Some(s)) = (self.range(to, n), src.range(from, n)) else { return false };
+        // SAFETY: both ranges lie inside their mappings (checked), which outlive the values;
+        // raw copies make no reference to the bytes.
+        unsafe { std::ptr::copy(src.ptr.as_ptr().add(s), self.ptr.as_ptr().add(d), n) };
+        true
+    }
+}
+
+/// Copies `n` bytes from `src` to `dst` with non-temporal stores (x86-64), then fences them so
+/// that whoever learns the copy is done sees the bytes. Blocks of four pages are copied a line
+/// of each page at a time, which keeps four streams in flight (as glibc's own large copies
+/// do): on the 2-core machine this measured 7 GB/s where a plain loop gave 5.5 and memmove 6.
+///
+/// # Safety
+/// `src` and `dst` must each hold `n` bytes and not overlap.
+#[cfg(target_arch = "x86_64")]
+unsafe fn stream_copy(dst: *mut u8, src: *const u8, n: usize) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+    const PAGE: usize = 4096;
+    /// One 64-byte line: SSE2, which every x86-64 has (unaligned loads, aligned streams).
+    ///
+    /// # Safety
+    /// 64 bytes at `s` readable, at `d` writable and 16-byte aligned.
+    #[inline(always)]
+    unsafe fn line(d: *mut u8, s: *const u8) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let a = _mm_loadu_si128(s.cast::<__m128i>());
+            let b = _mm_loadu_si128(s.add(16).cast::<__m128i>());
+            let c = _mm_loadu_si128(s.add(32).cast::<__m128i>());
+            let e = _mm_loadu_si128(s.add(48).cast::<__m128i>());
+            _mm_stream_si128(d.cast::<__m128i>(), a);
+            _mm_stream_si128(d.add(16).cast::<__m128i>(), b);
+            _mm_stream_si128(d.add(32).cast::<__m128i>(), c);
+            _mm_stream_si128(d.add(48).cast::<__m128i>(), e);
+        }
+    }
+    // Up to the first 16-byte-aligned destination byte, and the tail past the last whole
+    // line, with plain copies; the lines between in blocks of four pages, then one by one.
+    let head = dst.align_offset(16).min(n);
+    let lines = (n - head) / 64;
+    let blocks = lines / (4 * PAGE / 64);
+    // SAFETY: the caller's ranges hold `n` bytes, and head + 64 lines + tail = n; every line
+    // written starts at head + a multiple of 64, so it is 16-byte aligned.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, head);
+        let (d0, s0) = (dst.add(head), src.add(head));
+        for b in 0..blocks {
+            let (d, s) = (d0.add(b * 4 * PAGE), s0.add(b * 4 * PAGE));
+            for o in (0..PAGE).step_by(64) {
+                for k in 0..4 {
+                    line(d.add(k * PAGE + o), s.add(k * PAGE + o));
+                }
+            }
+        }
+        for l in blocks * (4 * PAGE / 64)..lines {
+            line(d0.add(64 * l), s0.add(64 * l));
+        }
+        _mm_sfence();
+        std::ptr::copy_nonoverlapping(s0.add(64 * lines), d0.add(64 * lines), n - head - 64 * lines);
+    }
+}
+
+/// A plain copy where there are no non-temporal stores to use.
+///
+/// # Safety
+/// As the x86-64 version.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn stream_copy(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: the caller's ranges hold `n` bytes and do not overlap.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, n) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,5 +476,69 @@ mod tests {
         assert_eq!(Memory::new(u64::MAX).err(), Some(MemoryError::OutOfMemory));
         assert_eq!(Memory::new(1 << 50).err(), Some(MemoryError::OutOfMemory));
         assert_eq!(Memory::import(-1).err(), Some(MemoryError::BadHandle));
+    }
+
+    #[test]
+    fn shared_bytes_read_and_write_words_and_odd_bytes() {
+        let m = Memory::new(64).unwrap();
+        let b = SharedBytes::of(&m);
+        assert_eq!(b.len(), 4096, "whole pages");
+        assert!(b.write(3, &[1, 2, 3, 4, 5, 6, 7]));
+        let mut got = [0u8; 9];
+        assert!(b.read(2, &mut got));
+        assert_eq!(got, [0, 1, 2, 3, 4, 5, 6, 7, 0]);
+        assert_eq!(b.word(4).unwrap().load(Ordering::Relaxed), u32::from_le_bytes([2, 3, 4, 5]));
+        assert!(b.word(5).is_none(), "unaligned");
+        assert!(b.word(4096).is_none() && b.word(4093).is_none(), "past the end");
+        assert!(!b.write(4092, &[0; 5]) && !b.read(4095, &mut [0; 2]), "out of range does nothing");
+        assert!(b.copy(10, &b, 3, 7), "memmove within");
+        assert!(b.read(10, &mut got[..7]));
+        assert_eq!(got[..7], [1, 2, 3, 4, 5, 6, 7]);
+        assert!(!b.copy(4090, &b, 0, 8));
+    }
+
+    #[test]
+    fn racing_stores_leave_whole_words_and_atomics_count_every_add() {
+        // Two threads store 0x11111111 and 0x22222222 to the same words while both add 1 to
+        // word 0 200 000 times through the atomic: each word ends as one of the two values,
+        // and the counter at 400 000.
+        let m = Memory::new(4096).unwrap();
+        let b = SharedBytes::of(&m);
+        std::thread::scope(|s| {
+            for v in [0x1111_1111u32, 0x2222_2222] {
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        b.word(0).unwrap().fetch_add(1, Ordering::SeqCst);
+                        b.write(4 + 4 * (i % 1000), &v.to_le_bytes());
+                    }
+                });
+            }
+        });
+        assert_eq!(b.word(0).unwrap().load(Ordering::Relaxed), 400_000);
+        for k in 1..=1000 {
+            let w = b.word(4 * k).unwrap().load(Ordering::Relaxed);
+            assert!(w == 0x1111_1111 || w == 0x2222_2222, "word {k}: {w:#x}");
+        }
+    }
+
+    #[test]
+    fn streamed_copies_move_every_byte_at_any_alignment() {
+        let m = Memory::new(1 << 16).unwrap();
+        let b = SharedBytes::of(&m);
+        // Two blocks of four pages, a line-by-line remainder and tails at odd alignments.
+        let src: Vec<u8> = (0..20000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        assert!(b.put(0, &src));
+        for (from, to, n) in
+            [(0, 30000, 20000), (3, 30001, 19990), (17, 40013, 63), (5, 50000, 0), (1, 40000, 129), (9, 20011, 16390)]
+        {
+            b.put(to, &vec![0xEE; n + 2]);
+            assert!(b.stream(to, &b, from, n), "{from} -> {to}");
+            let mut got = vec![0u8; n + 2];
+            b.read(to, &mut got);
+            assert_eq!(got[..n], src[from as usize..from as usize + n], "{from} -> {to}, {n} bytes");
+            assert_eq!(got[n..], [0xEE, 0xEE], "nothing past the end");
+        }
+        assert!(!b.stream(10, &b, 0, 20), "overlapping ranges are refused");
+        assert!(!b.stream(65530, &b, 0, 20), "out of range");
     }
 }

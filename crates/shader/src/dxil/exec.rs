@@ -306,6 +306,12 @@ pub fn with_deadline<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -
     f()
 }
 
+/// The deadline [`with_deadline`] set on this thread (`None`: none), for work that hands its
+/// invocations to other threads: they run under the same one.
+pub fn current_deadline() -> Option<std::time::Instant> {
+    DEADLINE.with(|d| d.get())
+}
+
 /// The thread's deadline, out of the interpreter's hot path.
 #[cold]
 #[inline(never)]

@@ -4,8 +4,15 @@
 //! stage: root constants, root CBVs/SRVs/UAVs (buffers at a GPU virtual address), descriptor
 //! tables (descriptors read from the bound shader-visible heap at execution) and static
 //! samplers. SRV textures are sampled and loaded through [`rd3d12_swgpu::sample`]; buffers
-//! (typed, raw, structured) and UAV textures are read and written in place.
+//! (typed, raw, structured) and UAV textures are read and written in place, through
+//! [`SharedBytes`] (every worker of a dispatch reaches them at once: word-atomic accesses, real
+//! atomics for the dx.op atomics and counters).
+//!
+//! The registers a shader declares (ranges of up to [`EAGER_REGISTERS`]) are resolved once, when
+//! the work starts ([`StageBindings::with_resources`]), into a table the workers only read;
+//! others (large or unbounded arrays indexed at run time) on first use, in a cache behind a lock.
 
+use crate::backend::memory::SharedBytes;
 use crate::work::commands::{Binds, Lookup};
 use crate::work::memory::Memory;
 use crate::work::state::{RootArg, RootView};
@@ -18,8 +25,49 @@ use rd3d12_swgpu::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_sys::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 use std::sync::Arc;
 use std::sync::Mutex;
+
+/// Declared ranges of at most this many registers are resolved when the work starts.
+pub(super) const EAGER_REGISTERS: u32 = 64;
+
+/// Memory that shaders read and write while other workers do: linear memory through
+/// [`SharedBytes`], reserved resources through their tile maps (whose lock orders accesses).
+struct Mem {
+    /// Keeps the bytes alive.
+    memory: Memory,
+    /// The linear memory's bytes (`None`: reserved), kept mapped by `memory`.
+    bytes: Option<SharedBytes<'static>>,
+}
+
+impl Mem {
+    fn new(memory: Memory) -> Self {
+        // SAFETY: `memory` keeps its allocation mapped, and `Mem` holds it for as long as the
+        // bytes (a private field, never handed out) are used.
+        let bytes = unsafe { linear_bytes(&memory) };
+        Mem { memory, bytes }
+    }
+
+    fn read(&self, at: u64, dst: &mut [u8]) -> bool {
+        match &self.bytes {
+            Some(b) => b.read(at, dst),
+            None => self.memory.read(at, dst),
+        }
+    }
+
+    fn write(&self, at: u64, src: &[u8]) -> bool {
+        match &self.bytes {
+            Some(b) => b.write(at, src),
+            None => self.memory.write(at, src),
+        }
+    }
+
+    /// The aligned 32-bit word at `at` for atomics (linear memory only).
+    fn word(&self, at: u64) -> Option<&AtomicU32> {
+        self.bytes.as_ref()?.word(at)
+    }
+}
 
 /// Bytes of memory for reading: borrowed from linear memory, copied from tiles.
 pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
@@ -35,6 +83,18 @@ pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
             m.read(off, &mut v).then_some(Cow::Owned(v))
         }
     }
+}
+
+/// The bytes of linear memory (`None` for a reserved resource's tiles) for several threads at
+/// once.
+///
+/// # Safety
+/// `m` (or a clone, which shares the allocation) must be kept for `'a`.
+pub(super) unsafe fn linear_bytes<'a>(m: &Memory) -> Option<SharedBytes<'a>> {
+    let len = m.len();
+    let p = m.ptr(0, len)?;
+    // SAFETY: `len` bytes at `p` are the memory's, kept mapped as the caller promises.
+    unsafe { SharedBytes::new(p, usize::try_from(len).ok()?) }
 }
 
 /// The register of a binding: class (DXIL's resource class), space, register.
@@ -82,13 +142,13 @@ enum BufKind {
 
 /// A buffer view: `len` bytes of `memory` from byte `base`, holding `elements` elements.
 struct BufView {
-    memory: Memory,
+    memory: Mem,
     base: u64,
     len: u64,
     kind: BufKind,
     elements: u32,
     /// A UAV's counter: the counter resource's memory and the counter's byte offset.
-    counter: Option<(Memory, u64)>,
+    counter: Option<(Mem, u64)>,
 }
 
 impl BufView {
@@ -163,21 +223,18 @@ impl BufView {
     }
 
     /// A 32-bit word for atomics, by (index, byte offset) as the shader addresses it.
-    fn word(&self, index: u32, offset: u32) -> Option<*mut u32> {
+    fn word(&self, index: u32, offset: u32) -> Option<&AtomicU32> {
         let at = match self.kind {
             BufKind::Typed(_) => self.place(index, 0, self.element_bytes())?,
             _ => self.place(index, offset, 4)?,
         };
-        if at % 4 != 0 {
-            return None;
-        }
-        self.memory.ptr(at, 4).map(|p| p.cast::<u32>())
+        self.memory.word(at)
     }
 }
 
 /// A UAV texture's mip slice: each array slice's (or the 3D mip's) bytes.
 struct UavTex {
-    memory: Memory,
+    memory: Mem,
     format: DXGI_FORMAT,
     /// Width, height and depth (array size or 3D W-slices) the view covers.
     size: (u32, u32, u32),
@@ -254,18 +311,65 @@ impl Tex {
     }
 }
 
+/// A resolved binding: from the table made when the work started, or from the cache.
+enum Got<'a> {
+    Table(&'a Resolved),
+    Cached(Arc<Resolved>),
+}
+
+impl std::ops::Deref for Got<'_> {
+    type Target = Resolved;
+    fn deref(&self) -> &Resolved {
+        match self {
+            Got::Table(r) => r,
+            Got::Cached(r) => r,
+        }
+    }
+}
+
 /// One stage's view of the bindings.
 pub(super) struct StageBindings<'a> {
     binds: &'a Binds,
     /// D3D12_SHADER_VISIBILITY of the stage.
     visibility: u32,
+    /// The registers resolved when the work started ([`StageBindings::with_resources`]), read
+    /// by every worker without a lock.
+    table: HashMap<Key, Resolved>,
+    /// Registers resolved on first use.
     cache: Mutex<HashMap<Key, Arc<Resolved>>>,
 }
 
 impl<'a> StageBindings<'a> {
-    /// The bindings of the stage of visibility `visibility` (D3D12_SHADER_VISIBILITY).
+    /// The bindings of the stage of visibility `visibility` (D3D12_SHADER_VISIBILITY), each
+    /// register resolved on first use.
     pub(super) fn new(binds: &'a Binds, visibility: D3D12_SHADER_VISIBILITY) -> Self {
-        StageBindings { binds, visibility: visibility.0, cache: Default::default() }
+        StageBindings { binds, visibility: visibility.0, table: HashMap::new(), cache: Default::default() }
+    }
+
+    /// As [`StageBindings::new`], with the registers of `resources` (a shader's declarations;
+    /// ranges of up to [`EAGER_REGISTERS`]) resolved now, once for all the workers.
+    pub(super) fn with_resources(
+        binds: &'a Binds,
+        visibility: D3D12_SHADER_VISIBILITY,
+        resources: &[rd3d12_shader::dxil::metadata::Resource],
+    ) -> Self {
+        use rd3d12_shader::dxil::metadata::ResourceClass as R;
+        let mut b = Self::new(binds, visibility);
+        let mut table = HashMap::new();
+        for r in resources.iter().filter(|r| r.range_size <= EAGER_REGISTERS) {
+            let class = match r.class {
+                R::Srv => SRV,
+                R::Uav => UAV,
+                R::Cbv => CBV,
+                R::Sampler => SAMPLER,
+            };
+            for reg in (0..r.range_size).filter_map(|k| r.lower_bound.checked_add(k)) {
+                let key = (class, r.space, reg);
+                table.entry(key).or_insert_with(|| b.find(key, r.stride).unwrap_or(Resolved::Nothing));
+            }
+        }
+        b.table = table;
+        b
     }
 }
 
@@ -285,8 +389,8 @@ fn buffer_view(lookup: &Lookup, d: &Descriptor) -> Option<BufView> {
     if base.checked_add(len)? > e.memory.len() {
         return None;
     }
-    let counter = d.counter().and_then(|(id, off)| Some((lookup.resources.get(id)?.memory, off)));
-    Some(BufView { memory: e.memory.clone(), base, len, kind, elements: b.num_elements, counter })
+    let counter = d.counter().and_then(|(id, off)| Some((Mem::new(lookup.resources.get(id)?.memory), off)));
+    Some(BufView { memory: Mem::new(e.memory.clone()), base, len, kind, elements: b.num_elements, counter })
 }
 
 /// A UAV descriptor's buffer or texture.
@@ -326,7 +430,7 @@ fn uav(lookup: &Lookup, d: &Descriptor) -> Option<Resolved> {
         depth = count;
     }
     Some(Resolved::UavTexture(Box::new(UavTex {
-        memory: e.memory.clone(),
+        memory: Mem::new(e.memory.clone()),
         format: d.format,
         size: (w, h, depth),
         slices,
@@ -449,20 +553,24 @@ impl StageBindings<'_> {
         self.binds.root_args.iter().find(|a| a.0 as usize == index).map(|a| &a.1)
     }
 
-    fn resolve(&self, key: Key) -> Arc<Resolved> {
+    fn resolve(&self, key: Key) -> Got<'_> {
         self.resolve_with(key, 0)
     }
 
     /// As [`Self::resolve`], with the structured stride the shader declares (root views).
-    fn resolve_with(&self, key: Key, stride: u32) -> Arc<Resolved> {
+    fn resolve_with(&self, key: Key, stride: u32) -> Got<'_> {
+        if let Some(r) = self.table.get(&key) {
+            // A borrow, not a clone: workers that shared one reference count would contend on it.
+            return Got::Table(r);
+        }
         // A poisoned cache only means another worker panicked mid-insert; its entries are whole.
         let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
         if let Some(r) = cached {
-            return r;
+            return Got::Cached(r);
         }
         let r = Arc::new(self.find(key, stride).unwrap_or(Resolved::Nothing));
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, r.clone());
-        r
+        Got::Cached(r)
     }
 
     fn of_descriptor(&self, class: u8, d: &Descriptor) -> Option<Resolved> {
@@ -527,7 +635,14 @@ impl StageBindings<'_> {
                             let kind = if stride == 0 { BufKind::Raw } else { BufKind::Structured(stride) };
                             let elements =
                                 if stride == 0 { (len / 4) as u32 } else { (len / u64::from(stride)) as u32 };
-                            Some(Resolved::Buf(BufView { memory: m, base: off, len, kind, elements, counter: None }))
+                            Some(Resolved::Buf(BufView {
+                                memory: Mem::new(m),
+                                base: off,
+                                len,
+                                kind,
+                                elements,
+                                counter: None,
+                            }))
                         }
                     };
                 }
@@ -562,10 +677,7 @@ impl StageBindings<'_> {
 }
 
 /// An atomic operation on a 32-bit word of memory (DXIL AtomicBinOp codes).
-fn atomic_op(p: *mut u32, op: u32, v: u32) -> u32 {
-    use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
-    // SAFETY: `p` is 4-byte aligned and inside live memory (BufView::word / UavTex checks).
-    let a = unsafe { &*(p as *const AtomicU32) };
+fn atomic_op(a: &AtomicU32, op: u32, v: u32) -> u32 {
     match op {
         0 => a.fetch_add(v, SeqCst),
         1 => a.fetch_and(v, SeqCst),
@@ -582,15 +694,14 @@ fn atomic_op(p: *mut u32, op: u32, v: u32) -> u32 {
 impl StageBindings<'_> {
     /// The word an atomic on a UAV addresses: (index, offset) for buffers, texel coordinates
     /// for textures (32-bit formats only).
-    fn atomic_word(&self, uav: (u32, u32), c: [i32; 3]) -> Option<*mut u32> {
-        match &*self.resolve((UAV, uav.0, uav.1)) {
+    fn atomic_word<R>(&self, uav: (u32, u32), c: [i32; 3], f: impl FnOnce(&AtomicU32) -> R) -> Option<R> {
+        let r = self.resolve((UAV, uav.0, uav.1));
+        let word = match &*r {
             Resolved::Buf(b) => b.word(c[0] as u32, c[1] as u32),
-            Resolved::UavTexture(t) if t.element == 4 => {
-                let at = t.at(c)?;
-                t.memory.ptr(at, 4).filter(|p| (*p as usize).is_multiple_of(4)).map(|p| p.cast::<u32>())
-            }
+            Resolved::UavTexture(t) if t.element == 4 => t.memory.word(t.at(c)?),
             _ => None,
-        }
+        };
+        word.map(f)
     }
 }
 
@@ -678,7 +789,7 @@ impl Bindings for StageBindings<'_> {
     }
 
     fn atomic(&self, uav: (u32, u32), op: u32, coords: [i32; 3], value: u32) -> u32 {
-        self.atomic_word(uav, coords).map_or(0, |p| atomic_op(p, op, value))
+        self.atomic_word(uav, coords, |a| atomic_op(a, op, value)).unwrap_or(0)
     }
 
     fn gather(
@@ -728,19 +839,16 @@ impl Bindings for StageBindings<'_> {
         let Resolved::Buf(BufView { counter: Some((m, off)), .. }) = &*self.resolve((UAV, uav.0, uav.1)) else {
             return 0;
         };
-        match m.ptr(*off, 4).filter(|p| (*p as usize).is_multiple_of(4)) {
-            Some(p) if delta >= 0 => atomic_op(p.cast(), 0, 1),
-            Some(p) => atomic_op(p.cast(), 0, u32::MAX).wrapping_sub(1),
+        match m.word(*off) {
+            Some(a) if delta >= 0 => atomic_op(a, 0, 1),
+            Some(a) => atomic_op(a, 0, u32::MAX).wrapping_sub(1),
             None => 0,
         }
     }
 
     fn atomic_cmpxchg(&self, uav: (u32, u32), coords: [i32; 3], cmp: u32, new: u32) -> u32 {
-        use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
-        let Some(p) = self.atomic_word(uav, coords) else { return 0 };
-        // SAFETY: as in atomic_op.
-        let a = unsafe { &*(p as *const AtomicU32) };
-        a.compare_exchange(cmp, new, SeqCst, SeqCst).unwrap_or_else(|old| old)
+        self.atomic_word(uav, coords, |a| a.compare_exchange(cmp, new, SeqCst, SeqCst).unwrap_or_else(|old| old))
+            .unwrap_or(0)
     }
 
     fn cbuffer_row(&self, space: u32, register: u32, row: u32) -> [u32; 4] {

@@ -1,5 +1,7 @@
 //! Dispatches on the CPU: a recorded [`DispatchWork`] runs [`rd3d12_swgpu::compute::dispatch`]
-//! with the compute root signature's bindings ([`super::bindings`]).
+//! (thread groups spread over the worker pool) with the compute root signature's bindings
+//! ([`super::bindings`]), the registers the shader declares resolved once before the workers
+//! start.
 
 use super::bindings::StageBindings;
 use super::draw::Skipped;
@@ -35,6 +37,6 @@ pub fn run(w: &DispatchWork) -> Result<rd3d12_swgpu::compute::DispatchStats, Ski
         return Err(Skipped::Unsupported("a shader without an entry point".into()));
     };
     // Compute work sees the parameters of every visibility (compute has no stage filter).
-    let b = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_ALL);
-    rd3d12_swgpu::compute::dispatch(&p.module, entry, w.groups, &b).map_err(Skipped::from)
+    let b = StageBindings::with_resources(&w.binds, D3D12_SHADER_VISIBILITY_ALL, &p.dx.resources);
+    rd3d12_swgpu::compute::dispatch(p, entry, w.groups, &b).map_err(Skipped::from)
 }

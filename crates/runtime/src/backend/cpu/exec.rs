@@ -3,8 +3,16 @@
 //! Copies are byte moves between the resources' memory: buffers and linear texture layouts by
 //! rows (memmove, so overlapping ranges behave as through a temporary), reserved resources
 //! through their tile maps (unmapped tiles read zero and swallow writes).
+//!
+//! Copies, clears and resolves of at least [`SPLIT_BYTES`] are split into ranges of rows,
+//! slices or bytes that the workers of [`rd3d12_swgpu::pool`] move at once ([`split`]): the
+//! pieces write disjoint bytes, so the result is the one-thread result byte for byte. Work whose
+//! source and destination may overlap (the same allocation, or a reserved resource, whose tiles
+//! may alias anything) stays on the queue's thread, in order.
 
+use super::bindings::linear_bytes;
 use super::draw::Skipped;
+use crate::backend::memory::SharedBytes;
 use crate::backend::Hung;
 use crate::work::commands::{Command, Recorded, SubState, TexSide};
 use crate::work::memory::Memory;
@@ -12,6 +20,7 @@ use crate::work::queries::QueryData;
 use crate::work::states::assert_state;
 use crate::work::tiles::TileMap;
 use rd3d12_core::copy::{CopyPlan, Surface};
+use rd3d12_swgpu::pool;
 use rd3d12_sys::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -218,8 +227,66 @@ fn skipped(p: &Option<(Memory, u64, D3D12_PREDICATION_OP)>) -> bool {
     }
 }
 
+/// Copies, clears and resolves of at least this many bytes are split over the workers.
+pub const SPLIT_BYTES: u64 = 1 << 19;
+
+/// Bytes per piece of a split byte range.
+const PIECE: u64 = 1 << 16;
+
+/// Runs `f` over the pieces `0..n` of work that moves `bytes` bytes in all, the pieces
+/// independent (disjoint destination bytes): on the queue's thread when it is small, else in
+/// ranges of pieces spread over the workers (up to four ranges a worker, each at least half of
+/// [`SPLIT_BYTES`]).
+fn split(n: usize, bytes: u64, f: impl Fn(std::ops::Range<usize>) + Sync) {
+    split_with(pool::threads(), n, bytes, f)
+}
+
+/// [`split`] on up to `threads` workers.
+fn split_with(threads: usize, n: usize, bytes: u64, f: impl Fn(std::ops::Range<usize>) + Sync) {
+    let ranges = if threads <= 1 || bytes < SPLIT_BYTES {
+        1
+    } else {
+        (bytes / (SPLIT_BYTES / 2)).min(4 * threads as u64).min(n as u64).max(1) as usize
+    };
+    pool::for_each_with(threads, ranges, |r| f(r * n / ranges..(r + 1) * n / ranges));
+}
+
+/// Whether two memories' bytes may be the same: the same allocation with intersecting
+/// ranges, or a reserved resource (whose tiles may be any heap's).
+fn may_overlap(a: &Memory, b: &Memory) -> bool {
+    match (a, b) {
+        (Memory::Linear { alloc: x, offset: xo, size: xs }, Memory::Linear { alloc: y, offset: yo, size: ys }) => {
+            Arc::ptr_eq(x, y) && *xo < yo + ys && *yo < xo + xs
+        }
+        _ => true,
+    }
+}
+
+/// Copies `n` bytes between two byte ranges that do not overlap: when large, in ranges the
+/// workers claim ([`split`]; one range on one thread), copied with stores that bypass the
+/// caches ([`SharedBytes::stream`]: faster than memmove here even on one core); else one memmove.
+fn copy_split(dst: &SharedBytes<'_>, src: &SharedBytes<'_>, n: u64) {
+    if n < SPLIT_BYTES {
+        dst.copy(0, src, 0, n as usize);
+        return;
+    }
+    split(n.div_ceil(PIECE) as usize, n, |r| {
+        let (a, b) = (r.start as u64 * PIECE, (r.end as u64 * PIECE).min(n));
+        dst.stream(a, src, a, (b - a) as usize);
+    });
+}
+
 fn copy_bytes(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, bytes: u64) {
     match (dst.ptr(dst_off, bytes), src.ptr(src_off, bytes)) {
+        (Some(d), Some(s)) if bytes >= SPLIT_BYTES && !ranges_overlap(d, s, bytes) => {
+            // SAFETY: both ranges lie inside their memory, which the command holds while it runs.
+            let (Some(db), Some(sb)) =
+                (unsafe { SharedBytes::new(d, bytes as usize) }, unsafe { SharedBytes::new(s, bytes as usize) })
+            else {
+                return;
+            };
+            copy_split(&db, &sb, bytes)
+        }
         // SAFETY: both ranges lie inside their memory; memmove semantics for overlap.
         (Some(d), Some(s)) => unsafe { std::ptr::copy(s, d, bytes as usize) },
         _ => {
@@ -234,6 +301,12 @@ fn copy_bytes(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, bytes: u64
             }
         }
     }
+}
+
+/// Whether `n` bytes at `a` and at `b` share a byte.
+fn ranges_overlap(a: *const u8, b: *const u8, n: u64) -> bool {
+    let (a, b) = (a as u64, b as u64);
+    a < b + n && b < a + n
 }
 
 fn atomic_copy(dst: &Memory, dst_off: u64, src: &Memory, src_off: u64, wide: bool) {
@@ -359,30 +432,53 @@ fn copy_surface(dst: &TexSide, ds: &Surface, src: &TexSide, ss: &Surface, plan: 
         // when both sides are contiguous).
         let last = |s: &Surface| row_offset(s, elem, rows.saturating_sub(1), depth.saturating_sub(1)) + row_bytes;
         let first = |s: &Surface| row_offset(s, elem, 0, 0);
-        let (Some(d0), Some(s0)) =
-            (dst.memory.ptr(first(ds), last(ds) - first(ds)), src.memory.ptr(first(ss), last(ss) - first(ss)))
-        else {
+        let (dspan, sspan) = (last(ds) - first(ds), last(ss) - first(ss));
+        let (Some(d0), Some(s0)) = (dst.memory.ptr(first(ds), dspan), src.memory.ptr(first(ss), sspan)) else {
             return;
         };
+        // SAFETY: both spans were bounds-checked just above, and the command holds the memory
+        // while it runs.
+        let spans = unsafe { SharedBytes::new(d0, dspan as usize).zip(SharedBytes::new(s0, sspan as usize)) };
+        let Some((db, sb)) = spans else { return };
+        let total = row_bytes * rows as u64 * depth as u64;
+        // Overlapping spans (one allocation) are copied in order, as memmove per row.
+        let apart = !may_overlap(&dst.memory, &src.memory);
         let contiguous = |s: &Surface| s.row_pitch == row_bytes && s.slice_pitch == row_bytes * rows as u64;
         if contiguous(ds) && contiguous(ss) {
-            // SAFETY: both ranges were bounds-checked above.
-            unsafe { std::ptr::copy(s0, d0, (row_bytes * rows as u64 * depth as u64) as usize) };
+            if apart {
+                copy_split(&db, &sb, total);
+            } else {
+                db.copy(0, &sb, 0, total as usize);
+            }
             return;
         }
-        for z in 0..depth {
-            for y in 0..rows {
+        // Large copies between apart memories stream their rows past the caches, as
+        // contiguous ones do (copy_split).
+        let stream = apart && total >= SPLIT_BYTES;
+        let copy_rows = |r: std::ops::Range<usize>| {
+            for i in r {
+                let (y, z) = ((i % rows as usize) as u32, (i / rows as usize) as u32);
                 let d = row_offset(ds, elem, y, z) - first(ds);
                 let s = row_offset(ss, elem, y, z) - first(ss);
-                // SAFETY: every row lies between the first and last byte checked above.
-                unsafe { std::ptr::copy(s0.add(s as usize), d0.add(d as usize), row_bytes as usize) };
+                if stream {
+                    db.stream(d, &sb, s, row_bytes as usize);
+                } else {
+                    db.copy(d, &sb, s, row_bytes as usize);
+                }
             }
+        };
+        let n = rows as usize * depth as usize;
+        if apart {
+            split(n, total, copy_rows);
+        } else {
+            copy_rows(0..n);
         }
         return;
     }
-    let mut buf = vec![0u8; row_bytes as usize];
-    for z in 0..depth {
-        for y in 0..rows {
+    let copy_rows = |r: std::ops::Range<usize>| {
+        let mut buf = vec![0u8; row_bytes as usize];
+        for i in r {
+            let (y, z) = ((i % rows as usize) as u32, (i / rows as usize) as u32);
             read_row(&src.memory, ss, elem, y, z, &mut buf);
             if plan.zero_x8 {
                 // D24's depth plane: bits 24–31 of each 4-byte element are zero.
@@ -390,6 +486,12 @@ fn copy_surface(dst: &TexSide, ds: &Surface, src: &TexSide, ss: &Surface, plan: 
             }
             write_row(&dst.memory, ds, elem, y, z, &buf);
         }
+    };
+    let n = rows as usize * depth as usize;
+    if may_overlap(&dst.memory, &src.memory) {
+        copy_rows(0..n);
+    } else {
+        split(n, row_bytes * n as u64, copy_rows);
     }
 }
 
@@ -397,12 +499,27 @@ fn copy_surface(dst: &TexSide, ds: &Surface, src: &TexSide, ss: &Surface, plan: 
 /// tile maps; reserved buffers by byte offset).
 fn fill(memory: &Memory, fills: &[rd3d12_core::clear::Fill], element: &[u8]) {
     let elem = element.len() as u32;
+    // SAFETY: the command holds the memory while it runs.
+    let linear = unsafe { linear_bytes(memory) };
     for f in fills {
         let row = element.repeat(f.extent.0 as usize);
-        for (off, y, z) in f.rows(elem) {
-            match (memory, f.surface.subresource) {
-                (Memory::Tiled(_), Some(_)) => write_row(memory, &f.surface, elem as u64, y, z, &row),
-                _ => {
+        match (&linear, f.surface.subresource) {
+            (Some(bytes), _) => {
+                // Rows of linear memory, split over the workers when large: distinct rows.
+                let rows: Vec<u64> = f.rows(elem).map(|(off, _, _)| off).collect();
+                split(rows.len(), rows.len() as u64 * row.len() as u64, |r| {
+                    for &off in &rows[r] {
+                        bytes.put(off, &row);
+                    }
+                });
+            }
+            (None, Some(_)) => {
+                for (_, y, z) in f.rows(elem) {
+                    write_row(memory, &f.surface, elem as u64, y, z, &row);
+                }
+            }
+            (None, None) => {
+                for (off, _, _) in f.rows(elem) {
                     memory.write(off, &row);
                 }
             }
@@ -417,21 +534,62 @@ fn fill(memory: &Memory, fills: &[rd3d12_core::clear::Fill], element: &[u8]) {
 fn resolve(dst: &Memory, src: &Memory, plan: &rd3d12_core::resolve::ResolvePlan) {
     use rd3d12_core::resolve::{resolve_row, Mode};
     let (eb, n) = (plan.element_bytes, plan.row_bytes());
-    let mut rows = vec![vec![0u8; n]; plan.samples as usize];
-    let mut out = vec![0u8; n];
-    for y in 0..plan.extent.1 {
-        for (row, off) in rows.iter_mut().zip(plan.src_rows(y)) {
-            src.read(off, row);
-        }
-        if plan.mode == Mode::Decompress {
-            for (s, row) in rows.iter().enumerate() {
-                dst.write(plan.dst.row_offset(eb, s as u32, y, 0), row);
+    let resolve_rows = |r: std::ops::Range<usize>| {
+        let mut rows = vec![vec![0u8; n]; plan.samples as usize];
+        let mut out = vec![0u8; n];
+        for y in r.map(|y| y as u32) {
+            for (row, off) in rows.iter_mut().zip(plan.src_rows(y)) {
+                src.read(off, row);
             }
-            continue;
+            if plan.mode == Mode::Decompress {
+                for (s, row) in rows.iter().enumerate() {
+                    dst.write(plan.dst.row_offset(eb, s as u32, y, 0), row);
+                }
+                continue;
+            }
+            read_row(dst, &plan.dst, eb as u64, y, 0, &mut out);
+            let refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+            resolve_row(plan.format, plan.mode, eb, &refs, &mut out);
+            write_row(dst, &plan.dst, eb as u64, y, 0, &out);
         }
-        read_row(dst, &plan.dst, eb as u64, y, 0, &mut out);
-        let refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        resolve_row(plan.format, plan.mode, eb, &refs, &mut out);
-        write_row(dst, &plan.dst, eb as u64, y, 0, &out);
+    };
+    // Rows are independent: split them over the workers unless source and destination may
+    // share bytes.
+    let h = plan.extent.1 as usize;
+    if may_overlap(dst, src) {
+        resolve_rows(0..h);
+    } else {
+        split(h, (n as u64) * u64::from(plan.samples.max(1)) * h as u64, resolve_rows);
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// The ranges `split_with` hands out for `n` pieces of `bytes` bytes.
+    fn ranges(threads: usize, n: usize, bytes: u64) -> Vec<std::ops::Range<usize>> {
+        let seen = Mutex::new(Vec::new());
+        split_with(threads, n, bytes, |r| seen.lock().unwrap().push(r));
+        let mut v = seen.into_inner().unwrap();
+        v.sort_by_key(|r| r.start);
+        v
+    }
+
+    #[test]
+    fn small_work_stays_whole_and_large_work_covers_every_piece_once() {
+        // Under SPLIT_BYTES, or on one thread: one range, all pieces.
+        assert_eq!(ranges(4, 100, SPLIT_BYTES - 1), vec![0..100]);
+        assert_eq!(ranges(1, 100, 1 << 30), vec![0..100]);
+        // 64 MiB in 1024 rows on 2 workers: 8 ranges (4 a worker) of 128 rows, in order.
+        let r = ranges(2, 1024, 64 << 20);
+        assert_eq!(r, (0..8).map(|k| 128 * k..128 * (k + 1)).collect::<Vec<_>>());
+        // Each range is at least half of SPLIT_BYTES; never more ranges than pieces.
+        assert_eq!(ranges(8, 1000, SPLIT_BYTES).len(), 2);
+        assert_eq!(ranges(8, 3, 1 << 30), vec![0..1, 1..2, 2..3]);
+        // Uneven counts: consecutive ranges that end at n.
+        let r = ranges(3, 1001, 1 << 30);
+        assert_eq!(r.len(), 12);
+        assert!(r.windows(2).all(|w| w[0].end == w[1].start) && r[0].start == 0 && r[11].end == 1001);
     }
 }
