@@ -72,7 +72,7 @@ impl Bindings for Buffers {
 fn run(name: &str, groups: u32, u0: Vec<u32>, t0: Vec<u32>) -> Vec<u32> {
     let p = program(name);
     let b = Buffers { u0: Mutex::new(u0), t0 };
-    dispatch(&p.module, &p.dx.entry_points[0], [groups, 1, 1], &b).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    dispatch(&p, &p.dx.entry_points[0], [groups, 1, 1], &b).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     b.u0.into_inner().unwrap()
 }
 
