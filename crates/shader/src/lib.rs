@@ -2,7 +2,9 @@
 //!
 //! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata;
 //!   and today's reference interpreter ([`dxil::exec`]), which executes the module directly.
-//! * [`ir`] — the shader IR (growing: today its scalar types).
+//! * [`ir`] — the shader IR: one typed SSA form ([`ir::Function`], [`ir::Op`]), the shader
+//!   interface, a printer.
+//! * [`passes`] — passes over the IR, one file each (dominators, control flow facts, slots).
 //! * [`pipeline`] — which DXIL programs of a pipeline state execute, checked at creation.
 //!
 //! It knows D3D12's rules through `rd3d12-core` (containers, signatures, stages) and nothing
@@ -13,4 +15,5 @@
 
 pub mod dxil;
 pub mod ir;
+pub mod passes;
 pub mod pipeline;

@@ -1,0 +1,36 @@
+//! Slot allocation: each value gets `ty.slots()` consecutive `u64` slots of a lane's flat
+//! register file, in value order. A back end that keeps W lanes stores slot `s` of lane `l`
+//! at `s * W + l`, so an instruction reads each operand's lanes contiguously.
+
+use crate::ir::Function;
+
+/// The first slot of each value, and the total.
+pub fn allocate(f: &Function) -> (Vec<u32>, u32) {
+    let mut next = 0u32;
+    let base = f
+        .values
+        .iter()
+        .map(|v| {
+            let b = next;
+            next += v.ty.slots();
+            b
+        })
+        .collect();
+    (base, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Cfg, Def, Scalar, Type};
+
+    #[test]
+    fn aggregates_take_consecutive_slots() {
+        let mut f = Function { name: "t".into(), values: vec![], blocks: vec![], globals: vec![], cfg: Cfg::default() };
+        f.add_value(Type::Scalar(Scalar::F32), Def::Inst);
+        f.add_value(Type::Agg([Scalar::I32; 5].into()), Def::Inst);
+        f.add_value(Type::Void, Def::Inst);
+        f.add_value(Type::Handle, Def::Inst);
+        assert_eq!(allocate(&f), (vec![0, 1, 6, 6], 7));
+    }
+}
