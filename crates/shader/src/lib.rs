@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod dxil;
+pub mod interp;
 pub mod ir;
 pub mod passes;
 pub mod pipeline;

@@ -44,6 +44,14 @@ pub fn operand(func: &Function, v: Value, out: &mut dyn Write) -> fmt::Result {
     }
 }
 
+/// An operand without its type when it is a scalar constant (`7`), else as [`operand`].
+fn operand_bare(func: &Function, v: Value, out: &mut dyn Write) -> fmt::Result {
+    match (func.const_bits(v), func.values.get(v.0 as usize).and_then(|i| i.ty.scalar())) {
+        (Some(b), Some(s)) => out.write_str(&scalar(s, b.first().copied().unwrap_or(0))),
+        _ => operand(func, v, out),
+    }
+}
+
 /// Raw bits as the constant they are.
 fn scalar(s: Scalar, bits: u64) -> String {
     match s {
@@ -121,6 +129,13 @@ fn write_block(func: &Function, b: &Block, index: usize, out: &mut dyn Write) ->
         out.write_str("  ")?;
         if let Some(d) = i.dst {
             write!(out, "%{} = ", d.0)?;
+        }
+        if let (Op::Cast(c, from, to), [v]) = (&i.op, &i.args[..]) {
+            // LLVM's order: `sitofp i32 %8 to float`.
+            write!(out, "{} {} ", c.name(), from.name())?;
+            operand_bare(func, *v, out)?;
+            writeln!(out, " to {}", to.name())?;
+            continue;
         }
         out.write_str(&mnemonic(&i.op))?;
         if !i.args.is_empty() {
