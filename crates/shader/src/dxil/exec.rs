@@ -283,7 +283,7 @@ pub const STEP_BUDGET: u64 = 100_000;
 
 /// How often (in steps of one invocation) the deadline is looked at: rarely enough that reading
 /// the clock costs nothing measurable, often enough (well under a millisecond) to stop promptly.
-const DEADLINE_EVERY: u64 = 1 << 14;
+pub(crate) const DEADLINE_EVERY: u64 = 1 << 14;
 
 thread_local! {
     /// When the work this thread runs must stop ([`with_deadline`]).
@@ -309,12 +309,49 @@ pub fn with_deadline<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -
 /// The thread's deadline, out of the interpreter's hot path.
 #[cold]
 #[inline(never)]
-fn deadline_passed() -> bool {
+pub(crate) fn deadline_passed() -> bool {
     DEADLINE.with(|d| d.get()).is_some_and(|t| std::time::Instant::now() >= t)
 }
 
-/// Runs `func` (the entry point: no arguments, `void`) of `module` once.
+/// Whether `RD3D12_INTERP=legacy` asks for this interpreter instead of the wave interpreter
+/// over the IR ([`crate::interp`]); read once. (Kept for comparison until issue #20 closes.)
+pub fn legacy() -> bool {
+    static LEGACY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LEGACY.get_or_init(|| std::env::var("RD3D12_INTERP").is_ok_and(|v| v == "legacy"))
+}
+
+/// Runs `func` (the entry point: no arguments, `void`) of `module` once: through the wave
+/// interpreter ([`crate::interp::run`]), or this one with `RD3D12_INTERP=legacy`.
 pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
+    if legacy() {
+        run_legacy(module, func, env)
+    } else {
+        crate::interp::run(module, func, env)
+    }
+}
+
+/// Runs a quad (see [`run_quad_legacy`]): through the wave interpreter
+/// ([`crate::interp::run_quad`]), or this one with `RD3D12_INTERP=legacy`.
+pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
+    if legacy() {
+        run_quad_legacy(module, func, envs)
+    } else {
+        crate::interp::run_quad(module, func, envs)
+    }
+}
+
+/// Runs a compute thread group (see [`run_group_legacy`]): through the wave interpreter
+/// ([`crate::interp::run_group`]), or this one with `RD3D12_INTERP=legacy`.
+pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+    if legacy() {
+        run_group_legacy(module, func, envs)
+    } else {
+        crate::interp::run_group(module, func, envs)
+    }
+}
+
+/// This interpreter's [`run`].
+pub fn run_legacy(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
@@ -751,7 +788,7 @@ fn decode(m: &Module, f: &Function) -> Decoded {
 /// outputs): derivative operations and implicit-LOD sampling read the other lanes' values while
 /// the quad runs the same instruction. Once lanes branch apart, each finishes on its own and its
 /// derivatives are 0; D3D leaves derivatives in divergent control flow undefined.
-pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
+pub fn run_quad_legacy(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
@@ -847,7 +884,7 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
 /// groupshared memory common to them. Threads run one after another up to the next barrier
 /// with the SyncThreadGroup flag (or their end); then the next round starts, so no thread
 /// passes a barrier before every thread that will reach it has.
-pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+pub fn run_group_legacy(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }

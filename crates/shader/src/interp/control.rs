@@ -1,0 +1,232 @@
+//! A wave's control flow: which lanes run next, branches and their phi copies, returns, the
+//! step budget and the deadline, group barriers.
+//!
+//! Each lane is waiting at a (block, instruction) place, parked at a group barrier, or done.
+//! The scheduler runs the waiting lanes whose place comes first (blocks in reverse
+//! post-order, then instruction index) together under one mask: in structured code that is
+//! every side of a divergent branch in turn, then the reconvergence point with all of them.
+
+use super::program::{Edge, Program, XBlock, XTerm};
+use super::{Env, ExecError, R};
+use crate::dxil::exec::{deadline_passed, DEADLINE_EVERY, STEP_BUDGET};
+
+/// Where a lane is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pc {
+    /// Waiting to run block `.0` from instruction `.1`.
+    At(u32, u32),
+    /// Stopped at a group barrier; resumes at the place.
+    Parked(u32, u32),
+    /// Returned.
+    Done,
+}
+
+/// A wave: its lanes' registers, private memory and places.
+pub struct Wave<'p> {
+    pub(crate) p: &'p Program,
+    /// Lanes.
+    pub(crate) w: usize,
+    /// Slot `s` of lane `l` at `s * w + l`.
+    pub(crate) regs: Vec<u64>,
+    /// Lane `l`'s private memory at `l * private_cells ..`.
+    pub(crate) mem: Vec<u64>,
+    pub(crate) pc: Vec<Pc>,
+    /// Steps each lane has taken (instructions and terminators).
+    steps: Vec<u64>,
+    /// Instructions the wave has run, and when the deadline was last looked at.
+    wave_steps: u64,
+    checked: u64,
+    /// Lanes that discarded (helper lanes from then on).
+    pub(crate) helpers: u128,
+    /// The wave belongs to a compute thread group: group barriers stop it.
+    pub(crate) grouped: bool,
+    /// Scratch for parallel copies.
+    tmp: Vec<u64>,
+}
+
+/// The mask of lanes `0..w`.
+#[inline(always)]
+pub(crate) fn full(w: usize) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+/// Calls `f` for each lane of `mask` (all of `0..w` without looking at bits when full).
+#[inline(always)]
+pub(crate) fn each(mask: u128, w: usize, mut f: impl FnMut(usize)) {
+    if mask == full(w) {
+        for l in 0..w {
+            f(l);
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            f(m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
+    }
+}
+
+/// [`each`] for a lane function that may fail: stops at the first lane's error.
+#[inline(always)]
+pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) -> R<()> {
+    let mut m = mask & full(w);
+    while m != 0 {
+        f(m.trailing_zeros() as usize)?;
+        m &= m - 1;
+    }
+    Ok(())
+}
+
+impl<'p> Wave<'p> {
+    /// A wave of `w` lanes about to run `p` from its entry.
+    pub fn new(p: &'p Program, w: usize, grouped: bool) -> Wave<'p> {
+        let mut regs = vec![0u64; p.slots as usize * w];
+        for &(s, b) in p.consts.iter() {
+            regs[s as usize * w..(s as usize + 1) * w].fill(b);
+        }
+        let mut mem = Vec::with_capacity(p.private_cells as usize * w);
+        for _ in 0..w {
+            mem.extend_from_slice(&p.private_init);
+        }
+        Wave {
+            p,
+            w,
+            regs,
+            mem,
+            pc: vec![Pc::At(0, 0); w],
+            steps: vec![0; w],
+            wave_steps: 0,
+            checked: 0,
+            helpers: 0,
+            grouped,
+            tmp: Vec::new(),
+        }
+    }
+
+    /// Runs until every lane has returned (`true`) or the lanes not done are all parked at
+    /// a group barrier (`false`; they resume at the next call).
+    pub fn run(&mut self, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<bool> {
+        for pc in self.pc.iter_mut() {
+            if let Pc::Parked(b, i) = *pc {
+                *pc = Pc::At(b, i);
+            }
+        }
+        loop {
+            let mut best = (u32::MAX, u32::MAX);
+            let mut at = (0, 0);
+            let mut mask = 0u128;
+            for (l, pc) in self.pc.iter().enumerate() {
+                if let Pc::At(b, i) = *pc {
+                    let key = (self.p.order.get(b as usize).copied().unwrap_or(u32::MAX), i);
+                    if key < best || mask == 0 {
+                        best = key;
+                        at = (b, i);
+                        mask = 1 << l;
+                    } else if key == best {
+                        mask |= 1 << l;
+                    }
+                }
+            }
+            if mask == 0 {
+                return Ok(!self.pc.iter().any(|p| matches!(p, Pc::Parked(..))));
+            }
+            self.run_block(at.0, at.1, mask, envs, group)?;
+        }
+    }
+
+    /// Runs block `b` from instruction `start` for the lanes of `mask`.
+    fn run_block(&mut self, b: u32, start: u32, mask: u128, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<()> {
+        let p = self.p;
+        let block: &XBlock = p.blocks.get(b as usize).ok_or_else(|| ExecError::Malformed(format!("block {b}")))?;
+        let n = (block.insts.len() as u64).saturating_sub(u64::from(start)) + 1;
+        let mut over = false;
+        super::control::each(mask, self.w, |l| {
+            self.steps[l] += n;
+            over |= self.steps[l] > STEP_BUDGET;
+        });
+        if over {
+            return Err(ExecError::StepBudget);
+        }
+        self.wave_steps += n;
+        if self.wave_steps - self.checked >= DEADLINE_EVERY {
+            self.checked = self.wave_steps;
+            if deadline_passed() {
+                return Err(ExecError::Timeout);
+            }
+        }
+        for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
+            if self.exec(inst, mask, envs, group)? {
+                // A group barrier: these lanes wait for the rest of the group.
+                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
+                return Ok(());
+            }
+        }
+        match &block.term {
+            XTerm::Ret => each(mask, self.w, |l| self.pc[l] = Pc::Done),
+            XTerm::Br(e) => self.take(e, mask)?,
+            XTerm::CondBr { cond, then, otherwise } => {
+                let mut t = 0u128;
+                let c = *cond as usize * self.w;
+                each(mask, self.w, |l| {
+                    if self.regs[c + l] & 1 != 0 {
+                        t |= 1 << l;
+                    }
+                });
+                if t != 0 {
+                    self.take(then, t)?;
+                }
+                if mask & !t != 0 {
+                    self.take(otherwise, mask & !t)?;
+                }
+            }
+            XTerm::Switch { cond, default, cases } => {
+                let c = *cond as usize * self.w;
+                let mut left = mask;
+                for (v, e) in cases.iter() {
+                    let mut m = 0u128;
+                    each(left, self.w, |l| {
+                        if self.regs[c + l] == *v {
+                            m |= 1 << l;
+                        }
+                    });
+                    if m != 0 {
+                        self.take(e, m)?;
+                        left &= !m;
+                    }
+                }
+                if left != 0 {
+                    self.take(default, left)?;
+                }
+            }
+            XTerm::Unreachable => return Err(ExecError::Malformed("reached `unreachable`".into())),
+        }
+        Ok(())
+    }
+
+    /// The lanes of `mask` take edge `e`: its phi copies, read all before any is written.
+    fn take(&mut self, e: &Edge, mask: u128) -> R<()> {
+        if e.missing {
+            return Err(ExecError::Malformed("phi without the predecessor".into()));
+        }
+        let w = self.w;
+        if !e.copies.is_empty() {
+            let mut tmp = std::mem::take(&mut self.tmp);
+            tmp.clear();
+            for &(_, src) in e.copies.iter() {
+                let s = src as usize * w;
+                tmp.extend_from_slice(&self.regs[s..s + w]);
+            }
+            for (k, &(dst, _)) in e.copies.iter().enumerate() {
+                let d = dst as usize * w;
+                each(mask, w, |l| self.regs[d + l] = tmp[k * w + l]);
+            }
+            self.tmp = tmp;
+        }
+        each(mask, w, |l| self.pc[l] = Pc::At(e.to, 0));
+        Ok(())
+    }
+}
