@@ -1,10 +1,12 @@
-//! How fast the DXIL interpreter runs on its own: Mesa's textured pixel shader, with an
-//! environment that does next to nothing, run alone and as 2x2 quads; reports nanoseconds per
-//! invocation.
+//! How fast the shader interpreters run on their own: Mesa's textured pixel shader, with an
+//! environment that does next to nothing, through the legacy interpreter (`dxil::exec`'s,
+//! alone and as 2x2 quads) and the wave interpreter (`interp`: one lane, a quad, and waves of
+//! 8, 16 and 32 lanes), in the same run; reports nanoseconds per invocation and the ratios.
 //!
-//! `cargo run --release -p rd3d12-core --example exec_speed`
+//! `cargo run --release -p rd3d12-shader --example exec_speed`
 
 use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::interp;
 use std::time::Instant;
 
 struct Nothing;
@@ -39,23 +41,46 @@ impl Env for Nothing {
     }
 }
 
+/// Nanoseconds per invocation of `n` invocations run `per` at a time by `f`.
+fn time(n: u32, per: u32, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n / per {
+        f();
+    }
+    t.elapsed().as_secs_f64() * 1e9 / f64::from(n)
+}
+
 fn main() {
-    let ps = rd3d12_shader::dxil::parse(include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/dxil/textured.ps.dxil"
-    )))
-    .expect("ps");
-    let f = ps.module.function("main").expect("main");
-    let n = 200_000;
-    let t = Instant::now();
-    for _ in 0..n {
-        exec::run(&ps.module, f, &mut Nothing).expect("runs");
-    }
-    println!("run: {:.1} ns/invocation", t.elapsed().as_secs_f64() * 1e9 / f64::from(n));
-    let t = Instant::now();
-    for _ in 0..n / 4 {
+    let name = std::env::args().nth(1).unwrap_or_else(|| "textured.ps".into());
+    let path = format!("{}/../../tests/fixtures/dxil/{name}.dxil", env!("CARGO_MANIFEST_DIR"));
+    let ps = rd3d12_shader::dxil::parse(&std::fs::read(&path).expect("fixture")).expect("ps");
+    let (m, f) = (&ps.module, ps.module.function("main").expect("main"));
+    let n = 400_000;
+    let legacy = time(n, 1, || exec::run_legacy(m, f, &mut Nothing).expect("runs"));
+    let legacy_quad = time(n, 4, || {
         let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
-        exec::run_quad(&ps.module, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs");
+        exec::run_quad_legacy(m, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs")
+    });
+    let one = time(n, 1, || interp::run(m, f, &mut Nothing).expect("runs"));
+    let quad = time(n, 4, || {
+        let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
+        interp::run_quad(m, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs")
+    });
+    let mut waves = Vec::new();
+    for w in [8u32, 16, 32] {
+        let mut envs: Vec<Nothing> = (0..w).map(|_| Nothing).collect();
+        let ns = time(n, w, || {
+            let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+            interp::run_quads(m, f, &mut refs).expect("runs")
+        });
+        waves.push((w, ns));
     }
-    println!("run_quad: {:.1} ns/invocation", t.elapsed().as_secs_f64() * 1e9 / f64::from(n));
+    println!("{name}, ns per invocation (one core):");
+    println!("  legacy run:        {legacy:8.1}");
+    println!("  legacy run_quad:   {legacy_quad:8.1}");
+    println!("  wave of 1:         {one:8.1}   {:.2}x legacy run", legacy / one);
+    println!("  wave of 4 (quad):  {quad:8.1}   {:.2}x legacy run_quad", legacy_quad / quad);
+    for (w, ns) in waves {
+        println!("  wave of {w:2}:        {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
+    }
 }

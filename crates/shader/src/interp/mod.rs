@@ -76,6 +76,17 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
     Wave::new(p, 4, false).run(&mut envs, &mut group).map(|_| ())
 }
 
+/// Runs pixel-shader invocations as waves of up to [`MAX_WAVE`] lanes, `envs` in quads (lanes
+/// 4k..4k+3 are one 2x2 quad, ordered as in [`run_quad`]; derivatives read within a quad).
+pub fn run_quads(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+    let p = program(module, func)?;
+    let mut group = vec![0u64; p.group_cells as usize];
+    for c in envs.chunks_mut(MAX_WAVE) {
+        Wave::new(p, c.len(), false).run(c, &mut group)?;
+    }
+    Ok(())
+}
+
 /// Runs every thread of a compute thread group (`envs[i]` is thread i, the flattened thread
 /// id) as waves of [`DEFAULT_WAVE`] lanes sharing groupshared memory: each wave runs until its
 /// lanes all wait at a group barrier (or end), then the next; a round ends when every wave
