@@ -6,7 +6,7 @@ use super::alu;
 use super::control::{each, Wave};
 use super::program::XInst;
 use super::{Env, R};
-use crate::ir::op::{Dx, DxBitcast, LegacyConv, TwoOut};
+use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, TwoOut};
 use crate::ir::{Op, Scalar};
 
 impl Wave<'_> {
@@ -53,7 +53,30 @@ impl Wave<'_> {
         match &inst.op {
             Op::Binary(op, s) => {
                 let (op, s, b) = (*op, *s, inst.args[1] as usize * w);
-                each(mask, w, |l| self.regs[d + l] = alu::binary(op, s, self.regs[a + l], self.regs[b + l]));
+                // The commonest operations of a full wave in straight loops the compiler can
+                // vectorise; the rest through the generic function.
+                macro_rules! lanes {
+                    ($f:expr) => {
+                        if mask == super::control::full(w) {
+                            let g = $f;
+                            for l in 0..w {
+                                self.regs[d + l] = g(self.regs[a + l], self.regs[b + l]);
+                            }
+                        } else {
+                            each(mask, w, |l| self.regs[d + l] = $f(self.regs[a + l], self.regs[b + l]));
+                        }
+                    };
+                }
+                let f32op = |g: fn(f32, f32) -> f32| {
+                    move |x: u64, y: u64| u64::from(g(f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits())
+                };
+                match (op, s) {
+                    (BinOp::FMul, Scalar::F32) => lanes!(f32op(|x, y| x * y)),
+                    (BinOp::FAdd, Scalar::F32) => lanes!(f32op(|x, y| x + y)),
+                    (BinOp::FSub, Scalar::F32) => lanes!(f32op(|x, y| x - y)),
+                    (BinOp::Add, Scalar::I32) => lanes!(|x: u64, y: u64| u64::from((x as u32).wrapping_add(y as u32))),
+                    _ => each(mask, w, |l| self.regs[d + l] = alu::binary(op, s, self.regs[a + l], self.regs[b + l])),
+                }
             }
             Op::Cast(op, from, to) => {
                 let (op, from, to) = (*op, *from, *to);

@@ -42,6 +42,39 @@ pub struct Wave<'p> {
     pub(crate) grouped: bool,
     /// Scratch for parallel copies.
     tmp: Vec<u64>,
+    /// Scratch for derivatives.
+    pub(crate) tmpf: Vec<f32>,
+}
+
+/// The buffers of a finished wave, for the next: a draw runs many small waves, and
+/// allocating each one's showed in profiles.
+struct Buffers {
+    regs: Vec<u64>,
+    mem: Vec<u64>,
+    pc: Vec<Pc>,
+    steps: Vec<u64>,
+}
+
+thread_local! {
+    static POOL: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Wave<'_> {
+    fn drop(&mut self) {
+        let b = Buffers {
+            regs: std::mem::take(&mut self.regs),
+            mem: std::mem::take(&mut self.mem),
+            pc: std::mem::take(&mut self.pc),
+            steps: std::mem::take(&mut self.steps),
+        };
+        // try_with: a shader may run from a thread-local destructor, after the pool is gone.
+        let _ = POOL.try_with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 16 {
+                p.push(b);
+            }
+        });
+    }
 }
 
 /// The mask of lanes `0..w`.
@@ -84,26 +117,35 @@ pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) 
 impl<'p> Wave<'p> {
     /// A wave of `w` lanes about to run `p` from its entry.
     pub fn new(p: &'p Program, w: usize, grouped: bool) -> Wave<'p> {
-        let mut regs = vec![0u64; p.slots as usize * w];
+        let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
+        let Buffers { mut regs, mut mem, mut pc, mut steps } =
+            b.unwrap_or(Buffers { regs: Vec::new(), mem: Vec::new(), pc: Vec::new(), steps: Vec::new() });
+        regs.clear();
+        regs.resize(p.slots as usize * w, 0);
         for &(s, b) in p.consts.iter() {
             regs[s as usize * w..(s as usize + 1) * w].fill(b);
         }
-        let mut mem = Vec::with_capacity(p.private_cells as usize * w);
+        mem.clear();
         for _ in 0..w {
             mem.extend_from_slice(&p.private_init);
         }
+        pc.clear();
+        pc.resize(w, Pc::At(0, 0));
+        steps.clear();
+        steps.resize(w, 0);
         Wave {
             p,
             w,
             regs,
             mem,
-            pc: vec![Pc::At(0, 0); w],
-            steps: vec![0; w],
+            pc,
+            steps,
             wave_steps: 0,
             checked: 0,
             helpers: 0,
             grouped,
             tmp: Vec::new(),
+            tmpf: Vec::new(),
         }
     }
 

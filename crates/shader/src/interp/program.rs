@@ -18,6 +18,8 @@ pub struct XInst {
     pub arg_ty: Box<[Scalar]>,
     /// The slots each operand takes.
     pub arg_slots: Box<[u32]>,
+    /// The bits of each operand that is a scalar constant (the same in every lane).
+    pub imm: Box<[Option<u64>]>,
     /// The first slot of the result (`u32::MAX` when there is none).
     pub dst: u32,
     /// The result's type.
@@ -112,7 +114,8 @@ pub struct Program {
 impl Program {
     /// Lays out `f` (whose control flow facts are computed).
     pub fn new(f: ir::Function) -> Result<Program, ExecError> {
-        let (base, slots) = passes::slots::allocate(&f);
+        let aliases = passes::copies::aliases(&f);
+        let (base, slots) = passes::slots::allocate_shared(&f, &aliases);
         let mut consts = Vec::new();
         for (i, v) in f.values.iter().enumerate() {
             if let Def::Const(bits) = &v.def {
@@ -171,6 +174,10 @@ impl Program {
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut insts = Vec::with_capacity(b.insts.len());
             for i in &b.insts {
+                if i.dst.is_some_and(|d| aliases[d.0 as usize].is_some()) {
+                    // A copy: its value is its source's slots already.
+                    continue;
+                }
                 let region = match i.op {
                     Op::Alloca(n) => place(false, n, &mut regions)?,
                     Op::Global(g) => g,
@@ -181,6 +188,7 @@ impl Program {
                     args: i.args.iter().map(|v| slot(*v)).collect(),
                     arg_ty: i.args.iter().map(|v| scalar(*v)).collect(),
                     arg_slots: i.args.iter().map(|v| f.ty(*v).slots()).collect(),
+                    imm: i.args.iter().map(|v| f.const_bits(*v).and_then(|b| b.first().copied())).collect(),
                     dst: i.dst.map_or(u32::MAX, slot),
                     dst_ty: i.dst.map_or(Type::Void, |d| f.ty(d).clone()),
                     region,

@@ -9,7 +9,7 @@ use super::control::{each, try_each, Wave};
 use super::program::XInst;
 use super::{bits_of, val_of, Env, EvalAt, ExecError, SampleMode, R};
 use crate::ir::op::{Dx, EvalKind, SampleKind};
-use crate::ir::Scalar;
+use crate::ir::{Scalar, Type};
 
 /// A 32-bit word an environment returned, as the bits of a result slot of type `s` (float
 /// words stay their bits: an f32 lane of a ResRet or CBufRet).
@@ -42,6 +42,24 @@ impl Wave<'_> {
         [v[1] - v[0], v[2] - v[0], fx, fy]
     }
 
+    /// The coarse d/dx, d/dy of operands 2, 3, 4 (a sample's u, v, w) for each lane of a full
+    /// quad of `mask`, into `out[l * 6 ..]` as (dx, dy) pairs; zeros elsewhere.
+    fn coarse(&self, inst: &XInst, mask: u128, out: &mut [f32]) {
+        for q in (0..self.w.saturating_sub(3)).step_by(4) {
+            if (mask >> q) & 0xF != 0xF {
+                continue;
+            }
+            for j in 0..3 {
+                let v = [0, 1, 2, 3].map(|i| self.argf(inst, 2 + j, q + i));
+                let (dx, dy) = (v[1] - v[0], v[2] - v[0]);
+                for i in 0..4 {
+                    out[(q + i) * 6 + 2 * j] = dx;
+                    out[(q + i) * 6 + 2 * j + 1] = dy;
+                }
+            }
+        }
+    }
+
     /// Operand `k` as a 32-bit lane a resource stores (floats as their f32 bits).
     fn lane_bits(&self, inst: &XInst, k: usize, l: usize) -> u32 {
         match inst.arg_ty.get(k) {
@@ -61,12 +79,16 @@ impl Wave<'_> {
     /// Writes the words of a ResRet / CBufRet to the result's slots (`status`: then a 1 in
     /// slot 4: every texel was mapped).
     fn words(&mut self, inst: &XInst, l: usize, w: [u32; 4], status: bool) {
-        let n = inst.dst_ty.slots();
-        for k in 0..n.min(4) {
-            self.set(inst.dst + k, l, word(w[k as usize], inst.dst_ty.slot(k)));
+        let Type::Agg(sc) = &inst.dst_ty else { return };
+        let (d, wd) = (inst.dst as usize, self.w);
+        for (k, (&x, &s)) in w.iter().zip(sc.iter()).enumerate() {
+            self.regs[(d + k) * wd + l] = match s {
+                Scalar::F32 | Scalar::I32 => u64::from(x),
+                s => word(x, s),
+            };
         }
-        if status && n > 4 {
-            self.set(inst.dst + 4, l, 1);
+        if status && sc.len() > 4 {
+            self.regs[(d + 4) * wd + l] = 1;
         }
     }
 
@@ -80,41 +102,65 @@ impl Wave<'_> {
         let i32_ = |me: &Self, k: usize, l: usize| me.arg(inst, k, l) as u32 as i32;
         let s0 = inst.dst_ty.slot(0);
         match dx {
-            Dx::LoadInput { .. } | Dx::AttributeAtVertex => try_each(mask, w, |l| {
-                let vertex = match dx {
-                    Dx::LoadInput { vertex: false } => None,
-                    _ => Some(u(self, 3, l) as u32),
-                };
-                let v = envs[l].load_input(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, vertex)?;
-                self.set(inst.dst, l, bits_of(&v, s0));
-                Ok(())
-            })?,
-            Dx::StoreOutput => try_each(mask, w, |l| {
-                let v = self.arg_val(inst, 3, l);
-                envs[l].store_output(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, &v)
-            })?,
-            Dx::CreateHandle(class) => try_each(mask, w, |l| {
-                let h = envs[l].create_handle(class.dxil(), u(self, 0, l) as u32, u(self, 1, l) as u32)?;
-                self.set(inst.dst, l, u64::from(h));
-                Ok(())
-            })?,
+            Dx::LoadInput { .. } | Dx::AttributeAtVertex => {
+                // Signature element, row and column are constants but in rare shaders.
+                let (sig, row, col) = (inst.imm[0], inst.imm[1], inst.imm[2]);
+                try_each(mask, w, |l| {
+                    let vertex = match dx {
+                        Dx::LoadInput { vertex: false } => None,
+                        _ => Some(u(self, 3, l) as u32),
+                    };
+                    let (sig, row, col) = (
+                        sig.unwrap_or_else(|| u(self, 0, l)) as u32,
+                        row.unwrap_or_else(|| u(self, 1, l)) as u32,
+                        col.unwrap_or_else(|| u(self, 2, l)) as u8,
+                    );
+                    let v = envs[l].load_input(sig, row, col, vertex)?;
+                    self.set(inst.dst, l, bits_of(&v, s0));
+                    Ok(())
+                })?
+            }
+            Dx::StoreOutput => {
+                let (sig, row, col) = (inst.imm[0], inst.imm[1], inst.imm[2]);
+                let ty = inst.arg_ty[3];
+                try_each(mask, w, |l| {
+                    let v = val_of(self.arg(inst, 3, l), ty);
+                    let (sig, row, col) = (
+                        sig.unwrap_or_else(|| u(self, 0, l)) as u32,
+                        row.unwrap_or_else(|| u(self, 1, l)) as u32,
+                        col.unwrap_or_else(|| u(self, 2, l)) as u8,
+                    );
+                    envs[l].store_output(sig, row, col, &v)
+                })?
+            }
+            Dx::CreateHandle(class) => {
+                let (range, index) = (inst.imm[0], inst.imm[1]);
+                try_each(mask, w, |l| {
+                    let (range, index) =
+                        (range.unwrap_or_else(|| u(self, 0, l)) as u32, index.unwrap_or_else(|| u(self, 1, l)) as u32);
+                    let h = envs[l].create_handle(class.dxil(), range, index)?;
+                    self.set(inst.dst, l, u64::from(h));
+                    Ok(())
+                })?
+            }
             Dx::CBufferLoadLegacy => try_each(mask, w, |l| {
                 let row = envs[l].cbuffer_row(u(self, 0, l) as u32, u(self, 1, l) as u32)?;
                 self.words(inst, l, row, false);
                 Ok(())
             })?,
             Dx::Sample(kind) => {
-                // The quad's coarse derivatives of u, v, w, read before any lane writes.
+                // The quad's coarse derivatives of u, v, w, once per quad.
                 let implicit = matches!(kind, SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp);
-                try_each(mask, w, |l| {
+                let mut dd = std::mem::take(&mut self.tmpf);
+                dd.clear();
+                dd.resize(w * 6, 0.0);
+                if implicit {
+                    self.coarse(inst, mask, &mut dd);
+                }
+                let r = try_each(mask, w, |l| {
                     let f = |k| self.argf(inst, k, l);
-                    let (mut qx, mut qy) = ([0.0; 3], [0.0; 3]);
-                    if implicit {
-                        for j in 0..3 {
-                            let d = self.derivs(inst, 2 + j, l, mask);
-                            (qx[j], qy[j]) = (d[0], d[1]);
-                        }
-                    }
+                    let d = &dd[l * 6..l * 6 + 6];
+                    let (qx, qy) = ([d[0], d[2], d[4]], [d[1], d[3], d[5]]);
                     let (mode, compare) = match kind {
                         SampleKind::Implicit => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
                         SampleKind::Bias => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
@@ -137,7 +183,9 @@ impl Wave<'_> {
                         envs[l].sample(u(self, 0, l) as u32, u(self, 1, l) as u32, coords, offset, mode, compare)?;
                     self.words(inst, l, c.map(f32::to_bits), true);
                     Ok(())
-                })?
+                });
+                self.tmpf = dd;
+                r?
             }
             Dx::TextureGather | Dx::TextureGatherCmp => try_each(mask, w, |l| {
                 let f = |k| self.argf(inst, k, l);

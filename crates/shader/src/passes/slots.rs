@@ -4,6 +4,18 @@
 
 use crate::ir::Function;
 
+/// The first slot of each value, and the total; the copies of [`super::copies::aliases`]
+/// (`Some` there) take their source's slots.
+pub fn allocate_shared(f: &Function, aliases: &[Option<(crate::ir::Value, u32)>]) -> (Vec<u32>, u32) {
+    let (mut base, n) = allocate(f);
+    for (v, a) in aliases.iter().enumerate() {
+        if let Some((src, at)) = a {
+            base[v] = base[src.0 as usize] + at;
+        }
+    }
+    (base, n)
+}
+
 /// The first slot of each value, and the total.
 pub fn allocate(f: &Function) -> (Vec<u32>, u32) {
     let mut next = 0u32;
