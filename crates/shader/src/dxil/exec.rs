@@ -1,8 +1,12 @@
-//! An interpreter for DXIL function bodies: one shader invocation runs the entry function of a
-//! [`Module`] instruction by instruction over [`Val`]s, with the LLVM instructions DXIL allows
-//! and the `dx.op` operations that compute (math, bit operations) done here, and the ones that
-//! touch the pipeline (inputs, outputs, resources, discard) handed to an [`Env`] the caller
-//! implements: the CPU backend's draws and dispatches, or a test.
+//! The legacy interpreter, and the entry points draws and dispatches call.
+//!
+//! [`run`], [`run_quad`] and [`run_group`] execute through the wave interpreter over the IR
+//! ([`crate::interp`]); `RD3D12_INTERP=legacy` (read once) sends them here instead, to the
+//! interpreter that runs DXIL function bodies directly, one invocation at a time, over
+//! [`Val`]s ([`run_legacy`], [`run_quad_legacy`], [`run_group_legacy`]): kept for comparison
+//! (`exec_speed`, the differential test of `interp`) until issue #20 closes. The [`Env`]
+//! trait, [`Val`], [`ExecError`], [`SampleMode`], [`EvalAt`], the step budget and the
+//! deadline ([`with_deadline`]) are the interface both share with the software GPU.
 //!
 //! Semantics follow DXIL.rst: integers wrap at their width; `fdiv` by zero and the like follow
 //! IEEE-754 in f32; `fptosi`/`fptoui` saturate as D3D's ftoi/ftou do (NaN gives 0); the `Exp`

@@ -4,7 +4,7 @@
 //! at `s * W + l`: no allocation per instruction, no `Option<Val>` per value.
 //!
 //! * [`alu`] — arithmetic on raw lane bits (shared with the lowering's constant folding).
-//! * [`program`] — an IR function laid out for execution (slots, edges, memory regions).
+//! * [`program`](mod@program) — an IR function laid out for execution (slots, edges, memory regions).
 //! * `control` — scheduling of divergent lanes, branches, phis, the step budget, barriers.
 //! * `compute` — the arithmetic instructions over the lanes of a mask.
 //! * `memory` — allocas, globals, pointers, loads, stores, atomics on shader memory.
