@@ -154,7 +154,7 @@ fn deadline() -> Option<std::time::Instant> {
     Some(std::time::Instant::now() + std::time::Duration::from_millis(300))
 }
 
-/// Every compute fixture (one thread group, the whole group; waves of 8 and of 3 lanes) and
+/// Every compute fixture (one thread group, the whole group; waves of 8, 3, 32 and 64 lanes) and
 /// every vertex fixture (12 vertices as one wave of 8 and one of 4) make the same calls with
 /// the same bits on both interpreters.
 #[test]
@@ -191,7 +191,7 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
         });
         let want = outcome(r, old);
         calls += want.1.iter().map(Vec::len).sum::<usize>();
-        for width in [8, 3] {
+        for width in [8, 3, 32, 64] {
             let mut new = make();
             let r = with_deadline(deadline(), || {
                 let mut refs: Vec<&mut dyn Env> = new.iter_mut().map(|e| e as &mut dyn Env).collect();
@@ -212,6 +212,51 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
     }
     assert!(n >= 20 && calls > 2000, "{n} fixtures compared, {calls} calls");
     eprintln!("{n} fixtures compared, {calls} calls");
+}
+
+/// Every pixel-shader fixture, 16 pixels as four quads: through the legacy interpreter quad
+/// by quad, and as one wave of 16 lanes; each pixel's calls (its samples' derivatives
+/// included) are the same.
+#[test]
+fn the_wave_interpreter_equals_the_legacy_one_on_every_pixel_fixture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ps.dxil"))
+        .collect();
+    names.sort();
+    let (mut n, mut calls) = (0, 0);
+    for name in &names {
+        let p = fixture(name);
+        let f = &p.module.functions[p.dx.entry_points[0].function];
+        if super::program(&p.module, f).is_err() {
+            continue;
+        }
+        let make = || (0..16).map(|i| Rec::new(i, [4, 4, 1])).collect::<Vec<Rec>>();
+        let mut old = make();
+        let r = with_deadline(deadline(), || {
+            old.chunks_mut(4).try_for_each(|q| {
+                let [a, b, c, d] = q else { unreachable!() };
+                crate::dxil::exec::run_quad_legacy(&p.module, f, [a, b, c, d])
+            })
+        });
+        let want = outcome(r, old);
+        calls += want.1.iter().map(Vec::len).sum::<usize>();
+        let mut new = make();
+        let r = with_deadline(deadline(), || {
+            let mut refs: Vec<&mut dyn Env> = new.iter_mut().map(|e| e as &mut dyn Env).collect();
+            run_quads(&p.module, f, &mut refs)
+        });
+        let got = outcome(r, new);
+        let ir = &super::program(&p.module, f).unwrap().ir;
+        assert_eq!(got.0, want.0, "{name}\n{ir}");
+        for (i, (g, w)) in got.1.iter().zip(&want.1).enumerate() {
+            assert_eq!(g, w, "{name}, pixel {i}\n{ir}");
+        }
+        n += 1;
+    }
+    assert!(n >= 12 && calls > 500, "{n} fixtures compared, {calls} calls");
 }
 
 // Hand-made programs.
