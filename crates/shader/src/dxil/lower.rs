@@ -504,7 +504,9 @@ impl<'m> Lower<'m> {
                 let to = self.ty(inst.ty)?;
                 match (cast_op(*op)?, self.out.ty(v).scalar(), to.scalar()) {
                     (Some(c), Some(f), Some(t)) => mk(Op::Cast(c, f, t), vec![v]),
-                    (Some(CastOp::BitCast) | None, _, _) => mk(Op::Copy, vec![v]),
+                    (Some(CastOp::BitCast) | None, _, _) if self.out.ty(v).slots() == to.slots() => {
+                        mk(Op::Copy, vec![v])
+                    }
                     _ => unsupported(format!("cast {} of a vector", op.name())),
                 }
             }
@@ -518,6 +520,9 @@ impl<'m> Lower<'m> {
                 let c = self.operand(*cond)?;
                 self.scalar_ty(c)?;
                 let (t, e) = (self.operand(*then)?, self.operand(*otherwise)?);
+                if self.out.ty(t) != self.out.ty(e) || dst.is_some_and(|d| self.out.ty(d) != self.out.ty(t)) {
+                    return bad("select of values of other types");
+                }
                 mk(Op::Select, vec![c, t, e])
             }
             InstKind::ExtractValue { agg, indices } => {

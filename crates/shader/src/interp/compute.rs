@@ -112,7 +112,7 @@ impl Wave<'_> {
                 });
             }
             Op::Insert(at) => {
-                let (n, v) = (inst.dst_ty.slots() as usize, inst.args[1] as usize * w);
+                let (n, v) = (inst.dst_ty.slots().min(inst.arg_slots[0]) as usize, inst.args[1] as usize * w);
                 let vn = inst.arg_slots[1] as usize;
                 each(mask, w, |l| {
                     for k in 0..n {
@@ -131,7 +131,8 @@ impl Wave<'_> {
                 });
             }
             Op::InsertDyn => {
-                let (n, v, i) = (inst.dst_ty.slots() as usize, inst.args[1] as usize * w, inst.args[2] as usize * w);
+                let n = inst.dst_ty.slots().min(inst.arg_slots[0]) as usize;
+                let (v, i) = (inst.args[1] as usize * w, inst.args[2] as usize * w);
                 each(mask, w, |l| {
                     for k in 0..n {
                         self.regs[d + k * w + l] = self.regs[a + k * w + l];

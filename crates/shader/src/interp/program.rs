@@ -7,6 +7,13 @@ use super::ExecError;
 use crate::ir::{self, AddrSpace, BlockId, Def, Op, Scalar, Terminator, Type};
 use crate::passes;
 
+/// The operands every dx.op instruction has (missing ones read 0): the most any takes
+/// (`SampleGrad`: 16).
+const DX_OPERANDS: usize = 16;
+
+/// Scratch slots after the values (see [`Program::new`]): more than any operation writes.
+const SCRATCH: u32 = 8;
+
 /// One instruction: the IR operation with its operands' slots and types.
 #[derive(Debug, Clone)]
 pub struct XInst {
@@ -115,7 +122,12 @@ impl Program {
     /// Lays out `f` (whose control flow facts are computed).
     pub fn new(f: ir::Function) -> Result<Program, ExecError> {
         let aliases = passes::copies::aliases(&f);
-        let (base, slots) = passes::slots::allocate_shared(&f, &aliases);
+        let (base, values) = passes::slots::allocate_shared(&f, &aliases);
+        // After the values: a slot that stays 0, for the operands a malformed dx.op call lacks,
+        // then scratch slots that results nothing reads go to (a call whose result DXIL
+        // declares void or narrower than the operation writes): malformed input reads zeros
+        // and writes nowhere that matters, and never indexes past the register file.
+        let (zero, scratch, slots) = (values, values + 1, values + 1 + SCRATCH);
         let mut consts = Vec::new();
         for (i, v) in f.values.iter().enumerate() {
             if let Def::Const(bits) = &v.def {
@@ -161,7 +173,7 @@ impl Program {
             for p in &t.phis {
                 match p.incoming.iter().find(|(b, _)| b.0 as usize == from) {
                     Some((_, v)) => {
-                        for k in 0..f.ty(p.dst).slots() {
+                        for k in 0..f.ty(p.dst).slots().min(f.ty(*v).slots()) {
                             copies.push((slot(p.dst) + k, slot(*v) + k));
                         }
                     }
@@ -183,16 +195,25 @@ impl Program {
                     Op::Global(g) => g,
                     _ => 0,
                 };
-                insts.push(XInst {
+                let mut x = XInst {
                     op: i.op.clone(),
                     args: i.args.iter().map(|v| slot(*v)).collect(),
                     arg_ty: i.args.iter().map(|v| scalar(*v)).collect(),
                     arg_slots: i.args.iter().map(|v| f.ty(*v).slots()).collect(),
                     imm: i.args.iter().map(|v| f.const_bits(*v).and_then(|b| b.first().copied())).collect(),
-                    dst: i.dst.map_or(u32::MAX, slot),
+                    dst: i.dst.map_or(scratch, slot),
                     dst_ty: i.dst.map_or(Type::Void, |d| f.ty(d).clone()),
                     region,
-                });
+                };
+                if matches!(x.op, Op::Dx(_)) && x.args.len() < DX_OPERANDS {
+                    let pad = DX_OPERANDS - x.args.len();
+                    let grow = |b: &[u32], v: u32| b.iter().copied().chain(std::iter::repeat_n(v, pad)).collect();
+                    x.args = grow(&x.args, zero);
+                    x.arg_slots = grow(&x.arg_slots, 1);
+                    x.arg_ty = x.arg_ty.iter().copied().chain(std::iter::repeat_n(Scalar::I32, pad)).collect();
+                    x.imm = x.imm.iter().copied().chain(std::iter::repeat_n(Some(0), pad)).collect();
+                }
+                insts.push(x);
             }
             let term = match &b.term {
                 Terminator::Ret => XTerm::Ret,

@@ -430,3 +430,30 @@ fn a_group_barrier_stops_a_wave_until_it_resumes() {
     }
     assert!(envs.iter().all(|e| e.log == ["out 0 0 0 0x0", "out 0 0 0 0x1"]));
 }
+
+#[test]
+fn malformed_dx_calls_read_zeros_and_never_panic() {
+    // dx.op calls with no operands, with results DXIL would not declare (a void LoadInput, a
+    // scalar GetDimensions that writes four), then a ResRet read: operands read 0, stray
+    // results go to scratch slots.
+    let f = func(
+        vec![reg(Scalar::I32), (Type::Agg([Scalar::F32; 5].into()), Def::Inst)],
+        vec![Block {
+            phis: vec![],
+            insts: vec![
+                inst(Op::Dx(Dx::StoreOutput), &[], None),
+                inst(Op::Dx(Dx::LoadInput { vertex: true }), &[], None),
+                inst(Op::Dx(Dx::GetDimensions), &[], Some(0)),
+                inst(Op::Dx(Dx::TwoOut(crate::ir::op::TwoOut::UDiv)), &[], None),
+                inst(Op::Dx(Dx::Sample(crate::ir::op::SampleKind::Grad)), &[], Some(1)),
+                inst(Op::Dx(Dx::FUnary(crate::ir::op::FUnary::Sqrt)), &[], None),
+            ],
+            term: Terminator::Ret,
+        }],
+    );
+    let (r, envs) = run_wave(f, 4, false);
+    r.unwrap();
+    assert_eq!(envs[0].log[0], "out 0 0 0 0x0");
+    assert_eq!(envs[0].log[1], "in 0 0 0 Some(0)");
+    assert_eq!(envs[0].log[2], "dims 0 0");
+}
