@@ -4,7 +4,7 @@
 //! 8, 16 and 32 lanes), in the same run; reports nanoseconds per invocation and the ratios.
 //!
 //! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
-//! default; `EXEC_SPEED_PROFILE=1` runs only waves of 32, for a profiler)
+//! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, for a profiler)
 
 use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::interp;
@@ -58,14 +58,14 @@ fn main() {
     let ps = rd3d12_shader::dxil::parse(&std::fs::read(&path).expect("fixture")).expect("ps");
     let (m, f) = (&ps.module, ps.module.function("main").expect("main"));
     let n = 100_000;
-    if std::env::var("EXEC_SPEED_PROFILE").is_ok() {
-        // Only waves of 32, long enough for `perf record`.
-        let mut envs: Vec<Nothing> = (0..32).map(|_| Nothing).collect();
-        let ns = time(n * 50, 32, || {
+    if let Some(w) = std::env::var("EXEC_SPEED_PROFILE").ok().and_then(|v| v.parse::<u32>().ok()) {
+        // Only waves of `w` lanes, long enough for `perf record`.
+        let mut envs: Vec<Nothing> = (0..w).map(|_| Nothing).collect();
+        let ns = time(n * 50, w, || {
             let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
             interp::run_quads(m, f, &mut refs).expect("runs")
         });
-        println!("wave of 32: {ns:.1} ns per invocation");
+        println!("wave of {w}: {ns:.1} ns per invocation");
         return;
     }
     // The machine may be shared: every configuration runs in each of several rounds, and the

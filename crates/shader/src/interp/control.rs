@@ -106,6 +106,12 @@ pub(crate) fn each(mask: u128, w: usize, mut f: impl FnMut(usize)) {
 /// [`each`] for a lane function that may fail: stops at the first lane's error.
 #[inline(always)]
 pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) -> R<()> {
+    if mask == full(w) {
+        for l in 0..w {
+            f(l)?;
+        }
+        return Ok(());
+    }
     let mut m = mask & full(w);
     while m != 0 {
         f(m.trailing_zeros() as usize)?;

@@ -30,7 +30,7 @@ impl Wave<'_> {
         if q + 3 >= self.w || (mask >> q) & 0xF != 0xF {
             return None;
         }
-        Some([0, 1, 2, 3].map(|i| self.argf(inst, k, q + i)))
+        Some([self.argf(inst, k, q), self.argf(inst, k, q + 1), self.argf(inst, k, q + 2), self.argf(inst, k, q + 3)])
     }
 
     /// (coarse d/dx, coarse d/dy, fine d/dx, fine d/dy) of operand `k` at lane `l`.
@@ -50,7 +50,8 @@ impl Wave<'_> {
                 continue;
             }
             for j in 0..3 {
-                let v = [0, 1, 2, 3].map(|i| self.argf(inst, 2 + j, q + i));
+                let a = |i| self.argf(inst, 2 + j, q + i);
+                let v = [a(0), a(1), a(2), a(3)];
                 let (dx, dy) = (v[1] - v[0], v[2] - v[0]);
                 for i in 0..4 {
                     out[(q + i) * 6 + 2 * j] = dx;
@@ -181,7 +182,7 @@ impl Wave<'_> {
                     let offset = [i32_(self, 6, l), i32_(self, 7, l), i32_(self, 8, l)];
                     let c =
                         envs[l].sample(u(self, 0, l) as u32, u(self, 1, l) as u32, coords, offset, mode, compare)?;
-                    self.words(inst, l, c.map(f32::to_bits), true);
+                    self.words(inst, l, [c[0].to_bits(), c[1].to_bits(), c[2].to_bits(), c[3].to_bits()], true);
                     Ok(())
                 });
                 self.tmpf = dd;
@@ -240,7 +241,8 @@ impl Wave<'_> {
             })?,
             Dx::TextureStore => try_each(mask, w, |l| {
                 let i = |k| i32_(self, k, l);
-                let v = [4, 5, 6, 7].map(|k| self.lane_bits(inst, k, l));
+                let b = |k| self.lane_bits(inst, k, l);
+                let v = [b(4), b(5), b(6), b(7)];
                 envs[l].texture_store(u(self, 0, l) as u32, [i(1), i(2), i(3)], v, u(self, 8, l) as u8)
             })?,
             Dx::BufferLoad | Dx::RawBufferLoad => try_each(mask, w, |l| {
@@ -249,7 +251,8 @@ impl Wave<'_> {
                 Ok(())
             })?,
             Dx::BufferStore | Dx::RawBufferStore => try_each(mask, w, |l| {
-                let v = [3, 4, 5, 6].map(|k| self.lane_bits(inst, k, l));
+                let b = |k| self.lane_bits(inst, k, l);
+                let v = [b(3), b(4), b(5), b(6)];
                 envs[l].buffer_store(
                     u(self, 0, l) as u32,
                     u(self, 1, l) as u32,
