@@ -2,8 +2,8 @@
 //! step budget and the deadline, group barriers.
 //!
 //! Each lane is waiting at a (block, instruction) place, parked at a group barrier, or done.
-//! The scheduler runs the waiting lanes whose place comes first (blocks in reverse
-//! post-order, then instruction index) together under one mask: in structured code that is
+//! The scheduler runs the waiting lanes whose place comes first (blocks in the structured
+//! order, reverse post-order with each loop's blocks together, then instruction index) together under one mask: in structured code that is
 //! every side of a divergent branch in turn, then the reconvergence point with all of them.
 
 use super::program::{Edge, Program, XBlock, XTerm};

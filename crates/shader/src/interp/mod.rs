@@ -12,7 +12,8 @@
 //!   outputs, resources, system values, derivatives across a quad's lanes, discard.
 //!
 //! Divergence: lanes at different places run separately; the scheduler always runs the
-//! waiting lanes whose block comes first in reverse post-order, so the two sides of a branch
+//! waiting lanes whose block comes first in the structured order (reverse post-order with each
+//! loop's blocks together), so the two sides of a branch
 //! run one after the other and the lanes meet again at the branch's reconvergence point (its
 //! immediate post-dominator) before running it together; a loop's lanes leave it one by one
 //! and wait at its exit. Pixel shaders run quads as lanes 4k..4k+3 of a wave; compute thread

@@ -106,7 +106,8 @@ pub struct Program {
     pub consts: Box<[(u32, u64)]>,
     /// The blocks.
     pub blocks: Box<[XBlock]>,
-    /// Each block's position in reverse post-order: the scheduling order of divergent lanes.
+    /// Each block's position in the structured order ([`ir::Cfg::order`]): the scheduling order
+    /// of divergent lanes.
     pub order: Box<[u32]>,
     /// Memory regions; a pointer's high 32 bits name one.
     pub regions: Box<[Region]>,
@@ -231,7 +232,7 @@ impl Program {
             blocks.push(XBlock { insts: insts.into(), term });
         }
         init.resize(private as usize, 0);
-        let order = f.cfg.rpo_index.iter().copied().collect();
+        let order = f.cfg.order.iter().copied().collect();
         Ok(Program {
             ir: f,
             slots,

@@ -401,6 +401,78 @@ fn loop_lanes_leave_one_by_one() {
 }
 
 #[test]
+fn lanes_leaving_a_loop_at_different_iterations_meet_at_its_exit() {
+    // bb0: tid, f = float(tid) -> bb1
+    // bb1: i = phi [0, bb0], [i + 1, bb6]; br (i & 1) == 0, bb2, bb3
+    // bb2 -> bb6;  bb3: br i >= tid, bb4 (exit), bb5;  bb5 -> bb6;  bb6: i + 1 -> bb1
+    // bb4: out DerivCoarseX(f)
+    // Lanes 0, 1 leave at i = 1, lanes 2, 3 at i = 3. Reverse post-order puts bb4 before bb2
+    // and bb6; had lanes 0 and 1 run it alone, the quad would be incomplete and the
+    // derivative 0. Waiting for the others there, the quad is whole: d(tid)/dx = 1.
+    use crate::ir::op::{CastOp, Deriv};
+    let f = func(
+        vec![
+            reg(Scalar::I32),                                   // 0 tid
+            reg(Scalar::F32),                                   // 1 f
+            reg(Scalar::I32),                                   // 2 i
+            reg(Scalar::I32),                                   // 3 i + 1
+            reg(Scalar::I32),                                   // 4 i & 1
+            reg(Scalar::Bool),                                  // 5 even
+            reg(Scalar::Bool),                                  // 6 i >= tid
+            reg(Scalar::F32),                                   // 7 derivative
+            int(0),                                             // 8
+            int(1),                                             // 9
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())), // 10
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0)),
+                    inst(Op::Cast(CastOp::UIToFP, Scalar::I32, Scalar::F32), &[0], Some(1)),
+                ],
+                term: Terminator::Br(BlockId(1)),
+            },
+            Block {
+                phis: vec![Phi { dst: Value(2), incoming: [(BlockId(0), Value(8)), (BlockId(6), Value(3))].into() }],
+                insts: vec![
+                    inst(Op::Binary(BinOp::And, Scalar::I32), &[2, 9], Some(4)),
+                    inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[4, 8], Some(5)),
+                ],
+                term: Terminator::CondBr { cond: Value(5), then: BlockId(2), otherwise: BlockId(3) },
+            },
+            Block { phis: vec![], insts: vec![], term: Terminator::Br(BlockId(6)) },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Cmp(CmpPred::IUge, Scalar::I32), &[2, 0], Some(6))],
+                term: Terminator::CondBr { cond: Value(6), then: BlockId(4), otherwise: BlockId(5) },
+            },
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::Deriv(Deriv::CoarseX)), &[1], Some(7)),
+                    inst(Op::Dx(Dx::StoreOutput), &[8, 8, 10, 7], None),
+                ],
+                term: Terminator::Ret,
+            },
+            Block { phis: vec![], insts: vec![], term: Terminator::Br(BlockId(6)) },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Binary(BinOp::Add, Scalar::I32), &[2, 9], Some(3))],
+                term: Terminator::Br(BlockId(1)),
+            },
+        ],
+    );
+    let r = &f.cfg.rpo_index;
+    assert!(r[4] < r[2] && r[4] < r[6], "{r:?}\n{f}");
+    let (res, envs) = run_wave(f, 4, false);
+    res.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        assert_eq!(e.log, [format!("out 0 0 0 {:#x}", 1.0f32.to_bits())], "lane {i}");
+    }
+}
+
+#[test]
 fn a_group_barrier_stops_a_wave_until_it_resumes() {
     // bb0: out 0; barrier; out 1; ret — the first run stops every lane at the barrier.
     let f = func(

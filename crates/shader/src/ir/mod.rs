@@ -148,6 +148,11 @@ pub struct Cfg {
     pub ipdom: Vec<Option<BlockId>>,
     /// The natural loops, outermost first.
     pub loops: Vec<Loop>,
+    /// Each reachable block's position in the structured order: reverse post-order with every
+    /// loop's blocks moved together right after its header, so that a loop's exits come after
+    /// all of its blocks (`u32::MAX` when unreachable). Lanes scheduled in this order meet at
+    /// reconvergence points, loop exits included.
+    pub order: Vec<u32>,
 }
 
 /// A natural loop.

@@ -87,7 +87,43 @@ pub fn facts(f: &Function) -> Cfg {
         let id = |v: Vec<usize>| v.into_iter().map(|b| BlockId(b as u32)).collect();
         loops.push(Loop { header: BlockId(h as u32), latches: id(latches), blocks: id(body), exits });
     }
-    Cfg { preds, rpo, rpo_index, ipdom, loops }
+    let order = structured_order(n, &rpo, &loops);
+    Cfg { preds, rpo, rpo_index, ipdom, loops, order }
+}
+
+/// The structured order (see [`Cfg::order`]): blocks in reverse post-order, but a loop
+/// header brings its loop's blocks (each inner loop likewise) right after itself.
+fn structured_order(n: usize, rpo: &[BlockId], loops: &[Loop]) -> Vec<u32> {
+    fn emit(
+        b: BlockId,
+        rpo: &[BlockId],
+        loops: &[Loop],
+        order: &mut Vec<u32>,
+        next: &mut u32,
+        busy: &mut Vec<BlockId>,
+    ) {
+        if order[b.0 as usize] != u32::MAX {
+            return;
+        }
+        order[b.0 as usize] = *next;
+        *next += 1;
+        // The outermost loop headed here (loops are listed outermost first); its blocks in
+        // reverse post-order, headers of inner loops emitting theirs.
+        if let Some(l) = loops.iter().find(|l| l.header == b && !busy.contains(&b)) {
+            busy.push(b);
+            for &x in rpo.iter().filter(|x| l.blocks.contains(x)) {
+                emit(x, rpo, loops, order, next, busy);
+            }
+            busy.pop();
+        }
+    }
+    let mut order = vec![u32::MAX; n];
+    let mut next = 0;
+    let mut busy = Vec::new();
+    for &b in rpo {
+        emit(b, rpo, loops, &mut order, &mut next, &mut busy);
+    }
+    order
 }
 
 #[cfg(test)]
@@ -136,6 +172,29 @@ pub(crate) mod tests {
         assert_eq!(body, [BlockId(1), BlockId(2), BlockId(3)]);
         // Both the loop test and the break reconverge after the loop.
         assert_eq!((f.cfg.ipdom[1], f.cfg.ipdom[2]), (Some(BlockId(4)), Some(BlockId(4))));
+    }
+
+    #[test]
+    fn a_loop_comes_before_its_exits_in_the_structured_order() {
+        // bb0 -> bb1 (header); bb1: br bb2, bb3; bb3: br bb4 (exit), bb5; bb2 -> bb6;
+        // bb5 -> bb6; bb6 -> bb1 (latch). Reverse post-order puts the exit bb4 before bb2 and
+        // bb6; the structured order puts it after every block of the loop.
+        let mut f = shape(vec![
+            Terminator::Br(BlockId(1)),
+            br(2, 3),
+            Terminator::Br(BlockId(6)),
+            br(4, 5),
+            Terminator::Ret,
+            Terminator::Br(BlockId(6)),
+            Terminator::Br(BlockId(1)),
+        ]);
+        analyse(&mut f);
+        let (o, r) = (&f.cfg.order, &f.cfg.rpo_index);
+        assert!(r[4] < r[2] || r[4] < r[6], "reverse post-order alone would run the exit early: {r:?}");
+        for b in [1, 2, 3, 5, 6] {
+            assert!(o[b] < o[4], "bb{b} before the exit: {o:?}");
+        }
+        assert_eq!(o[0], 0);
     }
 
     #[test]
