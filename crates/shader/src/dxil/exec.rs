@@ -271,6 +271,13 @@ pub trait Env {
     fn cut_stream(&mut self, _stream: u32) -> R<()> {
         unsupported("CutStream")
     }
+    /// Whether this invocation starts as a helper lane: a pixel of its 2x2 quad outside the
+    /// primitive, run only for its neighbours' derivatives (its outputs and side effects are
+    /// the environment's to drop). Wave operations leave helper lanes out; a lane that
+    /// discards becomes one. `false` unless the environment says so.
+    fn is_helper(&self) -> bool {
+        false
+    }
 }
 
 fn unsupported<T>(what: &str) -> R<T> {

@@ -36,7 +36,7 @@ pub struct Wave<'p> {
     /// Instructions the wave has run, and when the deadline was last looked at.
     wave_steps: u64,
     checked: u64,
-    /// Lanes that discarded (helper lanes from then on).
+    /// Helper lanes: those the environment said are, and those that discarded.
     pub(crate) helpers: u128,
     /// The wave belongs to a compute thread group: group barriers stop it.
     pub(crate) grouped: bool,
@@ -155,9 +155,21 @@ impl<'p> Wave<'p> {
         }
     }
 
+    /// The helper lanes (bit `l` for lane `l`): what wave operations leave out.
+    pub fn helpers(&self) -> u128 {
+        self.helpers
+    }
+
     /// Runs until every lane has returned (`true`) or the lanes not done are all parked at
     /// a group barrier (`false`; they resume at the next call).
     pub fn run(&mut self, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<bool> {
+        if self.wave_steps == 0 {
+            for (l, e) in envs.iter().enumerate().take(self.w) {
+                if e.is_helper() {
+                    self.helpers |= 1 << l;
+                }
+            }
+        }
         for pc in self.pc.iter_mut() {
             if let Pc::Parked(b, i) = *pc {
                 *pc = Pc::At(b, i);

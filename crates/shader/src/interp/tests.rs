@@ -14,6 +14,8 @@ use crate::ir::{Block, BlockId, Cfg, Def, Inst, Op, Phi, Terminator, Type, Value
 struct Rec {
     /// Flattened thread id (compute) or vertex number.
     lane: u32,
+    /// The environment says the lane is a helper.
+    helper: bool,
     size: [u32; 3],
     log: Vec<String>,
 }
@@ -34,7 +36,7 @@ fn bits(v: &Val) -> u64 {
 
 impl Rec {
     fn new(lane: u32, size: [u32; 3]) -> Rec {
-        Rec { lane, size, log: Vec::new() }
+        Rec { lane, helper: false, size, log: Vec::new() }
     }
     /// A small float: loops bounded by inputs stay short.
     fn small(&self, xs: &[u64]) -> f32 {
@@ -130,6 +132,9 @@ impl Env for Rec {
     fn cut_stream(&mut self, s: u32) -> R<()> {
         self.log.push(format!("cut {s}"));
         Ok(())
+    }
+    fn is_helper(&self) -> bool {
+        self.helper
     }
 }
 
@@ -528,4 +533,29 @@ fn malformed_dx_calls_read_zeros_and_never_panic() {
     assert_eq!(envs[0].log[0], "out 0 0 0 0x0");
     assert_eq!(envs[0].log[1], "in 0 0 0 Some(0)");
     assert_eq!(envs[0].log[2], "dims 0 0");
+}
+
+#[test]
+fn helper_lanes_are_those_the_environment_names_and_those_that_discard() {
+    // Lane 3 of a quad is outside the primitive; lanes 0 and 2 (even tid) discard.
+    let f = func(
+        vec![reg(Scalar::I32), reg(Scalar::I32), reg(Scalar::Bool), int(1), int(0)],
+        vec![Block {
+            phis: vec![],
+            insts: vec![
+                inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0)),
+                inst(Op::Binary(BinOp::And, Scalar::I32), &[0, 3], Some(1)),
+                inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[1, 4], Some(2)),
+                inst(Op::Dx(Dx::Discard), &[2], None),
+            ],
+            term: Terminator::Ret,
+        }],
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [4, 1, 1])).collect();
+    envs[3].helper = true;
+    let mut wave = Wave::new(&p, 4, false);
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    assert!(wave.run(&mut refs, &mut []).unwrap());
+    assert_eq!(wave.helpers(), 0b1101);
 }
