@@ -80,9 +80,17 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
 /// Runs pixel-shader invocations as waves of up to [`MAX_WAVE`] lanes, `envs` in quads (lanes
 /// 4k..4k+3 are one 2x2 quad, ordered as in [`run_quad`]; derivatives read within a quad).
 pub fn run_quads(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+    run_waves(module, func, envs, MAX_WAVE)
+}
+
+/// Runs independent invocations (vertices, domain points, pixels in quads) as waves of up to
+/// `width` lanes (1..=[`MAX_WAVE`]; a multiple of 4 keeps quads whole), `envs[i]` lane `i % width`
+/// of wave `i / width`.
+pub fn run_waves(module: &Module, func: &Function, envs: &mut [&mut dyn Env], width: usize) -> R<()> {
     let p = program(module, func)?;
     let mut group = vec![0u64; p.group_cells as usize];
-    for c in envs.chunks_mut(MAX_WAVE) {
+    for c in envs.chunks_mut(width.clamp(1, MAX_WAVE)) {
+        group.fill(0);
         Wave::new(p, c.len(), false).run(c, &mut group)?;
     }
     Ok(())
