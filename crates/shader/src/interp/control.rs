@@ -87,31 +87,20 @@ pub(crate) fn full(w: usize) -> u128 {
     }
 }
 
-/// Calls `f` for each lane of `mask` (all of `0..w` without looking at bits when full).
+/// Calls `f` for each lane of `mask` (below `w`), in lane order. One call site, so that the
+/// lane body is inlined into the loop.
 #[inline(always)]
 pub(crate) fn each(mask: u128, w: usize, mut f: impl FnMut(usize)) {
-    if mask == full(w) {
-        for l in 0..w {
-            f(l);
-        }
-    } else {
-        let mut m = mask;
-        while m != 0 {
-            f(m.trailing_zeros() as usize);
-            m &= m - 1;
-        }
+    let mut m = mask & full(w);
+    while m != 0 {
+        f(m.trailing_zeros() as usize);
+        m &= m - 1;
     }
 }
 
 /// [`each`] for a lane function that may fail: stops at the first lane's error.
 #[inline(always)]
 pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) -> R<()> {
-    if mask == full(w) {
-        for l in 0..w {
-            f(l)?;
-        }
-        return Ok(());
-    }
     let mut m = mask & full(w);
     while m != 0 {
         f(m.trailing_zeros() as usize)?;

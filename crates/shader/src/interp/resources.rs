@@ -11,6 +11,16 @@ use super::{bits_of, val_of, Env, EvalAt, ExecError, SampleMode, R};
 use crate::ir::op::{Dx, EvalKind, SampleKind};
 use crate::ir::{Scalar, Type};
 
+/// The bits of a value an environment returned, read where it lies (moving it out of the
+/// `Result` first copies it whole, a load that stalls on the callee's separate stores).
+#[inline(always)]
+fn got(r: R<super::Val>, s: Scalar) -> R<u64> {
+    match r {
+        Ok(ref v) => Ok(bits_of(v, s)),
+        Err(e) => Err(e),
+    }
+}
+
 /// A 32-bit word an environment returned, as the bits of a result slot of type `s` (float
 /// words stay their bits: an f32 lane of a ResRet or CBufRet).
 #[inline(always)]
@@ -79,7 +89,7 @@ impl Wave<'_> {
 
     /// Writes the words of a ResRet / CBufRet to the result's slots (`status`: then a 1 in
     /// slot 4: every texel was mapped).
-    fn words(&mut self, inst: &XInst, l: usize, w: [u32; 4], status: bool) {
+    fn words(&mut self, inst: &XInst, l: usize, w: &[u32; 4], status: bool) {
         let Type::Agg(sc) = &inst.dst_ty else { return };
         let (d, wd) = (inst.dst as usize, self.w);
         for (k, (&x, &s)) in w.iter().zip(sc.iter()).enumerate() {
@@ -116,8 +126,8 @@ impl Wave<'_> {
                         row.unwrap_or_else(|| u(self, 1, l)) as u32,
                         col.unwrap_or_else(|| u(self, 2, l)) as u8,
                     );
-                    let v = envs[l].load_input(sig, row, col, vertex)?;
-                    self.set(inst.dst, l, bits_of(&v, s0));
+                    let v = got(envs[l].load_input(sig, row, col, vertex), s0)?;
+                    self.set(inst.dst, l, v);
                     Ok(())
                 })?
             }
@@ -145,8 +155,10 @@ impl Wave<'_> {
                 })?
             }
             Dx::CBufferLoadLegacy => try_each(mask, w, |l| {
-                let row = envs[l].cbuffer_row(u(self, 0, l) as u32, u(self, 1, l) as u32)?;
-                self.words(inst, l, row, false);
+                match envs[l].cbuffer_row(u(self, 0, l) as u32, u(self, 1, l) as u32) {
+                    Ok(ref row) => self.words(inst, l, row, false),
+                    Err(e) => return Err(e),
+                }
                 Ok(())
             })?,
             Dx::Sample(kind) => {
@@ -180,9 +192,12 @@ impl Wave<'_> {
                     };
                     let coords = [f(2), f(3), f(4), f(5)];
                     let offset = [i32_(self, 6, l), i32_(self, 7, l), i32_(self, 8, l)];
-                    let c =
-                        envs[l].sample(u(self, 0, l) as u32, u(self, 1, l) as u32, coords, offset, mode, compare)?;
-                    self.words(inst, l, [c[0].to_bits(), c[1].to_bits(), c[2].to_bits(), c[3].to_bits()], true);
+                    match envs[l].sample(u(self, 0, l) as u32, u(self, 1, l) as u32, coords, offset, mode, compare) {
+                        Ok(ref c) => {
+                            self.words(inst, l, &[c[0].to_bits(), c[1].to_bits(), c[2].to_bits(), c[3].to_bits()], true)
+                        }
+                        Err(e) => return Err(e),
+                    }
                     Ok(())
                 });
                 self.tmpf = dd;
@@ -236,7 +251,7 @@ impl Wave<'_> {
                     [i(2), i(3), i(4)],
                     [i(5), i(6), i(7)],
                 )?;
-                self.words(inst, l, r, true);
+                self.words(inst, l, &r, true);
                 Ok(())
             })?,
             Dx::TextureStore => try_each(mask, w, |l| {
@@ -247,7 +262,7 @@ impl Wave<'_> {
             })?,
             Dx::BufferLoad | Dx::RawBufferLoad => try_each(mask, w, |l| {
                 let r = envs[l].buffer_load(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u32)?;
-                self.words(inst, l, r, true);
+                self.words(inst, l, &r, true);
                 Ok(())
             })?,
             Dx::BufferStore | Dx::RawBufferStore => try_each(mask, w, |l| {
@@ -334,8 +349,8 @@ impl Wave<'_> {
                     EvalKind::SampleIndex => EvalAt::Sample(u(self, 3, l) as u32),
                     EvalKind::Centroid => EvalAt::Centroid,
                 };
-                let v = envs[l].eval_input(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, at)?;
-                self.set(inst.dst, l, bits_of(&v, s0));
+                let v = envs[l].eval_input(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, at);
+                self.set(inst.dst, l, got(v, s0)?);
                 Ok(())
             })?,
             Dx::SysValue(sv) => try_each(mask, w, |l| {
@@ -360,8 +375,8 @@ impl Wave<'_> {
                 Ok(())
             })?,
             Dx::LoadPatchConstant => try_each(mask, w, |l| {
-                let v = envs[l].load_patch_constant(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8)?;
-                self.set(inst.dst, l, bits_of(&v, s0));
+                let v = envs[l].load_patch_constant(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8);
+                self.set(inst.dst, l, got(v, s0)?);
                 Ok(())
             })?,
             Dx::DomainLocation => try_each(mask, w, |l| {

@@ -7,13 +7,26 @@ use crate::ir::Function;
 /// The first slot of each value, and the total; the copies of [`super::copies::aliases`]
 /// (`Some` there) take their source's slots.
 pub fn allocate_shared(f: &Function, aliases: &[Option<(crate::ir::Value, u32)>]) -> (Vec<u32>, u32) {
-    let (mut base, n) = allocate(f);
+    let mut next = 0u32;
+    let mut base: Vec<u32> = f
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if aliases.get(i).is_some_and(Option::is_some) {
+                return 0;
+            }
+            let b = next;
+            next += v.ty.slots();
+            b
+        })
+        .collect();
     for (v, a) in aliases.iter().enumerate() {
         if let Some((src, at)) = a {
             base[v] = base[src.0 as usize] + at;
         }
     }
-    (base, n)
+    (base, next)
 }
 
 /// The first slot of each value, and the total.
@@ -44,5 +57,8 @@ mod tests {
         f.add_value(Type::Void, Def::Inst);
         f.add_value(Type::Handle, Def::Inst);
         assert_eq!(allocate(&f), (vec![0, 1, 6, 6], 7));
+        // Value 0 a copy of slot 3 of value 1: it takes no slots of its own.
+        let aliases = [Some((crate::ir::Value(1), 3)), None, None, None];
+        assert_eq!(allocate_shared(&f, &aliases), (vec![3, 0, 5, 5], 6));
     }
 }
