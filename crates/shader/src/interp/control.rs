@@ -183,12 +183,26 @@ impl<'p> Wave<'p> {
             if mask == 0 {
                 return Ok(!self.pc.iter().any(|p| matches!(p, Pc::Parked(..))));
             }
-            self.run_block(at.0, at.1, mask, envs, group)?;
+            // While the running lanes are all the waiting ones and branch together, the next
+            // block is theirs: no scan.
+            let alone = self.pc.iter().enumerate().all(|(l, p)| mask >> l & 1 != 0 || !matches!(p, Pc::At(..)));
+            let mut next = self.run_block(at.0, at.1, mask, envs, group)?;
+            while let (true, Some(t)) = (alone, next) {
+                next = self.run_block(t, 0, mask, envs, group)?;
+            }
         }
     }
 
     /// Runs block `b` from instruction `start` for the lanes of `mask`.
-    fn run_block(&mut self, b: u32, start: u32, mask: u128, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<()> {
+    /// `Some(t)` when every lane of `mask` went on to block `t` (a branch they took together).
+    fn run_block(
+        &mut self,
+        b: u32,
+        start: u32,
+        mask: u128,
+        envs: &mut [&mut dyn Env],
+        group: &mut [u64],
+    ) -> R<Option<u32>> {
         let p = self.p;
         let block: &XBlock = p.blocks.get(b as usize).ok_or_else(|| ExecError::Malformed(format!("block {b}")))?;
         let n = (block.insts.len() as u64).saturating_sub(u64::from(start)) + 1;
@@ -211,12 +225,15 @@ impl<'p> Wave<'p> {
             if self.exec(inst, mask, envs, group)? {
                 // A group barrier: these lanes wait for the rest of the group.
                 each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
-                return Ok(());
+                return Ok(None);
             }
         }
         match &block.term {
             XTerm::Ret => each(mask, self.w, |l| self.pc[l] = Pc::Done),
-            XTerm::Br(e) => self.take(e, mask)?,
+            XTerm::Br(e) => {
+                self.take(e, mask)?;
+                return Ok(Some(e.to));
+            }
             XTerm::CondBr { cond, then, otherwise } => {
                 let mut t = 0u128;
                 let c = *cond as usize * self.w;
@@ -230,6 +247,12 @@ impl<'p> Wave<'p> {
                 }
                 if mask & !t != 0 {
                     self.take(otherwise, mask & !t)?;
+                }
+                if t == mask {
+                    return Ok(Some(then.to));
+                }
+                if t == 0 {
+                    return Ok(Some(otherwise.to));
                 }
             }
             XTerm::Switch { cond, default, cases } => {
@@ -253,7 +276,7 @@ impl<'p> Wave<'p> {
             }
             XTerm::Unreachable => return Err(ExecError::Malformed("reached `unreachable`".into())),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The lanes of `mask` take edge `e`: its phi copies, read all before any is written.
@@ -262,7 +285,17 @@ impl<'p> Wave<'p> {
             return Err(ExecError::Malformed("phi without the predecessor".into()));
         }
         let w = self.w;
-        if !e.copies.is_empty() {
+        if !e.copies.is_empty() && !e.overlap {
+            // No copy reads what another writes: straight copies.
+            for &(dst, src) in e.copies.iter() {
+                let (d, s) = (dst as usize * w, src as usize * w);
+                if mask == full(w) {
+                    self.regs.copy_within(s..s + w, d);
+                } else {
+                    each(mask, w, |l| self.regs[d + l] = self.regs[s + l]);
+                }
+            }
+        } else if !e.copies.is_empty() {
             let mut tmp = std::mem::take(&mut self.tmp);
             tmp.clear();
             for &(_, src) in e.copies.iter() {

@@ -44,6 +44,8 @@ pub struct Edge {
     pub copies: Box<[(u32, u32)]>,
     /// A phi of the target has no value for this edge.
     pub missing: bool,
+    /// A copy reads a slot another copy writes: the copies need a temporary.
+    pub overlap: bool,
 }
 
 /// How a block ends, with its edges' phi copies.
@@ -167,7 +169,7 @@ impl Program {
         let slot = |v: ir::Value| base[v.0 as usize];
         let edge = |from: usize, to: BlockId| -> Edge {
             let Some(t) = f.blocks.get(to.0 as usize) else {
-                return Edge { to: to.0, copies: [].into(), missing: true };
+                return Edge { to: to.0, copies: [].into(), missing: true, overlap: false };
             };
             let mut copies = Vec::new();
             let mut missing = false;
@@ -181,7 +183,8 @@ impl Program {
                     None => missing = true,
                 }
             }
-            Edge { to: to.0, copies: copies.into(), missing }
+            let overlap = copies.iter().any(|(_, src)| copies.iter().any(|(dst, _)| dst == src));
+            Edge { to: to.0, copies: copies.into(), missing, overlap }
         };
         let mut blocks = Vec::with_capacity(f.blocks.len());
         for (bi, b) in f.blocks.iter().enumerate() {
