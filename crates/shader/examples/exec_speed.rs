@@ -1,17 +1,21 @@
-//! How fast the DXIL interpreter runs on its own: Mesa's textured pixel shader, with an
-//! environment that does next to nothing, run alone and as 2x2 quads; reports nanoseconds per
-//! invocation.
+//! How fast the shader interpreters run on their own: Mesa's textured pixel shader, with an
+//! environment that does next to nothing, through the legacy interpreter (`dxil::exec`'s,
+//! alone and as 2x2 quads) and the wave interpreter (`interp`: one lane, a quad, and waves of
+//! 8, 16 and 32 lanes), in the same run; reports nanoseconds per invocation and the ratios.
 //!
-//! `cargo run --release -p rd3d12-core --example exec_speed`
+//! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
+//! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, for a profiler)
 
 use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::interp;
 use std::time::Instant;
 
 struct Nothing;
 
 impl Env for Nothing {
     fn load_input(&mut self, _: u32, _: u32, col: u8, _: Option<u32>) -> Result<Val, ExecError> {
-        Ok(Val::F32(f32::from(col)))
+        // 5.5 + col: loop.ps then runs its loop 5 times.
+        Ok(Val::F32(5.5 + f32::from(col)))
     }
     fn store_output(&mut self, _: u32, _: u32, _: u8, v: &Val) -> Result<(), ExecError> {
         std::hint::black_box(v);
@@ -39,23 +43,88 @@ impl Env for Nothing {
     }
 }
 
+/// Nanoseconds per invocation of `n` invocations run `per` at a time by `f`.
+fn time(n: u32, per: u32, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n / per {
+        f();
+    }
+    t.elapsed().as_secs_f64() * 1e9 / f64::from(n)
+}
+
 fn main() {
-    let ps = rd3d12_shader::dxil::parse(include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/dxil/textured.ps.dxil"
-    )))
-    .expect("ps");
-    let f = ps.module.function("main").expect("main");
-    let n = 200_000;
-    let t = Instant::now();
-    for _ in 0..n {
-        exec::run(&ps.module, f, &mut Nothing).expect("runs");
+    let name = std::env::args().nth(1).unwrap_or_else(|| "textured.ps".into());
+    let path = format!("{}/../../tests/fixtures/dxil/{name}.dxil", env!("CARGO_MANIFEST_DIR"));
+    let ps = rd3d12_shader::dxil::parse(&std::fs::read(&path).expect("fixture")).expect("ps");
+    let (m, f) = (&ps.module, ps.module.function("main").expect("main"));
+    let n = 100_000;
+    if let Some(w) = std::env::var("EXEC_SPEED_PROFILE").ok().and_then(|v| v.parse::<u32>().ok()) {
+        // Only waves of `w` lanes, long enough for `perf record`.
+        let mut envs: Vec<Nothing> = (0..w).map(|_| Nothing).collect();
+        let ns = time(n * 50, w, || {
+            let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+            interp::run_quads(m, f, &mut refs).expect("runs")
+        });
+        println!("wave of {w}: {ns:.1} ns per invocation");
+        return;
     }
-    println!("run: {:.1} ns/invocation", t.elapsed().as_secs_f64() * 1e9 / f64::from(n));
-    let t = Instant::now();
-    for _ in 0..n / 4 {
-        let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
-        exec::run_quad(&ps.module, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs");
+    // The machine may be shared: every configuration runs in each of several rounds, and the
+    // fastest round counts.
+    let mut best = [f64::MAX; 7];
+    for _ in 0..7 {
+        let mut t = Vec::new();
+        t.push(time(n, 1, || exec::run_legacy(m, f, &mut Nothing).expect("runs")));
+        t.push(time(n, 4, || {
+            let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
+            exec::run_quad_legacy(m, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs")
+        }));
+        t.push(time(n, 1, || interp::run(m, f, &mut Nothing).expect("runs")));
+        t.push(time(n, 4, || {
+            let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
+            interp::run_quad(m, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs")
+        }));
+        for w in [8u32, 16, 32] {
+            let mut envs: Vec<Nothing> = (0..w).map(|_| Nothing).collect();
+            t.push(time(n, w, || {
+                let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+                interp::run_quads(m, f, &mut refs).expect("runs")
+            }));
+        }
+        for (b, t) in best.iter_mut().zip(t) {
+            *b = b.min(t);
+        }
     }
-    println!("run_quad: {:.1} ns/invocation", t.elapsed().as_secs_f64() * 1e9 / f64::from(n));
+    let [legacy, legacy_quad, one, quad, w8, w16, w32] = best;
+    // The floor both share on textured.ps: its environment calls alone (3 handles, 2 inputs,
+    // a sample, a constant buffer row, 4 outputs), made through `dyn Env` as the interpreters
+    // make them.
+    let mut floor = f64::MAX;
+    for _ in 0..7 {
+        let mut e = Nothing;
+        let env: &mut dyn Env = std::hint::black_box(&mut e);
+        floor = floor.min(time(n, 1, || {
+            for c in 0..3 {
+                std::hint::black_box(env.create_handle(c, 0, 0).unwrap());
+            }
+            let (u, v) = (env.load_input(0, 0, 0, None).unwrap(), env.load_input(0, 0, 1, None).unwrap());
+            let (Val::F32(u), Val::F32(v)) = (u, v) else { unreachable!() };
+            let mode = SampleMode::Grad { ddx: [0.0; 3], ddy: [0.0; 3], bias: 0.0, clamp: 0.0 };
+            let c = env.sample(0, 1, [u, v, 0.0, 0.0], [0; 3], mode, None).unwrap();
+            let row = env.cbuffer_row(2, 0).unwrap();
+            for k in 0..4u8 {
+                env.store_output(0, 0, k, &Val::F32(c[k as usize] * f32::from_bits(row[k as usize]))).unwrap();
+            }
+        }));
+    }
+    println!("{name}, ns per invocation (one core, best of 7 rounds):");
+    println!("  legacy run:        {legacy:8.1}");
+    println!("  legacy run_quad:   {legacy_quad:8.1}");
+    println!("  wave of 1:         {one:8.1}   {:.2}x legacy run", legacy / one);
+    println!("  wave of 4 (quad):  {quad:8.1}   {:.2}x legacy run_quad", legacy_quad / quad);
+    for (w, ns) in [(8, w8), (16, w16), (32, w32)] {
+        println!("  wave of {w:2}:        {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
+    }
+    if name == "textured.ps" {
+        println!("  its Env calls alone: {floor:6.1}");
+    }
 }

@@ -1,18 +1,24 @@
 //! rd3d12-shader: the shader compiler.
 //!
-//! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata;
-//!   and today's reference interpreter ([`dxil::exec`]), which executes the module directly.
-//! * [`ir`] — the shader IR (growing: today its scalar types).
-//! * [`interp`] — the reference executor over the IR (growing: today its wave operations).
+//! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata,
+//!   the lowering to the IR ([`dxil::lower`]); and the entry points draws and dispatches call
+//!   ([`dxil::exec`], with the legacy interpreter kept for comparison).
+//! * [`ir`] — the shader IR: one typed SSA form ([`ir::Function`], [`ir::Op`]), the shader
+//!   interface ([`ir::interface`]), a printer.
+//! * [`passes`] — passes over the IR, one file each (dominators, control flow facts, copies,
+//!   slots).
+//! * [`interp`] — the reference executor over the IR: waves of lanes under execution masks, and
+//!   the wave intrinsics' semantics ([`interp::wave`]).
 //! * [`pipeline`] — which DXIL programs of a pipeline state execute, checked at creation.
 //!
 //! It knows D3D12's rules through `rd3d12-core` (containers, signatures, stages) and nothing
-//! of COM, the runtime or a backend. Issue #20 grows it into `ir/` (one typed SSA IR),
-//! `passes/`, `interp/` (wave-wide) and later `dxbc/`, `jit/` and `spirv/`.
+//! of COM, the runtime or a backend. Issue #20 grows it further: wave intrinsics
+//! (`interp/wave.rs`), later `dxbc/`, `jit/` and `spirv/`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod dxil;
 pub mod interp;
 pub mod ir;
+pub mod passes;
 pub mod pipeline;

@@ -1,8 +1,12 @@
-//! An interpreter for DXIL function bodies: one shader invocation runs the entry function of a
-//! [`Module`] instruction by instruction over [`Val`]s, with the LLVM instructions DXIL allows
-//! and the `dx.op` operations that compute (math, bit operations) done here, and the ones that
-//! touch the pipeline (inputs, outputs, resources, discard) handed to an [`Env`] the caller
-//! implements: the CPU backend's draws and dispatches, or a test.
+//! The legacy interpreter, and the entry points draws and dispatches call.
+//!
+//! [`run`], [`run_quad`] and [`run_group`] execute through the wave interpreter over the IR
+//! ([`crate::interp`]); `RD3D12_INTERP=legacy` (read once) sends them here instead, to the
+//! interpreter that runs DXIL function bodies directly, one invocation at a time, over
+//! [`Val`]s ([`run_legacy`], [`run_quad_legacy`], [`run_group_legacy`]): kept for comparison
+//! (`exec_speed`, the differential test of `interp`) until issue #20 closes. The [`Env`]
+//! trait, [`Val`], [`ExecError`], [`SampleMode`], [`EvalAt`], the step budget and the
+//! deadline ([`with_deadline`]) are the interface both share with the software GPU.
 //!
 //! Semantics follow DXIL.rst: integers wrap at their width; `fdiv` by zero and the like follow
 //! IEEE-754 in f32; `fptosi`/`fptoui` saturate as D3D's ftoi/ftou do (NaN gives 0); the `Exp`
@@ -267,6 +271,13 @@ pub trait Env {
     fn cut_stream(&mut self, _stream: u32) -> R<()> {
         unsupported("CutStream")
     }
+    /// Whether this invocation starts as a helper lane: a pixel of its 2x2 quad outside the
+    /// primitive, run only for its neighbours' derivatives (its outputs and side effects are
+    /// the environment's to drop). Wave operations leave helper lanes out; a lane that
+    /// discards becomes one. `false` unless the environment says so.
+    fn is_helper(&self) -> bool {
+        false
+    }
 }
 
 fn unsupported<T>(what: &str) -> R<T> {
@@ -283,7 +294,7 @@ pub const STEP_BUDGET: u64 = 100_000;
 
 /// How often (in steps of one invocation) the deadline is looked at: rarely enough that reading
 /// the clock costs nothing measurable, often enough (well under a millisecond) to stop promptly.
-const DEADLINE_EVERY: u64 = 1 << 14;
+pub(crate) const DEADLINE_EVERY: u64 = 1 << 14;
 
 thread_local! {
     /// When the work this thread runs must stop ([`with_deadline`]).
@@ -315,12 +326,49 @@ pub fn current_deadline() -> Option<std::time::Instant> {
 /// The thread's deadline, out of the interpreter's hot path.
 #[cold]
 #[inline(never)]
-fn deadline_passed() -> bool {
+pub(crate) fn deadline_passed() -> bool {
     DEADLINE.with(|d| d.get()).is_some_and(|t| std::time::Instant::now() >= t)
 }
 
-/// Runs `func` (the entry point: no arguments, `void`) of `module` once.
+/// Whether `RD3D12_INTERP=legacy` asks for this interpreter instead of the wave interpreter
+/// over the IR ([`crate::interp`]); read once. (Kept for comparison until issue #20 closes.)
+pub fn legacy() -> bool {
+    static LEGACY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LEGACY.get_or_init(|| std::env::var("RD3D12_INTERP").is_ok_and(|v| v == "legacy"))
+}
+
+/// Runs `func` (the entry point: no arguments, `void`) of `module` once: through the wave
+/// interpreter ([`crate::interp::run`]), or this one with `RD3D12_INTERP=legacy`.
 pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
+    if legacy() {
+        run_legacy(module, func, env)
+    } else {
+        crate::interp::run(module, func, env)
+    }
+}
+
+/// Runs a quad (see [`run_quad_legacy`]): through the wave interpreter
+/// ([`crate::interp::run_quad`]), or this one with `RD3D12_INTERP=legacy`.
+pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
+    if legacy() {
+        run_quad_legacy(module, func, envs)
+    } else {
+        crate::interp::run_quad(module, func, envs)
+    }
+}
+
+/// Runs a compute thread group (see [`run_group_legacy`]): through the wave interpreter
+/// ([`crate::interp::run_group`]), or this one with `RD3D12_INTERP=legacy`.
+pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+    if legacy() {
+        run_group_legacy(module, func, envs)
+    } else {
+        crate::interp::run_group(module, func, envs)
+    }
+}
+
+/// This interpreter's [`run`].
+pub fn run_legacy(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
@@ -757,7 +805,7 @@ fn decode(m: &Module, f: &Function) -> Decoded {
 /// outputs): derivative operations and implicit-LOD sampling read the other lanes' values while
 /// the quad runs the same instruction. Once lanes branch apart, each finishes on its own and its
 /// derivatives are 0; D3D leaves derivatives in divergent control flow undefined.
-pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
+pub fn run_quad_legacy(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }
@@ -853,7 +901,7 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
 /// groupshared memory common to them. Threads run one after another up to the next barrier
 /// with the SyncThreadGroup flag (or their end); then the next round starts, so no thread
 /// passes a barrier before every thread that will reach it has.
-pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
+pub fn run_group_legacy(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
         return bad(format!("{} has no body", func.name));
     }

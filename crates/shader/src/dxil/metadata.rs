@@ -172,18 +172,8 @@ pub struct SignatureElement {
     pub start_col: i32,
 }
 
-/// Resource classes, in the order `dx.resources` lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResourceClass {
-    /// Shader resource views.
-    Srv,
-    /// Unordered access views.
-    Uav,
-    /// Constant buffers.
-    Cbv,
-    /// Samplers.
-    Sampler,
-}
+/// Resource classes: the IR's one encoding ([`crate::ir::interface::ResourceClass`]).
+pub use crate::ir::interface::ResourceClass;
 
 /// One resource range of `dx.resources`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 //! * [`metadata`] — metadata and the DXIL facts in it (entry points, signatures, resources).
 //! * [`ops`] — `dx.op` calls and their opcodes.
 //! * [`print`](mod@print) — LLVM-like text of a module, for eyes and tests.
+//! * [`lower`] — the module lowered to the IR ([`crate::ir`]).
 //! * [`support`] — whether the interpreter ([`exec`]) executes everything a module does.
 //!
 //! The layers stack: bytes → [`bitstream::parse`] (a tree of blocks and records) →
@@ -18,6 +19,7 @@ pub mod bitstream;
 mod body;
 pub mod exec;
 pub mod inst;
+pub mod lower;
 pub mod metadata;
 pub mod module;
 pub mod ops;

@@ -165,7 +165,11 @@ pub struct Function {
 /// (operands resolved to local slots and constants, type facts precomputed). Not part of the
 /// function's identity: every cache compares equal.
 #[derive(Debug, Clone, Default)]
-pub struct ExecCache(pub(crate) std::sync::OnceLock<super::exec::Decoded>);
+pub struct ExecCache(
+    pub(crate) std::sync::OnceLock<super::exec::Decoded>,
+    /// The function lowered to the IR and laid out for the wave interpreter.
+    pub(crate) std::sync::OnceLock<Result<crate::interp::program::Program, super::exec::ExecError>>,
+);
 
 impl PartialEq for ExecCache {
     fn eq(&self, _: &Self) -> bool {

@@ -46,6 +46,13 @@ pub fn check(module: &Module) -> Result<(), NotExecuted> {
                 }
             }
         }
+        // What the wave interpreter runs is the function lowered to the IR: lowered here (and
+        // kept), a construct the lowering refuses is refused at creation too.
+        if !super::exec::legacy() {
+            if let Err(super::exec::ExecError::Unsupported(what)) = crate::interp::program(module, f) {
+                return Err(err(what));
+            }
+        }
     }
     Ok(())
 }

@@ -1,0 +1,314 @@
+//! A wave's control flow: which lanes run next, branches and their phi copies, returns, the
+//! step budget and the deadline, group barriers.
+//!
+//! Each lane is waiting at a (block, instruction) place, parked at a group barrier, or done.
+//! The scheduler runs the waiting lanes whose place comes first (blocks in the structured
+//! order, reverse post-order with each loop's blocks together, then instruction index) together under one mask: in structured code that is
+//! every side of a divergent branch in turn, then the reconvergence point with all of them.
+
+use super::program::{Edge, Program, XBlock, XTerm};
+use super::{Env, ExecError, R};
+use crate::dxil::exec::{deadline_passed, DEADLINE_EVERY, STEP_BUDGET};
+
+/// Where a lane is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pc {
+    /// Waiting to run block `.0` from instruction `.1`.
+    At(u32, u32),
+    /// Stopped at a group barrier; resumes at the place.
+    Parked(u32, u32),
+    /// Returned.
+    Done,
+}
+
+/// A wave: its lanes' registers, private memory and places.
+pub struct Wave<'p> {
+    pub(crate) p: &'p Program,
+    /// Lanes.
+    pub(crate) w: usize,
+    /// Slot `s` of lane `l` at `s * w + l`.
+    pub(crate) regs: Vec<u64>,
+    /// Lane `l`'s private memory at `l * private_cells ..`.
+    pub(crate) mem: Vec<u64>,
+    pub(crate) pc: Vec<Pc>,
+    /// Steps each lane has taken (instructions and terminators).
+    steps: Vec<u64>,
+    /// Instructions the wave has run, and when the deadline was last looked at.
+    wave_steps: u64,
+    checked: u64,
+    /// Helper lanes: those the environment said are, and those that discarded.
+    pub(crate) helpers: u128,
+    /// The wave belongs to a compute thread group: group barriers stop it.
+    pub(crate) grouped: bool,
+    /// Scratch for parallel copies.
+    tmp: Vec<u64>,
+    /// Scratch for derivatives.
+    pub(crate) tmpf: Vec<f32>,
+}
+
+/// The buffers of a finished wave, for the next: a draw runs many small waves, and
+/// allocating each one's showed in profiles.
+struct Buffers {
+    regs: Vec<u64>,
+    mem: Vec<u64>,
+    pc: Vec<Pc>,
+    steps: Vec<u64>,
+}
+
+thread_local! {
+    static POOL: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Wave<'_> {
+    fn drop(&mut self) {
+        let b = Buffers {
+            regs: std::mem::take(&mut self.regs),
+            mem: std::mem::take(&mut self.mem),
+            pc: std::mem::take(&mut self.pc),
+            steps: std::mem::take(&mut self.steps),
+        };
+        // try_with: a shader may run from a thread-local destructor, after the pool is gone.
+        let _ = POOL.try_with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 16 {
+                p.push(b);
+            }
+        });
+    }
+}
+
+/// The mask of lanes `0..w`.
+#[inline(always)]
+pub(crate) fn full(w: usize) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+/// Calls `f` for each lane of `mask` (below `w`), in lane order. One call site, so that the
+/// lane body is inlined into the loop.
+#[inline(always)]
+pub(crate) fn each(mask: u128, w: usize, mut f: impl FnMut(usize)) {
+    let mut m = mask & full(w);
+    while m != 0 {
+        f(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+}
+
+/// [`each`] for a lane function that may fail: stops at the first lane's error.
+#[inline(always)]
+pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) -> R<()> {
+    let mut m = mask & full(w);
+    while m != 0 {
+        f(m.trailing_zeros() as usize)?;
+        m &= m - 1;
+    }
+    Ok(())
+}
+
+impl<'p> Wave<'p> {
+    /// A wave of `w` lanes about to run `p` from its entry.
+    pub fn new(p: &'p Program, w: usize, grouped: bool) -> Wave<'p> {
+        let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
+        let Buffers { mut regs, mut mem, mut pc, mut steps } =
+            b.unwrap_or(Buffers { regs: Vec::new(), mem: Vec::new(), pc: Vec::new(), steps: Vec::new() });
+        regs.clear();
+        regs.resize(p.slots as usize * w, 0);
+        for &(s, b) in p.consts.iter() {
+            regs[s as usize * w..(s as usize + 1) * w].fill(b);
+        }
+        mem.clear();
+        for _ in 0..w {
+            mem.extend_from_slice(&p.private_init);
+        }
+        pc.clear();
+        pc.resize(w, Pc::At(0, 0));
+        steps.clear();
+        steps.resize(w, 0);
+        Wave {
+            p,
+            w,
+            regs,
+            mem,
+            pc,
+            steps,
+            wave_steps: 0,
+            checked: 0,
+            helpers: 0,
+            grouped,
+            tmp: Vec::new(),
+            tmpf: Vec::new(),
+        }
+    }
+
+    /// The helper lanes (bit `l` for lane `l`): what wave operations leave out.
+    pub fn helpers(&self) -> u128 {
+        self.helpers
+    }
+
+    /// Runs until every lane has returned (`true`) or the lanes not done are all parked at
+    /// a group barrier (`false`; they resume at the next call).
+    pub fn run(&mut self, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<bool> {
+        if self.wave_steps == 0 {
+            for (l, e) in envs.iter().enumerate().take(self.w) {
+                if e.is_helper() {
+                    self.helpers |= 1 << l;
+                }
+            }
+        }
+        for pc in self.pc.iter_mut() {
+            if let Pc::Parked(b, i) = *pc {
+                *pc = Pc::At(b, i);
+            }
+        }
+        loop {
+            let mut best = (u32::MAX, u32::MAX);
+            let mut at = (0, 0);
+            let mut mask = 0u128;
+            for (l, pc) in self.pc.iter().enumerate() {
+                if let Pc::At(b, i) = *pc {
+                    let key = (self.p.order.get(b as usize).copied().unwrap_or(u32::MAX), i);
+                    if key < best || mask == 0 {
+                        best = key;
+                        at = (b, i);
+                        mask = 1 << l;
+                    } else if key == best {
+                        mask |= 1 << l;
+                    }
+                }
+            }
+            if mask == 0 {
+                return Ok(!self.pc.iter().any(|p| matches!(p, Pc::Parked(..))));
+            }
+            // While the running lanes are all the waiting ones and branch together, the next
+            // block is theirs: no scan.
+            let alone = self.pc.iter().enumerate().all(|(l, p)| mask >> l & 1 != 0 || !matches!(p, Pc::At(..)));
+            let mut next = self.run_block(at.0, at.1, mask, envs, group)?;
+            while let (true, Some(t)) = (alone, next) {
+                next = self.run_block(t, 0, mask, envs, group)?;
+            }
+        }
+    }
+
+    /// Runs block `b` from instruction `start` for the lanes of `mask`.
+    /// `Some(t)` when every lane of `mask` went on to block `t` (a branch they took together).
+    fn run_block(
+        &mut self,
+        b: u32,
+        start: u32,
+        mask: u128,
+        envs: &mut [&mut dyn Env],
+        group: &mut [u64],
+    ) -> R<Option<u32>> {
+        let p = self.p;
+        let block: &XBlock = p.blocks.get(b as usize).ok_or_else(|| ExecError::Malformed(format!("block {b}")))?;
+        let n = (block.insts.len() as u64).saturating_sub(u64::from(start)) + 1;
+        let mut over = false;
+        super::control::each(mask, self.w, |l| {
+            self.steps[l] += n;
+            over |= self.steps[l] > STEP_BUDGET;
+        });
+        if over {
+            return Err(ExecError::StepBudget);
+        }
+        self.wave_steps += n;
+        if self.wave_steps - self.checked >= DEADLINE_EVERY {
+            self.checked = self.wave_steps;
+            if deadline_passed() {
+                return Err(ExecError::Timeout);
+            }
+        }
+        for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
+            if self.exec(inst, mask, envs, group)? {
+                // A group barrier: these lanes wait for the rest of the group.
+                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
+                return Ok(None);
+            }
+        }
+        match &block.term {
+            XTerm::Ret => each(mask, self.w, |l| self.pc[l] = Pc::Done),
+            XTerm::Br(e) => {
+                self.take(e, mask)?;
+                return Ok(Some(e.to));
+            }
+            XTerm::CondBr { cond, then, otherwise } => {
+                let mut t = 0u128;
+                let c = *cond as usize * self.w;
+                each(mask, self.w, |l| {
+                    if self.regs[c + l] & 1 != 0 {
+                        t |= 1 << l;
+                    }
+                });
+                if t != 0 {
+                    self.take(then, t)?;
+                }
+                if mask & !t != 0 {
+                    self.take(otherwise, mask & !t)?;
+                }
+                if t == mask {
+                    return Ok(Some(then.to));
+                }
+                if t == 0 {
+                    return Ok(Some(otherwise.to));
+                }
+            }
+            XTerm::Switch { cond, default, cases } => {
+                let c = *cond as usize * self.w;
+                let mut left = mask;
+                for (v, e) in cases.iter() {
+                    let mut m = 0u128;
+                    each(left, self.w, |l| {
+                        if self.regs[c + l] == *v {
+                            m |= 1 << l;
+                        }
+                    });
+                    if m != 0 {
+                        self.take(e, m)?;
+                        left &= !m;
+                    }
+                }
+                if left != 0 {
+                    self.take(default, left)?;
+                }
+            }
+            XTerm::Unreachable => return Err(ExecError::Malformed("reached `unreachable`".into())),
+        }
+        Ok(None)
+    }
+
+    /// The lanes of `mask` take edge `e`: its phi copies, read all before any is written.
+    fn take(&mut self, e: &Edge, mask: u128) -> R<()> {
+        if e.missing {
+            return Err(ExecError::Malformed("phi without the predecessor".into()));
+        }
+        let w = self.w;
+        if !e.copies.is_empty() && !e.overlap {
+            // No copy reads what another writes: straight copies.
+            for &(dst, src) in e.copies.iter() {
+                let (d, s) = (dst as usize * w, src as usize * w);
+                if mask == full(w) {
+                    self.regs.copy_within(s..s + w, d);
+                } else {
+                    each(mask, w, |l| self.regs[d + l] = self.regs[s + l]);
+                }
+            }
+        } else if !e.copies.is_empty() {
+            let mut tmp = std::mem::take(&mut self.tmp);
+            tmp.clear();
+            for &(_, src) in e.copies.iter() {
+                let s = src as usize * w;
+                tmp.extend_from_slice(&self.regs[s..s + w]);
+            }
+            for (k, &(dst, _)) in e.copies.iter().enumerate() {
+                let d = dst as usize * w;
+                each(mask, w, |l| self.regs[d + l] = tmp[k * w + l]);
+            }
+            self.tmp = tmp;
+        }
+        each(mask, w, |l| self.pc[l] = Pc::At(e.to, 0));
+        Ok(())
+    }
+}

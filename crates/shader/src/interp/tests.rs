@@ -1,0 +1,561 @@
+//! The wave interpreter against today's (`dxil::exec`'s legacy) one: every compute and vertex
+//! fixture run by both with the same inputs, every call each invocation makes of its
+//! environment compared bit for bit; and hand-made IR programs for what fixtures do not
+//! show (divergence inside a wave, loops whose lanes leave one by one, barriers).
+
+use super::*;
+use crate::dxil::exec::{run_group_legacy, run_legacy, with_deadline};
+use crate::ir::op::{BinOp, CmpPred, Dx, SysValue};
+use crate::ir::{Block, BlockId, Cfg, Def, Inst, Op, Phi, Terminator, Type, Value};
+
+/// An environment that answers from a hash of what it is asked, and records every call with
+/// the raw bits of its values (an `undef` the legacy interpreter passes is 0, as the wave
+/// interpreter's bits are).
+struct Rec {
+    /// Flattened thread id (compute) or vertex number.
+    lane: u32,
+    /// The environment says the lane is a helper.
+    helper: bool,
+    size: [u32; 3],
+    log: Vec<String>,
+}
+
+fn hash(xs: &[u64]) -> u64 {
+    xs.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| (h ^ x).wrapping_mul(0x100_0000_01b3))
+}
+
+fn bits(v: &Val) -> u64 {
+    match v {
+        Val::Int(i) => *i,
+        Val::F32(f) => u64::from(f.to_bits()),
+        Val::F64(f) => f.to_bits(),
+        Val::Handle(h) => u64::from(*h),
+        _ => 0,
+    }
+}
+
+impl Rec {
+    fn new(lane: u32, size: [u32; 3]) -> Rec {
+        Rec { lane, helper: false, size, log: Vec::new() }
+    }
+    /// A small float: loops bounded by inputs stay short.
+    fn small(&self, xs: &[u64]) -> f32 {
+        (hash(&[&[u64::from(self.lane)], xs].concat()) % 32) as f32 * 0.25 - 2.0
+    }
+    fn words(&self, xs: &[u64]) -> [u32; 4] {
+        [0, 1, 2, 3].map(|k| (hash(&[&[u64::from(self.lane), k], xs].concat()) % 16) as u32)
+    }
+}
+
+impl Env for Rec {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> R<Val> {
+        self.log.push(format!("in {sig} {row} {col} {vertex:?}"));
+        Ok(Val::F32(self.small(&[u64::from(sig), u64::from(row), u64::from(col)])))
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()> {
+        self.log.push(format!("out {sig} {row} {col} {:#x}", bits(value)));
+        Ok(())
+    }
+    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> R<u32> {
+        Ok(u32::from(class) * 100 + range + index * 1000)
+    }
+    fn cbuffer_row(&mut self, handle: u32, row: u32) -> R<[u32; 4]> {
+        Ok([0, 1, 2, 3].map(|k| self.small(&[u64::from(handle), u64::from(row), k]).to_bits()))
+    }
+    fn sample(&mut self, t: u32, s: u32, c: [f32; 4], o: [i32; 3], mode: SampleMode, cmp: Option<f32>) -> R<[f32; 4]> {
+        self.log.push(format!("sample {t} {s} {:?} {o:?} {mode:?} {cmp:?}", c.map(f32::to_bits)));
+        Ok([c[0], c[1], c[0] + c[1], 1.0])
+    }
+    fn discard(&mut self) -> R<()> {
+        self.log.push("discard".into());
+        Ok(())
+    }
+    fn gather(&mut self, t: u32, s: u32, c: [f32; 4], o: [i32; 2], ch: u32, cmp: Option<f32>) -> R<[f32; 4]> {
+        self.log.push(format!("gather {t} {s} {:?} {o:?} {ch} {cmp:?}", c.map(f32::to_bits)));
+        Ok([1.0, 2.0, 3.0, 4.0])
+    }
+    fn texture_load(&mut self, t: u32, m: u32, c: [i32; 3], o: [i32; 3]) -> R<[u32; 4]> {
+        self.log.push(format!("tload {t} {m} {c:?} {o:?}"));
+        Ok(self.words(&[u64::from(t), c[0] as u64, c[1] as u64]))
+    }
+    fn texture_store(&mut self, t: u32, c: [i32; 3], v: [u32; 4], mask: u8) -> R<()> {
+        self.log.push(format!("tstore {t} {c:?} {v:?} {mask}"));
+        Ok(())
+    }
+    fn buffer_load(&mut self, b: u32, i: u32, o: u32) -> R<[u32; 4]> {
+        self.log.push(format!("bload {b} {i} {o}"));
+        Ok(self.words(&[u64::from(b), u64::from(i), u64::from(o)]))
+    }
+    fn buffer_store(&mut self, b: u32, i: u32, o: u32, v: [u32; 4], mask: u8) -> R<()> {
+        self.log.push(format!("bstore {b} {i} {o} {v:?} {mask}"));
+        Ok(())
+    }
+    fn dimensions(&mut self, r: u32, mip: u32) -> R<[u32; 4]> {
+        self.log.push(format!("dims {r} {mip}"));
+        Ok([16, 8, 2, 4])
+    }
+    fn atomic(&mut self, r: u32, op: u32, c: [i32; 3], v: u32) -> R<u32> {
+        self.log.push(format!("atomic {r} {op} {c:?} {v}"));
+        Ok(self.words(&[u64::from(r), u64::from(v)])[0])
+    }
+    fn atomic_cmpxchg(&mut self, r: u32, c: [i32; 3], cmp: u32, new: u32) -> R<u32> {
+        self.log.push(format!("cmpxchg {r} {c:?} {cmp} {new}"));
+        Ok(cmp)
+    }
+    fn update_counter(&mut self, uav: u32, delta: i32) -> R<u32> {
+        self.log.push(format!("counter {uav} {delta}"));
+        Ok(self.lane)
+    }
+    fn system_value(&mut self, opcode: u32, c: u32) -> R<u32> {
+        let c = c.min(2) as usize;
+        let [sx, sy, _] = self.size;
+        let t = [self.lane % sx, self.lane / sx % sy, self.lane / (sx * sy)];
+        let g = [1, 2, 3];
+        Ok(match opcode {
+            93 => g[c] * self.size[c] + t[c],
+            94 => g[c],
+            95 => t[c],
+            96 => self.lane,
+            _ => 7,
+        })
+    }
+    fn sample_count(&mut self) -> R<u32> {
+        Ok(4)
+    }
+    fn sample_position(&mut self, i: u32) -> R<[f32; 2]> {
+        Ok([i as f32 * 0.125, -0.25])
+    }
+    fn emit_stream(&mut self, s: u32) -> R<()> {
+        self.log.push(format!("emit {s}"));
+        Ok(())
+    }
+    fn cut_stream(&mut self, s: u32) -> R<()> {
+        self.log.push(format!("cut {s}"));
+        Ok(())
+    }
+    fn is_helper(&self) -> bool {
+        self.helper
+    }
+}
+
+fn fixture(name: &str) -> crate::dxil::Program {
+    let path = format!("{}/../../tests/fixtures/dxil/{name}", env!("CARGO_MANIFEST_DIR"));
+    crate::dxil::parse(&std::fs::read(&path).unwrap()).unwrap()
+}
+
+/// Both interpreters' results: Ok, or the kind of error (a timeout for the shaders that never
+/// end), with each invocation's calls.
+fn outcome(r: R<()>, envs: Vec<Rec>) -> (Result<(), String>, Vec<Vec<String>>) {
+    let r = r.map_err(|e| match e {
+        ExecError::Timeout | ExecError::StepBudget => "endless".to_string(),
+        e => e.to_string(),
+    });
+    // The calls made before a timeout depend on the speed; only the fact counts.
+    let logs = if r.is_ok() { envs.into_iter().map(|e| e.log).collect() } else { Vec::new() };
+    (r, logs)
+}
+
+fn deadline() -> Option<std::time::Instant> {
+    Some(std::time::Instant::now() + std::time::Duration::from_millis(300))
+}
+
+/// Every compute fixture (one thread group, the whole group; waves of 8, 3, 32 and 64 lanes) and
+/// every vertex fixture (12 vertices as one wave of 8 and one of 4) make the same calls with
+/// the same bits on both interpreters.
+#[test]
+fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cs.dxil") || n.ends_with(".vs.dxil"))
+        .collect();
+    names.sort();
+    let (mut n, mut calls) = (0, 0);
+    for name in &names {
+        let p = fixture(name);
+        let e = &p.dx.entry_points[0];
+        let f = &p.module.functions[e.function];
+        if super::program(&p.module, f).is_err() {
+            // Wave operations: neither interpreter runs them yet.
+            assert!(crate::dxil::support::check(&p.module).is_err(), "{name}");
+            continue;
+        }
+        let compute = name.ends_with(".cs.dxil");
+        let size = e.num_threads.unwrap_or([12, 1, 1]);
+        let count = (size[0] * size[1] * size[2]).min(256);
+        let make = || (0..count).map(|i| Rec::new(i, size)).collect::<Vec<Rec>>();
+        let mut old = make();
+        let r = with_deadline(deadline(), || {
+            if compute {
+                let mut refs: Vec<&mut dyn Env> = old.iter_mut().map(|e| e as &mut dyn Env).collect();
+                run_group_legacy(&p.module, f, &mut refs)
+            } else {
+                old.iter_mut().try_for_each(|e| run_legacy(&p.module, f, e))
+            }
+        });
+        let want = outcome(r, old);
+        calls += want.1.iter().map(Vec::len).sum::<usize>();
+        for width in [8, 3, 32, 64] {
+            let mut new = make();
+            let r = with_deadline(deadline(), || {
+                let mut refs: Vec<&mut dyn Env> = new.iter_mut().map(|e| e as &mut dyn Env).collect();
+                run_group_waves(&p.module, f, &mut refs, width)
+            });
+            let got = outcome(r, new);
+            assert_eq!(got.0, want.0, "{name}, waves of {width}\n{}", super::program(&p.module, f).unwrap().ir);
+            for (i, (g, w)) in got.1.iter().zip(&want.1).enumerate() {
+                assert_eq!(
+                    g,
+                    w,
+                    "{name}, waves of {width}, invocation {i}\n{}",
+                    super::program(&p.module, f).unwrap().ir
+                );
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 20 && calls > 2000, "{n} fixtures compared, {calls} calls");
+    eprintln!("{n} fixtures compared, {calls} calls");
+}
+
+/// Every pixel-shader fixture, 16 pixels as four quads: through the legacy interpreter quad
+/// by quad, and as one wave of 16 lanes; each pixel's calls (its samples' derivatives
+/// included) are the same.
+#[test]
+fn the_wave_interpreter_equals_the_legacy_one_on_every_pixel_fixture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ps.dxil"))
+        .collect();
+    names.sort();
+    let (mut n, mut calls) = (0, 0);
+    for name in &names {
+        let p = fixture(name);
+        let f = &p.module.functions[p.dx.entry_points[0].function];
+        if super::program(&p.module, f).is_err() {
+            continue;
+        }
+        let make = || (0..16).map(|i| Rec::new(i, [4, 4, 1])).collect::<Vec<Rec>>();
+        let mut old = make();
+        let r = with_deadline(deadline(), || {
+            old.chunks_mut(4).try_for_each(|q| {
+                let [a, b, c, d] = q else { unreachable!() };
+                crate::dxil::exec::run_quad_legacy(&p.module, f, [a, b, c, d])
+            })
+        });
+        let want = outcome(r, old);
+        calls += want.1.iter().map(Vec::len).sum::<usize>();
+        let mut new = make();
+        let r = with_deadline(deadline(), || {
+            let mut refs: Vec<&mut dyn Env> = new.iter_mut().map(|e| e as &mut dyn Env).collect();
+            run_quads(&p.module, f, &mut refs)
+        });
+        let got = outcome(r, new);
+        let ir = &super::program(&p.module, f).unwrap().ir;
+        assert_eq!(got.0, want.0, "{name}\n{ir}");
+        for (i, (g, w)) in got.1.iter().zip(&want.1).enumerate() {
+            assert_eq!(g, w, "{name}, pixel {i}\n{ir}");
+        }
+        n += 1;
+    }
+    assert!(n >= 12 && calls > 500, "{n} fixtures compared, {calls} calls");
+}
+
+// Hand-made programs.
+
+fn func(values: Vec<(Type, Def)>, blocks: Vec<Block>) -> crate::ir::Function {
+    let mut f = crate::ir::Function { name: "t".into(), values: vec![], blocks, globals: vec![], cfg: Cfg::default() };
+    for (t, d) in values {
+        f.add_value(t, d);
+    }
+    crate::passes::cfg::analyse(&mut f);
+    f
+}
+
+fn int(v: u64) -> (Type, Def) {
+    (Type::Scalar(Scalar::I32), Def::Const([v].into()))
+}
+
+fn inst(op: Op, args: &[u32], dst: Option<u32>) -> Inst {
+    Inst { op, args: args.iter().map(|a| Value(*a)).collect(), dst: dst.map(Value) }
+}
+
+fn reg(s: Scalar) -> (Type, Def) {
+    (Type::Scalar(s), Def::Inst)
+}
+
+/// Runs `f` as one wave of `n` lanes (`Rec` lane i has flattened thread id i).
+fn run_wave(f: crate::ir::Function, n: u32, grouped: bool) -> (R<()>, Vec<Rec>) {
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..n).map(|i| Rec::new(i, [n, 1, 1])).collect();
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let mut group = vec![0u64; p.group_cells as usize];
+    let r = Wave::new(&p, n as usize, grouped).run(&mut refs, &mut group).map(|_| ());
+    drop(refs);
+    (r, envs)
+}
+
+#[test]
+fn divergent_lanes_run_both_sides_and_reconverge() {
+    // %0 = tid; %1 = tid & 1; %2 = (%1 == 0); br %2, bb1, bb2
+    // bb1: %3 = tid * 10 -> bb3;  bb2: %4 = tid + 100 -> bb3
+    // bb3: %5 = phi [%3, bb1], [%4, bb2]; store %5 -> output 0 (col 0); the join runs once.
+    let f = func(
+        vec![
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::Bool),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            int(1),
+            int(0),
+            int(10),
+            int(100),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0)),
+                    inst(Op::Binary(BinOp::And, Scalar::I32), &[0, 6], Some(1)),
+                    inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[1, 7], Some(2)),
+                ],
+                term: Terminator::CondBr { cond: Value(2), then: BlockId(1), otherwise: BlockId(2) },
+            },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Binary(BinOp::Mul, Scalar::I32), &[0, 8], Some(3))],
+                term: Terminator::Br(BlockId(3)),
+            },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Binary(BinOp::Add, Scalar::I32), &[0, 9], Some(4))],
+                term: Terminator::Br(BlockId(3)),
+            },
+            Block {
+                phis: vec![Phi { dst: Value(5), incoming: [(BlockId(1), Value(3)), (BlockId(2), Value(4))].into() }],
+                insts: vec![inst(Op::Dx(Dx::StoreOutput), &[7, 7, 10, 5], None)],
+                term: Terminator::Ret,
+            },
+        ],
+    );
+    assert_eq!(f.cfg.ipdom[0], Some(BlockId(3)), "{f}");
+    let text = f.to_string();
+    let (r, envs) = run_wave(f, 8, false);
+    r.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        let want = if i % 2 == 0 { i * 10 } else { i + 100 };
+        assert_eq!(e.log, [format!("out 0 0 0 {want:#x}")], "lane {i}\n{text}");
+    }
+}
+
+#[test]
+fn loop_lanes_leave_one_by_one() {
+    // bb0: tid -> bb1; bb1: %1 = phi [0, bb0], [%2, bb1]; %3 = phi [0, bb0], [%4, bb1];
+    //   %2 = %1 + 1; %4 = %3 + %1; %5 = %2 > tid; br %5, bb2, bb1
+    // bb2: out %4 (= 0 + 1 + ... + tid).
+    let f = func(
+        vec![
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::Bool),
+            int(0),
+            int(1),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0))],
+                term: Terminator::Br(BlockId(1)),
+            },
+            Block {
+                phis: vec![
+                    Phi { dst: Value(1), incoming: [(BlockId(0), Value(6)), (BlockId(1), Value(2))].into() },
+                    Phi { dst: Value(3), incoming: [(BlockId(0), Value(6)), (BlockId(1), Value(4))].into() },
+                ],
+                insts: vec![
+                    inst(Op::Binary(BinOp::Add, Scalar::I32), &[1, 7], Some(2)),
+                    inst(Op::Binary(BinOp::Add, Scalar::I32), &[3, 1], Some(4)),
+                    inst(Op::Cmp(CmpPred::IUgt, Scalar::I32), &[2, 0], Some(5)),
+                ],
+                term: Terminator::CondBr { cond: Value(5), then: BlockId(2), otherwise: BlockId(1) },
+            },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Dx(Dx::StoreOutput), &[6, 6, 8, 4], None)],
+                term: Terminator::Ret,
+            },
+        ],
+    );
+    assert_eq!(f.cfg.loops.len(), 1);
+    let (r, envs) = run_wave(f, 16, false);
+    r.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        let want = i * (i + 1) / 2;
+        assert_eq!(e.log, [format!("out 0 0 0 {want:#x}")], "lane {i}");
+    }
+}
+
+#[test]
+fn lanes_leaving_a_loop_at_different_iterations_meet_at_its_exit() {
+    // bb0: tid, f = float(tid) -> bb1
+    // bb1: i = phi [0, bb0], [i + 1, bb6]; br (i & 1) == 0, bb2, bb3
+    // bb2 -> bb6;  bb3: br i >= tid, bb4 (exit), bb5;  bb5 -> bb6;  bb6: i + 1 -> bb1
+    // bb4: out DerivCoarseX(f)
+    // Lanes 0, 1 leave at i = 1, lanes 2, 3 at i = 3. Reverse post-order puts bb4 before bb2
+    // and bb6; had lanes 0 and 1 run it alone, the quad would be incomplete and the
+    // derivative 0. Waiting for the others there, the quad is whole: d(tid)/dx = 1.
+    use crate::ir::op::{CastOp, Deriv};
+    let f = func(
+        vec![
+            reg(Scalar::I32),                                   // 0 tid
+            reg(Scalar::F32),                                   // 1 f
+            reg(Scalar::I32),                                   // 2 i
+            reg(Scalar::I32),                                   // 3 i + 1
+            reg(Scalar::I32),                                   // 4 i & 1
+            reg(Scalar::Bool),                                  // 5 even
+            reg(Scalar::Bool),                                  // 6 i >= tid
+            reg(Scalar::F32),                                   // 7 derivative
+            int(0),                                             // 8
+            int(1),                                             // 9
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())), // 10
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0)),
+                    inst(Op::Cast(CastOp::UIToFP, Scalar::I32, Scalar::F32), &[0], Some(1)),
+                ],
+                term: Terminator::Br(BlockId(1)),
+            },
+            Block {
+                phis: vec![Phi { dst: Value(2), incoming: [(BlockId(0), Value(8)), (BlockId(6), Value(3))].into() }],
+                insts: vec![
+                    inst(Op::Binary(BinOp::And, Scalar::I32), &[2, 9], Some(4)),
+                    inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[4, 8], Some(5)),
+                ],
+                term: Terminator::CondBr { cond: Value(5), then: BlockId(2), otherwise: BlockId(3) },
+            },
+            Block { phis: vec![], insts: vec![], term: Terminator::Br(BlockId(6)) },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Cmp(CmpPred::IUge, Scalar::I32), &[2, 0], Some(6))],
+                term: Terminator::CondBr { cond: Value(6), then: BlockId(4), otherwise: BlockId(5) },
+            },
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::Deriv(Deriv::CoarseX)), &[1], Some(7)),
+                    inst(Op::Dx(Dx::StoreOutput), &[8, 8, 10, 7], None),
+                ],
+                term: Terminator::Ret,
+            },
+            Block { phis: vec![], insts: vec![], term: Terminator::Br(BlockId(6)) },
+            Block {
+                phis: vec![],
+                insts: vec![inst(Op::Binary(BinOp::Add, Scalar::I32), &[2, 9], Some(3))],
+                term: Terminator::Br(BlockId(1)),
+            },
+        ],
+    );
+    let r = &f.cfg.rpo_index;
+    assert!(r[4] < r[2] && r[4] < r[6], "{r:?}\n{f}");
+    let (res, envs) = run_wave(f, 4, false);
+    res.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        assert_eq!(e.log, [format!("out 0 0 0 {:#x}", 1.0f32.to_bits())], "lane {i}");
+    }
+}
+
+#[test]
+fn a_group_barrier_stops_a_wave_until_it_resumes() {
+    // bb0: out 0; barrier; out 1; ret — the first run stops every lane at the barrier.
+    let f = func(
+        vec![int(0), int(1), (Type::Scalar(Scalar::I8), Def::Const([0].into()))],
+        vec![Block {
+            phis: vec![],
+            insts: vec![
+                inst(Op::Dx(Dx::StoreOutput), &[0, 0, 2, 0], None),
+                inst(Op::Dx(Dx::Barrier { group_sync: true }), &[], None),
+                inst(Op::Dx(Dx::StoreOutput), &[0, 0, 2, 1], None),
+            ],
+            term: Terminator::Ret,
+        }],
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [4, 1, 1])).collect();
+    let mut wave = Wave::new(&p, 4, true);
+    let mut group = Vec::new();
+    {
+        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+        assert!(!wave.run(&mut refs, &mut group).unwrap(), "stopped at the barrier");
+    }
+    assert!(envs.iter().all(|e| e.log == ["out 0 0 0 0x0"]));
+    {
+        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+        assert!(wave.run(&mut refs, &mut group).unwrap(), "done");
+    }
+    assert!(envs.iter().all(|e| e.log == ["out 0 0 0 0x0", "out 0 0 0 0x1"]));
+}
+
+#[test]
+fn malformed_dx_calls_read_zeros_and_never_panic() {
+    // dx.op calls with no operands, with results DXIL would not declare (a void LoadInput, a
+    // scalar GetDimensions that writes four), then a ResRet read: operands read 0, stray
+    // results go to scratch slots.
+    let f = func(
+        vec![reg(Scalar::I32), (Type::Agg([Scalar::F32; 5].into()), Def::Inst)],
+        vec![Block {
+            phis: vec![],
+            insts: vec![
+                inst(Op::Dx(Dx::StoreOutput), &[], None),
+                inst(Op::Dx(Dx::LoadInput { vertex: true }), &[], None),
+                inst(Op::Dx(Dx::GetDimensions), &[], Some(0)),
+                inst(Op::Dx(Dx::TwoOut(crate::ir::op::TwoOut::UDiv)), &[], None),
+                inst(Op::Dx(Dx::Sample(crate::ir::op::SampleKind::Grad)), &[], Some(1)),
+                inst(Op::Dx(Dx::FUnary(crate::ir::op::FUnary::Sqrt)), &[], None),
+            ],
+            term: Terminator::Ret,
+        }],
+    );
+    let (r, envs) = run_wave(f, 4, false);
+    r.unwrap();
+    assert_eq!(envs[0].log[0], "out 0 0 0 0x0");
+    assert_eq!(envs[0].log[1], "in 0 0 0 Some(0)");
+    assert_eq!(envs[0].log[2], "dims 0 0");
+}
+
+#[test]
+fn helper_lanes_are_those_the_environment_names_and_those_that_discard() {
+    // Lane 3 of a quad is outside the primitive; lanes 0 and 2 (even tid) discard.
+    let f = func(
+        vec![reg(Scalar::I32), reg(Scalar::I32), reg(Scalar::Bool), int(1), int(0)],
+        vec![Block {
+            phis: vec![],
+            insts: vec![
+                inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(0)),
+                inst(Op::Binary(BinOp::And, Scalar::I32), &[0, 3], Some(1)),
+                inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[1, 4], Some(2)),
+                inst(Op::Dx(Dx::Discard), &[2], None),
+            ],
+            term: Terminator::Ret,
+        }],
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [4, 1, 1])).collect();
+    envs[3].helper = true;
+    let mut wave = Wave::new(&p, 4, false);
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    assert!(wave.run(&mut refs, &mut []).unwrap());
+    assert_eq!(wave.helpers(), 0b1101);
+}
