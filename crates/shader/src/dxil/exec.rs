@@ -306,6 +306,12 @@ pub fn with_deadline<T>(deadline: Option<std::time::Instant>, f: impl FnOnce() -
     f()
 }
 
+/// The deadline [`with_deadline`] set on this thread (`None`: none), for work it hands to other
+/// threads, which run it under the same deadline.
+pub fn deadline() -> Option<std::time::Instant> {
+    DEADLINE.with(|d| d.get())
+}
+
 /// The thread's deadline, out of the interpreter's hot path.
 #[cold]
 #[inline(never)]
