@@ -21,3 +21,4 @@ pub mod draw;
 pub mod exec;
 pub mod indirect;
 pub mod memory;
+pub mod surface;
