@@ -9,9 +9,9 @@ use rd3d12_core::pipeline::InputElement;
 use rd3d12_core::pipeline::PipelineKind;
 use rd3d12_sys as sys;
 
-struct Vs {
-    mvp_cols: [[f32; 4]; 4],
-    flip: f32,
+pub(super) struct Vs {
+    pub(super) mvp_cols: [[f32; 4]; 4],
+    pub(super) flip: f32,
 }
 impl Bindings for Vs {
     fn cbuffer_row(&self, _space: u32, reg: u32, row: u32) -> [u32; 4] {
@@ -188,12 +188,12 @@ fn mesa_textured_shaders_draw_a_triangle_into_rgba8() {
     }
 }
 
-const IDENTITY: [[f32; 4]; 4] =
+pub(super) const IDENTITY: [[f32; 4]; 4] =
     [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
 
 /// The textured fixtures' pipeline: position (float4) and uv (float2) per vertex, culling
 /// off, and the pipeline's default depth-stencil state unless `f` changes it.
-fn textured_pipeline(vs: &rd3d12_shader::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
+pub(super) fn textured_pipeline(vs: &rd3d12_shader::dxil::Program, f: impl FnOnce(&mut PipelineDesc)) -> PipelineDesc {
     let ins = &vs.dx.entry_points[0].inputs;
     let mut p = PipelineDesc::new(PipelineKind::Graphics);
     p.input_layout = vec![
@@ -231,7 +231,7 @@ fn run_draw(
     draw(&call, &Vs { mvp_cols: IDENTITY, flip: 1.0 }, &Ps, &Ps, targets, depth, &mut []).expect("draws")
 }
 
-fn vs_program() -> rd3d12_shader::dxil::Program {
+pub(super) fn vs_program() -> rd3d12_shader::dxil::Program {
     program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil")))
 }
 

@@ -14,6 +14,9 @@ use crate::raster::Rect;
 use rayon::prelude::*;
 use rd3d12_shader::dxil::exec;
 
+#[cfg(test)]
+mod tests;
+
 /// The most tiles of one grid; larger areas get larger tiles.
 const MAX_TILES: i64 = 1 << 16;
 
