@@ -157,6 +157,23 @@ pub(super) struct TargetInfo {
     pub(super) range: Range,
     /// The blend state of the target's slot (slot 0's unless IndependentBlendEnable).
     pub(super) blend: rd3d12_core::pipeline::RtBlend,
+    /// For R8G8B8A8_UNORM and B8G8R8A8_UNORM: the byte of each of R, G, B, A, for the
+    /// conversions written out here instead of [`rd3d12_core::pack`]'s general ones.
+    unorm8: Option<[usize; 4]>,
+}
+
+/// 8-bit UNORM → float, exactly as [`rd3d12_core::pack::decode_color`] converts it.
+fn from_unorm8(b: u8) -> f32 {
+    (f64::from(b) / 255.0) as f32
+}
+
+/// Float → 8-bit UNORM, exactly as [`rd3d12_core::pack::encode_color`] converts it: NaN → 0,
+/// clamped, `floor(c·255 + 0.5)` in f64 (denormals come out 0 either way).
+fn to_unorm8(c: f32) -> u8 {
+    if c.is_nan() {
+        return 0;
+    }
+    (f64::from(c).clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
 impl TargetInfo {
@@ -168,6 +185,11 @@ impl TargetInfo {
             integer: info.name.contains("INT"),
             range: range_of(format),
             blend: p.blend.rt[if p.blend.independent { n } else { 0 }],
+            unorm8: match format {
+                sys::DXGI_FORMAT_R8G8B8A8_UNORM => Some([0, 1, 2, 3]),
+                sys::DXGI_FORMAT_B8G8R8A8_UNORM => Some([2, 1, 0, 3]),
+                _ => None,
+            },
         })
     }
 }
@@ -206,14 +228,54 @@ pub(super) fn write_pixel(
         return;
     }
     let s = src.map(f32::from_bits);
-    let d = if needs_dst { rd3d12_core::pack::decode_color(format, e).unwrap_or([0.0; 4]) } else { [0.0; 4] };
+    let d = match (needs_dst, info.unorm8) {
+        (false, _) => [0.0; 4],
+        (true, Some(at)) => at.map(|i| from_unorm8(e[i])),
+        (true, None) => rd3d12_core::pack::decode_color(format, e).unwrap_or([0.0; 4]),
+    };
     let v = if blend.blend_enable {
         let src1 = src1.map(f32::from_bits);
         om::blend(blend, info.range, &BlendInputs { src: s, src1, dst: d, constant: factor })
     } else {
         om::masked(blend.write_mask, s, d)
     };
-    if let Some((b, n)) = rd3d12_core::pack::encode_color(format, v) {
+    if let Some(order) = info.unorm8 {
+        let mut b = [0u8; 4];
+        for (c, &i) in order.iter().enumerate() {
+            b[i] = to_unorm8(v[c]);
+        }
+        t.data.write(at, &b);
+    } else if let Some((b, n)) = rd3d12_core::pack::encode_color(format, v) {
         t.data.write(at, &b[..n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_conversions_equal_the_general_ones() {
+        for f in [sys::DXGI_FORMAT_R8G8B8A8_UNORM, sys::DXGI_FORMAT_B8G8R8A8_UNORM] {
+            let order = TargetInfo::of(&PipelineDesc::new(rd3d12_core::pipeline::PipelineKind::Graphics), 0, f)
+                .and_then(|t| t.unorm8)
+                .expect("a fast format");
+            for b in 0..=255u8 {
+                let e = [b, b.wrapping_add(1), b.wrapping_add(7), b.wrapping_mul(3)];
+                let want = rd3d12_core::pack::decode_color(f, &e).expect("decodes");
+                assert_eq!(order.map(|i| from_unorm8(e[i])), want, "{f:?} {e:?}");
+            }
+            let specials = [f32::NAN, -0.0, f32::MIN_POSITIVE / 2.0, -1.0, 2.0, f32::INFINITY, 0.5, 0.5 / 255.0];
+            let steps = (0..=4096).map(|k| k as f32 / 4096.0 * 1.1 - 0.05);
+            for x in specials.into_iter().chain(steps) {
+                let v = [x, 1.0 - x, x * 0.5, x * x];
+                let (want, n) = rd3d12_core::pack::encode_color(f, v).expect("encodes");
+                let mut got = [0u8; 4];
+                for (c, &i) in order.iter().enumerate() {
+                    got[i] = to_unorm8(v[c]);
+                }
+                assert_eq!(got[..], want[..n], "{f:?} {v:?}");
+            }
+        }
     }
 }
