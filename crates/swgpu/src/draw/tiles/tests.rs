@@ -211,3 +211,31 @@ fn every_worker_runs_under_the_deadline_of_the_thread_that_draws() {
     let here = std::thread::current().id();
     assert!(seen.iter().any(|(t, _)| *t != here), "the tiles ran on the pool's workers");
 }
+
+#[test]
+fn a_pixel_shader_that_cannot_run_fails_the_draw_alike_on_every_number_of_workers() {
+    let two = pool(2);
+    let vs = vs_program();
+    let mut fs =
+        program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.ps.dxil")));
+    fs.dx.entry_points[0].function = usize::MAX;
+    let p = textured_pipeline(&vs, |p| p.depth_stencil.depth_enable = false);
+    let verts = triangles(10);
+    let vb: Vec<u8> = verts.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    let mut errors = Vec::new();
+    for workers in [untiled(), Workers { pool: None, tile: 8 }, Workers { pool: Some(&two), tile: 8 }] {
+        let mut call = simple_call((&vs, None, Some(&fs)), &p, Topology::TriangleList, (0..30).collect(), &vb, (W, H));
+        call.workers = workers;
+        let mut rt = vec![7u8; (W * H * 4) as usize];
+        let result = {
+            let lent = Lent::new(&mut rt);
+            let mut targets = [Some(super::super::tests::rgba8(&lent, W, H))];
+            let b = Vs { mvp_cols: IDENTITY, flip: 1.0 };
+            draw(&call, &b, &b, &AlphaPs::default(), &mut targets, None, &mut []).map(|_| ())
+        };
+        assert!(rt.iter().all(|&b| b == 7), "nothing is drawn");
+        errors.push(result);
+    }
+    assert!(errors[0].is_err());
+    assert!(errors.iter().all(|e| *e == errors[0]), "{errors:?}");
+}
