@@ -244,45 +244,45 @@ pub(super) fn shade(
 pub(super) type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], u32))>;
 
 /// The pixel shader's view of one pixel of a quad.
-pub(super) struct PsEnv<'b> {
-    pub(super) inputs: &'b [SignatureElement],
+struct PsEnv<'b> {
+    inputs: &'b [SignatureElement],
     /// For each PS input (by id and row): the values at the three vertices, and the mode.
-    pub(super) varyings: &'b Varyings,
-    pub(super) persp: [f32; 3],
-    pub(super) linear: [f32; 3],
-    pub(super) position: [f32; 4],
+    varyings: &'b Varyings,
+    persp: [f32; 3],
+    linear: [f32; 3],
+    position: [f32; 4],
     /// The primitive, to interpolate at other points of the pixel than its center.
-    pub(super) shape: Shape<'b>,
-    pub(super) viewport: Viewport,
+    shape: Shape<'b>,
+    viewport: Viewport,
     /// The primitive's SV_ViewportArrayIndex and SV_RenderTargetArrayIndex.
-    pub(super) viewport_index: u32,
-    pub(super) layer: u32,
+    viewport_index: u32,
+    layer: u32,
     /// The pixel's integer coordinates.
-    pub(super) pixel: (i32, i32),
+    pixel: (i32, i32),
     /// The render target's sample pattern.
-    pub(super) samples: &'b [(i8, i8)],
+    samples: &'b [(i8, i8)],
     /// The samples the primitive covers in this pixel (before SampleMask): where centroid
     /// inputs are evaluated.
-    pub(super) raster_coverage: u16,
+    raster_coverage: u16,
     /// The sample this invocation shades when the shader runs per sample.
-    pub(super) sample: Option<u32>,
-    pub(super) front: bool,
-    pub(super) primitive_id: u32,
-    pub(super) helper: bool,
-    pub(super) discarded: bool,
+    sample: Option<u32>,
+    front: bool,
+    primitive_id: u32,
+    helper: bool,
+    discarded: bool,
     /// Each render target's color, as the 32-bit lanes the shader stored (floats as their bits).
-    pub(super) targets: [Option<[u32; 4]>; 8],
-    pub(super) depth: Option<f32>,
+    targets: [Option<[u32; 4]>; 8],
+    depth: Option<f32>,
     /// Input SV_Coverage: the pixel's covered samples ANDed with SampleMask.
-    pub(super) coverage: u32,
+    coverage: u32,
     /// Output SV_Coverage, ANDed into the samples written.
-    pub(super) out_coverage: Option<u32>,
+    out_coverage: Option<u32>,
     /// SV_StencilRef as the shader wrote it.
-    pub(super) stencil_ref: Option<u8>,
-    pub(super) handles: &'b mut Handles,
-    pub(super) resources: &'b [rd3d12_shader::dxil::metadata::Resource],
-    pub(super) outputs: &'b [SignatureElement],
-    pub(super) bindings: &'b dyn Bindings,
+    stencil_ref: Option<u8>,
+    handles: &'b mut Handles,
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
+    outputs: &'b [SignatureElement],
+    bindings: &'b dyn Bindings,
 }
 
 impl PsEnv<'_> {
@@ -346,7 +346,7 @@ impl PsEnv<'_> {
 
 /// The primitive a pixel shader runs for, to interpolate at any point of the render target.
 #[derive(Clone, Copy)]
-pub(super) enum Shape<'a> {
+enum Shape<'a> {
     /// A point: every attribute is its vertex's; its depth.
     Point(f32),
     Line(&'a raster::LineSetup),

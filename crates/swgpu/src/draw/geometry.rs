@@ -11,18 +11,18 @@ use std::collections::HashMap;
 /// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
 /// linked to the GS input signature by semantic) and the vertices it emits to stream 0.
 struct GsEnv<'b> {
-    pub(super) inputs: &'b [SignatureElement],
+    inputs: &'b [SignatureElement],
     /// For each GS input (signature id, row): the VS output (signature id, row) feeding it.
-    pub(super) links: &'b [Link],
-    pub(super) verts: &'b [ShadedVertex],
-    pub(super) primitive_id: u32,
-    pub(super) instance: u32,
-    pub(super) outputs: Outputs,
+    links: &'b [Link],
+    verts: &'b [ShadedVertex],
+    primitive_id: u32,
+    instance: u32,
+    outputs: Outputs,
     /// Emitted vertices' outputs in order; `None` marks a cut.
-    pub(super) emitted: Vec<Option<Outputs>>,
-    pub(super) handles: &'b mut Handles,
-    pub(super) resources: &'b [rd3d12_shader::dxil::metadata::Resource],
-    pub(super) bindings: &'b dyn Bindings,
+    emitted: Vec<Option<Outputs>>,
+    handles: &'b mut Handles,
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
 }
 
 impl GsEnv<'_> {
@@ -96,18 +96,18 @@ pub(super) fn link_stages(from: &[SignatureElement], to: &[SignatureElement]) ->
 
 /// What a draw's geometry shader needs, set up once per draw.
 pub(super) struct GsStage<'b> {
-    pub(super) shader: &'b Shader<'b>,
-    pub(super) function: &'b Function,
-    pub(super) state: rd3d12_shader::dxil::GsState,
-    pub(super) topology: input_assembler::Topology,
+    shader: &'b Shader<'b>,
+    function: &'b Function,
+    state: rd3d12_shader::dxil::GsState,
+    topology: input_assembler::Topology,
     /// GS inputs fed by VS outputs, see [`link_stages`].
-    pub(super) links: Vec<Link>,
-    pub(super) resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
-    pub(super) bindings: &'b dyn Bindings,
+    links: Vec<Link>,
+    resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
+    bindings: &'b dyn Bindings,
     /// The output signature ids of SV_Position (none when the output only feeds stream
     /// output or a disabled rasterizer) and SV_PrimitiveID.
-    pub(super) position: Option<u32>,
-    pub(super) primitive_id: Option<u32>,
+    position: Option<u32>,
+    primitive_id: Option<u32>,
 }
 
 /// A primitive for the rasterizer: its kind, its vertices (leading vertex first) and its
@@ -204,7 +204,7 @@ impl<'b> GsStage<'b> {
 }
 
 /// The D3D topology of a geometry shader's output (D3D_PRIMITIVE_TOPOLOGY 1, 3 or 5).
-pub(super) fn gs_output_topology(t: u32) -> Option<input_assembler::Topology> {
+fn gs_output_topology(t: u32) -> Option<input_assembler::Topology> {
     match t {
         1 => Some(input_assembler::Topology::PointList),
         3 => Some(input_assembler::Topology::LineStrip),

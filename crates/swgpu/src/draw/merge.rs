@@ -8,7 +8,7 @@ use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_sys as sys;
 
 /// The RT value range for blending.
-pub(super) fn range_of(format: sys::DXGI_FORMAT) -> Range {
+fn range_of(format: sys::DXGI_FORMAT) -> Range {
     let name = rd3d12_core::format::info(format).map_or("", |i| i.name);
     if name.contains("SNORM") {
         Range::Snorm

@@ -84,7 +84,7 @@ pub struct Target<'a> {
 
 /// The slice a primitive's SV_RenderTargetArrayIndex picks: slice 0 of the view when the
 /// index is past its slices.
-pub(super) fn layer_offset(layer: u32, layers: u32, stride: usize) -> usize {
+fn layer_offset(layer: u32, layers: u32, stride: usize) -> usize {
     if layer < layers {
         layer as usize * stride
     } else {

@@ -76,16 +76,16 @@ impl<'c> VertexStage<'c> {
 
 /// The vertex shader's view of one vertex.
 struct VsEnv<'b, 'a> {
-    pub(super) inputs: &'b [SignatureElement],
+    inputs: &'b [SignatureElement],
     /// Input-layout element feeding each input signature element (by id), with its lanes.
-    pub(super) attrs: &'b [Option<[u32; 4]>],
-    pub(super) vertex_id: u32,
-    pub(super) instance_id: u32,
-    pub(super) outputs: Outputs,
-    pub(super) handles: &'b mut Handles,
-    pub(super) resources: &'b [rd3d12_shader::dxil::metadata::Resource],
-    pub(super) bindings: &'b dyn Bindings,
-    pub(super) _a: std::marker::PhantomData<&'a ()>,
+    attrs: &'b [Option<[u32; 4]>],
+    vertex_id: u32,
+    instance_id: u32,
+    outputs: Outputs,
+    handles: &'b mut Handles,
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+    _a: std::marker::PhantomData<&'a ()>,
 }
 
 pub(super) fn lane_val(bits: u32, component_type: u32) -> Val {
