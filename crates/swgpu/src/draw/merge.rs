@@ -135,7 +135,12 @@ impl DepthKind {
 
 /// The samples of a coverage mask, lowest first.
 pub(super) fn bits(mask: u16) -> impl Iterator<Item = u32> {
-    (0..16).filter(move |s| mask & (1 << s) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        let s = (rest != 0).then(|| rest.trailing_zeros())?;
+        rest &= rest - 1;
+        Some(s)
+    })
 }
 
 /// Alpha-to-coverage: the first `round(alpha × n)` samples of `n` (alpha clamped to [0, 1],
@@ -253,6 +258,13 @@ pub(super) fn write_pixel(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_lists_the_samples_of_a_mask_lowest_first() {
+        assert_eq!(bits(0).count(), 0);
+        assert_eq!(bits(0b1010_0000_0000_0101).collect::<Vec<_>>(), [0, 2, 13, 15]);
+        assert_eq!(bits(u16::MAX).collect::<Vec<_>>(), (0..16).collect::<Vec<_>>());
+    }
 
     #[test]
     fn unorm8_conversions_equal_the_general_ones() {
