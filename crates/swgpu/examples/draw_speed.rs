@@ -1,13 +1,18 @@
 //! How fast the software pipeline draws: a 256x256 RGBA8 target covered by a quad (two
 //! triangles) of Mesa's textured shaders (vertex: matrix × position; pixel: sample × tint),
 //! repeated; reports nanoseconds per pixel and per shader invocation, and the ratio to a
-//! baseline measured in the same run: writing the same pixels' colors in a plain loop.
+//! baseline measured in the same run: writing the same pixels' colors in a plain loop. The
+//! draws run on one thread and on a pool of `threads` ([`Workers`]) by turns, `repeats` times;
+//! medians are printed, with the median ratio of the pool's time to one thread's (the screen
+//! tiles of issue #20's parallel draws: at most 0.6 with two threads on two cores) and how many
+//! CPUs the pool's runs kept busy (time the process used / wall time: on a shared machine
+//! whose other work takes the cores, the ratio says nothing).
 //!
-//! `cargo run --release -p rd3d12-core --example draw_speed [draws]`
+//! `cargo run --release -p rd3d12-swgpu --example draw_speed [draws] [threads] [repeats]`
 
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
 use rd3d12_shader::dxil::exec::SampleMode;
-use rd3d12_swgpu::draw::{draw, Bindings, DrawCall, Shader, Target};
+use rd3d12_swgpu::draw::{draw, Bindings, Bytes, DrawCall, Shader, Target, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::Viewport;
 use rd3d12_sys as sys;
@@ -44,6 +49,9 @@ impl Bindings for Ps {
 
 fn main() {
     let draws: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let threads: usize = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let repeats: usize = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(7);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
     let vs = rd3d12_shader::dxil::parse(include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/fixtures/dxil/textured.vs.dxil"
@@ -77,7 +85,7 @@ fn main() {
     ];
     let vb: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
     let (w, h) = (256u32, 256u32);
-    let call = DrawCall {
+    let mut call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
         tess: None,
         gs: None,
@@ -95,27 +103,47 @@ fn main() {
         blend_factor: [0.0; 4],
         stencil_ref: 0,
         sample_positions: None,
+        workers: Workers::serial(),
     };
-    let mut rt = vec![0u8; (w * h * 4) as usize];
-    let start = Instant::now();
+    let rt = Bytes::new(&vec![0u8; (w * h * 4) as usize]);
     let mut pixels = 0u64;
     let mut invocations = 0u64;
-    for _ in 0..draws {
-        let mut targets = [Some(Target {
-            data: &mut rt,
-            row_pitch: (w * 4) as usize,
-            width: w,
-            height: h,
-            format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
-            sample_stride: 0,
-            layers: 1,
-            layer_stride: 0,
-        })];
-        let s = draw(&call, &Vs, &Vs, &Ps, &mut targets, None, &mut []).expect("draws");
-        pixels += s.pixels_written;
-        invocations += s.ps_invocations;
+    // (wall seconds, CPU seconds of the process) for `draws` draws.
+    let mut time = |call: &DrawCall<'_>| {
+        let (start, cpu) = (Instant::now(), cpu_seconds());
+        (pixels, invocations) = (0, 0);
+        for _ in 0..draws {
+            let mut targets = [Some(Target {
+                data: &rt,
+                row_pitch: (w * 4) as usize,
+                width: w,
+                height: h,
+                format: sys::DXGI_FORMAT_R8G8B8A8_UNORM,
+                sample_stride: 0,
+                layers: 1,
+                layer_stride: 0,
+            })];
+            let s = draw(call, &Vs, &Vs, &Ps, &mut targets, None, &mut []).expect("draws");
+            pixels += s.pixels_written;
+            invocations += s.ps_invocations;
+        }
+        (start.elapsed().as_secs_f64(), cpu_seconds() - cpu)
+    };
+    // One thread and the pool by turns, so that a change of the machine's load hits both.
+    let pooled = Workers { pool: Some(&pool), ..Workers::serial() };
+    let (mut serial, mut parallel, mut ratios, mut busy) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..repeats {
+        call.workers = Workers::serial();
+        let one = time(&call);
+        call.workers = pooled;
+        let many = time(&call);
+        serial.push(one.0);
+        parallel.push(many.0);
+        ratios.push(many.0 / one.0);
+        busy.push(many.1 / many.0);
     }
-    let t = start.elapsed().as_secs_f64();
+    let t = median(&mut serial);
+    let t_pool = median(&mut parallel);
     // Baseline: the same colors written by a plain loop.
     let mut base = vec![0u8; (w * h * 4) as usize];
     let b0 = Instant::now();
@@ -134,4 +162,25 @@ fn main() {
     println!("ns/pixel {:.1}", t * 1e9 / pixels as f64);
     println!("baseline (plain color loop) ns/pixel {:.2}", tb * 1e9 / pixels as f64);
     println!("ratio to baseline {:.0}", t / tb);
+    println!(
+        "{threads} threads: ns/pixel {:.1}, time ratio to 1 thread {:.2} (median of {repeats} pairs; CPUs busy {:.2})",
+        t_pool * 1e9 / pixels as f64,
+        median(&mut ratios),
+        median(&mut busy)
+    );
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The CPU time the process used so far (user + system, from /proc/self/stat; 0 where there is
+/// none), to tell how many cores a run really had.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: f64 = rest.split_whitespace().skip(11).take(2).filter_map(|f| f.parse::<f64>().ok()).sum();
+    ticks / 100.0
 }

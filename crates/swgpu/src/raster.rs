@@ -312,28 +312,73 @@ pub fn rasterize_triangle_clipped(
     distances: &[[f32; 3]],
     wireframe: bool,
     state: &TriangleState,
-    mut emit: impl FnMut(&Fragment),
+    emit: impl FnMut(&Fragment),
 ) -> u64 {
-    let Some((screen, front_facing)) = setup_triangle(tri, distances, state) else {
-        return 0;
-    };
-    if wireframe {
-        for (i, a) in screen.iter().enumerate() {
-            let b = screen[(i + 1) % screen.len()];
-            if a.x == b.x && a.y == b.y {
-                continue;
+    TriangleSetup::new(tri, distances, state).map_or(0, |t| {
+        t.rasterize(wireframe, state, emit);
+        t.pieces()
+    })
+}
+
+/// A triangle after setup: clipped (w, the near and far planes with DepthClipEnable, user clip
+/// distances), mapped to the render target and snapped, its facing found; culled, degenerate
+/// and fully clipped triangles have none. Set up once, it is rasterized in any part of the
+/// bounds ([`TriangleSetup::rasterize`] with narrower [`TriangleState::bounds`]): the pixels of
+/// the parts together are those of the whole, in the same order within each part.
+#[derive(Debug, Clone)]
+pub struct TriangleSetup {
+    screen: Vec<ScreenVertex>,
+    front_facing: bool,
+}
+
+impl TriangleSetup {
+    /// Sets up a clip-space triangle with its user clip `distances` (see
+    /// [`rasterize_triangle_clipped`]); `None` when nothing is left to draw in `state.bounds`.
+    pub fn new(tri: &[[f32; 4]; 3], distances: &[[f32; 3]], state: &TriangleState) -> Option<TriangleSetup> {
+        setup_triangle(tri, distances, state).map(|(screen, front_facing)| TriangleSetup { screen, front_facing })
+    }
+
+    /// The triangles rendered after clipping (CPrimitives): the pieces of the clipped polygon.
+    pub fn pieces(&self) -> u64 {
+        self.screen.len() as u64 - 2
+    }
+
+    /// The pixels the triangle can cover (a conservative box: a pixel outside it has no sample
+    /// inside the triangle).
+    pub fn pixel_box(&self) -> Rect {
+        screen_box(&self.screen)
+    }
+
+    /// Calls `emit` for every covered pixel in `state.bounds` (filled, or with `wireframe` its
+    /// edges as aliased lines: see [`rasterize_wireframe`]).
+    pub fn rasterize(&self, wireframe: bool, state: &TriangleState, mut emit: impl FnMut(&Fragment)) {
+        let (screen, front_facing) = (&self.screen, self.front_facing);
+        if wireframe {
+            for (i, a) in screen.iter().enumerate() {
+                let b = screen[(i + 1) % screen.len()];
+                if a.x == b.x && a.y == b.y {
+                    continue;
+                }
+                let edge = LineSetup::between(*a, b);
+                edge.rasterize(state, |f| emit(&Fragment { front_facing, ..*f }));
             }
-            let edge = LineSetup::between(*a, b);
-            edge.rasterize(state, |f| emit(&Fragment { front_facing, ..*f }));
-        }
-    } else {
-        // A fan from the first vertex; pieces of one polygon share edges, so the top-left rule
-        // keeps every pixel single.
-        for i in 1..screen.len() - 1 {
-            raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
+        } else {
+            // A fan from the first vertex; pieces of one polygon share edges, so the top-left
+            // rule keeps every pixel single.
+            for i in 1..screen.len() - 1 {
+                raster_piece([screen[0], screen[i], screen[i + 1]], front_facing, state, &mut emit);
+            }
         }
     }
-    screen.len() as u64 - 2
+}
+
+/// The pixels around snapped points, with a margin of two pixels (what samples away from the
+/// center and a line's diamonds reach is well inside).
+fn screen_box(points: &[ScreenVertex]) -> Rect {
+    let px = |v: i64, d: i64| (v.div_euclid(ONE) + d).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    let (x0, x1) = (points.iter().map(|p| p.x).min().unwrap_or(0), points.iter().map(|p| p.x).max().unwrap_or(0));
+    let (y0, y1) = (points.iter().map(|p| p.y).min().unwrap_or(0), points.iter().map(|p| p.y).max().unwrap_or(0));
+    Rect { left: px(x0, -2), top: px(y0, -2), right: px(x1, 3), bottom: px(y1, 3) }
 }
 
 /// A triangle clipped and mapped to the render target, and whether it is front-facing; `None`
@@ -633,6 +678,11 @@ impl LineSetup {
     fn between(a: ScreenVertex, b: ScreenVertex) -> LineSetup {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         LineSetup { a, b, y_major: dx.abs() < dy.abs() }
+    }
+
+    /// The pixels the line can cover (a conservative box).
+    pub fn pixel_box(&self) -> Rect {
+        screen_box(&[self.a, self.b])
     }
 
     /// Whether the line covers pixel (px, py) (the diamond-exit rule above), exactly.

@@ -359,6 +359,16 @@ impl<'a> SharedBytes<'a> {
         true
     }
 
+    /// Reads `dst.len()` bytes at byte `at` as memmove does, for bulk work (a draw's rows of a
+    /// target); false, nothing read, when out of range.
+    pub fn get(&self, at: u64, dst: &mut [u8]) -> bool {
+        let Some(s) = self.range(at, dst.len()) else { return false };
+        // SAFETY: the range lies inside the mapping (checked), which outlives the value; `dst`
+        // is the caller's own buffer, not these bytes.
+        unsafe { std::ptr::copy(self.ptr.as_ptr().add(s), dst.as_mut_ptr(), dst.len()) };
+        true
+    }
+
     /// Copies `src` to byte `at` as memmove does, for bulk work (a clear's rows); false,
     /// nothing written, when out of range.
     pub fn put(&self, at: u64, src: &[u8]) -> bool {

@@ -325,7 +325,7 @@ impl Env for DsEnv<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{element, program, rgba8, simple_call};
+    use super::super::tests::{element, program, rgba8, simple_call, Lent};
     use super::super::{draw, Bindings, DrawError, DrawStats, Tess};
     use super::Shader;
     use crate::input_assembler::Topology;
@@ -416,7 +416,8 @@ mod tests {
         });
         let mut rt = vec![0u8; 16 * 16 * 4];
         let stats = {
-            let mut targets = [Some(rgba8(&mut rt, 16, 16))];
+            let lent_rt = Lent::new(&mut rt);
+            let mut targets = [Some(rgba8(&lent_rt, 16, 16))];
             draw(&call, &Nothing, &Nothing, &Nothing, &mut targets, None, &mut [])?
         };
         Ok((rt, stats))

@@ -5,16 +5,18 @@
 //! pipeline reads and writes: vertex and index buffers, SRV textures through
 //! [`rd3d12_swgpu::sample`], render targets and the depth-stencil view's depth and stencil planes.
 //!
-//! Render targets are drawn into a copy of their subresource that is written back afterwards,
-//! so a target the shaders also read (undefined in D3D12) is never aliased mutably.
+//! Render targets and depth-stencil planes are written in place through [`super::surface`]
+//! (reserved resources through a copy that is written back), so the draw's workers write
+//! straight into the heap and no slice is ever made over memory that others may write.
 
 use super::bindings::{bytes, StageBindings};
+use super::surface::TargetMemory;
 use crate::work::commands::{BoundView, DrawRange, DrawWork};
 use crate::work::memory::Memory;
 use crate::work::pipeline::Executable;
 use rd3d12_core::allocation;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
-use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess};
+use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::{Rect, Viewport};
 use rd3d12_sys::*;
@@ -270,8 +272,9 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         blend_factor: w.blend_factor,
         stencil_ref: w.stencil_ref as u8,
         sample_positions: (!w.sample_positions.is_empty()).then_some(&w.sample_positions[..]),
+        workers: Workers::process(),
     };
-    // Targets: copies of the subresources, written back afterwards; every slice of the views
+    // Targets, in place; every slice of the views
     // when the last stage before the rasterizer writes SV_RenderTargetArrayIndex.
     let last = [&gs, &ds].into_iter().flatten().map(|(_, e)| e).next().unwrap_or(&vs_entry);
     let layered = last.outputs.iter().any(|e| e.semantic_kind == SV_RENDER_TARGET_ARRAY_INDEX);
@@ -285,21 +288,19 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         .filter(|b| matches!(b.view.format, DXGI_FORMAT_D24_UNORM_S8_UINT | DXGI_FORMAT_D32_FLOAT_S8X24_UINT))
         .and_then(|b| plane_place(b, 1, layered));
     let ds_flags = w.depth_stencil.as_ref().map_or(0, |b| u32::from(b.view.flags));
-    let read = |p: &TargetPlace| {
-        let mut v = vec![0u8; p.len];
-        p.memory.read(p.offset, &mut v);
-        v
-    };
-    let mut rt_data: Vec<Option<Vec<u8>>> = places.iter().map(|p| p.as_ref().map(read)).collect();
-    let mut depth_data = depth_place.as_ref().map(read);
-    let mut stencil_data = stencil_place.as_ref().map(read);
+    fn memory(p: &TargetPlace) -> TargetMemory<'_> {
+        TargetMemory::new(&p.memory, p.offset, p.len)
+    }
+    let rt_memory: Vec<Option<TargetMemory<'_>>> = places.iter().map(|p| p.as_ref().map(memory)).collect();
+    let depth_memory = depth_place.as_ref().map(memory);
+    let stencil_memory = stencil_place.as_ref().map(memory);
     let mut targets: Vec<Option<Target<'_>>> = places
         .iter()
-        .zip(rt_data.iter_mut())
-        .map(|(p, d)| {
-            let (p, d) = (p.as_ref()?, d.as_mut()?);
+        .zip(&rt_memory)
+        .map(|(p, m)| {
+            let (p, m) = (p.as_ref()?, m.as_ref()?);
             Some(Target {
-                data: d,
+                data: m.surface(),
                 row_pitch: p.row_pitch,
                 width: p.width,
                 height: p.height,
@@ -310,19 +311,19 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             })
         })
         .collect();
-    let stencil = stencil_place.as_ref().zip(stencil_data.as_mut()).map(|(p, d)| Plane {
-        data: d.as_mut_slice(),
+    let stencil = stencil_place.as_ref().zip(stencil_memory.as_ref()).map(|(p, m)| Plane {
+        data: m.surface(),
         row_pitch: p.row_pitch,
         sample_stride: p.sample_stride,
         layers: p.layers,
         layer_stride: p.layer_stride,
     });
-    let mut depth = depth_place.as_ref().zip(depth_data.as_mut()).map(|(p, d)| DepthStencilTarget {
+    let mut depth = depth_place.as_ref().zip(depth_memory.as_ref()).map(|(p, m)| DepthStencilTarget {
         format: p.format,
         width: p.width,
         height: p.height,
         depth: Plane {
-            data: d,
+            data: m.surface(),
             row_pitch: p.row_pitch,
             sample_stride: p.sample_stride,
             layers: p.layers,
@@ -359,16 +360,10 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             t.filled.0.write(t.filled.1, &(filled + n).to_le_bytes());
         }
     }
-    // Whatever was drawn before an error stays drawn, as the pixels a GPU wrote would.
-    for (p, d) in places.iter().zip(&rt_data) {
-        if let (Some(p), Some(d)) = (p, d) {
-            p.memory.write(p.offset, d);
-        }
-    }
-    for (p, d) in [(&depth_place, &depth_data), (&stencil_place, &stencil_data)] {
-        if let (Some(p), Some(d)) = (p, d) {
-            p.memory.write(p.offset, d);
-        }
+    // Whatever was drawn before an error stays drawn, as the pixels a GPU wrote would
+    // (targets reached through a copy get it back).
+    for m in rt_memory.iter().chain([&depth_memory, &stencil_memory]).flatten() {
+        m.finish();
     }
     result.map_err(Skipped::from)
 }

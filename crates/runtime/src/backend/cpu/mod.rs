@@ -55,3 +55,4 @@ pub mod compute;
 pub mod draw;
 pub mod exec;
 pub mod indirect;
+pub mod surface;

@@ -1,0 +1,214 @@
+//! The geometry stage: the geometry shader run per input primitive and GS instance, its
+//! stream 0 assembled into primitives of its output topology.
+
+use super::{bits_of, f32_of, input_element, lane_val, store_lane, Bindings, Class, DrawError, DrawStats, Handles};
+use super::{Link, Outputs, ShadedVertex, Shader, SV_POSITION, SV_PRIMITIVE_ID};
+use crate::input_assembler::{self, Primitive};
+use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::{Function, SignatureElement};
+use std::collections::HashMap;
+
+/// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
+/// linked to the GS input signature by semantic) and the vertices it emits to stream 0.
+struct GsEnv<'b> {
+    inputs: &'b [SignatureElement],
+    /// For each GS input (signature id, row): the VS output (signature id, row) feeding it.
+    links: &'b [Link],
+    verts: &'b [ShadedVertex],
+    primitive_id: u32,
+    instance: u32,
+    outputs: Outputs,
+    /// Emitted vertices' outputs in order; `None` marks a cut.
+    emitted: Vec<Option<Outputs>>,
+    handles: &'b mut Handles,
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+}
+
+impl GsEnv<'_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+impl Env for GsEnv<'_> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+        let e = input_element(self.inputs, sig)?;
+        if e.semantic_kind == SV_PRIMITIVE_ID {
+            return Ok(Val::Int(u64::from(self.primitive_id)));
+        }
+        let value = self
+            .links
+            .iter()
+            .find(|(k, _)| *k == (sig, row))
+            .and_then(|(_, from)| self.verts.get(vertex.unwrap_or(0) as usize)?.outputs.get(from))
+            .map(|v| v[col as usize & 3].clone());
+        // Unlinked inputs read 0, typed as the element says.
+        Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.outputs, (sig, row), col, value);
+        Ok(())
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    fn emit_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+        if stream == 0 {
+            self.emitted.push(Some(self.outputs.clone()));
+        }
+        Ok(())
+    }
+    fn cut_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+        if stream == 0 {
+            self.emitted.push(None);
+        }
+        Ok(())
+    }
+    /// GSInstanceID (100) and PrimitiveID (108).
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            100 => Ok(self.instance),
+            108 => Ok(self.primitive_id),
+            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
+        }
+    }
+    resource_ops!();
+}
+
+/// For each input (signature id, row) of `to`: the output (signature id, row) of `from` with
+/// the same semantic name (case-insensitive) and index.
+pub(super) fn link_stages(from: &[SignatureElement], to: &[SignatureElement]) -> Vec<Link> {
+    let mut links = Vec::new();
+    for te in to {
+        for (r, idx) in te.semantic_indices.iter().enumerate() {
+            let found = from.iter().find_map(|o| {
+                let row = o.semantic_indices.iter().position(|i| i == idx)?;
+                o.name.eq_ignore_ascii_case(&te.name).then_some((o.id, row as u32))
+            });
+            if let Some(f) = found {
+                links.push(((te.id, r as u32), f));
+            }
+        }
+    }
+    links
+}
+
+/// What a draw's geometry shader needs, set up once per draw.
+pub(super) struct GsStage<'b> {
+    shader: &'b Shader<'b>,
+    function: &'b Function,
+    state: rd3d12_shader::dxil::GsState,
+    topology: input_assembler::Topology,
+    /// GS inputs fed by VS outputs, see [`link_stages`].
+    links: Vec<Link>,
+    resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
+    bindings: &'b dyn Bindings,
+    /// The output signature ids of SV_Position (none when the output only feeds stream
+    /// output or a disabled rasterizer) and SV_PrimitiveID.
+    position: Option<u32>,
+    primitive_id: Option<u32>,
+}
+
+/// A primitive for the rasterizer: its kind, its vertices (leading vertex first) and its
+/// SV_PrimitiveID.
+pub(super) type RasterPrimitive = (Primitive, Vec<ShadedVertex>, u32);
+
+impl<'b> GsStage<'b> {
+    /// `from`: the output signature of the stage before (vertex or domain shader).
+    pub(super) fn new(
+        shader: &'b Shader<'b>,
+        from: &[SignatureElement],
+        bindings: &'b dyn Bindings,
+    ) -> Result<Self, DrawError> {
+        let state = shader.entry.gs.ok_or(DrawError::Unsupported("a geometry shader without its state"))?;
+        // D3D's limit of 32 instances ([instance(n)]), which a well-formed shader keeps.
+        if state.instance_count > 32 {
+            return Err(DrawError::Unsupported("a geometry shader of more than 32 instances"));
+        }
+        let topology = gs_output_topology(state.output_topology)
+            .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
+        let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        Ok(GsStage {
+            shader,
+            function: shader.function()?,
+            state,
+            topology,
+            links: link_stages(from, &shader.entry.inputs),
+            resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            bindings,
+            position: find(SV_POSITION),
+            primitive_id: find(SV_PRIMITIVE_ID),
+        })
+    }
+
+    /// Runs every instance of the shader on one input primitive and assembles what they
+    /// emitted to stream 0: each instance's strips (cut by CutStream and at its end) become
+    /// primitives of the output topology, with the input assembler's strip rules. Emits past
+    /// `maxvertexcount` are dropped, as D3D does.
+    pub(super) fn run(
+        &self,
+        verts: &[ShadedVertex],
+        primitive_id: u32,
+        handles: &mut Handles,
+        stats: &mut DrawStats,
+    ) -> Result<Vec<RasterPrimitive>, DrawError> {
+        let mut out = Vec::new();
+        for instance in 0..self.state.instance_count {
+            stats.gs_invocations += 1;
+            let mut env = GsEnv {
+                inputs: &self.shader.entry.inputs,
+                links: &self.links,
+                verts,
+                primitive_id,
+                instance,
+                outputs: HashMap::new(),
+                emitted: Vec::new(),
+                handles: &mut *handles,
+                resources: &self.resources,
+                bindings: self.bindings,
+            };
+            exec::run(self.shader.module, self.function, &mut env)?;
+            let mut shaded: Vec<ShadedVertex> = Vec::new();
+            let mut order = Vec::new();
+            for e in env.emitted {
+                match e {
+                    Some(outputs) if shaded.len() < self.state.max_vertex_count as usize => {
+                        order.push(shaded.len() as u32);
+                        let clip = self
+                            .position
+                            .and_then(|p| outputs.get(&(p, 0)))
+                            .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
+                        shaded.push(ShadedVertex { clip, outputs });
+                    }
+                    Some(_) => {}
+                    None => order.push(u32::MAX),
+                }
+            }
+            for prim in input_assembler::primitives(self.topology, &order, Some(u32::MAX)) {
+                let (ids, kind): (&[u32], Primitive) = match &prim {
+                    Primitive::Point(v) => (std::slice::from_ref(v), Primitive::Point(0)),
+                    Primitive::Line(l) => (l, Primitive::Line([0, 1])),
+                    Primitive::Triangle(t) => (t, Primitive::Triangle([0, 1, 2])),
+                };
+                let vs: Vec<ShadedVertex> = ids.iter().map(|&i| shaded[i as usize].clone()).collect();
+                // SV_PrimitiveID written by the shader: the leading vertex's.
+                let id =
+                    self.primitive_id.and_then(|s| vs[0].outputs.get(&(s, 0))).map_or(primitive_id, |v| bits_of(&v[0]));
+                out.push((kind, vs, id));
+                stats.gs_primitives += 1;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The D3D topology of a geometry shader's output (D3D_PRIMITIVE_TOPOLOGY 1, 3 or 5).
+fn gs_output_topology(t: u32) -> Option<input_assembler::Topology> {
+    match t {
+        1 => Some(input_assembler::Topology::PointList),
+        3 => Some(input_assembler::Topology::LineStrip),
+        5 => Some(input_assembler::Topology::TriangleStrip),
+        _ => None,
+    }
+}

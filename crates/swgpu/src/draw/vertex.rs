@@ -1,0 +1,154 @@
+//! The vertex stage: the input layout linked to the vertex shader's input signature once per
+//! draw, and one vertex fetched ([`crate::input_assembler::fetch`]) and shaded.
+
+use super::{f32_of, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader};
+use super::{SV_INSTANCE_ID, SV_POSITION, SV_VERTEX_ID};
+use crate::input_assembler;
+use rd3d12_core::pipeline::InputElement;
+use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::{Function, SignatureElement};
+use std::collections::HashMap;
+
+/// What a draw's vertex shader needs, set up once per draw.
+pub(super) struct VertexStage<'c> {
+    call: &'c DrawCall<'c>,
+    shader: &'c Shader<'c>,
+    function: &'c Function,
+    resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
+    bindings: &'c dyn Bindings,
+    /// Each input-layout element's byte offset in its vertex.
+    offsets: Vec<u32>,
+    /// Input signature rows (by id + row): the input-layout element feeding each, if any.
+    links: Vec<Option<usize>>,
+    /// The output signature id of SV_Position.
+    position: Option<u32>,
+}
+
+impl<'c> VertexStage<'c> {
+    pub(super) fn new(call: &'c DrawCall<'c>, bindings: &'c dyn Bindings) -> Result<Self, DrawError> {
+        let layout = &call.pipeline.input_layout;
+        Ok(VertexStage {
+            call,
+            shader: &call.vs,
+            function: call.vs.function()?,
+            resources: call.vs.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            bindings,
+            offsets: input_assembler::element_offsets(layout),
+            links: input_links(layout, &call.vs.entry.inputs),
+            position: call.vs.entry.outputs.iter().find(|e| e.semantic_kind == SV_POSITION).map(|e| e.id),
+        })
+    }
+
+    /// Fetches vertex number `v` of `instance` and runs the vertex shader on it.
+    pub(super) fn shade(&self, v: u32, instance: u32, handles: &mut Handles) -> Result<ShadedVertex, DrawError> {
+        let call = self.call;
+        let p = call.pipeline;
+        let fetched = input_assembler::fetch(
+            &p.input_layout,
+            &self.offsets,
+            &call.vertex_buffers,
+            v,
+            instance,
+            call.start_instance,
+        );
+        let attrs: Vec<Option<[u32; 4]>> = self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect();
+        let mut env = VsEnv {
+            inputs: &self.shader.entry.inputs,
+            attrs: &attrs,
+            // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start locations
+            // (which only choose the vertex data fetched).
+            vertex_id: v.wrapping_sub(call.vertex_id_base),
+            instance_id: instance,
+            outputs: HashMap::new(),
+            handles,
+            resources: &self.resources,
+            bindings: self.bindings,
+            _a: std::marker::PhantomData,
+        };
+        exec::run(self.shader.module, self.function, &mut env)?;
+        let pos = self
+            .position
+            .and_then(|s| env.outputs.get(&(s, 0)))
+            .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
+        Ok(ShadedVertex { clip: pos, outputs: env.outputs })
+    }
+}
+
+/// The vertex shader's view of one vertex.
+struct VsEnv<'b, 'a> {
+    inputs: &'b [SignatureElement],
+    /// Input-layout element feeding each input signature element (by id), with its lanes.
+    attrs: &'b [Option<[u32; 4]>],
+    vertex_id: u32,
+    instance_id: u32,
+    outputs: Outputs,
+    handles: &'b mut Handles,
+    resources: &'b [rd3d12_shader::dxil::metadata::Resource],
+    bindings: &'b dyn Bindings,
+    _a: std::marker::PhantomData<&'a ()>,
+}
+
+pub(super) fn lane_val(bits: u32, component_type: u32) -> Val {
+    // DXIL component types: 1 I1, 2 I16, 3 U16, 4 I32, 5 U32, 6 I64, 7 U64, 8 F16, 9 F32, 10 F64.
+    match component_type {
+        8 | 9 => Val::F32(f32::from_bits(bits)),
+        _ => Val::Int(u64::from(bits)),
+    }
+}
+
+/// Input signature element `sig`.
+pub(super) fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&SignatureElement, ExecError> {
+    inputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("input signature".into()))
+}
+
+/// Component `col` of the output at (signature id, row); unwritten components read 0.
+pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
+    let slot = outputs.entry(at).or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
+    slot[col as usize & 3] = value.clone();
+}
+
+impl VsEnv<'_, '_> {
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+impl Env for VsEnv<'_, '_> {
+    fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
+        let e = input_element(self.inputs, sig)?;
+        Ok(match e.semantic_kind {
+            SV_VERTEX_ID => Val::Int(u64::from(self.vertex_id)),
+            SV_INSTANCE_ID => Val::Int(u64::from(self.instance_id)),
+            _ => {
+                let lanes = self.attrs.get((sig + row) as usize).copied().flatten().unwrap_or([0, 0, 0, 0]);
+                lane_val(lanes[col as usize & 3], e.component_type)
+            }
+        })
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        store_lane(&mut self.outputs, (sig, row), col, value);
+        Ok(())
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    resource_ops!();
+}
+
+/// The input-layout element feeding each input signature element row, by id (+ row): the
+/// element of the same semantic name (case-insensitive) and index.
+fn input_links(layout: &[InputElement], sig: &[SignatureElement]) -> Vec<Option<usize>> {
+    let n = sig.iter().map(|e| (e.id + e.rows.max(1)) as usize).max().unwrap_or(0);
+    let mut out = vec![None; n];
+    for e in sig {
+        for (r, &index) in e.semantic_indices.iter().enumerate() {
+            let found = layout.iter().position(|l| {
+                l.semantic_name.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(&e.name)) && l.semantic_index == index
+            });
+            if let (Some(i), Some(slot)) = (found, out.get_mut(e.id as usize + r)) {
+                *slot = Some(i);
+            }
+        }
+    }
+    out
+}
