@@ -570,3 +570,157 @@ fn helper_lanes_are_those_the_environment_names_and_those_that_discard() {
     assert!(wave.run(&mut refs, &mut []).unwrap());
     assert_eq!(wave.helpers(), 0b1101);
 }
+
+/// The values of [`wave_program`]: registers 0..=6, then constants.
+const W_TID: u32 = 0;
+const W_ONE: u32 = 7;
+const W_ZERO: u32 = 8;
+const W_TRUE: u32 = 11;
+
+/// bb0: %0 = tid; %1 = tid & 1; %2 = %1 == 0; br %2, bb1, bb2
+/// bb1: %3 = `then_op`(tid) -> bb3;  bb2: %4 = `then_op`(tid) -> bb3
+/// bb3: %5 = phi [%3, bb1], [%4, bb2]; %6 = `join_op`; out col 0 = %5, col 1 = %6.
+fn wave_program(side: Inst, other: Inst, join: Inst) -> crate::ir::Function {
+    func(
+        vec![
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::Bool),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            int(1),
+            int(0),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+            (Type::Scalar(Scalar::I8), Def::Const([1].into())),
+            (Type::Scalar(Scalar::Bool), Def::Const([1].into())),
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(W_TID)),
+                    inst(Op::Binary(BinOp::And, Scalar::I32), &[W_TID, W_ONE], Some(1)),
+                    inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[1, W_ZERO], Some(2)),
+                ],
+                term: Terminator::CondBr { cond: Value(2), then: BlockId(1), otherwise: BlockId(2) },
+            },
+            Block { phis: vec![], insts: vec![side], term: Terminator::Br(BlockId(3)) },
+            Block { phis: vec![], insts: vec![other], term: Terminator::Br(BlockId(3)) },
+            Block {
+                phis: vec![Phi { dst: Value(5), incoming: [(BlockId(1), Value(3)), (BlockId(2), Value(4))].into() }],
+                insts: vec![
+                    join,
+                    inst(Op::Dx(Dx::StoreOutput), &[W_ZERO, W_ZERO, 9, 5], None),
+                    inst(Op::Dx(Dx::StoreOutput), &[W_ZERO, W_ZERO, 10, 6], None),
+                ],
+                term: Terminator::Ret,
+            },
+        ],
+    )
+}
+
+fn wave_inst(op: wave::WaveOp, ty: Scalar, args: &[u32], dst: u32) -> Inst {
+    inst(Op::Wave { op, ty }, args, Some(dst))
+}
+
+fn sum() -> wave::WaveOp {
+    wave::WaveOp::Active { op: wave::Reduce::Sum, signed: false }
+}
+
+/// WaveActiveSum inside each side of a divergent branch sums only that side's lanes; after
+/// the branch the lanes are one wave again (WaveActiveCountBits(true) counts all eight).
+#[test]
+fn a_wave_reduction_in_a_divergent_branch_sees_its_side_only() {
+    let f = wave_program(
+        wave_inst(sum(), Scalar::I32, &[W_TID], 3),
+        wave_inst(sum(), Scalar::I32, &[W_TID], 4),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 6),
+    );
+    let text = f.to_string();
+    assert!(text.contains("= wave.WaveActiveOp sum unsigned i32 %0"), "{text}");
+    let (r, envs) = run_wave(f, 8, false);
+    r.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        // Even lanes: 0 + 2 + 4 + 6; odd lanes: 1 + 3 + 5 + 7.
+        let want = if i % 2 == 0 { 12 } else { 16 };
+        assert_eq!(e.log, [format!("out 0 0 0 {want:#x}"), "out 0 0 1 0x8".into()], "lane {i}\n{text}");
+    }
+}
+
+/// A pixel quad whose lane 3 is a helper: QuadReadAcrossX reads it (lane 2 gets 3), while
+/// WaveActiveCountBits and WaveActiveSum leave it out (3 lanes; 0 + 1 + 2). The helper lane still
+/// gets the results.
+#[test]
+fn quad_reads_see_helper_lanes_and_wave_reductions_do_not() {
+    let x = wave::WaveOp::Quad(wave::QuadDir::X);
+    // Each side sums its lanes; the join, all four lanes again, reads across X.
+    let f = wave_program(
+        wave_inst(sum(), Scalar::I32, &[W_TID], 3),
+        wave_inst(sum(), Scalar::I32, &[W_TID], 4),
+        wave_inst(x, Scalar::I32, &[W_TID], 6),
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [2, 2, 1])).collect();
+    envs[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let mut group = vec![0u64; p.group_cells as usize];
+    let mut w = Wave::new(&p, 4, false);
+    w.run(&mut refs, &mut group).unwrap();
+    assert_eq!(w.helpers(), 0b1000);
+    drop(refs);
+    // Sums: even side lanes 0 and 2 (0 + 2); odd side lane 1 alone (lane 3 is a helper).
+    let want = [(2, 1), (1, 0), (2, 3), (1, 2)];
+    for (i, e) in envs.iter().enumerate() {
+        let (s, across) = want[i];
+        assert_eq!(e.log, [format!("out 0 0 0 {s:#x}"), format!("out 0 0 1 {across:#x}")], "lane {i}\n{}", p.ir);
+    }
+    // Uniform flow: CountBits(true) counts the three non-helper lanes.
+    let f = wave_program(
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 3),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 4),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 6),
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [2, 2, 1])).collect();
+    envs[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    Wave::new(&p, 4, false).run(&mut refs, &mut group).unwrap();
+    drop(refs);
+    // Each side: even lanes 0, 2 (2); odd lanes 1 (1, lane 3 a helper); joined: 3.
+    for (i, e) in envs.iter().enumerate() {
+        let side = if i % 2 == 0 { 2 } else { 1 };
+        assert_eq!(e.log, [format!("out 0 0 0 {side:#x}"), "out 0 0 1 0x3".into()], "lane {i}");
+    }
+}
+
+/// A group of 64 threads in waves of 4, 16, 32 and 64 lanes (what `[WaveSize]` picks), and of
+/// 8 with a last wave of 6 threads: WaveGetLaneCount is the wave's size, each wave sums its own
+/// threads, and a partial wave's missing lanes are inactive (CountBits(true) = 6).
+#[test]
+fn waves_of_a_group_have_the_size_asked_for() {
+    let count = wave_inst(wave::WaveOp::GetLaneCount, Scalar::I32, &[], 6);
+    let f = wave_program(
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 3),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 4),
+        count.clone(),
+    );
+    let p = Program::new(f).unwrap();
+    for (threads, width) in [(64u32, 4usize), (64, 16), (64, 32), (64, 64), (14, 8)] {
+        let mut envs: Vec<Rec> = (0..threads).map(|i| Rec::new(i, [threads, 1, 1])).collect();
+        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+        let mut group = vec![0u64; p.group_cells as usize];
+        for c in refs.chunks_mut(width) {
+            Wave::new(&p, c.len(), true).with_lanes(width).run(c, &mut group).unwrap();
+        }
+        drop(refs);
+        for (i, e) in envs.iter().enumerate() {
+            // Each side of the branch holds half of the wave's threads.
+            let in_wave = (threads as usize - i / width * width).min(width);
+            let side = (in_wave + usize::from(i % 2 == 0)) / 2;
+            let want = [format!("out 0 0 0 {side:#x}"), format!("out 0 0 1 {width:#x}")];
+            assert_eq!(e.log, want, "thread {i}, waves of {width}");
+        }
+    }
+}
