@@ -597,6 +597,9 @@ impl<'m> Lower<'m> {
         if let Some(i) = self.wave(opcode, ops, dst)? {
             return Ok(Some(i));
         }
+        if let Some(i) = self.binding(opcode, ops, dst)? {
+            return Ok(Some(i));
+        }
         let Some(mut d) = Dx::from_opcode(opcode) else {
             return unsupported(format!("dx.op {opcode} ({})", super::ops::opcode_name(opcode).unwrap_or("unknown")));
         };
@@ -674,6 +677,46 @@ impl Lower<'_> {
             None => Scalar::I32,
         };
         Ok(Some(Inst { op: Op::Wave { op, ty }, args: args.into(), dst }))
+    }
+}
+
+impl Lower<'_> {
+    /// Shader model 6.6's handles: `CreateHandleFromBinding` (217: a `%dx.types.ResBind`
+    /// constant {lower bound, upper bound, space, class}, the register index, non-uniform)
+    /// becomes the [`Dx::CreateHandle`] of the resource range declared with that class, space
+    /// and lower bound (its range id, the same index); `AnnotateHandle` (216: handle, resource
+    /// properties) a copy of its handle. `None`: another opcode.
+    fn binding(&mut self, opcode: u32, ops: &[Operand], dst: Option<Value>) -> R<Option<Inst>> {
+        let value = |k: usize| match ops.get(k) {
+            Some(Operand::Value(v)) => Ok(*v),
+            _ => bad(format!("dx.op {opcode}: operand {k} missing")),
+        };
+        match opcode {
+            216 => {
+                let h = self.operand(value(0)?)?;
+                Ok(Some(Inst { op: Op::Copy, args: [h].into(), dst }))
+            }
+            217 => {
+                let bind = self.operand(value(0)?)?;
+                let Some(&[lower, _, space, class]) = self.out.const_bits(bind) else {
+                    return unsupported("createHandleFromBinding of a binding that is not a constant");
+                };
+                let class = ResourceClass::from_dxil(class as u32)
+                    .ok_or_else(|| LowerError::Malformed(format!("resource class {class}")))?;
+                let dx = self.m.dx_metadata().map_err(|e| LowerError::Malformed(e.to_string()))?;
+                let r = dx
+                    .resources
+                    .iter()
+                    .find(|r| r.class == class && u64::from(r.space) == space && u64::from(r.lower_bound) == lower)
+                    .ok_or_else(|| {
+                        LowerError::Malformed(format!("no {class:?} range at register {lower}, space {space}"))
+                    })?;
+                let range = self.constant(Scalar::I32, u64::from(r.id));
+                let (index, non_uniform) = (self.operand(value(1)?)?, self.operand(value(2)?)?);
+                Ok(Some(Inst { op: Op::Dx(Dx::CreateHandle(class)), args: [range, index, non_uniform].into(), dst }))
+            }
+            _ => Ok(None),
+        }
     }
 }
 
