@@ -724,3 +724,66 @@ fn waves_of_a_group_have_the_size_asked_for() {
         }
     }
 }
+
+/// A pixel of DXC's ps_derivatives: SV_Position in, the two targets' components recorded.
+struct Pixel {
+    x: u32,
+    y: u32,
+    helper: bool,
+    out: [[f32; 4]; 2],
+}
+
+impl Env for Pixel {
+    fn load_input(&mut self, _sig: u32, _row: u32, col: u8, _vertex: Option<u32>) -> R<Val> {
+        Ok(Val::F32([self.x as f32 + 0.5, self.y as f32 + 0.5, 0.5, 1.0][col.min(3) as usize]))
+    }
+    fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> R<()> {
+        if let (Some(t), Val::F32(v)) = (self.out.get_mut(sig as usize), value) {
+            t[col.min(3) as usize] = *v;
+        }
+        Ok(())
+    }
+    fn create_handle(&mut self, _class: u8, _range: u32, _index: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _handle: u32, _row: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+    fn is_helper(&self) -> bool {
+        self.helper
+    }
+}
+
+/// DXC's ps_derivatives (QuadReadAcrossX/Y/Diagonal beside ddx/ddy) over a 4x4 block as four
+/// quads of one wave, the top-left quad's bottom-right pixel a helper lane: every pixel gets what
+/// its HLSL comment works out, f = px^2 + 3 py: RT0 = (4 (px / 2) + 1, 3, 4 (px / 2) + 1, 3),
+/// RT1 = (4 (px / 2) + 4, px ^ 1, py ^ 1, (px ^ 1) + 8 (py ^ 1)); the quad reads of the helper's
+/// neighbours read the helper's values.
+#[test]
+fn pixel_quads_read_across_their_lanes_helpers_included() {
+    let p = fixture("ps_derivatives.ps.dxil");
+    let f = &p.module.functions[p.dx.entry_points[0].function];
+    let mut px: Vec<Pixel> = Vec::new();
+    for (qx, qy) in [(0, 0), (2, 0), (0, 2), (2, 2)] {
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            px.push(Pixel { x: qx + dx, y: qy + dy, helper: false, out: [[f32::NAN; 4]; 2] });
+        }
+    }
+    px[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = px.iter_mut().map(|e| e as &mut dyn Env).collect();
+    run_quads(&p.module, f, &mut refs).unwrap();
+    drop(refs);
+    for e in &px {
+        let (x, y) = (e.x, e.y);
+        let d = (4 * (x / 2) + 1) as f32;
+        let rt0 = [d, 3.0, d, 3.0];
+        let rt1 = [d + 3.0, (x ^ 1) as f32, (y ^ 1) as f32, ((x ^ 1) + 8 * (y ^ 1)) as f32];
+        assert_eq!(e.out, [rt0, rt1], "pixel ({x}, {y})");
+    }
+}
