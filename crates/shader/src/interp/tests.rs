@@ -787,3 +787,22 @@ fn pixel_quads_read_across_their_lanes_helpers_included() {
         assert_eq!(e.out, [rt0, rt1], "pixel ({x}, {y})");
     }
 }
+
+/// The legacy interpreter (a benchmark baseline) refuses a wave operation when it meets one,
+/// saying that only the wave interpreter runs them.
+#[test]
+fn the_legacy_interpreter_refuses_wave_operations_clearly() {
+    let p = fixture("wave_active_sum_product.cs.dxil");
+    let f = &p.module.functions[p.dx.entry_points[0].function];
+    let mut envs: Vec<Rec> = (0..64).map(|i| Rec::new(i, [64, 1, 1])).collect();
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let e = run_group_legacy(&p.module, f, &mut refs).unwrap_err();
+    assert_eq!(
+        e,
+        ExecError::Unsupported(
+            "dx.op 111 (WaveGetLaneIndex): wave operations run only on the wave interpreter, not with \
+             RD3D12_INTERP=legacy"
+                .into()
+        )
+    );
+}
