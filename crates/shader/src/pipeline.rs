@@ -28,20 +28,8 @@ pub fn dxil_programs(p: &Pipeline) -> Result<Vec<(Slot, DxilProgram)>, PsoError>
         let refuse = |why: String| PsoError::invalid(slot.bad_bytecode(), format!("{}: {why}", slot.name()));
         let program = crate::dxil::parse(bytes);
         match &program {
-            Ok(prog) => {
-                crate::dxil::support::check(&prog.module).map_err(|e| refuse(e.to_string()))?;
-                // D3D12 refuses a required wave size outside the device's WaveLaneCountMin..Max
-                // (DirectX-Specs "HLSL SM 6.6 WaveSize"): here every size the interpreter runs.
-                use crate::interp::wave::{MAX_LANES, MIN_LANES};
-                for ws in prog.dx.entry_points.iter().filter_map(|e| e.wave_size) {
-                    if !(MIN_LANES..=MAX_LANES).any(|n| ws.allows(n)) {
-                        return Err(refuse(format!(
-                            "[WaveSize({}, {})] allows no wave size of {MIN_LANES} to {MAX_LANES} lanes",
-                            ws.min, ws.max
-                        )));
-                    }
-                }
-            }
+            // A [WaveSize] the device does not run is DxilError::Unsupported: refused below.
+            Ok(prog) => crate::dxil::support::check(&prog.module).map_err(|e| refuse(e.to_string()))?,
             Err(e @ crate::dxil::DxilError::Unsupported(..)) => return Err(refuse(e.to_string())),
             Err(_) => {}
         }
