@@ -1,7 +1,7 @@
 //! What the CPU interpreter ([`super::exec`]) executes, decided for a whole module before
 //! anything runs. A draw or dispatch stopped by an operation the interpreter does not implement
 //! is skipped, which leaves its targets with wrong contents; pipeline creation refuses such a
-//! shader instead ([`rd3d12_core::pipeline::dxil_programs`]), naming the first construct found.
+//! shader instead ([`crate::pipeline::dxil_programs`]), naming the first construct found.
 //!
 //! The dx.op table is [`super::exec::executes`], beside the dispatch it describes (a test
 //! there keeps the two equal), plus the wave and quad operations of

@@ -5,7 +5,7 @@
 
 use super::interface::ResourceClass;
 use super::types::Scalar;
-pub use crate::interp::wave::WaveOp;
+pub use super::wave::WaveOp;
 
 /// A binary operator (LLVM's, integer forms signless: the operator says how it reads them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -118,7 +118,7 @@ fn dx(d: &Dx) -> String {
 
 /// `wave.WaveActiveOp sum signed i32`: DXIL.rst's name, the decoded kinds, the value's type.
 fn wave(op: super::op::WaveOp, ty: Scalar) -> String {
-    use crate::interp::wave::{QuadDir, Reduce, WaveOp};
+    use super::wave::{QuadDir, Reduce, WaveOp};
     let reduce = |r: Reduce| match r {
         Reduce::Sum => "sum",
         Reduce::Product => "product",
