@@ -407,9 +407,11 @@ impl Wave<'_> {
         let mut buf = std::mem::take(&mut self.tmp);
         buf.clear();
         buf.resize(wi * (n + results), 0);
+        // A wave has at most 128 lanes (`w <= wi`); `min` keeps a larger one from indexing past.
+        let held = w.min(wi);
         for k in 0..n {
             let s = inst.args[k] as usize * w;
-            buf[k * wi..k * wi + w].copy_from_slice(&self.regs[s..s + w]);
+            buf[k * wi..k * wi + held].copy_from_slice(&self.regs[s..s + held]);
         }
         let (ins, out) = buf.split_at_mut(n * wi);
         let args = [ins.get(..wi).unwrap_or(&[]), ins.get(wi..).unwrap_or(&[])];
