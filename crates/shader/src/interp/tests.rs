@@ -806,3 +806,24 @@ fn the_legacy_interpreter_refuses_wave_operations_clearly() {
         )
     );
 }
+
+/// Malformed wave operations give defined results, never a panic: a Ballot whose operand is
+/// missing (it reads the zero slot: no lane votes) into a one-slot result, a ReadLaneAt of a
+/// lane past the wave, in a wave of one invocation (WaveGetLaneCount 4, three lanes inactive).
+#[test]
+fn malformed_wave_operations_are_defined() {
+    let ballot = inst(Op::Wave { op: wave::WaveOp::Ballot, ty: Scalar::Bool }, &[], Some(3));
+    let read = wave_inst(wave::WaveOp::ReadLaneAt, Scalar::I32, &[W_TID, W_ONE], 4);
+    let count = wave_inst(wave::WaveOp::GetLaneCount, Scalar::I32, &[], 6);
+    let f = wave_program(ballot, read, count);
+    for n in [1u32, 8] {
+        let (r, envs) = run_wave(f.clone(), n, false);
+        r.unwrap();
+        for (i, e) in envs.iter().enumerate() {
+            // Even lanes: the empty ballot; odd lanes: lane 1 of their side (the odd lanes).
+            let side = if i % 2 == 0 { 0 } else { 1 };
+            let lanes = if n == 1 { 4 } else { n };
+            assert_eq!(e.log, [format!("out 0 0 0 {side:#x}"), format!("out 0 0 1 {lanes:#x}")], "lane {i} of {n}");
+        }
+    }
+}
