@@ -471,7 +471,11 @@ static void test_wide(Gpu &g)
     CHECK_HR(g.dev->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS1, &o1, sizeof o1), S_OK);
     CHECK_EQ(o1.Int64ShaderOps, TRUE);
     CHECK_EQ(o1.ExpandedComputeResourceStates, TRUE);
-    CHECK_EQ(o1.WaveOps, FALSE);
+    // Wave intrinsics execute: waves of 4 (pixel quads) to 128 lanes ([WaveSize]).
+    CHECK_EQ(o1.WaveOps, TRUE);
+    CHECK_EQ(o1.WaveLaneCountMin, 4u);
+    CHECK_EQ(o1.WaveLaneCountMax, 128u);
+    CHECK(o1.TotalLaneCount >= 8 && o1.TotalLaneCount % 8 == 0);
     D3D12_ROOT_PARAMETER1 p = root_uav(0);
     Com<ID3D12RootSignature> rs;
     rs.p = g.root_signature(&p, 1);

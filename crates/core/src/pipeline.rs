@@ -898,6 +898,8 @@ pub struct Limits {
     pub view_instancing_tier: u32,
     /// OPTIONS7.MeshShaderTier != NOT_SUPPORTED.
     pub mesh_shaders: bool,
+    /// OPTIONS4.Native16BitShaderOpsSupported.
+    pub native_16bit_ops: bool,
     /// GetNodeCount.
     pub node_count: u32,
     /// What CreateRootSignature accepts: root signatures embedded in shaders are checked
@@ -920,6 +922,7 @@ impl Limits {
             independent_stencil_masks: false,
             view_instancing_tier: 0,
             mesh_shaders: false,
+            native_16bit_ops: false,
             node_count: 1,
             root_signature: DeviceLimits {
                 max_version: Version::V1_1,
@@ -985,6 +988,14 @@ fn parse_shaders(d: &PipelineDesc, l: &Limits) -> R<Vec<(Slot, Shader)>> {
                     "{name}: shader model {} exceeds the device's highest shader model {}",
                     s.model, l.max_shader_model
                 ),
+            ));
+        }
+        // Windows: "Shader uses native 16bit ops, but the device does not support this"
+        // (CREATESHADER_INVALIDBYTECODE, as reported in DirectXShaderCompiler#3495).
+        if s.requires & shader::REQUIRES_NATIVE_16BIT_OPS != 0 && !l.native_16bit_ops {
+            return Err(gp(
+                sys::D3D12_MESSAGE_ID_CREATESHADER_INVALIDBYTECODE,
+                format!("{name}: the shader uses native 16-bit operations, which the device does not support"),
             ));
         }
         if let Some((other, first)) = out.first() {

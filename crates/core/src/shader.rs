@@ -275,7 +275,14 @@ pub struct Shader {
     pub hash: Option<ShaderHash>,
     /// The `PSV0` part.
     pub psv: Option<Psv>,
+    /// The `SFI0` part's feature flags (`D3D_SHADER_REQUIRES_*` of d3d12shader.h, such as
+    /// [`REQUIRES_NATIVE_16BIT_OPS`]); 0 without the part.
+    pub requires: u64,
 }
+
+/// `D3D_SHADER_REQUIRES_NATIVE_16BIT_OPS` (d3d12shader.h): the shader uses 16-bit types natively
+/// (DXC's `-enable-16bit-types`), which needs OPTIONS4.Native16BitShaderOpsSupported.
+pub const REQUIRES_NATIVE_16BIT_OPS: u64 = 0x4_0000;
 
 /// Why a blob is not a usable shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -534,7 +541,26 @@ pub fn parse(bytes: &[u8]) -> Result<Shader, ShaderError> {
     } else {
         Checksum::Invalid
     };
-    Ok(Shader { bytecode, stage, model, checksum, inputs, outputs, patch_constants, root_signature, hash, psv })
+    // SFI0: a little-endian u64 (shorter parts read as far as they go).
+    let requires = c.part(*b"SFI0").map_or(0, |p| {
+        let mut b = [0u8; 8];
+        let n = p.len().min(8);
+        b[..n].copy_from_slice(&p[..n]);
+        u64::from_le_bytes(b)
+    });
+    Ok(Shader {
+        bytecode,
+        stage,
+        model,
+        checksum,
+        inputs,
+        outputs,
+        patch_constants,
+        root_signature,
+        hash,
+        psv,
+        requires,
+    })
 }
 
 // ---- the writer ---------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::
 /// Highest shader model the device reports. The CPU backend executes DXIL (vertex, pixel and
 /// compute shaders, through `rd3d12_shader::dxil::exec`). 6.1 and 6.2 add nothing it must do
 /// beyond 6.0 while their optional features stay off (view instancing tier 0, no
-/// barycentrics, no native 16-bit shader ops, WaveOps FALSE); 32-bit floats keep their
+/// barycentrics, no native 16-bit shader ops, wave intrinsics of 6.0 executing); 32-bit floats keep their
 /// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
 /// Mesa's OpenGL-on-12 compiler emits, 6.2 the one Mesa's spirv_to_dxil emits.
 pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_6_2;
@@ -29,10 +29,10 @@ pub const MAX_ROOT_SIGNATURE: D3D_ROOT_SIGNATURE_VERSION = D3D_ROOT_SIGNATURE_VE
 
 pub const NODE_COUNT: u32 = 1;
 
-/// Whether wave intrinsics execute (OPTIONS1.WaveOps). Prepared for issue #20 and off: it
-/// turns on with the wave-wide interpreter, when `rd3d12_shader::dxil::support` accepts the wave
-/// and quad dx.ops ([`rd3d12_shader::interp::wave::WaveOp`]).
-const WAVE_OPS: bool = false;
+/// Whether wave intrinsics execute (OPTIONS1.WaveOps): the wave-wide interpreter runs the wave
+/// and quad dx.ops of shader model 6.0 ([`rd3d12_shader::interp::wave::WaveOp`]), which
+/// `rd3d12_shader::dxil::support` accepts.
+const WAVE_OPS: bool = true;
 
 /// OPTIONS1's WaveOps, WaveLaneCountMin, WaveLaneCountMax and TotalLaneCount for a device
 /// with (`on`) or without wave intrinsics. The interpreter runs waves of
@@ -364,11 +364,11 @@ mod tests {
 
     #[test]
     fn wave_lane_counts_are_what_the_interpreter_runs() {
-        // Off today: no wave intrinsics, lane counts 0.
-        assert_eq!(wave_caps(WAVE_OPS), (0, 0, 0, 0));
-        // Prepared: [WaveSize] 4..=128 accepted, 8 lanes per worker.
+        // On: [WaveSize] 4..=128 accepted (pixel quads are waves of 4), 8 lanes per worker.
         let workers = rd3d12_swgpu::pool::threads() as u32;
-        assert_eq!(wave_caps(true), (1, 4, 128, 8 * workers));
+        assert_eq!(wave_caps(WAVE_OPS), (1, 4, 128, 8 * workers));
+        // Without wave intrinsics the lane counts are 0.
+        assert_eq!(wave_caps(false), (0, 0, 0, 0));
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub fn dxil_programs(p: &Pipeline) -> Result<Vec<(Slot, DxilProgram)>, PsoError>
         let refuse = |why: String| PsoError::invalid(slot.bad_bytecode(), format!("{}: {why}", slot.name()));
         let program = crate::dxil::parse(bytes);
         match &program {
+            // A [WaveSize] the device does not run is DxilError::Unsupported: refused below.
             Ok(prog) => crate::dxil::support::check(&prog.module).map_err(|e| refuse(e.to_string()))?,
             Err(e @ crate::dxil::DxilError::Unsupported(..)) => return Err(refuse(e.to_string())),
             Err(_) => {}
@@ -58,20 +59,30 @@ mod tests {
                 canonical: Vec::new(),
             }
         };
-        // DXC's wave_active_sum_product: WaveGetLaneIndex (111) is its first wave operation.
+        // DXC's wave_match (shader model 6.5): WaveMatch (165) is a wave operation the
+        // interpreter does not execute.
         let wave = pipeline(
-            include_bytes!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil"
-            ))
-            .to_vec(),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wave/wave_match.cs.dxil"))
+                .to_vec(),
         );
         let e = dxil_programs(&wave).unwrap_err();
         assert_eq!(
             (e.hr, e.id),
             (E_INVALIDARG, MessageId(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0))
         );
-        assert_eq!(e.message, "CS: dx.op.waveGetLaneIndex (111, WaveGetLaneIndex) is not supported (in main)");
+        assert_eq!(
+            e.message,
+            "CS: dx.op.waveMatch (165, an opcode DXIL.rst does not define) is not supported (in main)"
+        );
+        // The wave operations of shader model 6.0 execute.
+        let sum = pipeline(
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil"
+            ))
+            .to_vec(),
+        );
+        assert!(matches!(&dxil_programs(&sum).unwrap()[..], [(Slot::Cs, Ok(_))]));
         // IMul, UMul and UDiv execute: the program is read once, here.
         let ok = pipeline(
             include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")).to_vec(),

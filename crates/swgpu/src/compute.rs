@@ -1,5 +1,6 @@
 //! One Dispatch in software: every thread group of the grid runs the compute shader's threads
-//! through [`rd3d12_shader::dxil::exec::run_group`] (groupshared memory, barriers), with the system
+//! through [`rd3d12_shader::dxil::exec::run_group_waves`] (groupshared memory, barriers; waves of
+//! the shader's `[WaveSize]` or the interpreter's default), with the system
 //! values of each thread (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID,
 //! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
 //! stages. Pure logic: the runtime resolves the root signature and descriptors.
@@ -124,6 +125,9 @@ fn run(
     if per_group == 0 || per_group > u64::from(MAX_THREADS_PER_GROUP) {
         return Err(DrawError::Shader(ExecError::Malformed(format!("numthreads {size:?}"))));
     }
+    // The group's waves: the shader's [WaveSize] or the interpreter's own size.
+    let default = rd3d12_shader::interp::wave::DEFAULT_LANES;
+    let lanes = entry.wave_size.map_or(default, |w| w.pick(default)) as usize;
     let resources = &program.dx.resources[..];
     let [nx, ny, nz] = groups.map(|n| n as usize);
     // At most 65535 per axis (the runtime's limit) fits in a usize on 64-bit hosts; a grid
@@ -160,7 +164,7 @@ fn run(
                     break;
                 }
                 group.set([(i % nx) as u32, (i / nx % ny) as u32, (i / (nx * ny)) as u32]);
-                if let Err(e) = exec::run_group(module, func, &mut refs) {
+                if let Err(e) = exec::run_group_waves(module, func, &mut refs, lanes) {
                     lowest.fail(i, DrawError::from(e));
                 }
             }

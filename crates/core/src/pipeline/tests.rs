@@ -226,6 +226,29 @@ fn shaders_must_match_their_slots() {
     rejects(&c, D3D12_MESSAGE_ID_CREATECOMPUTEPIPELINESTATE_INVALID_SHADER);
 }
 
+/// A shader using native 16-bit types (SFI0's D3D_SHADER_REQUIRES_NATIVE_16BIT_OPS: DXC's
+/// wave_16bit, `-enable-16bit-types`, flags 0x44000 with WaveOps) needs
+/// OPTIONS4.Native16BitShaderOpsSupported.
+#[test]
+fn native_16bit_shaders_need_the_device_feature() {
+    let bytes = include_bytes!("../../../../tests/fixtures/dxil/wave/wave_16bit.cs.dxil").to_vec();
+    assert_eq!(crate::shader::parse(&bytes).unwrap().requires, 0x44000);
+    let mut c = compute();
+    c.set_shader(Slot::Cs, Some(bytes));
+    let sm62 = Limits::new(Caps::today(), ShaderModel::new(6, 2));
+    rejects_with(&c, &sm62, D3D12_MESSAGE_ID_CREATESHADER_INVALIDBYTECODE);
+    // With the feature the shader passes this rule and meets the next one: its u0 is not in
+    // the test's empty root signature.
+    let bound = |c: &PipelineDesc, l: &Limits| validate(c, l).map(|_| ()).map_err(|e| e.id.0);
+    let unbound = Err(D3D12_MESSAGE_ID_CREATECOMPUTEPIPELINESTATE_CS_ROOT_SIGNATURE_MISMATCH.0);
+    assert_eq!(bound(&c, &Limits { native_16bit_ops: true, ..sm62 }), unbound);
+    // Without the flag (wave_active_sum_product: WaveOps only) the feature is not needed.
+    let plain = include_bytes!("../../../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil").to_vec();
+    assert_eq!(crate::shader::parse(&plain).unwrap().requires & crate::shader::REQUIRES_NATIVE_16BIT_OPS, 0);
+    c.set_shader(Slot::Cs, Some(plain));
+    assert_eq!(bound(&c, &sm62), unbound);
+}
+
 #[test]
 fn dxil_needs_the_shader_model_and_a_signature() {
     let dxil_cs = || {

@@ -367,6 +367,16 @@ pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) ->
     }
 }
 
+/// [`run_group`] in waves of `width` lanes (a `[WaveSize]` shader's size), through
+/// [`crate::interp::run_group_waves`]; the legacy interpreter has no waves.
+pub fn run_group_waves(module: &Module, func: &Function, envs: &mut [&mut dyn Env], width: usize) -> R<()> {
+    if legacy() {
+        run_group_legacy(module, func, envs)
+    } else {
+        crate::interp::run_group_waves(module, func, envs, width)
+    }
+}
+
 /// This interpreter's [`run`].
 pub fn run_legacy(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     if func.declaration || func.blocks.is_empty() {
@@ -1780,9 +1790,16 @@ pub fn executes(opcode: u32) -> bool {
     matches!(opcode, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140)
 }
 
-/// The error [`run_dx_op`] gives for an opcode it does not implement.
+/// The error [`run_dx_op`] gives for an opcode it does not implement. Wave and quad
+/// operations, which [`super::support::check`] accepts for the wave interpreter, say so.
 fn not_implemented(opcode: u32) -> ExecError {
-    ExecError::Unsupported(format!("dx.op {opcode} ({})", opcode_name(opcode).unwrap_or("unknown")))
+    let name = opcode_name(opcode).unwrap_or("unknown");
+    match crate::interp::wave::WaveOp::from_dx_op(opcode, &[]) {
+        Ok(Some(_)) | Err(_) => ExecError::Unsupported(format!(
+            "dx.op {opcode} ({name}): wave operations run only on the wave interpreter, not with RD3D12_INTERP=legacy"
+        )),
+        Ok(None) => ExecError::Unsupported(format!("dx.op {opcode} ({name})")),
+    }
 }
 
 /// Runs dx.op `opcode` (see [`State::run_op`]).

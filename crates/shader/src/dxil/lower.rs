@@ -6,7 +6,8 @@
 //! a global become instructions at the top of the entry block); `getelementptr` becomes a
 //! pointer plus a scalar offset and strides; `dx.op` calls become [`Dx`] operations, the
 //! operands that DXIL passes as integer codes (resource class, atomic operation, barrier
-//! flags) typed fields; leading phis become the block's phis; `fence` disappears.
+//! flags) typed fields, wave and quad intrinsics [`Op::Wave`]s with their kinds decoded; leading
+//! phis become the block's phis; `fence` disappears.
 //! Constructs the interpreter does not execute give [`LowerError::Unsupported`] with the
 //! message today's interpreter gives; malformed IR gives [`LowerError::Malformed`].
 
@@ -15,7 +16,7 @@ use super::module::{Const, Function, Module, ValueId, ValueKind};
 use super::types::{Type as LType, TypeId};
 use crate::interp::alu;
 use crate::ir::interface::ResourceClass;
-use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx};
+use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx, WaveOp};
 use crate::ir::{self, AddrSpace, Block, BlockId, Def, Inst, Op, Phi, Scalar, Terminator, Type, Value};
 use std::collections::HashMap;
 
@@ -593,6 +594,12 @@ impl<'m> Lower<'m> {
 
     /// A dx.op call.
     fn dx(&mut self, opcode: u32, ops: &[Operand], dst: Option<Value>) -> R<Option<Inst>> {
+        if let Some(i) = self.wave(opcode, ops, dst)? {
+            return Ok(Some(i));
+        }
+        if let Some(i) = self.binding(opcode, ops, dst)? {
+            return Ok(Some(i));
+        }
         let Some(mut d) = Dx::from_opcode(opcode) else {
             return unsupported(format!("dx.op {opcode} ({})", super::ops::opcode_name(opcode).unwrap_or("unknown")));
         };
@@ -639,6 +646,77 @@ impl<'m> Lower<'m> {
             _ => {}
         }
         Ok(Some(Inst { op: Op::Dx(d), args: args.into(), dst }))
+    }
+}
+
+impl Lower<'_> {
+    /// A wave or quad dx.op ([`WaveOp::from_dx_op`]) as an [`Op::Wave`]: its kind operands
+    /// decoded, its lane operands kept (`None`: not a wave operation).
+    fn wave(&mut self, opcode: u32, ops: &[Operand], dst: Option<Value>) -> R<Option<Inst>> {
+        let consts: Vec<Option<u64>> = ops
+            .iter()
+            .map(|o| match o {
+                Operand::Value(v) => self.m.const_int(Some(self.f), *v).map(|c| c as u64),
+                Operand::Metadata(_) => None,
+            })
+            .collect();
+        let op = match WaveOp::from_dx_op(opcode, &consts) {
+            Ok(Some(op)) => op,
+            Ok(None) => return Ok(None),
+            Err(e) => return unsupported(e.to_string()),
+        };
+        let mut args = Vec::with_capacity(op.lane_operands());
+        for k in 0..op.lane_operands() {
+            match ops.get(k) {
+                Some(Operand::Value(v)) => args.push(self.operand(*v)?),
+                _ => return bad(format!("dx.op {opcode}: operand {k} missing")),
+            }
+        }
+        let ty = match args.first() {
+            Some(&v) => self.scalar_ty(v)?,
+            None => Scalar::I32,
+        };
+        Ok(Some(Inst { op: Op::Wave { op, ty }, args: args.into(), dst }))
+    }
+}
+
+impl Lower<'_> {
+    /// Shader model 6.6's handles: `CreateHandleFromBinding` (217: a `%dx.types.ResBind`
+    /// constant {lower bound, upper bound, space, class}, the register index, non-uniform)
+    /// becomes the [`Dx::CreateHandle`] of the resource range declared with that class, space
+    /// and lower bound (its range id, the same index); `AnnotateHandle` (216: handle, resource
+    /// properties) a copy of its handle. `None`: another opcode.
+    fn binding(&mut self, opcode: u32, ops: &[Operand], dst: Option<Value>) -> R<Option<Inst>> {
+        let value = |k: usize| match ops.get(k) {
+            Some(Operand::Value(v)) => Ok(*v),
+            _ => bad(format!("dx.op {opcode}: operand {k} missing")),
+        };
+        match opcode {
+            216 => {
+                let h = self.operand(value(0)?)?;
+                Ok(Some(Inst { op: Op::Copy, args: [h].into(), dst }))
+            }
+            217 => {
+                let bind = self.operand(value(0)?)?;
+                let Some(&[lower, _, space, class]) = self.out.const_bits(bind) else {
+                    return unsupported("createHandleFromBinding of a binding that is not a constant");
+                };
+                let class = ResourceClass::from_dxil(class as u32)
+                    .ok_or_else(|| LowerError::Malformed(format!("resource class {class}")))?;
+                let dx = self.m.dx_metadata().map_err(|e| LowerError::Malformed(e.to_string()))?;
+                let r = dx
+                    .resources
+                    .iter()
+                    .find(|r| r.class == class && u64::from(r.space) == space && u64::from(r.lower_bound) == lower)
+                    .ok_or_else(|| {
+                        LowerError::Malformed(format!("no {class:?} range at register {lower}, space {space}"))
+                    })?;
+                let range = self.constant(Scalar::I32, u64::from(r.id));
+                let (index, non_uniform) = (self.operand(value(1)?)?, self.operand(value(2)?)?);
+                Ok(Some(Inst { op: Op::Dx(Dx::CreateHandle(class)), args: [range, index, non_uniform].into(), dst }))
+            }
+            _ => Ok(None),
+        }
     }
 }
 

@@ -508,13 +508,12 @@ impl Module {
                             None => self.md_list(*value)?,
                         };
                         let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
-                        let w = if tag == Some(11) {
-                            WaveSize::new(n(0)?, n(0)?, None)
-                        } else {
-                            let p = n(2)?;
-                            WaveSize::new(n(0)?, n(1)?, (p != 0).then_some(p))
-                        };
-                        wave_size = Some(w.ok_or(bad("wave size not a power of two in 4..=128"))?);
+                        let (min, max, p) = if tag == Some(11) { (n(0)?, n(0)?, 0) } else { (n(0)?, n(1)?, n(2)?) };
+                        // A size the device does not run (WaveLaneCountMin..Max is every size the
+                        // specs allow): unsupported, which pipeline creation refuses.
+                        let w = WaveSize::new(min, max, (p != 0).then_some(p))
+                            .ok_or(DxilError::Unsupported("wave size", u64::from(if min > max { min } else { max })))?;
+                        wave_size = Some(w);
                     }
                     if self.md_int(*tag) == Some(3) {
                         let t = self.md_list(*value)?;
@@ -583,6 +582,21 @@ mod tests {
         assert_eq!((e.wave_size.unwrap().pick(8), e.num_threads), (8, Some([128, 1, 1])));
         // Without the attribute: none.
         assert_eq!(entry("wave_lane_basics").wave_size, None);
+    }
+
+    /// A [WaveSize] outside 4..=128 (DXC's wavesize_64 with its `i32 64` constants, the size and
+    /// numthreads' x, made 256) is unsupported: pipeline creation refuses it.
+    #[test]
+    fn a_wave_size_the_device_does_not_run_is_unsupported() {
+        let path = format!("{}/../../tests/fixtures/dxil/wave/wavesize_64.cs.dxil", env!("CARGO_MANIFEST_DIR"));
+        let mut p = super::super::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let i32_ty = p.module.values.iter().find(|v| matches!(v.kind, ValueKind::Const(Const::Int(64)))).unwrap().ty;
+        for v in p.module.values.iter_mut().filter(|v| v.ty == i32_ty) {
+            if let ValueKind::Const(Const::Int(64)) = v.kind {
+                v.kind = ValueKind::Const(Const::Int(256));
+            }
+        }
+        assert_eq!(p.module.dx_metadata().unwrap_err(), DxilError::Unsupported("wave size", 256));
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! What the CPU interpreter ([`super::exec`]) executes, decided for a whole module before
 //! anything runs. A draw or dispatch stopped by an operation the interpreter does not implement
 //! is skipped, which leaves its targets with wrong contents; pipeline creation refuses such a
-//! shader instead ([`rd3d12_core::pipeline::dxil_programs`]), naming the first construct found.
+//! shader instead ([`crate::pipeline::dxil_programs`]), naming the first construct found.
 //!
 //! The dx.op table is [`super::exec::executes`], beside the dispatch it describes (a test
-//! there keeps the two equal); the instruction, cast and constant rules below mirror
+//! there keeps the two equal), plus the wave and quad operations of
+//! [`WaveOp::from_dx_op`] that the wave interpreter runs; the instruction, cast and constant rules below mirror
 //! `State::exec`, [`super::exec`]'s `cast` and `State::constant`.
 
-use super::inst::{CastOp, InstKind};
+use super::inst::{CastOp, InstKind, Operand};
 use super::module::{const_operands, Const, Function, Module, ValueId, ValueKind};
+use crate::interp::wave::WaveOp;
 use core::fmt;
 
 /// A construct of a module that the interpreter does not execute.
@@ -62,12 +64,35 @@ fn instruction(m: &Module, f: &Function, kind: &InstKind) -> Option<String> {
     match kind {
         InstKind::Call { callee, .. } => match m.dx_op(f, kind) {
             Some(op) if super::exec::executes(op.opcode) => None,
-            Some(op) => Some(format!(
-                "{} ({}, {})",
-                op_class(op.function),
-                op.opcode,
-                op.name.unwrap_or("an opcode DXIL.rst does not define")
-            )),
+            // Shader model 6.6's handles (AnnotateHandle, CreateHandleFromBinding): the lowering
+            // makes them createHandle's (and refuses what it cannot resolve); not the legacy
+            // interpreter.
+            Some(op) if matches!(op.opcode, 216 | 217) && !super::exec::legacy() => None,
+            Some(op) => {
+                let name = || {
+                    format!(
+                        "{} ({}, {})",
+                        op_class(op.function),
+                        op.opcode,
+                        op.name.unwrap_or("an opcode DXIL.rst does not define")
+                    )
+                };
+                // Wave and quad operations run on the wave interpreter (the legacy one refuses
+                // them when it meets them), if their kind operands are constants in range.
+                let consts: Vec<Option<u64>> = op
+                    .args
+                    .iter()
+                    .map(|o| match o {
+                        Operand::Value(v) => m.const_int(Some(f), *v).map(|c| c as u64),
+                        Operand::Metadata(_) => None,
+                    })
+                    .collect();
+                match WaveOp::from_dx_op(op.opcode, &consts) {
+                    Ok(Some(_)) => None,
+                    Ok(None) => Some(name()),
+                    Err(e) => Some(format!("{} ({})", name(), e.what)),
+                }
+            }
             None => {
                 let name = match m.value(Some(f), *callee).map(|v| &v.kind) {
                     Some(ValueKind::Function(i)) => m.functions.get(*i).map_or("?", |g| g.name.as_str()),
@@ -131,38 +156,77 @@ mod tests {
         assert_eq!(op_class("dx.op.binaryWithTwoOuts.i32"), "dx.op.binaryWithTwoOuts");
     }
 
-    #[test]
-    fn wave_operations_are_named() {
-        let p = super::super::parse(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/dxil/wave_active_sum_product.cs.dxil"
-        )));
-        let e = check(&p.unwrap().module).unwrap_err();
-        assert_eq!(e.what, "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex)");
-        assert_eq!(e.to_string(), "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex) is not supported (in main)");
+    fn fixture(name: &str) -> crate::dxil::Program {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
+        super::super::parse(&std::fs::read(format!("{dir}/{name}")).unwrap()).unwrap()
     }
 
-    /// Every DXIL fixture (Mesa's GL and SPIR-V compilers, DXC) executes, but the two kept
-    /// for their wave and quad operations.
+    /// The wave and quad operations of shader model 6.0 are accepted; WaveMatch (6.5) is
+    /// refused by name.
+    #[test]
+    fn wave_operations_are_named() {
+        assert_eq!(check(&fixture("wave_active_sum_product.cs.dxil").module), Ok(()));
+        assert_eq!(check(&fixture("wave/quad_read.cs.dxil").module), Ok(()));
+        let e = check(&fixture("wave/wave_match.cs.dxil").module).unwrap_err();
+        assert_eq!(e.what, "dx.op.waveMatch (165, an opcode DXIL.rst does not define)");
+        assert_eq!(
+            e.to_string(),
+            "dx.op.waveMatch (165, an opcode DXIL.rst does not define) is not supported (in main)"
+        );
+    }
+
+    /// A wave operation whose kind operand is out of range (WaveActiveOp's op kind 7, made
+    /// from DXC's WaveActiveSum) is refused naming the operand.
+    #[test]
+    fn a_wave_operation_with_a_bad_kind_is_refused() {
+        let mut p = fixture("wave_active_sum_product.cs.dxil");
+        let m = &mut p.module;
+        let f = m.functions.iter().position(|f| !f.declaration).unwrap();
+        let kind = m.functions[f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .find_map(|i| match m.dx_op(&m.functions[f], &i.kind) {
+                Some(op) if op.opcode == 119 => match op.args.get(1) {
+                    Some(Operand::Value(v)) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .unwrap();
+        // The constant itself becomes 7 (every use of it: the first one check meets is a
+        // WaveActiveOp's kind).
+        let first_local = m.functions[f].first_local;
+        let def = if kind.0 >= first_local {
+            &mut m.functions[f].values[(kind.0 - first_local) as usize]
+        } else {
+            &mut m.values[kind.0 as usize]
+        };
+        def.kind = ValueKind::Const(Const::Int(7));
+        let e = check(m).unwrap_err();
+        assert_eq!(e.what, "dx.op.waveActiveOp (119, WaveActiveOp) (WaveActiveOp's op kind is not a constant 0..=3)");
+    }
+
+    /// Every DXIL fixture (Mesa's GL and SPIR-V compilers, DXC; the top level's and `wave/`'s,
+    /// whose WaveSize ones bind resources as shader model 6.6 does) executes, but WaveMatch's.
     #[test]
     fn every_fixture_in_the_repository_executes() {
-        const REFUSED: [(&str, &str); 2] = [
-            ("wave_active_sum_product.cs.dxil", "dx.op.waveGetLaneIndex (111, WaveGetLaneIndex)"),
-            ("ps_derivatives.ps.dxil", "dx.op.quadOp (123, QuadOp)"),
-        ];
+        const REFUSED: [(&str, &str); 1] =
+            [("wave/wave_match.cs.dxil", "dx.op.waveMatch (165, an opcode DXIL.rst does not define)")];
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
         let mut n = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !name.ends_with(".dxil") {
-                continue;
+        for sub in ["", "wave/"] {
+            for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let name = format!("{sub}{}", entry.unwrap().file_name().to_string_lossy());
+                if !name.ends_with(".dxil") {
+                    continue;
+                }
+                let p = fixture(&name);
+                let refused = REFUSED.iter().find(|(n, _)| *n == name).map(|(_, what)| what.to_string());
+                assert_eq!(check(&p.module).map_err(|e| e.what), refused.map_or(Ok(()), Err), "{name}");
+                n += 1;
             }
-            let p = super::super::parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let refused = REFUSED.iter().find(|(n, _)| *n == name).map(|(_, what)| what.to_string());
-            assert_eq!(check(&p.module).map_err(|e| e.what), refused.map_or(Ok(()), Err), "{name}");
-            n += 1;
         }
-        assert!(n >= 40, "{n} fixtures");
+        assert!(n >= 60, "{n} fixtures");
     }
 }

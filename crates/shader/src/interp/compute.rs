@@ -151,6 +151,7 @@ impl Wave<'_> {
             | Op::AtomicRmw(..)
             | Op::CmpXchg { .. } => self.memory(inst, mask, group)?,
             Op::Dx(dx) => return self.dx(*dx, inst, mask, envs),
+            Op::Wave { op, ty } => self.wave_op(*op, *ty, inst, mask)?,
         }
         Ok(false)
     }

@@ -26,6 +26,9 @@ pub struct Wave<'p> {
     pub(crate) p: &'p Program,
     /// Lanes.
     pub(crate) w: usize,
+    /// The wave's size as wave operations see it (WaveGetLaneCount): a power of two from 4 to
+    /// 128, at least `w` (a group's last wave, a lone vertex, may fill only some of its lanes).
+    pub(crate) lanes: u32,
     /// Slot `s` of lane `l` at `s * w + l`.
     pub(crate) regs: Vec<u64>,
     /// Lane `l`'s private memory at `l * private_cells ..`.
@@ -41,7 +44,7 @@ pub struct Wave<'p> {
     /// The wave belongs to a compute thread group: group barriers stop it.
     pub(crate) grouped: bool,
     /// Scratch for parallel copies.
-    tmp: Vec<u64>,
+    pub(crate) tmp: Vec<u64>,
     /// Scratch for derivatives.
     pub(crate) tmpf: Vec<f32>,
 }
@@ -75,6 +78,12 @@ impl Drop for Wave<'_> {
             }
         });
     }
+}
+
+/// The wave size of a wave of `w` lanes: the power of two at or above it, 4 to 128.
+fn lane_count(w: usize) -> u32 {
+    use super::wave::{MAX_LANES, MIN_LANES};
+    (w.min(MAX_LANES as usize) as u32).next_power_of_two().clamp(MIN_LANES, MAX_LANES)
 }
 
 /// The mask of lanes `0..w`.
@@ -131,6 +140,7 @@ impl<'p> Wave<'p> {
         Wave {
             p,
             w,
+            lanes: lane_count(w),
             regs,
             mem,
             pc,
@@ -142,6 +152,13 @@ impl<'p> Wave<'p> {
             tmp: Vec::new(),
             tmpf: Vec::new(),
         }
+    }
+
+    /// The same wave as one of `width` lanes of which only the first `w` run (the last wave of
+    /// a group, a partial batch): what WaveGetLaneCount says and ballots span.
+    pub fn with_lanes(mut self, width: usize) -> Wave<'p> {
+        self.lanes = lane_count(width.max(self.w));
+        self
     }
 
     /// The helper lanes (bit `l` for lane `l`): what wave operations leave out.

@@ -21,9 +21,11 @@
 //! until all have reached it. The interface with the pipeline is today's [`Env`], one per
 //! lane, called lane by lane; the step budget and the deadline are today's too.
 //!
-//! Wave intrinsics (issue #20): [`wave`] computes them as pure
-//! functions of the lanes' values and the active mask; `resources::wave_op` is where the
-//! interpreter calls it, once the lowering has them.
+//! Wave intrinsics ([`crate::ir::Op::Wave`]): [`wave`] computes them as pure functions of the
+//! lanes' values, the lanes running the instruction and the wave's helper lanes;
+//! `resources::wave_op` calls it. A wave is `Wave::lanes` wide for them (WaveGetLaneCount:
+//! [`DEFAULT_WAVE`], a compute shader's `[WaveSize]`, 4 for a pixel quad), its lanes past the
+//! invocations it holds inactive.
 
 pub mod alu;
 mod compute;
@@ -92,7 +94,7 @@ pub fn run_waves(module: &Module, func: &Function, envs: &mut [&mut dyn Env], wi
     let mut group = vec![0u64; p.group_cells as usize];
     for c in envs.chunks_mut(width.clamp(1, MAX_WAVE)) {
         group.fill(0);
-        Wave::new(p, c.len(), false).run(c, &mut group)?;
+        Wave::new(p, c.len(), false).with_lanes(width).run(c, &mut group)?;
     }
     Ok(())
 }
@@ -110,7 +112,7 @@ pub fn run_group_waves(module: &Module, func: &Function, envs: &mut [&mut dyn En
     let p = program(module, func)?;
     let width = width.clamp(1, MAX_WAVE);
     let mut group = vec![0u64; p.group_cells as usize];
-    let mut waves: Vec<Wave<'_>> = envs.chunks(width).map(|c| Wave::new(p, c.len(), true)).collect();
+    let mut waves: Vec<Wave<'_>> = envs.chunks(width).map(|c| Wave::new(p, c.len(), true).with_lanes(width)).collect();
     let mut done = vec![false; waves.len()];
     while done.iter().any(|d| !d) {
         for ((w, envs), d) in waves.iter_mut().zip(envs.chunks_mut(width)).zip(done.iter_mut()) {

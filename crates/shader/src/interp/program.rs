@@ -209,7 +209,7 @@ impl Program {
                     dst_ty: i.dst.map_or(Type::Void, |d| f.ty(d).clone()),
                     region,
                 };
-                if matches!(x.op, Op::Dx(_)) && x.args.len() < DX_OPERANDS {
+                if matches!(x.op, Op::Dx(_) | Op::Wave { .. }) && x.args.len() < DX_OPERANDS {
                     let pad = DX_OPERANDS - x.args.len();
                     let grow = |b: &[u32], v: u32| b.iter().copied().chain(std::iter::repeat_n(v, pad)).collect();
                     x.args = grow(&x.args, zero);

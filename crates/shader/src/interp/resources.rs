@@ -1,12 +1,14 @@
 //! The dx.ops that reach outside the wave, through each lane's [`Env`] (inputs, outputs,
 //! handles, constant buffers, textures, buffers, UAV atomics, system values, streams, hull
 //! and domain shader state, discard), and the ones that read other lanes of a quad
-//! (derivatives, implicit-LOD sampling). Calls go lane by lane in lane order; the first
-//! lane's error stops the instruction.
+//! (derivatives, implicit-LOD sampling), and the wave and quad intrinsics, which read other lanes
+//! of the wave ([`super::wave`]). Calls go lane by lane in lane order; the first lane's error
+//! stops the instruction.
 
 use super::alu;
-use super::control::{each, try_each, Wave};
+use super::control::{each, full, try_each, Wave};
 use super::program::XInst;
+use super::wave::{self, WaveOp};
 use super::{bits_of, val_of, Env, EvalAt, ExecError, SampleMode, R};
 use crate::ir::op::{Dx, EvalKind, SampleKind};
 use crate::ir::{Scalar, Type};
@@ -388,10 +390,38 @@ impl Wave<'_> {
                 let v = self.arg_val(inst, 3, l);
                 envs[l].store_patch_constant(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, &v)
             })?,
-            // Wave intrinsics are not lowered yet: `interp/wave.rs` will compute them here from
-            // the lanes of `mask` (helpers: `self.helpers`).
+            // Every operation the IR has runs above or in `dx_compute`.
             other => return Err(ExecError::Unsupported(format!("dx.op {} ({})", other.opcode(), other.name()))),
         }
         Ok(false)
+    }
+
+    /// A wave or quad intrinsic for the lanes of `mask` ([`wave::eval`]): the lanes running
+    /// it are the active ones, the wave's helper lanes get results but take no part (quad
+    /// reads read them), lanes from `w` to [`Wave::lanes`] are inactive.
+    pub(crate) fn wave_op(&mut self, op: WaveOp, ty: Scalar, inst: &XInst, mask: u128) -> R<()> {
+        let (w, wi) = (self.w, self.lanes as usize);
+        let lanes = wave::Lanes::new(self.lanes, mask & full(w), self.helpers)
+            .ok_or_else(|| ExecError::Malformed(format!("a wave of {} lanes", self.lanes)))?;
+        let (n, results) = (op.lane_operands().min(inst.args.len()), op.results());
+        let mut buf = std::mem::take(&mut self.tmp);
+        buf.clear();
+        buf.resize(wi * (n + results), 0);
+        // A wave has at most 128 lanes (`w <= wi`); `min` keeps a larger one from indexing past.
+        let held = w.min(wi);
+        for k in 0..n {
+            let s = inst.args[k] as usize * w;
+            buf[k * wi..k * wi + held].copy_from_slice(&self.regs[s..s + held]);
+        }
+        let (ins, out) = buf.split_at_mut(n * wi);
+        let args = [ins.get(..wi).unwrap_or(&[]), ins.get(wi..).unwrap_or(&[])];
+        wave::eval(op, ty, &lanes, &args[..n], out);
+        let d = inst.dst as usize;
+        for c in 0..results.min(inst.dst_ty.slots() as usize) {
+            let s = inst.dst_ty.slot(c as u32);
+            each(mask, w, |l| self.regs[(d + c) * w + l] = s.mask(out[c * wi + l]));
+        }
+        self.tmp = buf;
+        Ok(())
     }
 }

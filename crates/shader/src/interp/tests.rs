@@ -159,6 +159,14 @@ fn deadline() -> Option<std::time::Instant> {
     Some(std::time::Instant::now() + std::time::Duration::from_millis(300))
 }
 
+/// Whether the entry point of `p` calls a wave or quad operation (which only the wave
+/// interpreter runs: the differential tests leave those fixtures out).
+fn uses_waves(p: &crate::dxil::Program) -> bool {
+    let f = &p.module.functions[p.dx.entry_points[0].function];
+    super::program(&p.module, f)
+        .is_ok_and(|x| x.ir.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Wave { .. })))
+}
+
 /// Every compute fixture (one thread group, the whole group; waves of 8, 3, 32 and 64 lanes) and
 /// every vertex fixture (12 vertices as one wave of 8 and one of 4) make the same calls with
 /// the same bits on both interpreters.
@@ -177,8 +185,11 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
         let e = &p.dx.entry_points[0];
         let f = &p.module.functions[e.function];
         if super::program(&p.module, f).is_err() {
-            // Wave operations: neither interpreter runs them yet.
             assert!(crate::dxil::support::check(&p.module).is_err(), "{name}");
+            continue;
+        }
+        if uses_waves(&p) {
+            // Wave operations: the legacy interpreter does not run them.
             continue;
         }
         let compute = name.ends_with(".cs.dxil");
@@ -235,7 +246,7 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_pixel_fixture() {
     for name in &names {
         let p = fixture(name);
         let f = &p.module.functions[p.dx.entry_points[0].function];
-        if super::program(&p.module, f).is_err() {
+        if super::program(&p.module, f).is_err() || uses_waves(&p) {
             continue;
         }
         let make = || (0..16).map(|i| Rec::new(i, [4, 4, 1])).collect::<Vec<Rec>>();
@@ -558,4 +569,261 @@ fn helper_lanes_are_those_the_environment_names_and_those_that_discard() {
     let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
     assert!(wave.run(&mut refs, &mut []).unwrap());
     assert_eq!(wave.helpers(), 0b1101);
+}
+
+/// The values of [`wave_program`]: registers 0..=6, then constants.
+const W_TID: u32 = 0;
+const W_ONE: u32 = 7;
+const W_ZERO: u32 = 8;
+const W_TRUE: u32 = 11;
+
+/// bb0: %0 = tid; %1 = tid & 1; %2 = %1 == 0; br %2, bb1, bb2
+/// bb1: %3 = `then_op`(tid) -> bb3;  bb2: %4 = `then_op`(tid) -> bb3
+/// bb3: %5 = phi [%3, bb1], [%4, bb2]; %6 = `join_op`; out col 0 = %5, col 1 = %6.
+fn wave_program(side: Inst, other: Inst, join: Inst) -> crate::ir::Function {
+    func(
+        vec![
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::Bool),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            reg(Scalar::I32),
+            int(1),
+            int(0),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+            (Type::Scalar(Scalar::I8), Def::Const([1].into())),
+            (Type::Scalar(Scalar::Bool), Def::Const([1].into())),
+        ],
+        vec![
+            Block {
+                phis: vec![],
+                insts: vec![
+                    inst(Op::Dx(Dx::SysValue(SysValue::FlattenedThreadIdInGroup)), &[], Some(W_TID)),
+                    inst(Op::Binary(BinOp::And, Scalar::I32), &[W_TID, W_ONE], Some(1)),
+                    inst(Op::Cmp(CmpPred::IEq, Scalar::I32), &[1, W_ZERO], Some(2)),
+                ],
+                term: Terminator::CondBr { cond: Value(2), then: BlockId(1), otherwise: BlockId(2) },
+            },
+            Block { phis: vec![], insts: vec![side], term: Terminator::Br(BlockId(3)) },
+            Block { phis: vec![], insts: vec![other], term: Terminator::Br(BlockId(3)) },
+            Block {
+                phis: vec![Phi { dst: Value(5), incoming: [(BlockId(1), Value(3)), (BlockId(2), Value(4))].into() }],
+                insts: vec![
+                    join,
+                    inst(Op::Dx(Dx::StoreOutput), &[W_ZERO, W_ZERO, 9, 5], None),
+                    inst(Op::Dx(Dx::StoreOutput), &[W_ZERO, W_ZERO, 10, 6], None),
+                ],
+                term: Terminator::Ret,
+            },
+        ],
+    )
+}
+
+fn wave_inst(op: wave::WaveOp, ty: Scalar, args: &[u32], dst: u32) -> Inst {
+    inst(Op::Wave { op, ty }, args, Some(dst))
+}
+
+fn sum() -> wave::WaveOp {
+    wave::WaveOp::Active { op: wave::Reduce::Sum, signed: false }
+}
+
+/// WaveActiveSum inside each side of a divergent branch sums only that side's lanes; after
+/// the branch the lanes are one wave again (WaveActiveCountBits(true) counts all eight).
+#[test]
+fn a_wave_reduction_in_a_divergent_branch_sees_its_side_only() {
+    let f = wave_program(
+        wave_inst(sum(), Scalar::I32, &[W_TID], 3),
+        wave_inst(sum(), Scalar::I32, &[W_TID], 4),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 6),
+    );
+    let text = f.to_string();
+    assert!(text.contains("= wave.WaveActiveOp sum unsigned i32 %0"), "{text}");
+    let (r, envs) = run_wave(f, 8, false);
+    r.unwrap();
+    for (i, e) in envs.iter().enumerate() {
+        // Even lanes: 0 + 2 + 4 + 6; odd lanes: 1 + 3 + 5 + 7.
+        let want = if i % 2 == 0 { 12 } else { 16 };
+        assert_eq!(e.log, [format!("out 0 0 0 {want:#x}"), "out 0 0 1 0x8".into()], "lane {i}\n{text}");
+    }
+}
+
+/// A pixel quad whose lane 3 is a helper: QuadReadAcrossX reads it (lane 2 gets 3), while
+/// WaveActiveCountBits and WaveActiveSum leave it out (3 lanes; 0 + 1 + 2). The helper lane still
+/// gets the results.
+#[test]
+fn quad_reads_see_helper_lanes_and_wave_reductions_do_not() {
+    let x = wave::WaveOp::Quad(wave::QuadDir::X);
+    // Each side sums its lanes; the join, all four lanes again, reads across X.
+    let f = wave_program(
+        wave_inst(sum(), Scalar::I32, &[W_TID], 3),
+        wave_inst(sum(), Scalar::I32, &[W_TID], 4),
+        wave_inst(x, Scalar::I32, &[W_TID], 6),
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [2, 2, 1])).collect();
+    envs[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let mut group = vec![0u64; p.group_cells as usize];
+    let mut w = Wave::new(&p, 4, false);
+    w.run(&mut refs, &mut group).unwrap();
+    assert_eq!(w.helpers(), 0b1000);
+    drop(refs);
+    // Sums: even side lanes 0 and 2 (0 + 2); odd side lane 1 alone (lane 3 is a helper).
+    let want = [(2, 1), (1, 0), (2, 3), (1, 2)];
+    for (i, e) in envs.iter().enumerate() {
+        let (s, across) = want[i];
+        assert_eq!(e.log, [format!("out 0 0 0 {s:#x}"), format!("out 0 0 1 {across:#x}")], "lane {i}\n{}", p.ir);
+    }
+    // Uniform flow: CountBits(true) counts the three non-helper lanes.
+    let f = wave_program(
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 3),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 4),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 6),
+    );
+    let p = Program::new(f).unwrap();
+    let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [2, 2, 1])).collect();
+    envs[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    Wave::new(&p, 4, false).run(&mut refs, &mut group).unwrap();
+    drop(refs);
+    // Each side: even lanes 0, 2 (2); odd lanes 1 (1, lane 3 a helper); joined: 3.
+    for (i, e) in envs.iter().enumerate() {
+        let side = if i % 2 == 0 { 2 } else { 1 };
+        assert_eq!(e.log, [format!("out 0 0 0 {side:#x}"), "out 0 0 1 0x3".into()], "lane {i}");
+    }
+}
+
+/// A group of 64 threads in waves of 4, 16, 32 and 64 lanes (what `[WaveSize]` picks), and of
+/// 8 with a last wave of 6 threads: WaveGetLaneCount is the wave's size, each wave sums its own
+/// threads, and a partial wave's missing lanes are inactive (CountBits(true) = 6).
+#[test]
+fn waves_of_a_group_have_the_size_asked_for() {
+    let count = wave_inst(wave::WaveOp::GetLaneCount, Scalar::I32, &[], 6);
+    let f = wave_program(
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 3),
+        wave_inst(wave::WaveOp::CountBits, Scalar::Bool, &[W_TRUE], 4),
+        count.clone(),
+    );
+    let p = Program::new(f).unwrap();
+    for (threads, width) in [(64u32, 4usize), (64, 16), (64, 32), (64, 64), (14, 8)] {
+        let mut envs: Vec<Rec> = (0..threads).map(|i| Rec::new(i, [threads, 1, 1])).collect();
+        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+        let mut group = vec![0u64; p.group_cells as usize];
+        for c in refs.chunks_mut(width) {
+            Wave::new(&p, c.len(), true).with_lanes(width).run(c, &mut group).unwrap();
+        }
+        drop(refs);
+        for (i, e) in envs.iter().enumerate() {
+            // Each side of the branch holds half of the wave's threads.
+            let in_wave = (threads as usize - i / width * width).min(width);
+            let side = (in_wave + usize::from(i % 2 == 0)) / 2;
+            let want = [format!("out 0 0 0 {side:#x}"), format!("out 0 0 1 {width:#x}")];
+            assert_eq!(e.log, want, "thread {i}, waves of {width}");
+        }
+    }
+}
+
+/// A pixel of DXC's ps_derivatives: SV_Position in, the two targets' components recorded.
+struct Pixel {
+    x: u32,
+    y: u32,
+    helper: bool,
+    out: [[f32; 4]; 2],
+}
+
+impl Env for Pixel {
+    fn load_input(&mut self, _sig: u32, _row: u32, col: u8, _vertex: Option<u32>) -> R<Val> {
+        Ok(Val::F32([self.x as f32 + 0.5, self.y as f32 + 0.5, 0.5, 1.0][col.min(3) as usize]))
+    }
+    fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> R<()> {
+        if let (Some(t), Val::F32(v)) = (self.out.get_mut(sig as usize), value) {
+            t[col.min(3) as usize] = *v;
+        }
+        Ok(())
+    }
+    fn create_handle(&mut self, _class: u8, _range: u32, _index: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _handle: u32, _row: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+    fn is_helper(&self) -> bool {
+        self.helper
+    }
+}
+
+/// DXC's ps_derivatives (QuadReadAcrossX/Y/Diagonal beside ddx/ddy) over a 4x4 block as four
+/// quads of one wave, the top-left quad's bottom-right pixel a helper lane: every pixel gets what
+/// its HLSL comment works out, f = px^2 + 3 py: RT0 = (4 (px / 2) + 1, 3, 4 (px / 2) + 1, 3),
+/// RT1 = (4 (px / 2) + 4, px ^ 1, py ^ 1, (px ^ 1) + 8 (py ^ 1)); the quad reads of the helper's
+/// neighbours read the helper's values.
+#[test]
+fn pixel_quads_read_across_their_lanes_helpers_included() {
+    let p = fixture("ps_derivatives.ps.dxil");
+    let f = &p.module.functions[p.dx.entry_points[0].function];
+    let mut px: Vec<Pixel> = Vec::new();
+    for (qx, qy) in [(0, 0), (2, 0), (0, 2), (2, 2)] {
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            px.push(Pixel { x: qx + dx, y: qy + dy, helper: false, out: [[f32::NAN; 4]; 2] });
+        }
+    }
+    px[3].helper = true;
+    let mut refs: Vec<&mut dyn Env> = px.iter_mut().map(|e| e as &mut dyn Env).collect();
+    run_quads(&p.module, f, &mut refs).unwrap();
+    drop(refs);
+    for e in &px {
+        let (x, y) = (e.x, e.y);
+        let d = (4 * (x / 2) + 1) as f32;
+        let rt0 = [d, 3.0, d, 3.0];
+        let rt1 = [d + 3.0, (x ^ 1) as f32, (y ^ 1) as f32, ((x ^ 1) + 8 * (y ^ 1)) as f32];
+        assert_eq!(e.out, [rt0, rt1], "pixel ({x}, {y})");
+    }
+}
+
+/// The legacy interpreter (a benchmark baseline) refuses a wave operation when it meets one,
+/// saying that only the wave interpreter runs them.
+#[test]
+fn the_legacy_interpreter_refuses_wave_operations_clearly() {
+    let p = fixture("wave_active_sum_product.cs.dxil");
+    let f = &p.module.functions[p.dx.entry_points[0].function];
+    let mut envs: Vec<Rec> = (0..64).map(|i| Rec::new(i, [64, 1, 1])).collect();
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let e = run_group_legacy(&p.module, f, &mut refs).unwrap_err();
+    assert_eq!(
+        e,
+        ExecError::Unsupported(
+            "dx.op 111 (WaveGetLaneIndex): wave operations run only on the wave interpreter, not with \
+             RD3D12_INTERP=legacy"
+                .into()
+        )
+    );
+}
+
+/// Malformed wave operations give defined results, never a panic: a Ballot whose operand is
+/// missing (it reads the zero slot: no lane votes) into a one-slot result, a ReadLaneAt of a
+/// lane past the wave, in a wave of one invocation (WaveGetLaneCount 4, three lanes inactive).
+#[test]
+fn malformed_wave_operations_are_defined() {
+    let ballot = inst(Op::Wave { op: wave::WaveOp::Ballot, ty: Scalar::Bool }, &[], Some(3));
+    let read = wave_inst(wave::WaveOp::ReadLaneAt, Scalar::I32, &[W_TID, W_ONE], 4);
+    let count = wave_inst(wave::WaveOp::GetLaneCount, Scalar::I32, &[], 6);
+    let f = wave_program(ballot, read, count);
+    for n in [1u32, 8] {
+        let (r, envs) = run_wave(f.clone(), n, false);
+        r.unwrap();
+        for (i, e) in envs.iter().enumerate() {
+            // Even lanes: the empty ballot; odd lanes: lane 1 of their side (the odd lanes).
+            let side = if i % 2 == 0 { 0 } else { 1 };
+            let lanes = if n == 1 { 4 } else { n };
+            assert_eq!(e.log, [format!("out 0 0 0 {side:#x}"), format!("out 0 0 1 {lanes:#x}")], "lane {i} of {n}");
+        }
+    }
 }

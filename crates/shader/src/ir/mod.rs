@@ -3,6 +3,7 @@
 //!
 //! * [`types`] — the types of values ([`types::Scalar`], [`types::Type`]).
 //! * [`op`] — what instructions do: [`op::Op`] and the typed enums of DXIL's integer codes.
+//! * [`wave`] — the wave and quad operations of [`Op::Wave`], decoded.
 //! * [`interface`] — the shader interface: signatures, resources, stage state.
 //! * [`print`](mod@print) — text like `%5 = fadd float %3, %4`, for eyes and test messages.
 //!
@@ -15,6 +16,7 @@ pub mod interface;
 pub mod op;
 pub mod print;
 pub mod types;
+pub mod wave;
 
 pub use op::Op;
 pub use types::{AddrSpace, Scalar, Type};

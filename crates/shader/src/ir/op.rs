@@ -5,6 +5,7 @@
 
 use super::interface::ResourceClass;
 use super::types::Scalar;
+pub use super::wave::WaveOp;
 
 /// A binary operator (LLVM's, integer forms signless: the operator says how it reads them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -724,6 +725,17 @@ pub enum Op {
     },
     /// A dx.op call.
     Dx(Dx),
+    /// A wave or quad intrinsic (dx.ops 110–123, 135, 136), its constant kind operands
+    /// decoded into `op`; operands are the lane operands of [`WaveOp::lane_operands`] (the
+    /// value, then the lane index of ReadLaneAt / QuadReadLaneAt), `ty` the value's type
+    /// (`I32` for the operations without one). The result's type is [`WaveOp::result`] of
+    /// `ty` (Ballot: four `I32`).
+    Wave {
+        /// The operation.
+        op: WaveOp,
+        /// The type of the value operand.
+        ty: Scalar,
+    },
 }
 
 #[cfg(test)]

@@ -101,6 +101,7 @@ fn mnemonic(op: &Op) -> String {
         Op::AtomicRmw(a, s) => format!("atomicrmw {} {}", a.name(), s.name()),
         Op::CmpXchg { ty, .. } => format!("cmpxchg {}", ty.name()),
         Op::Dx(d) => dx(d),
+        Op::Wave { op, ty } => wave(*op, *ty),
     }
 }
 
@@ -113,6 +114,35 @@ fn dx(d: &Dx) -> String {
         _ => String::new(),
     };
     format!("dx.{}{extra}", d.name())
+}
+
+/// `wave.WaveActiveOp sum signed i32`: DXIL.rst's name, the decoded kinds, the value's type.
+fn wave(op: super::op::WaveOp, ty: Scalar) -> String {
+    use super::wave::{QuadDir, Reduce, WaveOp};
+    let reduce = |r: Reduce| match r {
+        Reduce::Sum => "sum",
+        Reduce::Product => "product",
+        Reduce::Min => "min",
+        Reduce::Max => "max",
+    };
+    let kind = match op {
+        WaveOp::Active { op, signed } | WaveOp::Prefix { op, signed } => {
+            format!(" {} {}", reduce(op), if signed { "signed" } else { "unsigned" })
+        }
+        WaveOp::Bit(b) => format!(" {}", ["and", "or", "xor"][b as usize]),
+        WaveOp::Quad(d) => format!(
+            " {}",
+            match d {
+                QuadDir::X => "x",
+                QuadDir::Y => "y",
+                QuadDir::Diagonal => "diagonal",
+            }
+        ),
+        _ => String::new(),
+    };
+    let name = crate::dxil::ops::opcode_name(op.opcode()).unwrap_or("?");
+    let ty = if op.lane_operands() == 0 { String::new() } else { format!(" {}", ty.name()) };
+    format!("wave.{name}{kind}{ty}")
 }
 
 fn write_block(func: &Function, b: &Block, index: usize, out: &mut dyn Write) -> fmt::Result {

@@ -11,18 +11,19 @@ fn lower_main(name: &str) -> ir::Function {
     lower(&p.module, f).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Every function of every fixture lowers, but the two kept for their wave and quad
-/// operations, which the IR does not have yet (the same refusal `support::check` gives).
+/// Every function of every fixture (the top level's and `wave/`'s) lowers, but WaveMatch's
+/// (shader model 6.5), which the IR does not have (the same refusal `support::check` gives).
 #[test]
 fn every_fixture_lowers() {
-    const REFUSED: [(&str, &str); 2] = [
-        ("wave_active_sum_product.cs.dxil", "unsupported: dx.op 111 (WaveGetLaneIndex)"),
-        ("ps_derivatives.ps.dxil", "unsupported: dx.op 123 (QuadOp)"),
-    ];
+    const REFUSED: [(&str, &str); 1] = [("wave/wave_match.cs.dxil", "unsupported: dx.op 165 (unknown)")];
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
     let mut n = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+    let listing = |sub: &str| {
+        let d = std::fs::read_dir(format!("{dir}/{sub}")).unwrap();
+        let sub = sub.to_string();
+        d.map(move |e| format!("{sub}{}", e.unwrap().file_name().to_string_lossy()))
+    };
+    for name in listing("").chain(listing("wave/")) {
         if !name.ends_with(".dxil") {
             continue;
         }
@@ -43,7 +44,7 @@ fn every_fixture_lowers() {
         assert_eq!(got, want, "{name}");
         n += 1;
     }
-    assert!(n >= 40, "{n} fixtures");
+    assert!(n >= 60, "{n} fixtures");
 }
 
 #[test]
@@ -98,4 +99,23 @@ fn a_static_array_becomes_an_initialised_global_indexed_by_strides() {
     let geps: Vec<&Op> =
         f.blocks.iter().flat_map(|b| &b.insts).map(|i| &i.op).filter(|o| matches!(o, Op::PtrAdd { .. })).collect();
     assert!(!geps.is_empty(), "{f}");
+}
+
+/// Wave operations lower to typed [`Op::Wave`]s (kinds decoded, the kind operands gone), and
+/// shader model 6.6's createHandleFromBinding / annotateHandle to the createHandle of the range
+/// declared at that register (DXC's wavesize_4: u0 is range 0; annotateHandle a copy).
+#[test]
+fn wave_operations_and_handles_from_bindings_lower() {
+    use crate::interp::wave::{Reduce, WaveOp};
+    let p = program("wave/wavesize_4.cs.dxil");
+    let f = lower(&p.module, p.module.function("main").unwrap()).unwrap();
+    let text = f.to_string();
+    let ops: Vec<&Op> = f.blocks.iter().flat_map(|b| &b.insts).map(|i| &i.op).collect();
+    assert!(ops.contains(&&Op::Wave { op: WaveOp::GetLaneCount, ty: Scalar::I32 }), "{text}");
+    let sum = Op::Wave { op: WaveOp::Active { op: Reduce::Sum, signed: false }, ty: Scalar::I32 };
+    let i = f.blocks.iter().flat_map(|b| &b.insts).find(|i| i.op == sum).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(i.args.len(), 1, "the value only\n{text}");
+    assert!(text.contains("= wave.WaveActiveOp sum unsigned i32 "), "{text}");
+    assert!(text.contains("= dx.CreateHandle Uav i32 0, i32 0, i1 false"), "{text}");
+    assert!(!ops.iter().any(|o| matches!(o, Op::Dx(d) if d.opcode() >= 216)), "{text}");
 }

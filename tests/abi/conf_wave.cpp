@@ -1,10 +1,4 @@
-// tests/pending/conf_wave.cpp - wave and quad intrinsics of shader model 6.0 through the C ABI.
-//
-// PENDING: this file belongs in tests/abi/ once the wave-wide interpreter of issue #20 runs wave
-// operations (today pipeline creation refuses them, and OPTIONS1 reports WaveOps FALSE); it is
-// written with tests/abi/ as its home (check.h, common.hpp). Until then it is only compiled:
-//   g++ -std=c++17 -Wall -Werror -Itests/abi (the usual -I and -l flags of tests/abi/README.md)
-//       tests/pending/conf_wave.cpp
+// tests/abi/conf_wave.cpp - wave and quad intrinsics of shader model 6.0 through the C ABI.
 //
 // 1. CheckFeatureSupport(OPTIONS1): WaveOps TRUE, WaveLaneCountMin 4 and WaveLaneCountMax 128
 //    (every [WaveSize] the specs allow), TotalLaneCount a whole number of 8-lane waves.
@@ -16,8 +10,10 @@
 // 3. WaveSize: wavesize_4/16/32/64 (shader model 6.6) run with exactly N lanes,
 //    wavesize_range_16_64_32 (6.8) with its preferred 32 and wavesize_range_4_128 with the
 //    default 8, when the device's highest shader model has them; below it, creation fails with
-//    E_INVALIDARG as on Windows. wave_16bit (6.2, native 16-bit types) runs when OPTIONS4 reports
-//    Native16BitShaderOpsSupported and is refused otherwise.
+//    E_INVALIDARG as on Windows (rd3d12 reports 6.2: the WaveSize fixtures are run at the
+//    interpreter level, by rd3d12-shader's and rd3d12-swgpu's tests). wave_16bit (6.2, native
+//    16-bit types) runs when OPTIONS4 reports Native16BitShaderOpsSupported and is refused
+//    otherwise (SFI0's D3D_SHADER_REQUIRES_NATIVE_16BIT_OPS, as Windows refuses it).
 //
 // The last line is "conf_wave_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
