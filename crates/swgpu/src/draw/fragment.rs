@@ -368,6 +368,12 @@ impl Shape<'_> {
 }
 
 impl Env for PsEnv<'_> {
+    /// Helper pixels (uncovered quad members) and invocations that discarded: wave operations
+    /// leave them out, quad reads and derivatives still see them.
+    fn is_helper(&self) -> bool {
+        self.helper || self.discarded
+    }
+
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
         let e = input_element(self.inputs, sig)?;
         let c = col as usize & 3;
