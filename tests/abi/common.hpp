@@ -1,5 +1,5 @@
 /* tests/abi/common.hpp - what the C++ ABI tests share besides check.h: a minimal owning COM
- * pointer and the DXIL fixtures of tests/fixtures/dxil (read relative to this
+ * pointer, a queue with its list and fence (GpuBase), and the DXIL fixtures of tests/fixtures/dxil (read relative to this
  * header, so the tests run from any directory). Include it after check.h. Not a test program
  * itself: xtask builds every C++ file of tests/abi, not headers. */
 #ifndef RD3D12_TESTS_ABI_COMMON_HPP
@@ -32,5 +32,58 @@ static std::vector<char> fixture(const char *name)
     CHECK(v.size() > 100);
     return v;
 }
+
+/* One queue, allocator, list and fence on a device, and committed buffers: what most tests
+ * that record and execute work start from. A test's own `struct Gpu : GpuBase` adds the rest. */
+struct GpuBase {
+    ID3D12Device *dev = nullptr;
+    Com<ID3D12CommandQueue> queue;
+    Com<ID3D12CommandAllocator> alloc;
+    Com<ID3D12GraphicsCommandList> list;
+    Com<ID3D12Fence> fence;
+    UINT64 value = 0;
+
+    void init(ID3D12Device *d, D3D12_COMMAND_LIST_TYPE type = D3D12_COMMAND_LIST_TYPE_DIRECT)
+    {
+        dev = d;
+        D3D12_COMMAND_QUEUE_DESC qd = {};
+        qd.Type = type;
+        CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
+        CHECK_HR(dev->CreateCommandAllocator(type, IID_PPV_ARGS(&alloc)), S_OK);
+        CHECK_HR(dev->CreateCommandList(0, type, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
+        CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
+    }
+
+    /* Closes the list, executes it, waits for it, and resets allocator and list. */
+    void run()
+    {
+        CHECK_HR(list->Close(), S_OK);
+        ID3D12CommandList *l = list;
+        queue->ExecuteCommandLists(1, &l);
+        CHECK_HR(queue->Signal(fence, ++value), S_OK);
+        CHECK_HR(fence->SetEventOnCompletion(value, nullptr), S_OK);
+        CHECK_HR(alloc->Reset(), S_OK);
+        CHECK_HR(list->Reset(alloc, nullptr), S_OK);
+    }
+
+    /* A committed buffer of `size` bytes on a heap of type `t`, in state `st`. */
+    ID3D12Resource *buffer(D3D12_HEAP_TYPE t, UINT64 size, D3D12_RESOURCE_STATES st, bool uav = false)
+    {
+        D3D12_RESOURCE_DESC d = {};
+        d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        d.Width = size;
+        d.Height = 1;
+        d.DepthOrArraySize = 1;
+        d.MipLevels = 1;
+        d.SampleDesc.Count = 1;
+        d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        d.Flags = uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE;
+        D3D12_HEAP_PROPERTIES h = {};
+        h.Type = t;
+        ID3D12Resource *r = nullptr;
+        CHECK_HR(dev->CreateCommittedResource(&h, D3D12_HEAP_FLAG_NONE, &d, st, nullptr, IID_PPV_ARGS(&r)), S_OK);
+        return r;
+    }
+};
 
 #endif

@@ -49,35 +49,7 @@ static uint32_t fbits(float f)
     return u;
 }
 
-struct Gpu {
-    ID3D12Device *dev = nullptr;
-    Com<ID3D12CommandQueue> queue;
-    Com<ID3D12CommandAllocator> alloc;
-    Com<ID3D12GraphicsCommandList> list;
-    Com<ID3D12Fence> fence;
-    UINT64 value = 0;
-
-    void init(ID3D12Device *d)
-    {
-        dev = d;
-        D3D12_COMMAND_QUEUE_DESC qd = {};
-        qd.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
-        CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
-        CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&alloc)), S_OK);
-        CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
-        CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
-    }
-
-    void run()
-    {
-        CHECK_HR(list->Close(), S_OK);
-        ID3D12CommandList *l = list;
-        queue->ExecuteCommandLists(1, &l);
-        CHECK_HR(queue->Signal(fence, ++value), S_OK);
-        CHECK_HR(fence->SetEventOnCompletion(value, nullptr), S_OK);
-        CHECK_HR(alloc->Reset(), S_OK);
-        CHECK_HR(list->Reset(alloc, nullptr), S_OK);
-    }
+struct Gpu : GpuBase {
 
     ID3D12Resource *resource(const D3D12_RESOURCE_DESC &d, D3D12_HEAP_TYPE t, D3D12_RESOURCE_STATES st)
     {
