@@ -469,14 +469,17 @@ pub fn decode_color(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[f32; 4]> {
         Layout::Channels { num, chans, .. } => {
             let mut out = [0.0, 0.0, 0.0, 1.0];
             for c in chans {
-                let raw = (v >> c.shift) & mask(c.bits);
-                let signed = || ((raw << (128 - c.bits)) as i128 >> (128 - c.bits)) as f64;
-                let max = mask(c.bits) as f64;
+                // Channels are at most 32 bits wide, so they convert through 64-bit integers
+                // (exactly as through 128-bit ones, which cost a software conversion each).
+                debug_assert!(c.bits <= 64);
+                let raw = ((v >> c.shift) & mask(c.bits)) as u64;
+                let signed = || ((raw << (64 - c.bits)) as i64 >> (64 - c.bits)) as f64;
+                let max = mask(c.bits) as u64 as f64;
                 out[c.comp as usize] = match num {
                     Num::Unorm => (raw as f64 / max) as f32,
                     Num::Srgb if c.comp < 3 => srgb_to_linear(raw as f64 / max) as f32,
                     Num::Srgb => (raw as f64 / max) as f32,
-                    Num::Snorm => (signed() / mask(c.bits - 1) as f64).max(-1.0) as f32,
+                    Num::Snorm => (signed() / mask(c.bits - 1) as u64 as f64).max(-1.0) as f32,
                     Num::Uint => raw as f32,
                     Num::Sint => signed() as f32,
                     Num::Float => match c.bits {
@@ -537,6 +540,15 @@ pub fn out_of_range_lanes(format: DXGI_FORMAT) -> [u32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_channel_fits_the_64_bit_conversions_of_decode_color() {
+        for f in 0..=190 {
+            if let Some(Layout::Channels { chans, .. }) = layout(sys::DXGI_FORMAT(f)) {
+                assert!(chans.iter().all(|c| c.bits <= 32), "format {f}");
+            }
+        }
+    }
     use crate::format;
     use sys::*;
 

@@ -183,11 +183,15 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     fn shader<'s>(s: &'s Stage<'_>) -> Option<Shader<'s>> {
         s.as_ref().map(|(p, e)| Shader { module: &p.module, entry: e })
     }
-    let vsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX);
-    let hsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_HULL);
-    let dsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_DOMAIN);
-    let gsb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_GEOMETRY);
-    let psb = StageBindings::new(&w.binds, D3D12_SHADER_VISIBILITY_PIXEL);
+    // Each stage's declared registers resolved once, for every worker to read without a lock.
+    let bindings = |s: &Stage<'_>, visibility| {
+        StageBindings::with_resources(&w.binds, visibility, s.as_ref().map_or(&[][..], |(p, _)| &p.dx.resources))
+    };
+    let vsb = StageBindings::with_resources(&w.binds, D3D12_SHADER_VISIBILITY_VERTEX, &vs.dx.resources);
+    let hsb = bindings(&hs, D3D12_SHADER_VISIBILITY_HULL);
+    let dsb = bindings(&ds, D3D12_SHADER_VISIBILITY_DOMAIN);
+    let gsb = bindings(&gs, D3D12_SHADER_VISIBILITY_GEOMETRY);
+    let psb = bindings(&ps, D3D12_SHADER_VISIBILITY_PIXEL);
     let tess = match (shader(&hs), shader(&ds)) {
         (Some(hs), Some(ds)) => Some(Tess { hs, ds, hs_bindings: &hsb, ds_bindings: &dsb }),
         (None, None) => None,
