@@ -456,6 +456,29 @@ pub fn encode_stencil(format: DXGI_FORMAT, stencil: u8) -> Option<([u8; 16], usi
 /// components defaulting to (0, 0, 0, 1). `bytes` must hold at least one element.
 /// `None` for formats [`encode_color`] does not handle, or too few bytes.
 pub fn decode_color(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[f32; 4]> {
+    // The formats most textures and targets use, read through a table of the general path's
+    // own values (`raw / 255` in f64, rounded to f32) instead of a layout walk per texel.
+    match (format, bytes.get(..4)) {
+        (sys::DXGI_FORMAT_R8G8B8A8_UNORM, Some(b)) => return Some([0, 1, 2, 3].map(|i| UNORM8[b[i] as usize])),
+        (sys::DXGI_FORMAT_B8G8R8A8_UNORM, Some(b)) => return Some([2, 1, 0, 3].map(|i| UNORM8[b[i] as usize])),
+        _ => {}
+    }
+    decode_color_by_layout(format, bytes)
+}
+
+/// `n / 255` for every byte `n`, as the general path of [`decode_color`] computes it.
+const UNORM8: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as f64 / 255.0) as f32;
+        i += 1;
+    }
+    t
+};
+
+/// [`decode_color`] through the format's channel layout.
+fn decode_color_by_layout(format: DXGI_FORMAT, bytes: &[u8]) -> Option<[f32; 4]> {
     let layout = layout(format)?;
     let size = match layout {
         Layout::SharedExp => 4,
@@ -540,6 +563,18 @@ pub fn out_of_range_lanes(format: DXGI_FORMAT) -> [u32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rgba8_fast_path_of_decode_color_equals_the_layout_walk() {
+        for f in [sys::DXGI_FORMAT_R8G8B8A8_UNORM, sys::DXGI_FORMAT_B8G8R8A8_UNORM] {
+            for n in 0..=255u8 {
+                let texel = [n, n.wrapping_mul(7), n.wrapping_add(91), 255 - n];
+                let (fast, slow) = (decode_color(f, &texel).unwrap(), decode_color_by_layout(f, &texel).unwrap());
+                assert_eq!(fast.map(f32::to_bits), slow.map(f32::to_bits), "{f:?} {texel:?}");
+            }
+            assert_eq!(decode_color(f, &[1, 2, 3]), None, "too few bytes");
+        }
+    }
 
     #[test]
     fn every_channel_fits_the_64_bit_conversions_of_decode_color() {
