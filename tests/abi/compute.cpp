@@ -38,8 +38,6 @@
 #include <string>
 #include <vector>
 
-
-
 struct Gpu : GpuBase {
 
     void init(ID3D12Device *d)
@@ -74,21 +72,6 @@ struct Gpu : GpuBase {
         return out;
     }
 
-    ID3D12RootSignature *root_signature(const D3D12_ROOT_PARAMETER1 *p, UINT n)
-    {
-        D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-        rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-        rd.Desc_1_1.NumParameters = n;
-        rd.Desc_1_1.pParameters = p;
-        Com<ID3DBlob> blob, err;
-        CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-        ID3D12RootSignature *rs = nullptr;
-        if (blob)
-            CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
-                     S_OK);
-        return rs;
-    }
-
     ID3D12PipelineState *pipeline(ID3D12RootSignature *rs, const char *name)
     {
         std::vector<char> cs = fixture(name);
@@ -101,36 +84,6 @@ struct Gpu : GpuBase {
         return pso;
     }
 };
-
-static D3D12_ROOT_PARAMETER1 root_uav(UINT reg)
-{
-    D3D12_ROOT_PARAMETER1 p = {};
-    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
-    p.Descriptor.ShaderRegister = reg;
-    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
-    return p;
-}
-
-static D3D12_ROOT_PARAMETER1 table(const D3D12_DESCRIPTOR_RANGE1 *r, UINT n)
-{
-    D3D12_ROOT_PARAMETER1 p = {};
-    p.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-    p.DescriptorTable.NumDescriptorRanges = n;
-    p.DescriptorTable.pDescriptorRanges = r;
-    p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
-    return p;
-}
-
-// A raw UAV view of a whole buffer of `words` 32-bit words.
-static void raw_uav(ID3D12Device *dev, ID3D12Resource *b, UINT words, D3D12_CPU_DESCRIPTOR_HANDLE h)
-{
-    D3D12_UNORDERED_ACCESS_VIEW_DESC u = {};
-    u.Format = DXGI_FORMAT_R32_TYPELESS;
-    u.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
-    u.Buffer.NumElements = words;
-    u.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
-    dev->CreateUnorderedAccessView(b, nullptr, &u, h);
-}
 
 static void test_copy(Gpu &g)
 {
