@@ -1,13 +1,19 @@
 //! How fast the shader interpreters run on their own: Mesa's textured pixel shader, with an
 //! environment that does next to nothing, through the legacy interpreter (`dxil::exec`'s,
 //! alone and as 2x2 quads) and the wave interpreter (`interp`: one lane, a quad, and waves of
-//! 8, 16 and 32 lanes), in the same run; reports nanoseconds per invocation and the ratios.
+//! 8, 16 and 32 lanes over one `Env` per lane; waves of 8 and 32 over one `WaveEnv`, as the
+//! pipeline stages run them), in the same run; reports nanoseconds per invocation and the
+//! ratios.
 //!
 //! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
-//! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, for a profiler)
+//! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, `eW` the same over one `WaveEnv`,
+//! for a profiler)
 
 use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
-use rd3d12_shader::interp;
+use rd3d12_shader::interp::{self, env::lanes, env::SampleReq, Mask, WaveEnv};
+use rd3d12_shader::ir::Scalar;
+
+type R<T> = Result<T, ExecError>;
 use std::time::Instant;
 
 struct Nothing;
@@ -43,6 +49,41 @@ impl Env for Nothing {
     }
 }
 
+/// [`Nothing`] for a whole wave at once (the interface the pipeline stages implement).
+struct NothingWave;
+
+impl WaveEnv for NothingWave {
+    fn load_input(&mut self, m: Mask, at: (u32, u32, u8), _: Option<&[u64]>, _: Scalar, out: &mut [u64]) -> R<()> {
+        let v = u64::from((5.5 + f32::from(at.2)).to_bits());
+        for l in lanes(m) {
+            out[l] = v;
+        }
+        Ok(())
+    }
+    fn store_output(&mut self, _: Mask, _: (u32, u32, u8), _: Scalar, v: &[u64]) -> R<()> {
+        std::hint::black_box(v);
+        Ok(())
+    }
+    fn create_handle(&mut self, m: Mask, class: u8, range: u32, _: u32, out: &mut [u32]) -> R<()> {
+        for l in lanes(m) {
+            out[l] = u32::from(class) * 10 + range;
+        }
+        Ok(())
+    }
+    fn cbuffer_row(&mut self, m: Mask, _: u32, _: u32, out: &mut [[u32; 4]]) -> R<()> {
+        for l in lanes(m) {
+            out[l] = [1.0f32.to_bits(); 4];
+        }
+        Ok(())
+    }
+    fn sample(&mut self, m: Mask, _: u32, _: u32, reqs: &[SampleReq], out: &mut [[f32; 4]]) -> R<()> {
+        for l in lanes(m) {
+            out[l] = reqs[l].coords;
+        }
+        Ok(())
+    }
+}
+
 /// Nanoseconds per invocation of `n` invocations run `per` at a time by `f`.
 fn time(n: u32, per: u32, mut f: impl FnMut()) -> f64 {
     let t = Instant::now();
@@ -58,6 +99,12 @@ fn main() {
     let ps = rd3d12_shader::dxil::parse(&std::fs::read(&path).expect("fixture")).expect("ps");
     let (m, f) = (&ps.module, ps.module.function("main").expect("main"));
     let n = 100_000;
+    if let Some(w) = std::env::var("EXEC_SPEED_PROFILE").ok().and_then(|v| v.strip_prefix('e')?.parse::<u32>().ok()) {
+        // Only waves of `w` lanes over one WaveEnv.
+        let ns = time(n * 50, w, || interp::run_wave(m, f, &mut NothingWave, w as usize, w as usize).expect("runs"));
+        println!("wave of {w}, WaveEnv: {ns:.1} ns per invocation");
+        return;
+    }
     if let Some(w) = std::env::var("EXEC_SPEED_PROFILE").ok().and_then(|v| v.parse::<u32>().ok()) {
         // Only waves of `w` lanes, long enough for `perf record`.
         let mut envs: Vec<Nothing> = (0..w).map(|_| Nothing).collect();
@@ -70,7 +117,7 @@ fn main() {
     }
     // The machine may be shared: every configuration runs in each of several rounds, and the
     // fastest round counts.
-    let mut best = [f64::MAX; 7];
+    let mut best = [f64::MAX; 9];
     for _ in 0..7 {
         let mut t = Vec::new();
         t.push(time(n, 1, || exec::run_legacy(m, f, &mut Nothing).expect("runs")));
@@ -90,11 +137,14 @@ fn main() {
                 interp::run_quads(m, f, &mut refs).expect("runs")
             }));
         }
+        for w in [8u32, 32] {
+            t.push(time(n, w, || interp::run_wave(m, f, &mut NothingWave, w as usize, w as usize).expect("runs")));
+        }
         for (b, t) in best.iter_mut().zip(t) {
             *b = b.min(t);
         }
     }
-    let [legacy, legacy_quad, one, quad, w8, w16, w32] = best;
+    let [legacy, legacy_quad, one, quad, w8, w16, w32, e8, e32] = best;
     // The floor both share on textured.ps: its environment calls alone (3 handles, 2 inputs,
     // a sample, a constant buffer row, 4 outputs), made through `dyn Env` as the interpreters
     // make them.
@@ -123,6 +173,9 @@ fn main() {
     println!("  wave of 4 (quad):  {quad:8.1}   {:.2}x legacy run_quad", legacy_quad / quad);
     for (w, ns) in [(8, w8), (16, w16), (32, w32)] {
         println!("  wave of {w:2}:        {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
+    }
+    for (w, ns) in [(8, e8), (32, e32)] {
+        println!("  wave of {w:2}, WaveEnv: {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
     }
     if name == "textured.ps" {
         println!("  its Env calls alone: {floor:6.1}");

@@ -291,6 +291,161 @@ macro_rules! resource_ops {
     };
 }
 
+/// The resource operations of a stage's [`rd3d12_shader::interp::WaveEnv`], over its `handles`
+/// (one table for the wave), `resources` (the module's declarations) and `bindings`;
+/// `self.writes(m)` says which lanes of `m` may have side effects (not helpers, not discarded).
+macro_rules! wave_resource_ops {
+    () => {
+        fn create_handle(
+            &mut self,
+            m: Mask,
+            class: u8,
+            range: u32,
+            index: u32,
+            out: &mut [u32],
+        ) -> Result<(), ExecError> {
+            let h = self.handles.create(self.resources, class, range, index)?;
+            for l in lanes(m) {
+                out[l] = h;
+            }
+            Ok(())
+        }
+        fn cbuffer_row(&mut self, m: Mask, h: u32, row: u32, out: &mut [[u32; 4]]) -> Result<(), ExecError> {
+            let v = match self.handles.binding(h)? {
+                (Class::Cbv, (space, reg)) => self.bindings.cbuffer_row(space, reg, row),
+                _ => return Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
+            };
+            for l in lanes(m) {
+                out[l] = v;
+            }
+            Ok(())
+        }
+        fn sample(
+            &mut self,
+            m: Mask,
+            t: u32,
+            s: u32,
+            reqs: &[SampleReq],
+            out: &mut [[f32; 4]],
+        ) -> Result<(), ExecError> {
+            let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
+            for l in lanes(m) {
+                let q = &reqs[l];
+                out[l] = self.bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
+            }
+            Ok(())
+        }
+        fn gather(
+            &mut self,
+            m: Mask,
+            t: u32,
+            s: u32,
+            reqs: &[GatherReq],
+            out: &mut [[f32; 4]],
+        ) -> Result<(), ExecError> {
+            let (tr, sr) = self.handles.srv_sampler(t, s, "gather")?;
+            for l in lanes(m) {
+                let q = &reqs[l];
+                out[l] = self.bindings.gather(tr, sr, q.coords, q.offset, q.channel, q.compare);
+            }
+            Ok(())
+        }
+        fn calculate_lod(
+            &mut self,
+            m: Mask,
+            t: u32,
+            s: u32,
+            reqs: &[LodReq],
+            clamped: bool,
+            out: &mut [f32],
+        ) -> Result<(), ExecError> {
+            let (tr, sr) = self.handles.srv_sampler(t, s, "calculateLOD")?;
+            for l in lanes(m) {
+                let q = &reqs[l];
+                out[l] = self.bindings.calculate_lod(tr, sr, q.coords, q.ddx, q.ddy, clamped);
+            }
+            Ok(())
+        }
+        fn update_counter(&mut self, m: Mask, r: u32, delta: i32, out: &mut [u32]) -> Result<(), ExecError> {
+            let reg = self.handles.uav(r)?;
+            let writes = self.writes(m);
+            for l in lanes(m) {
+                out[l] = if writes >> l & 1 != 0 { self.bindings.update_counter(reg, delta) } else { 0 };
+            }
+            Ok(())
+        }
+        fn texture_load(
+            &mut self,
+            m: Mask,
+            t: u32,
+            at: &[At],
+            mip: &[u32],
+            out: &mut [[u32; 4]],
+        ) -> Result<(), ExecError> {
+            let (class, reg) = self.handles.binding(t)?;
+            for l in lanes(m) {
+                out[l] = self.bindings.texture_load(class, reg, mip[l], at[l]);
+            }
+            Ok(())
+        }
+        fn texture_store(&mut self, m: Mask, t: u32, at: &[At], v: &[[u32; 4]], mask: u8) -> Result<(), ExecError> {
+            let reg = self.handles.uav(t)?;
+            for l in lanes(self.writes(m)) {
+                self.bindings.texture_store(reg, at[l], v[l], mask);
+            }
+            Ok(())
+        }
+        fn buffer_load(&mut self, m: Mask, b: u32, at: &[At], out: &mut [[u32; 4]]) -> Result<(), ExecError> {
+            let (class, reg) = self.handles.binding(b)?;
+            let stride = self.handles.stride(b);
+            for l in lanes(m) {
+                out[l] = self.bindings.buffer_load(class, reg, stride, at[l][0] as u32, at[l][1] as u32);
+            }
+            Ok(())
+        }
+        fn buffer_store(&mut self, m: Mask, b: u32, at: &[At], v: &[[u32; 4]], mask: u8) -> Result<(), ExecError> {
+            let reg = self.handles.uav(b)?;
+            let stride = self.handles.stride(b);
+            for l in lanes(self.writes(m)) {
+                self.bindings.buffer_store(reg, stride, at[l][0] as u32, at[l][1] as u32, v[l], mask);
+            }
+            Ok(())
+        }
+        fn dimensions(&mut self, m: Mask, r: u32, mip: u32, out: &mut [[u32; 4]]) -> Result<(), ExecError> {
+            let (class, reg) = self.handles.binding(r)?;
+            let d = self.bindings.dimensions(class, reg, mip);
+            for l in lanes(m) {
+                out[l] = d;
+            }
+            Ok(())
+        }
+        fn atomic(&mut self, m: Mask, r: u32, op: u32, at: &[At], v: &[u32], out: &mut [u32]) -> Result<(), ExecError> {
+            let reg = self.handles.uav(r)?;
+            let writes = self.writes(m);
+            for l in lanes(m) {
+                out[l] = if writes >> l & 1 != 0 { self.bindings.atomic(reg, op, at[l], v[l]) } else { 0 };
+            }
+            Ok(())
+        }
+        fn atomic_cmpxchg(
+            &mut self,
+            m: Mask,
+            r: u32,
+            at: &[At],
+            v: &[[u32; 2]],
+            out: &mut [u32],
+        ) -> Result<(), ExecError> {
+            let reg = self.handles.uav(r)?;
+            let writes = self.writes(m);
+            for l in lanes(m) {
+                out[l] =
+                    if writes >> l & 1 != 0 { self.bindings.atomic_cmpxchg(reg, at[l], v[l][0], v[l][1]) } else { 0 };
+            }
+            Ok(())
+        }
+    };
+}
+
 mod fragment;
 mod geometry;
 mod merge;

@@ -4,8 +4,9 @@
 
 use super::alu;
 use super::control::{each, Wave};
+use super::env::WaveEnv;
 use super::program::XInst;
-use super::{Env, R};
+use super::R;
 use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, TwoOut};
 use crate::ir::{Op, Scalar};
 
@@ -47,7 +48,7 @@ impl Wave<'_> {
     }
 
     /// Runs `inst` for the lanes of `mask`; `true` when it is a group barrier that stops them.
-    pub(crate) fn exec(&mut self, inst: &XInst, mask: u128, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<bool> {
+    pub(crate) fn exec(&mut self, inst: &XInst, mask: u128, env: &mut dyn WaveEnv, group: &mut [u64]) -> R<bool> {
         let w = self.w;
         let (d, a) = (inst.dst as usize * w, inst.args.first().map_or(0, |&s| s as usize * w));
         match &inst.op {
@@ -150,7 +151,7 @@ impl Wave<'_> {
             | Op::Store(_)
             | Op::AtomicRmw(..)
             | Op::CmpXchg { .. } => self.memory(inst, mask, group)?,
-            Op::Dx(dx) => return self.dx(*dx, inst, mask, envs),
+            Op::Dx(dx) => return self.dx(*dx, inst, mask, env),
             Op::Wave { op, ty } => self.wave_op(*op, *ty, inst, mask)?,
         }
         Ok(false)

@@ -6,8 +6,10 @@
 //! order, reverse post-order with each loop's blocks together, then instruction index) together under one mask: in structured code that is
 //! every side of a divergent branch in turn, then the reconvergence point with all of them.
 
+use super::env::WaveEnv;
 use super::program::{Edge, Program, XBlock, XTerm};
-use super::{Env, ExecError, R};
+use super::resources::Scratch;
+use super::{ExecError, R};
 use crate::dxil::exec::{deadline_passed, DEADLINE_EVERY, STEP_BUDGET};
 
 /// Where a lane is.
@@ -47,6 +49,8 @@ pub struct Wave<'p> {
     pub(crate) tmp: Vec<u64>,
     /// Scratch for derivatives.
     pub(crate) tmpf: Vec<f32>,
+    /// The per-lane arrays of environment calls (taken while a call runs).
+    pub(crate) scratch: Option<Box<Scratch>>,
 }
 
 /// The buffers of a finished wave, for the next: a draw runs many small waves, and
@@ -56,6 +60,7 @@ struct Buffers {
     mem: Vec<u64>,
     pc: Vec<Pc>,
     steps: Vec<u64>,
+    scratch: Option<Box<Scratch>>,
 }
 
 thread_local! {
@@ -69,6 +74,7 @@ impl Drop for Wave<'_> {
             mem: std::mem::take(&mut self.mem),
             pc: std::mem::take(&mut self.pc),
             steps: std::mem::take(&mut self.steps),
+            scratch: self.scratch.take(),
         };
         // try_with: a shader may run from a thread-local destructor, after the pool is gone.
         let _ = POOL.try_with(|p| {
@@ -101,6 +107,13 @@ pub(crate) fn full(w: usize) -> u128 {
 #[inline(always)]
 pub(crate) fn each(mask: u128, w: usize, mut f: impl FnMut(usize)) {
     let mut m = mask & full(w);
+    if m == full(w) {
+        // Every lane (the common case): a plain loop.
+        for l in 0..w {
+            f(l);
+        }
+        return;
+    }
     while m != 0 {
         f(m.trailing_zeros() as usize);
         m &= m - 1;
@@ -122,8 +135,13 @@ impl<'p> Wave<'p> {
     /// A wave of `w` lanes about to run `p` from its entry.
     pub fn new(p: &'p Program, w: usize, grouped: bool) -> Wave<'p> {
         let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
-        let Buffers { mut regs, mut mem, mut pc, mut steps } =
-            b.unwrap_or(Buffers { regs: Vec::new(), mem: Vec::new(), pc: Vec::new(), steps: Vec::new() });
+        let Buffers { mut regs, mut mem, mut pc, mut steps, scratch } = b.unwrap_or_else(|| Buffers {
+            regs: Vec::new(),
+            mem: Vec::new(),
+            pc: Vec::new(),
+            steps: Vec::new(),
+            scratch: None,
+        });
         regs.clear();
         regs.resize(p.slots as usize * w, 0);
         for &(s, b) in p.consts.iter() {
@@ -151,6 +169,7 @@ impl<'p> Wave<'p> {
             grouped,
             tmp: Vec::new(),
             tmpf: Vec::new(),
+            scratch,
         }
     }
 
@@ -168,13 +187,9 @@ impl<'p> Wave<'p> {
 
     /// Runs until every lane has returned (`true`) or the lanes not done are all parked at
     /// a group barrier (`false`; they resume at the next call).
-    pub fn run(&mut self, envs: &mut [&mut dyn Env], group: &mut [u64]) -> R<bool> {
+    pub fn run(&mut self, env: &mut dyn WaveEnv, group: &mut [u64]) -> R<bool> {
         if self.wave_steps == 0 {
-            for (l, e) in envs.iter().enumerate().take(self.w) {
-                if e.is_helper() {
-                    self.helpers |= 1 << l;
-                }
-            }
+            self.helpers |= env.helpers() & full(self.w);
         }
         for pc in self.pc.iter_mut() {
             if let Pc::Parked(b, i) = *pc {
@@ -203,9 +218,9 @@ impl<'p> Wave<'p> {
             // While the running lanes are all the waiting ones and branch together, the next
             // block is theirs: no scan.
             let alone = self.pc.iter().enumerate().all(|(l, p)| mask >> l & 1 != 0 || !matches!(p, Pc::At(..)));
-            let mut next = self.run_block(at.0, at.1, mask, envs, group)?;
+            let mut next = self.run_block(at.0, at.1, mask, env, group)?;
             while let (true, Some(t)) = (alone, next) {
-                next = self.run_block(t, 0, mask, envs, group)?;
+                next = self.run_block(t, 0, mask, env, group)?;
             }
         }
     }
@@ -217,7 +232,7 @@ impl<'p> Wave<'p> {
         b: u32,
         start: u32,
         mask: u128,
-        envs: &mut [&mut dyn Env],
+        env: &mut dyn WaveEnv,
         group: &mut [u64],
     ) -> R<Option<u32>> {
         let p = self.p;
@@ -239,7 +254,7 @@ impl<'p> Wave<'p> {
             }
         }
         for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
-            if self.exec(inst, mask, envs, group)? {
+            if self.exec(inst, mask, env, group)? {
                 // A group barrier: these lanes wait for the rest of the group.
                 each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
                 return Ok(None);

@@ -30,6 +30,7 @@
 pub mod alu;
 mod compute;
 mod control;
+pub mod env;
 mod memory;
 pub mod program;
 mod resources;
@@ -39,6 +40,7 @@ pub mod wave;
 
 pub use crate::dxil::exec::{Env, EvalAt, ExecError, SampleMode, Val};
 pub use control::Wave;
+pub use env::{Mask, PerLane, WaveEnv};
 use program::Program;
 
 use crate::dxil::module::{Function, Module};
@@ -64,11 +66,48 @@ pub fn program<'m>(module: &Module, func: &'m Function) -> R<&'m Program> {
     p.as_ref().map_err(Clone::clone)
 }
 
+/// Runs one wave of `lanes` invocations of `func` over a wave-wide environment, as a wave of
+/// `width` lanes (WaveGetLaneCount; `lanes <= width <= MAX_WAVE`). Pixel quads are lanes
+/// 4k..4k+3 (lane 4k at (x, y), then (x + 1, y), (x, y + 1), (x + 1, y + 1)).
+pub fn run_wave(module: &Module, func: &Function, env: &mut dyn WaveEnv, lanes: usize, width: usize) -> R<()> {
+    let p = program(module, func)?;
+    let lanes = lanes.min(MAX_WAVE);
+    let mut group = vec![0u64; p.group_cells as usize];
+    Wave::new(p, lanes, false).with_lanes(width.clamp(lanes.max(1), MAX_WAVE)).run(env, &mut group).map(|_| ())
+}
+
+/// Runs a compute thread group as waves over wave-wide environments (`waves[k]`: the
+/// environment of wave k and its lanes; waves of `width` lanes) sharing groupshared memory:
+/// each wave runs until its lanes all wait at a group barrier (or end), then the next; a round
+/// ends when every wave has, so no thread passes a barrier before every thread that will
+/// reach it has.
+pub fn run_group_wave_envs(
+    module: &Module,
+    func: &Function,
+    waves: &mut [(&mut dyn WaveEnv, usize)],
+    width: usize,
+) -> R<()> {
+    let p = program(module, func)?;
+    let width = width.clamp(1, MAX_WAVE);
+    let mut group = vec![0u64; p.group_cells as usize];
+    let mut ws: Vec<Wave<'_>> =
+        waves.iter().map(|(_, n)| Wave::new(p, (*n).clamp(1, width), true).with_lanes(width)).collect();
+    let mut done = vec![false; ws.len()];
+    while done.iter().any(|d| !d) {
+        for ((w, (env, _)), d) in ws.iter_mut().zip(waves.iter_mut()).zip(done.iter_mut()) {
+            if !*d {
+                *d = w.run(&mut **env, &mut group)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs one invocation of `func` (as a wave of one lane).
 pub fn run(module: &Module, func: &Function, env: &mut dyn Env) -> R<()> {
     let p = program(module, func)?;
     let mut group = vec![0u64; p.group_cells as usize];
-    Wave::new(p, 1, false).run(&mut [env], &mut group).map(|_| ())
+    Wave::new(p, 1, false).run(&mut PerLane(&mut [env]), &mut group).map(|_| ())
 }
 
 /// Runs a 2x2 quad of pixel-shader invocations as a wave of four lanes (lane 0 at (x, y), 1 at
@@ -77,7 +116,7 @@ pub fn run_quad(module: &Module, func: &Function, envs: [&mut dyn Env; 4]) -> R<
     let p = program(module, func)?;
     let mut group = vec![0u64; p.group_cells as usize];
     let mut envs = envs;
-    Wave::new(p, 4, false).run(&mut envs, &mut group).map(|_| ())
+    Wave::new(p, 4, false).run(&mut PerLane(&mut envs), &mut group).map(|_| ())
 }
 
 /// Runs pixel-shader invocations as waves of up to [`MAX_WAVE`] lanes, `envs` in quads (lanes
@@ -94,34 +133,30 @@ pub fn run_waves(module: &Module, func: &Function, envs: &mut [&mut dyn Env], wi
     let mut group = vec![0u64; p.group_cells as usize];
     for c in envs.chunks_mut(width.clamp(1, MAX_WAVE)) {
         group.fill(0);
-        Wave::new(p, c.len(), false).with_lanes(width).run(c, &mut group)?;
+        Wave::new(p, c.len(), false).with_lanes(width).run(&mut PerLane(c), &mut group)?;
     }
     Ok(())
 }
 
 /// Runs every thread of a compute thread group (`envs[i]` is thread i, the flattened thread
-/// id) as waves of [`DEFAULT_WAVE`] lanes sharing groupshared memory: each wave runs until its
-/// lanes all wait at a group barrier (or end), then the next; a round ends when every wave
-/// has, so no thread passes a barrier before every thread that will reach it has.
+/// id) as waves of [`DEFAULT_WAVE`] lanes sharing groupshared memory (see
+/// [`run_group_wave_envs`]).
 pub fn run_group(module: &Module, func: &Function, envs: &mut [&mut dyn Env]) -> R<()> {
     run_group_waves(module, func, envs, DEFAULT_WAVE)
 }
 
 /// [`run_group`] with waves of `width` lanes (1..=[`MAX_WAVE`]).
 pub fn run_group_waves(module: &Module, func: &Function, envs: &mut [&mut dyn Env], width: usize) -> R<()> {
-    let p = program(module, func)?;
     let width = width.clamp(1, MAX_WAVE);
-    let mut group = vec![0u64; p.group_cells as usize];
-    let mut waves: Vec<Wave<'_>> = envs.chunks(width).map(|c| Wave::new(p, c.len(), true).with_lanes(width)).collect();
-    let mut done = vec![false; waves.len()];
-    while done.iter().any(|d| !d) {
-        for ((w, envs), d) in waves.iter_mut().zip(envs.chunks_mut(width)).zip(done.iter_mut()) {
-            if !*d {
-                *d = w.run(envs, &mut group)?;
-            }
-        }
-    }
-    Ok(())
+    let mut lanes: Vec<PerLane<'_, '_>> = envs.chunks_mut(width).map(PerLane).collect();
+    let mut waves: Vec<(&mut dyn WaveEnv, usize)> = lanes
+        .iter_mut()
+        .map(|p| {
+            let n = p.0.len();
+            (p as &mut dyn WaveEnv, n)
+        })
+        .collect();
+    run_group_wave_envs(module, func, &mut waves, width)
 }
 
 /// A value from an [`Env`] as the bits of a slot of type `s`.

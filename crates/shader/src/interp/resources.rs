@@ -6,22 +6,13 @@
 //! stops the instruction.
 
 use super::alu;
-use super::control::{each, full, try_each, Wave};
+use super::control::{each, full, Wave};
+use super::env::{At, GatherReq, LodReq, SampleReq, WaveEnv};
 use super::program::XInst;
 use super::wave::{self, WaveOp};
-use super::{bits_of, val_of, Env, EvalAt, ExecError, SampleMode, R};
+use super::{EvalAt, ExecError, SampleMode, R};
 use crate::ir::op::{Dx, EvalKind, SampleKind};
 use crate::ir::{Scalar, Type};
-
-/// The bits of a value an environment returned, read where it lies (moving it out of the
-/// `Result` first copies it whole, a load that stalls on the callee's separate stores).
-#[inline(always)]
-fn got(r: R<super::Val>, s: Scalar) -> R<u64> {
-    match r {
-        Ok(ref v) => Ok(bits_of(v, s)),
-        Err(e) => Err(e),
-    }
-}
 
 /// A 32-bit word an environment returned, as the bits of a result slot of type `s` (float
 /// words stay their bits: an f32 lane of a ResRet or CBufRet).
@@ -31,6 +22,55 @@ fn word(w: u32, s: Scalar) -> u64 {
         Scalar::F16 => u64::from(crate::dxil::exec::f32_to_half(f32::from_bits(w))),
         Scalar::F64 => f64::from(f32::from_bits(w)).to_bits(),
         s => s.mask(u64::from(w)),
+    }
+}
+
+/// Where each operand of an instruction lies in the registers, looked up once per instruction
+/// rather than once per lane and operand.
+struct Operands<'r> {
+    regs: &'r [u64],
+    /// Each operand's first register (`usize::MAX`: none) and type.
+    at: [(usize, Scalar); 16],
+}
+
+impl<'r> Operands<'r> {
+    fn new(wave: &'r Wave<'_>, inst: &XInst) -> Self {
+        let mut at = [(usize::MAX, Scalar::I32); 16];
+        for (k, (&a, &t)) in inst.args.iter().zip(inst.arg_ty.iter()).enumerate().take(16) {
+            at[k] = (a as usize * wave.w, t);
+        }
+        Operands { regs: &wave.regs, at }
+    }
+
+    /// Operand `k` of lane `l` (0 when the operation has fewer).
+    #[inline(always)]
+    fn u(&self, k: usize, l: usize) -> u64 {
+        let r = self.at[k].0;
+        if r == usize::MAX {
+            0
+        } else {
+            self.regs[r + l]
+        }
+    }
+
+    #[inline(always)]
+    fn i(&self, k: usize, l: usize) -> i32 {
+        self.u(k, l) as u32 as i32
+    }
+
+    /// Operand `k` read as an f32.
+    #[inline(always)]
+    fn f(&self, k: usize, l: usize) -> f32 {
+        alu::to_f32(self.at[k].1, self.u(k, l))
+    }
+
+    /// Operand `k` as a 32-bit lane a resource stores (floats as their f32 bits).
+    #[inline(always)]
+    fn bits(&self, k: usize, l: usize) -> u32 {
+        match self.at[k].1 {
+            Scalar::F16 => self.f(k, l).to_bits(),
+            _ => self.u(k, l) as u32,
+        }
     }
 }
 
@@ -57,12 +97,13 @@ impl Wave<'_> {
     /// The coarse d/dx, d/dy of operands 2, 3, 4 (a sample's u, v, w) for each lane of a full
     /// quad of `mask`, into `out[l * 6 ..]` as (dx, dy) pairs; zeros elsewhere.
     fn coarse(&self, inst: &XInst, mask: u128, out: &mut [f32]) {
+        let ops = Operands::new(self, inst);
         for q in (0..self.w.saturating_sub(3)).step_by(4) {
             if (mask >> q) & 0xF != 0xF {
                 continue;
             }
             for j in 0..3 {
-                let a = |i| self.argf(inst, 2 + j, q + i);
+                let a = |i| ops.f(2 + j, q + i);
                 let v = [a(0), a(1), a(2), a(3)];
                 let (dx, dy) = (v[1] - v[0], v[2] - v[0]);
                 for i in 0..4 {
@@ -73,96 +114,80 @@ impl Wave<'_> {
         }
     }
 
-    /// Operand `k` as a 32-bit lane a resource stores (floats as their f32 bits).
-    fn lane_bits(&self, inst: &XInst, k: usize, l: usize) -> u32 {
-        match inst.arg_ty.get(k) {
-            Some(Scalar::F16) => self.argf(inst, k, l).to_bits(),
-            _ => self.arg(inst, k, l) as u32,
-        }
-    }
-
-    /// Operand `k` as the [`super::Val`] an environment takes.
-    fn arg_val(&self, inst: &XInst, k: usize, l: usize) -> super::Val {
-        match inst.arg_ty.get(k) {
-            Some(&s) => val_of(self.arg(inst, k, l), s),
-            None => super::Val::Undef,
-        }
-    }
-
-    /// Writes the words of a ResRet / CBufRet to the result's slots (`status`: then a 1 in
-    /// slot 4: every texel was mapped).
-    fn words(&mut self, inst: &XInst, l: usize, w: &[u32; 4], status: bool) {
+    /// Writes the words of a ResRet / CBufRet of each lane of `mask` to the result's slots
+    /// (`status`: then a 1 in slot 4: every texel was mapped), slot by slot.
+    fn words(&mut self, inst: &XInst, mask: u128, out: &[[u32; 4]], status: bool) {
         let Type::Agg(sc) = &inst.dst_ty else { return };
-        let (d, wd) = (inst.dst as usize, self.w);
-        for (k, (&x, &s)) in w.iter().zip(sc.iter()).enumerate() {
-            self.regs[(d + k) * wd + l] = match s {
-                Scalar::F32 | Scalar::I32 => u64::from(x),
-                s => word(x, s),
-            };
+        let (d, w) = (inst.dst as usize, self.w);
+        for (k, &s) in sc.iter().enumerate().take(4) {
+            let row = &mut self.regs[(d + k) * w..(d + k + 1) * w];
+            match s {
+                Scalar::F32 | Scalar::I32 => each(mask, w, |l| row[l] = u64::from(out[l][k])),
+                s => each(mask, w, |l| row[l] = word(out[l][k], s)),
+            }
         }
         if status && sc.len() > 4 {
-            self.regs[(d + 4) * wd + l] = 1;
+            let row = &mut self.regs[(d + 4) * w..(d + 5) * w];
+            each(mask, w, |l| row[l] = 1);
         }
     }
 
     /// Runs a dx.op; `true` for a group barrier that stops the lanes.
-    pub(crate) fn dx(&mut self, dx: Dx, inst: &XInst, mask: u128, envs: &mut [&mut dyn Env]) -> R<bool> {
+    pub(crate) fn dx(&mut self, dx: Dx, inst: &XInst, mask: u128, env: &mut dyn WaveEnv) -> R<bool> {
         if self.dx_compute(dx, inst, mask)? {
             return Ok(false);
         }
+        let mut sc = self.scratch.take().unwrap_or_default();
+        sc.fit(self.w);
+        let r = self.dx_env(dx, inst, mask, env, &mut sc);
+        self.scratch = Some(sc);
+        r
+    }
+
+    /// Operand `k` of lane `l` as a u32.
+    #[inline(always)]
+    fn u(&self, inst: &XInst, k: usize, l: usize) -> u32 {
+        self.arg(inst, k, l) as u32
+    }
+
+    /// Operand `k` of lane `l` as an i32.
+    #[inline(always)]
+    fn i(&self, inst: &XInst, k: usize, l: usize) -> i32 {
+        self.arg(inst, k, l) as u32 as i32
+    }
+
+    fn dx_env(&mut self, dx: Dx, inst: &XInst, mask: u128, env: &mut dyn WaveEnv, sc: &mut Scratch) -> R<bool> {
         let w = self.w;
-        let u = |me: &Self, k: usize, l: usize| me.arg(inst, k, l);
-        let i32_ = |me: &Self, k: usize, l: usize| me.arg(inst, k, l) as u32 as i32;
+        let mask = mask & full(w);
         let s0 = inst.dst_ty.slot(0);
+        let d = inst.dst as usize * w;
+        let Scratch { u64s, u64s2, u32s, u32s2, pairs, at, w4, f4, f1, sreq, greq, lreq, evals, f2 } = sc;
         match dx {
             Dx::LoadInput { .. } | Dx::AttributeAtVertex => {
-                // Signature element, row and column are constants but in rare shaders.
-                let (sig, row, col) = (inst.imm[0], inst.imm[1], inst.imm[2]);
-                try_each(mask, w, |l| {
-                    let vertex = match dx {
-                        Dx::LoadInput { vertex: false } => None,
-                        _ => Some(u(self, 3, l) as u32),
-                    };
-                    let (sig, row, col) = (
-                        sig.unwrap_or_else(|| u(self, 0, l)) as u32,
-                        row.unwrap_or_else(|| u(self, 1, l)) as u32,
-                        col.unwrap_or_else(|| u(self, 2, l)) as u8,
-                    );
-                    let v = got(envs[l].load_input(sig, row, col, vertex), s0)?;
-                    self.set(inst.dst, l, v);
-                    Ok(())
-                })?
+                let vertex = !matches!(dx, Dx::LoadInput { vertex: false });
+                if vertex {
+                    each(mask, w, |l| u64s2[l] = self.arg(inst, 3, l));
+                }
+                self.groups(inst, mask, &[0, 1, 2], |g, k| {
+                    env.load_input(g, place(k), vertex.then_some(&u64s2[..]), s0, u64s)
+                })?;
+                each(mask, w, |l| self.regs[d + l] = u64s[l]);
             }
             Dx::StoreOutput => {
-                let (sig, row, col) = (inst.imm[0], inst.imm[1], inst.imm[2]);
-                let ty = inst.arg_ty[3];
-                try_each(mask, w, |l| {
-                    let v = val_of(self.arg(inst, 3, l), ty);
-                    let (sig, row, col) = (
-                        sig.unwrap_or_else(|| u(self, 0, l)) as u32,
-                        row.unwrap_or_else(|| u(self, 1, l)) as u32,
-                        col.unwrap_or_else(|| u(self, 2, l)) as u8,
-                    );
-                    envs[l].store_output(sig, row, col, &v)
-                })?
+                let ty = inst.arg_ty.get(3).copied().unwrap_or(Scalar::F32);
+                each(mask, w, |l| u64s[l] = self.arg(inst, 3, l));
+                self.groups(inst, mask, &[0, 1, 2], |g, k| env.store_output(g, place(k), ty, u64s))?;
             }
             Dx::CreateHandle(class) => {
-                let (range, index) = (inst.imm[0], inst.imm[1]);
-                try_each(mask, w, |l| {
-                    let (range, index) =
-                        (range.unwrap_or_else(|| u(self, 0, l)) as u32, index.unwrap_or_else(|| u(self, 1, l)) as u32);
-                    let h = envs[l].create_handle(class.dxil(), range, index)?;
-                    self.set(inst.dst, l, u64::from(h));
-                    Ok(())
-                })?
+                self.groups(inst, mask, &[0, 1], |g, k| {
+                    env.create_handle(g, class.dxil(), k[0] as u32, k[1] as u32, u32s)
+                })?;
+                each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
             }
-            Dx::CBufferLoadLegacy => try_each(mask, w, |l| {
-                match envs[l].cbuffer_row(u(self, 0, l) as u32, u(self, 1, l) as u32) {
-                    Ok(ref row) => self.words(inst, l, row, false),
-                    Err(e) => return Err(e),
-                }
-                Ok(())
-            })?,
+            Dx::CBufferLoadLegacy => {
+                self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
+                self.words(inst, mask, w4, false);
+            }
             Dx::Sample(kind) => {
                 // The quad's coarse derivatives of u, v, w, once per quad.
                 let implicit = matches!(kind, SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp);
@@ -172,8 +197,9 @@ impl Wave<'_> {
                 if implicit {
                     self.coarse(inst, mask, &mut dd);
                 }
-                let r = try_each(mask, w, |l| {
-                    let f = |k| self.argf(inst, k, l);
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| {
+                    let f = |k| ops.f(k, l);
                     let d = &dd[l * 6..l * 6 + 6];
                     let (qx, qy) = ([d[0], d[2], d[4]], [d[1], d[3], d[5]]);
                     let (mode, compare) = match kind {
@@ -192,204 +218,200 @@ impl Wave<'_> {
                         SampleKind::Cmp => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
                         SampleKind::CmpLevelZero => (SampleMode::Level(0.0), Some(f(9))),
                     };
-                    let coords = [f(2), f(3), f(4), f(5)];
-                    let offset = [i32_(self, 6, l), i32_(self, 7, l), i32_(self, 8, l)];
-                    match envs[l].sample(u(self, 0, l) as u32, u(self, 1, l) as u32, coords, offset, mode, compare) {
-                        Ok(ref c) => {
-                            self.words(inst, l, &[c[0].to_bits(), c[1].to_bits(), c[2].to_bits(), c[3].to_bits()], true)
-                        }
-                        Err(e) => return Err(e),
-                    }
-                    Ok(())
+                    sreq[l] = SampleReq {
+                        coords: [f(2), f(3), f(4), f(5)],
+                        offset: [ops.i(6, l), ops.i(7, l), ops.i(8, l)],
+                        mode,
+                        compare,
+                    };
                 });
                 self.tmpf = dd;
-                r?
+                self.groups(inst, mask, &[0, 1], |g, k| env.sample(g, k[0] as u32, k[1] as u32, sreq, f4))?;
+                each(mask, w, |l| w4[l] = f4[l].map(f32::to_bits));
+                self.words(inst, mask, w4, true);
             }
-            Dx::TextureGather | Dx::TextureGatherCmp => try_each(mask, w, |l| {
-                let f = |k| self.argf(inst, k, l);
-                let compare = (dx == Dx::TextureGatherCmp).then(|| f(9));
-                let c = envs[l].gather(
-                    u(self, 0, l) as u32,
-                    u(self, 1, l) as u32,
-                    [f(2), f(3), f(4), f(5)],
-                    [i32_(self, 6, l), i32_(self, 7, l)],
-                    u(self, 8, l) as u32,
-                    compare,
-                )?;
-                // Integer results carry the values themselves.
-                for (k, x) in c.iter().enumerate() {
-                    let s = inst.dst_ty.slot(k as u32);
-                    let v = if s.is_float() { alu::from_f32(s, *x) } else { s.mask(u64::from(*x as i64 as u32)) };
-                    self.set(inst.dst + k as u32, l, v);
-                }
-                if inst.dst_ty.slots() > 4 {
-                    self.set(inst.dst + 4, l, 1);
-                }
-                Ok(())
-            })?,
-            Dx::CalculateLod => try_each(mask, w, |l| {
-                let f = |k| self.argf(inst, k, l);
-                let (mut qx, mut qy) = ([0.0; 3], [0.0; 3]);
-                for j in 0..3 {
-                    let d = self.derivs(inst, 2 + j, l, mask);
-                    (qx[j], qy[j]) = (d[0], d[1]);
-                }
-                let lod = envs[l].calculate_lod(
-                    u(self, 0, l) as u32,
-                    u(self, 1, l) as u32,
-                    [f(2), f(3), f(4)],
-                    qx,
-                    qy,
-                    u(self, 5, l) & 1 != 0,
-                )?;
-                self.set(inst.dst, l, alu::from_f32(s0, lod));
-                Ok(())
-            })?,
-            Dx::TextureLoad => try_each(mask, w, |l| {
-                let i = |k| i32_(self, k, l);
-                let r = envs[l].texture_load(
-                    u(self, 0, l) as u32,
-                    u(self, 1, l) as u32,
-                    [i(2), i(3), i(4)],
-                    [i(5), i(6), i(7)],
-                )?;
-                self.words(inst, l, &r, true);
-                Ok(())
-            })?,
-            Dx::TextureStore => try_each(mask, w, |l| {
-                let i = |k| i32_(self, k, l);
-                let b = |k| self.lane_bits(inst, k, l);
-                let v = [b(4), b(5), b(6), b(7)];
-                envs[l].texture_store(u(self, 0, l) as u32, [i(1), i(2), i(3)], v, u(self, 8, l) as u8)
-            })?,
-            Dx::BufferLoad | Dx::RawBufferLoad => try_each(mask, w, |l| {
-                let r = envs[l].buffer_load(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u32)?;
-                self.words(inst, l, &r, true);
-                Ok(())
-            })?,
-            Dx::BufferStore | Dx::RawBufferStore => try_each(mask, w, |l| {
-                let b = |k| self.lane_bits(inst, k, l);
-                let v = [b(3), b(4), b(5), b(6)];
-                envs[l].buffer_store(
-                    u(self, 0, l) as u32,
-                    u(self, 1, l) as u32,
-                    u(self, 2, l) as u32,
-                    v,
-                    u(self, 7, l) as u8,
-                )
-            })?,
-            Dx::BufferUpdateCounter => try_each(mask, w, |l| {
-                let delta = if u(self, 1, l) as u8 as i8 >= 0 { 1 } else { -1 };
-                let v = envs[l].update_counter(u(self, 0, l) as u32, delta)?;
-                self.set(inst.dst, l, u64::from(v));
-                Ok(())
-            })?,
-            Dx::GetDimensions => try_each(mask, w, |l| {
-                let d = envs[l].dimensions(u(self, 0, l) as u32, u(self, 1, l) as u32)?;
-                for (k, x) in d.iter().enumerate() {
-                    self.set(inst.dst + k as u32, l, u64::from(*x));
-                }
-                Ok(())
-            })?,
-            Dx::Texture2DMSGetSamplePosition => try_each(mask, w, |l| {
-                let samples = envs[l].dimensions(u(self, 0, l) as u32, 0)?[3];
-                let index = u(self, 1, l) as u32 as usize;
-                let (x, y) = rd3d12_core::multisample::standard_sample_positions(samples)
-                    .and_then(|p| p.get(index))
-                    .map_or((0.0, 0.0), |&(x, y)| (f32::from(x) / 16.0, f32::from(y) / 16.0));
-                self.set(inst.dst, l, alu::from_f32(inst.dst_ty.slot(0), x));
-                self.set(inst.dst + 1, l, alu::from_f32(inst.dst_ty.slot(1), y));
-                Ok(())
-            })?,
-            Dx::RenderTargetGetSamplePosition => try_each(mask, w, |l| {
-                let [x, y] = envs[l].sample_position(u(self, 0, l) as u32)?;
-                self.set(inst.dst, l, alu::from_f32(inst.dst_ty.slot(0), x));
-                self.set(inst.dst + 1, l, alu::from_f32(inst.dst_ty.slot(1), y));
-                Ok(())
-            })?,
-            Dx::RenderTargetGetSampleCount => try_each(mask, w, |l| {
-                let n = envs[l].sample_count()?;
-                self.set(inst.dst, l, u64::from(n));
-                Ok(())
-            })?,
-            Dx::AtomicBinOp(op) => try_each(mask, w, |l| {
-                let i = |k| i32_(self, k, l);
+            Dx::TextureGather | Dx::TextureGatherCmp => {
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| {
+                    let f = |k| ops.f(k, l);
+                    greq[l] = GatherReq {
+                        coords: [f(2), f(3), f(4), f(5)],
+                        offset: [ops.i(6, l), ops.i(7, l)],
+                        channel: ops.u(8, l) as u32,
+                        compare: (dx == Dx::TextureGatherCmp).then(|| f(9)),
+                    };
+                });
+                self.groups(inst, mask, &[0, 1], |g, k| env.gather(g, k[0] as u32, k[1] as u32, greq, f4))?;
+                each(mask, w, |l| {
+                    // Integer results carry the values themselves.
+                    for (k, x) in f4[l].iter().enumerate() {
+                        let s = inst.dst_ty.slot(k as u32);
+                        let v = if s.is_float() { alu::from_f32(s, *x) } else { s.mask(u64::from(*x as i64 as u32)) };
+                        self.set(inst.dst + k as u32, l, v);
+                    }
+                    if inst.dst_ty.slots() > 4 {
+                        self.set(inst.dst + 4, l, 1);
+                    }
+                });
+            }
+            Dx::CalculateLod => {
+                each(mask, w, |l| {
+                    let f = |k| self.argf(inst, k, l);
+                    let (mut qx, mut qy) = ([0.0; 3], [0.0; 3]);
+                    for j in 0..3 {
+                        let d = self.derivs(inst, 2 + j, l, mask);
+                        (qx[j], qy[j]) = (d[0], d[1]);
+                    }
+                    lreq[l] = LodReq { coords: [f(2), f(3), f(4)], ddx: qx, ddy: qy };
+                });
+                self.groups(inst, mask, &[0, 1, 5], |g, k| {
+                    env.calculate_lod(g, k[0] as u32, k[1] as u32, lreq, k[2] & 1 != 0, f1)
+                })?;
+                each(mask, w, |l| self.regs[d + l] = alu::from_f32(s0, f1[l]));
+            }
+            Dx::TextureLoad => {
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| {
+                    let i = |k| ops.i(k, l);
+                    at[l] = [i(2).wrapping_add(i(5)), i(3).wrapping_add(i(6)), i(4).wrapping_add(i(7))];
+                    u32s[l] = ops.u(1, l) as u32;
+                });
+                self.groups(inst, mask, &[0], |g, k| env.texture_load(g, k[0] as u32, at, u32s, w4))?;
+                self.words(inst, mask, w4, true);
+            }
+            Dx::TextureStore => {
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| {
+                    let b = |k| ops.bits(k, l);
+                    at[l] = [ops.i(1, l), ops.i(2, l), ops.i(3, l)];
+                    w4[l] = [b(4), b(5), b(6), b(7)];
+                });
+                self.groups(inst, mask, &[0, 8], |g, k| env.texture_store(g, k[0] as u32, at, w4, k[1] as u8))?;
+            }
+            Dx::BufferLoad | Dx::RawBufferLoad => {
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| at[l] = [ops.i(1, l), ops.i(2, l), 0]);
+                self.groups(inst, mask, &[0], |g, k| env.buffer_load(g, k[0] as u32, at, w4))?;
+                self.words(inst, mask, w4, true);
+            }
+            Dx::BufferStore | Dx::RawBufferStore => {
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| {
+                    let b = |k| ops.bits(k, l);
+                    at[l] = [ops.i(1, l), ops.i(2, l), 0];
+                    w4[l] = [b(3), b(4), b(5), b(6)];
+                });
+                self.groups(inst, mask, &[0, 7], |g, k| env.buffer_store(g, k[0] as u32, at, w4, k[1] as u8))?;
+            }
+            Dx::BufferUpdateCounter => {
+                self.groups(inst, mask, &[0, 1], |g, k| {
+                    env.update_counter(g, k[0] as u32, if k[1] as u8 as i8 >= 0 { 1 } else { -1 }, u32s)
+                })?;
+                each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
+            }
+            Dx::GetDimensions => {
+                self.groups(inst, mask, &[0, 1], |g, k| env.dimensions(g, k[0] as u32, k[1] as u32, w4))?;
+                each(mask, w, |l| {
+                    for (k, x) in w4[l].iter().enumerate() {
+                        self.set(inst.dst + k as u32, l, u64::from(*x));
+                    }
+                });
+            }
+            Dx::Texture2DMSGetSamplePosition => {
+                self.groups(inst, mask, &[0], |g, k| env.dimensions(g, k[0] as u32, 0, w4))?;
+                each(mask, w, |l| {
+                    let (samples, index) = (w4[l][3], self.u(inst, 1, l) as usize);
+                    let (x, y) = rd3d12_core::multisample::standard_sample_positions(samples)
+                        .and_then(|p| p.get(index))
+                        .map_or((0.0, 0.0), |&(x, y)| (f32::from(x) / 16.0, f32::from(y) / 16.0));
+                    self.set(inst.dst, l, alu::from_f32(inst.dst_ty.slot(0), x));
+                    self.set(inst.dst + 1, l, alu::from_f32(inst.dst_ty.slot(1), y));
+                });
+            }
+            Dx::RenderTargetGetSamplePosition => {
+                self.groups(inst, mask, &[0], |g, k| env.sample_position(g, k[0] as u32, f2))?;
+                each(mask, w, |l| {
+                    let [x, y] = f2[l];
+                    self.set(inst.dst, l, alu::from_f32(inst.dst_ty.slot(0), x));
+                    self.set(inst.dst + 1, l, alu::from_f32(inst.dst_ty.slot(1), y));
+                });
+            }
+            Dx::RenderTargetGetSampleCount => {
+                env.sample_count(mask & full(w), u32s)?;
+                each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
+            }
+            Dx::AtomicBinOp(op) => {
+                each(mask, w, |l| {
+                    at[l] = [self.i(inst, 1, l), self.i(inst, 2, l), self.i(inst, 3, l)];
+                    u32s2[l] = self.u(inst, 4, l);
+                });
                 let code = op.dxil().unwrap_or(0);
-                let v = envs[l].atomic(u(self, 0, l) as u32, code, [i(1), i(2), i(3)], u(self, 4, l) as u32)?;
-                self.set(inst.dst, l, s0.mask(u64::from(v)));
-                Ok(())
-            })?,
-            Dx::AtomicCompareExchange => try_each(mask, w, |l| {
-                let i = |k| i32_(self, k, l);
-                let v = envs[l].atomic_cmpxchg(
-                    u(self, 0, l) as u32,
-                    [i(1), i(2), i(3)],
-                    u(self, 4, l) as u32,
-                    u(self, 5, l) as u32,
-                )?;
-                self.set(inst.dst, l, s0.mask(u64::from(v)));
-                Ok(())
-            })?,
-            Dx::Barrier { group_sync } => return Ok(group_sync && self.grouped),
-            Dx::Discard => try_each(mask, w, |l| {
-                if u(self, 0, l) & 1 != 0 {
-                    envs[l].discard()?;
-                    self.helpers |= 1 << l;
-                }
-                Ok(())
-            })?,
-            Dx::Deriv(kind) => {
-                let d = inst.dst;
-                let mut vals = [0f32; super::MAX_WAVE];
-                each(mask, w, |l| vals[l] = self.derivs(inst, 0, l, mask)[kind as usize]);
-                each(mask, w, |l| self.set(d, l, alu::from_f32(s0, vals[l])));
+                self.groups(inst, mask, &[0], |g, k| env.atomic(g, k[0] as u32, code, at, u32s2, u32s))?;
+                each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
             }
-            Dx::Eval(kind) => try_each(mask, w, |l| {
+            Dx::AtomicCompareExchange => {
+                each(mask, w, |l| {
+                    at[l] = [self.i(inst, 1, l), self.i(inst, 2, l), self.i(inst, 3, l)];
+                    pairs[l] = [self.u(inst, 4, l), self.u(inst, 5, l)];
+                });
+                self.groups(inst, mask, &[0], |g, k| env.atomic_cmpxchg(g, k[0] as u32, at, pairs, u32s))?;
+                each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
+            }
+            Dx::Barrier { group_sync } => return Ok(group_sync && self.grouped),
+            Dx::Discard => {
+                let mut m = 0u128;
+                each(mask, w, |l| m |= u128::from(self.arg(inst, 0, l) & 1) << l);
+                if m != 0 {
+                    env.discard(m)?;
+                    self.helpers |= m;
+                }
+            }
+            Dx::Deriv(kind) => {
+                each(mask, w, |l| f1[l] = self.derivs(inst, 0, l, mask)[kind as usize]);
+                each(mask, w, |l| self.regs[d + l] = alu::from_f32(s0, f1[l]));
+            }
+            Dx::Eval(kind) => {
                 let four = |v: u64| ((v as i32) << 28) >> 28;
-                let at = match kind {
-                    EvalKind::Snapped => EvalAt::Snapped(four(u(self, 3, l)), four(u(self, 4, l))),
-                    EvalKind::SampleIndex => EvalAt::Sample(u(self, 3, l) as u32),
-                    EvalKind::Centroid => EvalAt::Centroid,
-                };
-                let v = envs[l].eval_input(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, at);
-                self.set(inst.dst, l, got(v, s0)?);
-                Ok(())
+                each(mask, w, |l| {
+                    evals[l] = match kind {
+                        EvalKind::Snapped => EvalAt::Snapped(four(self.arg(inst, 3, l)), four(self.arg(inst, 4, l))),
+                        EvalKind::SampleIndex => EvalAt::Sample(self.u(inst, 3, l)),
+                        EvalKind::Centroid => EvalAt::Centroid,
+                    }
+                });
+                self.groups(inst, mask, &[0, 1, 2], |g, k| env.eval_input(g, place(k), evals, s0, u64s))?;
+                each(mask, w, |l| self.regs[d + l] = u64s[l]);
+            }
+            Dx::SysValue(sv) => {
+                self.groups(inst, mask, &[0], |g, k| env.system_value(g, sv.opcode(), k[0] as u32, u32s))?;
+                each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
+            }
+            Dx::EmitStream => self.groups(inst, mask, &[0], |g, k| env.emit_stream(g, k[0] as u32))?,
+            Dx::CutStream => self.groups(inst, mask, &[0], |g, k| env.cut_stream(g, k[0] as u32))?,
+            Dx::EmitThenCutStream => self.groups(inst, mask, &[0], |g, k| {
+                env.emit_stream(g, k[0] as u32)?;
+                env.cut_stream(g, k[0] as u32)
             })?,
-            Dx::SysValue(sv) => try_each(mask, w, |l| {
-                let v = envs[l].system_value(sv.opcode(), u(self, 0, l) as u32)?;
-                self.set(inst.dst, l, s0.mask(u64::from(v)));
-                Ok(())
-            })?,
-            Dx::EmitStream => try_each(mask, w, |l| envs[l].emit_stream(u(self, 0, l) as u32))?,
-            Dx::CutStream => try_each(mask, w, |l| envs[l].cut_stream(u(self, 0, l) as u32))?,
-            Dx::EmitThenCutStream => try_each(mask, w, |l| {
-                envs[l].emit_stream(u(self, 0, l) as u32)?;
-                envs[l].cut_stream(u(self, 0, l) as u32)
-            })?,
-            Dx::LoadOutputControlPoint => try_each(mask, w, |l| {
-                let v = envs[l].load_output_control_point(
-                    u(self, 0, l) as u32,
-                    u(self, 1, l) as u32,
-                    u(self, 2, l) as u8,
-                    u(self, 3, l) as u32,
-                )?;
-                self.set(inst.dst, l, bits_of(&v, s0));
-                Ok(())
-            })?,
-            Dx::LoadPatchConstant => try_each(mask, w, |l| {
-                let v = envs[l].load_patch_constant(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8);
-                self.set(inst.dst, l, got(v, s0)?);
-                Ok(())
-            })?,
-            Dx::DomainLocation => try_each(mask, w, |l| {
-                let v = envs[l].domain_location(u(self, 0, l) as u32)?;
-                self.set(inst.dst, l, alu::from_f32(s0, v));
-                Ok(())
-            })?,
-            Dx::StorePatchConstant => try_each(mask, w, |l| {
-                let v = self.arg_val(inst, 3, l);
-                envs[l].store_patch_constant(u(self, 0, l) as u32, u(self, 1, l) as u32, u(self, 2, l) as u8, &v)
-            })?,
+            Dx::LoadOutputControlPoint => {
+                each(mask, w, |l| u64s2[l] = self.arg(inst, 3, l));
+                self.groups(inst, mask, &[0, 1, 2], |g, k| {
+                    env.load_output_control_point(g, place(k), u64s2, s0, u64s)
+                })?;
+                each(mask, w, |l| self.regs[d + l] = u64s[l]);
+            }
+            Dx::LoadPatchConstant => {
+                self.groups(inst, mask, &[0, 1, 2], |g, k| env.load_patch_constant(g, place(k), s0, u64s))?;
+                each(mask, w, |l| self.regs[d + l] = u64s[l]);
+            }
+            Dx::DomainLocation => {
+                self.groups(inst, mask, &[0], |g, k| env.domain_location(g, k[0] as u32, f1))?;
+                each(mask, w, |l| self.regs[d + l] = alu::from_f32(s0, f1[l]));
+            }
+            Dx::StorePatchConstant => {
+                let ty = inst.arg_ty.get(3).copied().unwrap_or(Scalar::F32);
+                each(mask, w, |l| u64s[l] = self.arg(inst, 3, l));
+                self.groups(inst, mask, &[0, 1, 2], |g, k| env.store_patch_constant(g, place(k), ty, u64s))?;
+            }
             // Every operation the IR has runs above or in `dx_compute`.
             other => return Err(ExecError::Unsupported(format!("dx.op {} ({})", other.opcode(), other.name()))),
         }
@@ -422,6 +444,98 @@ impl Wave<'_> {
             each(mask, w, |l| self.regs[(d + c) * w + l] = s.mask(out[c * wi + l]));
         }
         self.tmp = buf;
+        Ok(())
+    }
+}
+
+/// A signature place (element, row, column) from the operands' values.
+#[inline(always)]
+fn place(k: [u64; 3]) -> (u32, u32, u8) {
+    (k[0] as u32, k[1] as u32, k[2] as u8)
+}
+
+/// Per-lane operand and result arrays of the environment calls, kept with the wave.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    u64s: Vec<u64>,
+    u64s2: Vec<u64>,
+    u32s: Vec<u32>,
+    u32s2: Vec<u32>,
+    pairs: Vec<[u32; 2]>,
+    at: Vec<At>,
+    w4: Vec<[u32; 4]>,
+    f4: Vec<[f32; 4]>,
+    f1: Vec<f32>,
+    f2: Vec<[f32; 2]>,
+    sreq: Vec<SampleReq>,
+    greq: Vec<GatherReq>,
+    lreq: Vec<LodReq>,
+    evals: Vec<EvalAt>,
+}
+
+impl Scratch {
+    /// Every array at least `w` long.
+    fn fit(&mut self, w: usize) {
+        if self.u64s.len() >= w {
+            return;
+        }
+        self.u64s.resize(w, 0);
+        self.u64s2.resize(w, 0);
+        self.u32s.resize(w, 0);
+        self.u32s2.resize(w, 0);
+        self.pairs.resize(w, [0; 2]);
+        self.at.resize(w, [0; 3]);
+        self.w4.resize(w, [0; 4]);
+        self.f4.resize(w, [0.0; 4]);
+        self.f1.resize(w, 0.0);
+        self.f2.resize(w, [0.0; 2]);
+        self.sreq.resize(w, SampleReq::default());
+        self.greq.resize(w, GatherReq::default());
+        self.lreq.resize(w, LodReq::default());
+        self.evals.resize(w, EvalAt::Centroid);
+    }
+}
+
+impl Wave<'_> {
+    /// Calls `f` once for each set of lanes of `mask` whose operands `ks` (up to three) hold the
+    /// same values, with those values (in the order of the sets' lowest lanes): the wave
+    /// environment takes one resource, one signature place per call. Operands that are
+    /// constants are compared once, not per lane.
+    #[inline(always)]
+    fn groups(&self, inst: &XInst, mask: u128, ks: &[usize], mut f: impl FnMut(u128, [u64; 3]) -> R<()>) -> R<()> {
+        let w = self.w;
+        let mut key = [0u64; 3];
+        // The register row of each operand that is not a constant.
+        let mut rows = [usize::MAX; 3];
+        for (j, &k) in ks.iter().enumerate().take(3) {
+            match inst.imm.get(k).copied().flatten() {
+                Some(v) => key[j] = v,
+                None => rows[j] = inst.args.get(k).map_or(usize::MAX, |&a| a as usize * w),
+            }
+        }
+        if rows.iter().all(|&r| r == usize::MAX) {
+            return if mask == 0 { Ok(()) } else { f(mask, key) };
+        }
+        let mut left = mask;
+        while left != 0 {
+            let l0 = left.trailing_zeros() as usize;
+            for j in 0..3 {
+                if rows[j] != usize::MAX {
+                    key[j] = self.regs[rows[j] + l0];
+                }
+            }
+            let mut g = 0u128;
+            let mut m = left;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                if (0..3).all(|j| rows[j] == usize::MAX || self.regs[rows[j] + l] == key[j]) {
+                    g |= 1 << l;
+                }
+                m &= m - 1;
+            }
+            f(g, key)?;
+            left &= !g;
+        }
         Ok(())
     }
 }

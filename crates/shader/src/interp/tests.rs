@@ -304,7 +304,7 @@ fn run_wave(f: crate::ir::Function, n: u32, grouped: bool) -> (R<()>, Vec<Rec>) 
     let mut envs: Vec<Rec> = (0..n).map(|i| Rec::new(i, [n, 1, 1])).collect();
     let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
     let mut group = vec![0u64; p.group_cells as usize];
-    let r = Wave::new(&p, n as usize, grouped).run(&mut refs, &mut group).map(|_| ());
+    let r = Wave::new(&p, n as usize, grouped).run(&mut PerLane(&mut refs), &mut group).map(|_| ());
     drop(refs);
     (r, envs)
 }
@@ -509,12 +509,12 @@ fn a_group_barrier_stops_a_wave_until_it_resumes() {
     let mut group = Vec::new();
     {
         let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-        assert!(!wave.run(&mut refs, &mut group).unwrap(), "stopped at the barrier");
+        assert!(!wave.run(&mut PerLane(&mut refs), &mut group).unwrap(), "stopped at the barrier");
     }
     assert!(envs.iter().all(|e| e.log == ["out 0 0 0 0x0"]));
     {
         let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-        assert!(wave.run(&mut refs, &mut group).unwrap(), "done");
+        assert!(wave.run(&mut PerLane(&mut refs), &mut group).unwrap(), "done");
     }
     assert!(envs.iter().all(|e| e.log == ["out 0 0 0 0x0", "out 0 0 0 0x1"]));
 }
@@ -567,7 +567,7 @@ fn helper_lanes_are_those_the_environment_names_and_those_that_discard() {
     envs[3].helper = true;
     let mut wave = Wave::new(&p, 4, false);
     let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-    assert!(wave.run(&mut refs, &mut []).unwrap());
+    assert!(wave.run(&mut PerLane(&mut refs), &mut []).unwrap());
     assert_eq!(wave.helpers(), 0b1101);
 }
 
@@ -667,7 +667,7 @@ fn quad_reads_see_helper_lanes_and_wave_reductions_do_not() {
     let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
     let mut group = vec![0u64; p.group_cells as usize];
     let mut w = Wave::new(&p, 4, false);
-    w.run(&mut refs, &mut group).unwrap();
+    w.run(&mut PerLane(&mut refs), &mut group).unwrap();
     assert_eq!(w.helpers(), 0b1000);
     drop(refs);
     // Sums: even side lanes 0 and 2 (0 + 2); odd side lane 1 alone (lane 3 is a helper).
@@ -686,7 +686,7 @@ fn quad_reads_see_helper_lanes_and_wave_reductions_do_not() {
     let mut envs: Vec<Rec> = (0..4).map(|i| Rec::new(i, [2, 2, 1])).collect();
     envs[3].helper = true;
     let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-    Wave::new(&p, 4, false).run(&mut refs, &mut group).unwrap();
+    Wave::new(&p, 4, false).run(&mut PerLane(&mut refs), &mut group).unwrap();
     drop(refs);
     // Each side: even lanes 0, 2 (2); odd lanes 1 (1, lane 3 a helper); joined: 3.
     for (i, e) in envs.iter().enumerate() {
@@ -712,7 +712,7 @@ fn waves_of_a_group_have_the_size_asked_for() {
         let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
         let mut group = vec![0u64; p.group_cells as usize];
         for c in refs.chunks_mut(width) {
-            Wave::new(&p, c.len(), true).with_lanes(width).run(c, &mut group).unwrap();
+            Wave::new(&p, c.len(), true).with_lanes(width).run(&mut PerLane(c), &mut group).unwrap();
         }
         drop(refs);
         for (i, e) in envs.iter().enumerate() {

@@ -6,15 +6,18 @@
 use super::merge::{alpha_coverage, bits, depth_write, write_pixel};
 use super::setup::{DrawState, Raster, SetupPrimitive};
 use super::target::{DepthStencilTarget, Target};
-use super::{bits_of, input_element, Bindings, Class, DrawError, Handles};
+use super::{input_element, Bindings, Class, DrawError, Handles};
 use super::{INTERP_CONSTANT, INTERP_LINEAR_CENTROID, INTERP_LINEAR_SAMPLE, INTERP_NOPERSPECTIVE};
 use super::{INTERP_NOPERSPECTIVE_CENTROID, INTERP_NOPERSPECTIVE_SAMPLE};
 use super::{SV_COVERAGE, SV_DEPTH, SV_IS_FRONT_FACE, SV_POSITION, SV_PRIMITIVE_ID};
 use super::{SV_RENDER_TARGET_ARRAY_INDEX, SV_SAMPLE_INDEX, SV_STENCIL_REF, SV_TARGET, SV_VIEWPORT_ARRAY_INDEX};
 use crate::input_assembler::Primitive;
 use crate::raster::{self, Rect, Viewport};
-use rd3d12_shader::dxil::exec::{self, Env, EvalAt, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::exec::{EvalAt, ExecError};
 use rd3d12_shader::dxil::SignatureElement;
+use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::{self, Mask, WaveEnv};
+use rd3d12_shader::ir::Scalar;
 
 /// What the pixel shader reports of a tile's work, summed over the tiles into [`super::DrawStats`].
 #[derive(Debug, Default, Clone, Copy)]
@@ -26,11 +29,27 @@ pub(super) struct FragmentStats {
 }
 
 /// A worker's reusable buffers.
-#[derive(Default)]
 pub(super) struct Scratch {
     frags: Vec<raster::Fragment>,
     sorted: Vec<raster::Fragment>,
-    lanes: [Handles; 4],
+    /// Each quad's fragments in `frags`.
+    quads: Vec<std::ops::Range<usize>>,
+    /// The handles a wave's shader creates.
+    handles: Handles,
+    /// The state of each lane of a pixel-shader wave.
+    lanes: Box<[Lane; PS_WAVE]>,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            frags: Vec::new(),
+            sorted: Vec::new(),
+            quads: Vec::new(),
+            handles: Handles::default(),
+            lanes: Box::new([Lane::default(); PS_WAVE]),
+        }
+    }
 }
 
 /// Rasterizes `prim` inside `tile` and shades, tests and writes its fragments there.
@@ -55,7 +74,7 @@ pub(super) fn shade(
     let viewport = tstate.viewport;
     let (clip, bias, layer) = (&prim.clip, prim.bias, prim.layer);
     // Covered pixels, grouped by quad below.
-    let Scratch { frags, sorted, lanes } = scratch;
+    let Scratch { frags, sorted, quads, handles: wave_handles, lanes: lane_state } = scratch;
     frags.clear();
     let mut add = |f: &raster::Fragment| {
         let mut f = *f;
@@ -107,131 +126,107 @@ pub(super) fn shade(
     let samples = st.samples;
     let per_sample = ps.per_sample;
     let passes = if per_sample { samples.len() } else { 1 };
-    let varyings = &prim.varyings;
-    let ps_res = &ps.resources[..];
     // Quads in (y, x) order, each quad's fragments in raster order.
     let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
     quad_order(frags, sorted);
+    quads.clear();
+    let mut at = 0;
     for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
-        let (qy, qx) = quad_of(&covered[0]);
-        let front = covered[0].front_facing;
-        let shape = match (&prim.kind, &prim.raster) {
-            (Primitive::Point(_), _) => Shape::Point(covered[0].depth),
-            (_, Raster::Line(l)) => Shape::Line(l),
-            _ => Shape::Triangle(clip),
-        };
-        // At sample frequency, pass n shades sample n of the pixels that cover it.
-        for pass in 0..passes {
-            let only = if per_sample { 1u16 << pass } else { u16::MAX };
-            if covered.iter().all(|f| f.coverage & only == 0) {
-                continue;
+        quads.push(at..at + covered.len());
+        at += covered.len();
+    }
+    let shape = match (&prim.kind, &prim.raster) {
+        (Primitive::Point(_), _) => Shape::Point(frags[0].depth),
+        (_, Raster::Line(l)) => Shape::Line(l),
+        _ => Shape::Triangle(clip),
+    };
+    let mut wave = PsWave {
+        inputs: &shader.entry.inputs,
+        outputs: &shader.entry.outputs,
+        varyings: &prim.varyings,
+        shape,
+        viewport,
+        viewport_index: prim.viewport_index,
+        layer,
+        samples,
+        sample: None,
+        front: frags[0].front_facing,
+        primitive_id: prim.prim_id,
+        clip,
+        handles: wave_handles,
+        resources: &ps.resources[..],
+        bindings: ps.bindings,
+        lanes: lane_state,
+        helpers: 0,
+        discarded: 0,
+    };
+    wave.handles.list.clone_from(&handles.list);
+    wave.handles.strides.clone_from(&handles.strides);
+    // At sample frequency, pass n shades sample n of the pixels that cover it.
+    for pass in 0..passes {
+        let only = if per_sample { 1u16 << pass } else { u16::MAX };
+        wave.sample = per_sample.then_some(pass as u32);
+        let mut next = 0;
+        while next < quads.len() {
+            // The next quads that cover a sample of this pass, as one wave.
+            let mut batch = [0usize; PS_QUADS];
+            let mut n = 0;
+            while n < PS_QUADS && next < quads.len() {
+                if frags[quads[next].clone()].iter().any(|f| f.coverage & only != 0) {
+                    batch[n] = next;
+                    n += 1;
+                }
+                next += 1;
             }
-            // Each lane starts from the handles the draw made so far (allocations reused).
-            for hs in lanes.iter_mut() {
-                hs.list.clone_from(&handles.list);
-                hs.strides.clone_from(&handles.strides);
+            if n == 0 {
+                break;
             }
-            let mut zs = [[0.0f32; raster::MAX_SAMPLES]; 4];
-            let mut coverage = [0u16; 4];
-            let mut lane_env = |lane: usize, hs| {
-                let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                let frag = covered.iter().find(|f| f.x == x && f.y == y);
-                if let Some(f) = frag {
-                    zs[lane] = f.sample_depth;
-                    coverage[lane] = f.coverage & only;
-                }
-                let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-                let (persp, linear, z) = match frag {
-                    Some(f) => (f.persp, f.linear, f.depth),
-                    // Helpers: the primitive's weights extended to the pixel.
-                    None => shape.weights(cx, cy, &viewport),
-                };
-                // SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
-                let inv_w: f32 = (0..3).map(|k| linear[k] / clip[k][3]).sum();
-                let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                PsEnv {
-                    inputs: &shader.entry.inputs,
-                    varyings,
-                    persp,
-                    linear,
-                    position: [cx, cy, z, w],
-                    shape,
-                    viewport,
-                    viewport_index: prim.viewport_index,
-                    layer,
-                    pixel: (x, y),
-                    samples,
-                    raster_coverage: frag.map_or(0, |f| f.coverage),
-                    sample: per_sample.then_some(pass as u32),
-                    front,
-                    primitive_id: prim.prim_id,
-                    helper: coverage[lane] == 0,
-                    discarded: false,
-                    targets: Default::default(),
-                    depth: None,
-                    coverage: u32::from(coverage[lane] & sample_mask),
-                    out_coverage: None,
-                    stencil_ref: None,
-                    handles: hs,
-                    resources: ps_res,
-                    outputs: &shader.entry.outputs,
-                    bindings: ps.bindings,
-                }
-            };
-            // Built in place (an array, not pushed into a Vec): the environments are moved
-            // and freed per quad otherwise.
-            let [h0, h1, h2, h3] = lanes.each_mut();
-            let mut envs = [lane_env(0, h0), lane_env(1, h1), lane_env(2, h2), lane_env(3, h3)];
-            {
-                let [a, b, c, d] = &mut envs;
-                exec::run_quad(shader.module, ps_fn, [a, b, c, d])?;
-            }
-            for (lane, env) in envs.iter().enumerate() {
-                stats.ps_invocations += u64::from(!env.helper);
-                if env.helper || env.discarded {
-                    continue;
-                }
-                stats.pixels_shaded += 1;
-                let (x, y) = (qx + (lane as i32 & 1), qy + (lane as i32 >> 1));
-                let mut mask = coverage[lane] & sample_mask & env.out_coverage.map_or(0xFFFF, |m| m as u16);
-                if p.blend.alpha_to_coverage {
-                    let alpha = env.targets.first().copied().flatten().map_or(1.0, |t| f32::from_bits(t[3]));
-                    mask &= alpha_coverage(alpha, samples.len());
-                }
-                // Per sample: the depth-stencil test (SV_Depth replaces the rasterized
-                // depth; the bias applies to the latter only), then the output.
-                let mut passed = 0u16;
-                for s in bits(mask) {
-                    let z = env.depth.unwrap_or(zs[lane][s as usize] + bias);
-                    if let Some(d) = depth {
-                        let stencil_ref = env.stencil_ref.unwrap_or(call.stencil_ref);
-                        if !depth_write((d, st.depth_kind), p, &viewport, (x, y, s, layer), z, front, stencil_ref) {
-                            continue;
-                        }
-                    }
-                    passed |= 1 << s;
-                }
-                stats.samples_passed += u64::from(passed.count_ones());
-                if passed == 0 {
-                    continue;
-                }
-                let mut wrote = false;
-                // Dual-source blending: SV_Target1 is the second source of target 0's
-                // SRC1 blend factors.
-                let src1 = env.targets[1].unwrap_or([0; 4]);
-                for (n, slot) in targets.iter().enumerate() {
-                    let (Some(t), Some(src)) = (slot.as_ref(), env.targets.get(n).cloned().flatten()) else {
-                        continue;
+            wave.helpers = 0;
+            wave.discarded = 0;
+            for (j, &q) in batch[..n].iter().enumerate() {
+                let covered = &frags[quads[q].clone()];
+                let (qy, qx) = quad_of(&covered[0]);
+                for i in 0..4 {
+                    let lane = 4 * j + i;
+                    let (x, y) = (qx + (i as i32 & 1), qy + (i as i32 >> 1));
+                    let found = covered.iter().position(|f| f.x == x && f.y == y);
+                    let frag = found.map(|k| &covered[k]);
+                    let ls = &mut wave.lanes[lane];
+                    ls.frag = found.map_or(u32::MAX, |k| (quads[q].start + k) as u32);
+                    ls.covered = frag.map_or(0, |f| f.coverage & only);
+                    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                    let (persp, linear, z) = match frag {
+                        Some(f) => (f.persp, f.linear, f.depth),
+                        // Helpers: the primitive's weights extended to the pixel.
+                        None => shape.weights(cx, cy, &viewport),
                     };
-                    if let Some(Some(info)) = st.target_info.get(n) {
-                        for s in bits(passed) {
-                            write_pixel(t, info, (x, y, s, layer), (&src, &src1), call.blend_factor);
-                        }
+                    ls.persp = persp;
+                    ls.linear = linear;
+                    ls.position = [cx, cy, z];
+                    ls.pixel = (x, y);
+                    ls.raster_coverage = frag.map_or(0, |f| f.coverage);
+                    ls.coverage = u32::from(ls.covered & sample_mask);
+                    ls.written = 0;
+                    ls.depth = None;
+                    ls.out_coverage = None;
+                    ls.stencil_ref = None;
+                    if ls.covered == 0 {
+                        wave.helpers |= 1 << lane;
                     }
-                    wrote = true;
                 }
-                if wrote {
-                    stats.pixels_written += 1;
+            }
+            interp::run_wave(shader.module, ps_fn, &mut wave, 4 * n, PS_WAVE)?;
+            for (j, &q) in batch[..n].iter().enumerate() {
+                let front = frags[quads[q].start].front_facing;
+                for lane in 4 * j..4 * j + 4 {
+                    let helper = wave.helpers >> lane & 1 != 0;
+                    stats.ps_invocations += u64::from(!helper);
+                    if helper || wave.discarded >> lane & 1 != 0 {
+                        continue;
+                    }
+                    let ls = &wave.lanes[lane];
+                    let zs = &frags[ls.frag as usize].sample_depth;
+                    merge_lane(st, ls, zs, (targets, depth), (&viewport, bias, layer, front), stats);
                 }
             }
         }
@@ -239,72 +234,172 @@ pub(super) fn shade(
     Ok(())
 }
 
+/// The output merger for one shaded pixel: the depth-stencil test of each covered sample and
+/// the writes of the colors the shader stored.
+fn merge_lane(
+    st: &DrawState<'_>,
+    ls: &Lane,
+    zs: &[f32; raster::MAX_SAMPLES],
+    (targets, depth): (&[Option<Target<'_>>], Option<&DepthStencilTarget<'_>>),
+    (viewport, bias, layer, front): (&Viewport, f32, u32, bool),
+    stats: &mut FragmentStats,
+) {
+    let (p, call) = (st.p, st.call);
+    stats.pixels_shaded += 1;
+    let (x, y) = ls.pixel;
+    let mut mask = ls.covered & st.sample_mask & ls.out_coverage.map_or(0xFFFF, |m| m as u16);
+    if p.blend.alpha_to_coverage {
+        let alpha = if ls.written & 1 != 0 { f32::from_bits(ls.targets[0][3]) } else { 1.0 };
+        mask &= alpha_coverage(alpha, st.samples.len());
+    }
+    // Per sample: the depth-stencil test (SV_Depth replaces the rasterized depth; the bias
+    // applies to the latter only), then the output.
+    let mut passed = 0u16;
+    for s in bits(mask) {
+        let z = ls.depth.unwrap_or(zs[s as usize] + bias);
+        if let Some(d) = depth {
+            let stencil_ref = ls.stencil_ref.unwrap_or(call.stencil_ref);
+            if !depth_write((d, st.depth_kind), p, viewport, (x, y, s, layer), z, front, stencil_ref) {
+                continue;
+            }
+        }
+        passed |= 1 << s;
+    }
+    stats.samples_passed += u64::from(passed.count_ones());
+    if passed == 0 {
+        return;
+    }
+    let mut wrote = false;
+    // Dual-source blending: SV_Target1 is the second source of target 0's SRC1 blend factors.
+    let src1 = if ls.written & 2 != 0 { ls.targets[1] } else { [0; 4] };
+    for (n, slot) in targets.iter().enumerate() {
+        let Some(t) = slot.as_ref() else { continue };
+        if n >= 8 || ls.written >> n & 1 == 0 {
+            continue;
+        }
+        let src = ls.targets[n];
+        if let Some(Some(info)) = st.target_info.get(n) {
+            for s in bits(passed) {
+                write_pixel(t, info, (x, y, s, layer), (&src, &src1), call.blend_factor);
+            }
+        }
+        wrote = true;
+    }
+    if wrote {
+        stats.pixels_written += 1;
+    }
+}
+
+/// Quads per pixel-shader wave, and its lanes (WaveGetLaneCount in a pixel shader).
+const PS_QUADS: usize = 8;
+const PS_WAVE: usize = 4 * PS_QUADS;
+
+type R<T> = Result<T, ExecError>;
+
 /// For each PS input (signature id, row): the values at the three vertices, and the
 /// interpolation mode.
 pub(super) type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], u32))>;
 
-/// The pixel shader's view of one pixel of a quad.
-struct PsEnv<'b> {
-    inputs: &'b [SignatureElement],
-    /// For each PS input (by id and row): the values at the three vertices, and the mode.
-    varyings: &'b Varyings,
+/// One lane of a pixel-shader wave: its pixel, where it is evaluated, what it wrote.
+#[derive(Clone, Copy)]
+struct Lane {
+    /// The pixel's integer coordinates.
+    pixel: (i32, i32),
     persp: [f32; 3],
     linear: [f32; 3],
-    position: [f32; 4],
+    /// SV_Position's x, y, z (its w: [`PsWave::position_w`]).
+    position: [f32; 3],
+    /// The samples the primitive covers in this pixel (before SampleMask): where centroid
+    /// inputs are evaluated.
+    raster_coverage: u16,
+    /// The samples this invocation shades (this pass's of `raster_coverage`); 0: a helper.
+    covered: u16,
+    /// Input SV_Coverage: the covered samples ANDed with SampleMask.
+    coverage: u32,
+    /// The lane's fragment in the tile's list (`u32::MAX`: none, a helper).
+    frag: u32,
+    /// Each render target's color, as the 32-bit lanes the shader stored (floats as their
+    /// bits), and which targets it wrote (bit n: SV_Target n).
+    targets: [[u32; 4]; 8],
+    written: u8,
+    depth: Option<f32>,
+    /// Output SV_Coverage, ANDed into the samples written.
+    out_coverage: Option<u32>,
+    /// SV_StencilRef as the shader wrote it.
+    stencil_ref: Option<u8>,
+}
+
+impl Default for Lane {
+    fn default() -> Self {
+        Lane {
+            pixel: (0, 0),
+            persp: [0.0; 3],
+            linear: [0.0; 3],
+            position: [0.0; 3],
+            raster_coverage: 0,
+            covered: 0,
+            coverage: 0,
+            frag: u32::MAX,
+            targets: [[0; 4]; 8],
+            written: 0,
+            depth: None,
+            out_coverage: None,
+            stencil_ref: None,
+        }
+    }
+}
+
+/// The pixel shader's view of a wave of quads of one primitive.
+struct PsWave<'b> {
+    inputs: &'b [SignatureElement],
+    outputs: &'b [SignatureElement],
+    /// For each PS input (by id and row): the values at the three vertices, and the mode.
+    varyings: &'b Varyings,
     /// The primitive, to interpolate at other points of the pixel than its center.
     shape: Shape<'b>,
     viewport: Viewport,
     /// The primitive's SV_ViewportArrayIndex and SV_RenderTargetArrayIndex.
     viewport_index: u32,
     layer: u32,
-    /// The pixel's integer coordinates.
-    pixel: (i32, i32),
     /// The render target's sample pattern.
     samples: &'b [(i8, i8)],
-    /// The samples the primitive covers in this pixel (before SampleMask): where centroid
-    /// inputs are evaluated.
-    raster_coverage: u16,
-    /// The sample this invocation shades when the shader runs per sample.
+    /// The sample this pass shades when the shader runs per sample.
     sample: Option<u32>,
     front: bool,
     primitive_id: u32,
-    helper: bool,
-    discarded: bool,
-    /// Each render target's color, as the 32-bit lanes the shader stored (floats as their bits).
-    targets: [Option<[u32; 4]>; 8],
-    depth: Option<f32>,
-    /// Input SV_Coverage: the pixel's covered samples ANDed with SampleMask.
-    coverage: u32,
-    /// Output SV_Coverage, ANDed into the samples written.
-    out_coverage: Option<u32>,
-    /// SV_StencilRef as the shader wrote it.
-    stencil_ref: Option<u8>,
+    /// The primitive's clip-space vertices.
+    clip: &'b [[f32; 4]; 3],
     handles: &'b mut Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
-    outputs: &'b [SignatureElement],
     bindings: &'b dyn Bindings,
+    lanes: &'b mut [Lane; PS_WAVE],
+    /// Lanes that are helpers (uncovered quad members), and lanes that discarded.
+    helpers: Mask,
+    discarded: Mask,
 }
 
-impl PsEnv<'_> {
+impl PsWave<'_> {
     /// Helper lanes and discarded invocations write no UAV.
-    fn writes(&self) -> bool {
-        !self.helper && !self.discarded
+    fn writes(&self, m: Mask) -> Mask {
+        m & !self.helpers & !self.discarded
     }
 
     /// Sample `n`'s position in the render target (the pixel center past the pattern's end).
-    fn sample_point(&self, n: u32) -> (f32, f32) {
+    fn sample_point(&self, l: usize, n: u32) -> (f32, f32) {
         let (dx, dy) = self.samples.get(n as usize).map_or((0.0, 0.0), |&(x, y)| (f32::from(x), f32::from(y)));
-        (self.pixel.0 as f32 + 0.5 + dx / 16.0, self.pixel.1 as f32 + 0.5 + dy / 16.0)
+        let p = self.lanes[l].pixel;
+        (p.0 as f32 + 0.5 + dx / 16.0, p.1 as f32 + 0.5 + dy / 16.0)
     }
 
     /// Where centroid interpolation evaluates: the pixel center when the primitive covers
     /// every sample (or none: a helper), else the covered sample of lowest index.
-    fn centroid_point(&self) -> (f32, f32) {
+    fn centroid_point(&self, l: usize) -> (f32, f32) {
         let all = ((1u32 << self.samples.len()) - 1) as u16;
-        if self.raster_coverage == 0 || self.raster_coverage & all == all {
-            (self.pixel.0 as f32 + 0.5, self.pixel.1 as f32 + 0.5)
+        let (rc, p) = (self.lanes[l].raster_coverage, self.lanes[l].pixel);
+        if rc == 0 || rc & all == all {
+            (p.0 as f32 + 0.5, p.1 as f32 + 0.5)
         } else {
-            self.sample_point(self.raster_coverage.trailing_zeros())
+            self.sample_point(l, rc.trailing_zeros())
         }
     }
 
@@ -314,33 +409,56 @@ impl PsEnv<'_> {
         (p, l)
     }
 
-    /// Input (sig, row) component `c` from its three vertices' values under `mode`, with the
-    /// weights `w` (perspective-correct, screen-linear) of where it is evaluated.
-    fn interpolate(
-        &self,
-        e: &SignatureElement,
-        v: &[[f32; 4]; 3],
-        mode: u32,
-        c: usize,
-        w: ([f32; 3], [f32; 3]),
-    ) -> Val {
-        let w = match mode {
-            INTERP_CONSTANT => [1.0, 0.0, 0.0],
-            INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => w.1,
-            _ => w.0,
-        };
-        // Relative to the first vertex, as rasterizers interpolate: an attribute equal at the
-        // three vertices comes out exactly, whatever rounding the weights carry.
-        let x = v[0][c] + w[1] * (v[1][c] - v[0][c]) + w[2] * (v[2][c] - v[0][c]);
-        if e.component_type == 9 || e.component_type == 8 || mode != INTERP_CONSTANT {
-            Val::F32(x)
+    /// SV_Position.w: the clip-space w at the pixel (1/w is linear on screen).
+    fn position_w(&self, l: usize) -> f32 {
+        let inv_w: f32 = (0..3).map(|k| self.lanes[l].linear[k] / self.clip[k][3]).sum();
+        if inv_w != 0.0 {
+            1.0 / inv_w
         } else {
-            Val::Int(u64::from(v[0][c].to_bits()))
+            0.0
         }
     }
 
     fn varying(&self, sig: u32, row: u32) -> Option<&([[f32; 4]; 3], u32)> {
         self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v)
+    }
+}
+
+/// Input (sig, row) component `c` from its three vertices' values `v` under `mode`, with the
+/// weights `w` (perspective-correct, screen-linear) of where it is evaluated, as the bits of
+/// a slot of type `s`.
+#[inline(always)]
+fn interpolate(float: bool, v: &[[f32; 4]; 3], mode: u32, c: usize, w: (&[f32; 3], &[f32; 3]), s: Scalar) -> u64 {
+    let w = match mode {
+        INTERP_CONSTANT => &[1.0, 0.0, 0.0],
+        INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => w.1,
+        _ => w.0,
+    };
+    // Relative to the first vertex, as rasterizers interpolate: an attribute equal at the
+    // three vertices comes out exactly, whatever rounding the weights carry.
+    let x = v[0][c] + w[1] * (v[1][c] - v[0][c]) + w[2] * (v[2][c] - v[0][c]);
+    if float || mode != INTERP_CONSTANT {
+        f32_bits(x, s)
+    } else {
+        s.mask(u64::from(v[0][c].to_bits()))
+    }
+}
+
+/// A float as the bits of a slot of type `s`.
+#[inline(always)]
+fn f32_bits(x: f32, s: Scalar) -> u64 {
+    match s {
+        Scalar::F64 | Scalar::F16 => interp::alu::from_f32(s, x),
+        s => s.mask(u64::from(x.to_bits())),
+    }
+}
+
+/// The bits of a slot of type `s` as the 32-bit word a target or system value holds.
+#[inline(always)]
+fn word_of(bits: u64, s: Scalar) -> u32 {
+    match s {
+        Scalar::F64 | Scalar::F16 => interp::alu::to_f32(s, bits).to_bits(),
+        _ => bits as u32,
     }
 }
 
@@ -367,121 +485,147 @@ impl Shape<'_> {
     }
 }
 
-impl Env for PsEnv<'_> {
-    /// Helper pixels (uncovered quad members) and invocations that discarded: wave operations
-    /// leave them out, quad reads and derivatives still see them.
-    fn is_helper(&self) -> bool {
-        self.helper || self.discarded
+impl WaveEnv for PsWave<'_> {
+    /// Helper pixels (uncovered quad members): wave operations leave them out, quad reads and
+    /// derivatives still see them.
+    fn helpers(&self) -> Mask {
+        self.helpers
     }
 
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+    fn load_input(&mut self, m: Mask, at: (u32, u32, u8), vertex: Option<&[u64]>, s: Scalar, out: &mut [u64]) -> R<()> {
+        let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
         let c = col as usize & 3;
+        let float = e.component_type == 9 || e.component_type == 8;
         if let Some(k) = vertex {
             // GetAttributeAtVertex: the value at vertex k of the primitive, not interpolated.
-            let v = self
-                .varyings
-                .iter()
-                .find(|(key, _)| *key == (sig, row))
-                .map_or(0.0, |(_, (v, _))| v.get(k as usize).map_or(0.0, |x| x[c]));
-            return Ok(if e.component_type == 9 || e.component_type == 8 {
-                Val::F32(v)
-            } else {
-                Val::Int(u64::from(v.to_bits()))
-            });
+            let v = self.varying(sig, row).map(|(v, _)| v);
+            for l in lanes(m) {
+                let x = v.and_then(|v| v.get(k[l] as usize)).map_or(0.0, |x| x[c]);
+                out[l] = if float { f32_bits(x, s) } else { s.mask(u64::from(x.to_bits())) };
+            }
+            return Ok(());
         }
-        Ok(match e.semantic_kind {
+        let int = |v: u32| s.mask(u64::from(v));
+        match e.semantic_kind {
             // At sample frequency a position declared `sample` is the sample's.
             SV_POSITION if c < 2 && e.interpolation == INTERP_NOPERSPECTIVE_SAMPLE && self.sample.is_some() => {
-                let (x, y) = self.sample_point(self.sample.unwrap_or(0));
-                Val::F32(if c == 0 { x } else { y })
+                for l in lanes(m) {
+                    let (x, y) = self.sample_point(l, self.sample.unwrap_or(0));
+                    out[l] = f32_bits(if c == 0 { x } else { y }, s);
+                }
             }
-            SV_POSITION => Val::F32(self.position[c]),
-            SV_IS_FRONT_FACE => Val::Int(u64::from(self.front)),
-            SV_PRIMITIVE_ID => Val::Int(u64::from(self.primitive_id)),
-            SV_SAMPLE_INDEX => Val::Int(u64::from(self.sample.unwrap_or(0))),
-            SV_RENDER_TARGET_ARRAY_INDEX => Val::Int(u64::from(self.layer)),
-            SV_VIEWPORT_ARRAY_INDEX => Val::Int(u64::from(self.viewport_index)),
+            SV_POSITION if c == 3 => lanes(m).for_each(|l| out[l] = f32_bits(self.position_w(l), s)),
+            SV_POSITION => lanes(m).for_each(|l| out[l] = f32_bits(self.lanes[l].position[c], s)),
+            SV_IS_FRONT_FACE => lanes(m).for_each(|l| out[l] = int(u32::from(self.front))),
+            SV_PRIMITIVE_ID => lanes(m).for_each(|l| out[l] = int(self.primitive_id)),
+            SV_SAMPLE_INDEX => lanes(m).for_each(|l| out[l] = int(self.sample.unwrap_or(0))),
+            SV_RENDER_TARGET_ARRAY_INDEX => lanes(m).for_each(|l| out[l] = int(self.layer)),
+            SV_VIEWPORT_ARRAY_INDEX => lanes(m).for_each(|l| out[l] = int(self.viewport_index)),
             _ => match self.varying(sig, row) {
                 Some((v, mode)) => {
-                    let w = match *mode {
-                        INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE if self.sample.is_some() => {
-                            self.weights_at(self.sample_point(self.sample.unwrap_or(0)))
-                        }
-                        INTERP_LINEAR_CENTROID | INTERP_NOPERSPECTIVE_CENTROID if !self.helper => {
-                            self.weights_at(self.centroid_point())
-                        }
-                        _ => (self.persp, self.linear),
-                    };
-                    self.interpolate(e, v, *mode, c, w)
+                    let mode = *mode;
+                    for l in lanes(m) {
+                        let ls = &self.lanes[l];
+                        let w = match mode {
+                            INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE if self.sample.is_some() => {
+                                self.weights_at(self.sample_point(l, self.sample.unwrap_or(0)))
+                            }
+                            INTERP_LINEAR_CENTROID | INTERP_NOPERSPECTIVE_CENTROID if self.helpers >> l & 1 == 0 => {
+                                self.weights_at(self.centroid_point(l))
+                            }
+                            _ => {
+                                out[l] = interpolate(float, v, mode, c, (&ls.persp, &ls.linear), s);
+                                continue;
+                            }
+                        };
+                        out[l] = interpolate(float, v, mode, c, (&w.0, &w.1), s);
+                    }
                 }
-                None => Val::F32(0.0),
+                None => lanes(m).for_each(|l| out[l] = f32_bits(0.0, s)),
             },
-        })
+        }
+        Ok(())
     }
     /// EvalSnapped / EvalSampleIndex / EvalCentroid: the input's declared mode minus its
     /// centroid or sample part, at the pixel center moved by sixteenths, at a sample of the
     /// pattern, or at the centroid ("Use of centroid or sample is ignored. Attributes with
     /// constant interpolation are also allowed": EvaluateAttribute* docs).
-    fn eval_input(&mut self, sig: u32, row: u32, col: u8, at: EvalAt) -> Result<Val, ExecError> {
+    fn eval_input(&mut self, m: Mask, at: (u32, u32, u8), evals: &[EvalAt], s: Scalar, out: &mut [u64]) -> R<()> {
+        let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
+        let float = e.component_type == 9 || e.component_type == 8;
         let Some((v, mode)) = self.varying(sig, row) else {
-            return Ok(Val::F32(0.0));
+            lanes(m).for_each(|l| out[l] = f32_bits(0.0, s));
+            return Ok(());
         };
-        let point = match at {
-            EvalAt::Snapped(x, y) => {
-                (self.pixel.0 as f32 + 0.5 + x as f32 / 16.0, self.pixel.1 as f32 + 0.5 + y as f32 / 16.0)
-            }
-            EvalAt::Sample(n) => self.sample_point(n),
-            EvalAt::Centroid => self.centroid_point(),
-        };
-        Ok(self.interpolate(e, v, *mode, col as usize & 3, self.weights_at(point)))
+        for l in lanes(m) {
+            let p = self.lanes[l].pixel;
+            let point = match evals[l] {
+                EvalAt::Snapped(x, y) => (p.0 as f32 + 0.5 + x as f32 / 16.0, p.1 as f32 + 0.5 + y as f32 / 16.0),
+                EvalAt::Sample(n) => self.sample_point(l, n),
+                EvalAt::Centroid => self.centroid_point(l),
+            };
+            let w = self.weights_at(point);
+            out[l] = interpolate(float, v, *mode, col as usize & 3, (&w.0, &w.1), s);
+        }
+        Ok(())
     }
-    fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+    fn store_output(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        let (sig, _row, col) = at;
         let e =
             self.outputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("output signature".into()))?;
         match e.semantic_kind {
             SV_TARGET => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
-                if let Some(t) = self.targets.get_mut(n) {
-                    let slot = t.get_or_insert([0; 4]);
-                    slot[col as usize & 3] = bits_of(value);
+                if n < 8 {
+                    let c = col as usize & 3;
+                    for l in lanes(m) {
+                        let ls = &mut self.lanes[l];
+                        if ls.written >> n & 1 == 0 {
+                            ls.targets[n] = [0; 4];
+                            ls.written |= 1 << n;
+                        }
+                        ls.targets[n][c] = word_of(values[l], s);
+                    }
                 }
             }
-            SV_DEPTH => {
-                if let Val::F32(z) = value {
-                    self.depth = Some(*z);
-                }
+            SV_DEPTH if s.is_float() => {
+                lanes(m).for_each(|l| self.lanes[l].depth = Some(f32::from_bits(word_of(values[l], s))))
             }
-            SV_COVERAGE => self.out_coverage = Some(bits_of(value)),
+            SV_COVERAGE => lanes(m).for_each(|l| self.lanes[l].out_coverage = Some(word_of(values[l], s))),
             // The stencil reference the depth-stencil test and REPLACE use for this pixel (its
             // low 8 bits), instead of OMSetStencilRef's.
-            SV_STENCIL_REF => self.stencil_ref = Some(bits_of(value) as u8),
+            SV_STENCIL_REF => lanes(m).for_each(|l| self.lanes[l].stencil_ref = Some(word_of(values[l], s) as u8)),
             _ => {}
         }
         Ok(())
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
-        self.discarded = true;
+    fn discard(&mut self, m: Mask) -> R<()> {
+        self.discarded |= m;
         Ok(())
     }
-    fn sample_count(&mut self) -> Result<u32, ExecError> {
-        Ok(self.samples.len() as u32)
+    fn sample_count(&mut self, m: Mask, out: &mut [u32]) -> R<()> {
+        lanes(m).for_each(|l| out[l] = self.samples.len() as u32);
+        Ok(())
     }
-    fn sample_position(&mut self, index: u32) -> Result<[f32; 2], ExecError> {
-        Ok(self.samples.get(index as usize).map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0]))
+    fn sample_position(&mut self, m: Mask, index: u32, out: &mut [[f32; 2]]) -> R<()> {
+        let p = self.samples.get(index as usize).map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0]);
+        lanes(m).for_each(|l| out[l] = p);
+        Ok(())
     }
     /// SampleIndex (90): the sample this invocation shades (0 at pixel frequency, see
     /// [`draw`]); Coverage (91): the covered samples under SampleMask (at sample frequency only
     /// the invocation's own).
-    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+    fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
-            90 => Ok(self.sample.unwrap_or(0)),
-            91 => Ok(self.coverage),
-            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
+            90 => lanes(m).for_each(|l| out[l] = self.sample.unwrap_or(0)),
+            91 => lanes(m).for_each(|l| out[l] = self.lanes[l].coverage),
+            _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
         }
+        Ok(())
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
 
 /// Puts fragments in quad order: quads by (y, x) of their top-left pixel, each quad's fragments

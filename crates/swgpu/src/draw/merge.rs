@@ -215,7 +215,11 @@ pub(super) fn write_pixel(
     let replace = blend.write_mask & 0xF == 0xF;
     let needs_dst = if info.integer { !replace || blend.logic_op_enable } else { !replace || blend.blend_enable };
     // Out of range: nothing is read, nothing written.
-    if !t.data.read(at, e) {
+    if needs_dst {
+        if !t.data.read(at, e) {
+            return;
+        }
+    } else if at.checked_add(info.size).is_none_or(|end| end > t.data.len()) {
         return;
     }
     if info.integer {
