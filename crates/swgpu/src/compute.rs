@@ -1,6 +1,7 @@
 //! One Dispatch in software: every thread group of the grid runs the compute shader's threads
-//! through [`rd3d12_shader::dxil::exec::run_group_waves`] (groupshared memory, barriers; waves of
-//! the shader's `[WaveSize]` or the interpreter's default), with the system
+//! through [`rd3d12_shader::interp::run_group_wave_envs`] (groupshared memory, barriers; waves
+//! of the shader's `[WaveSize]` or the interpreter's default, each over one [`WaveEnv`]), with
+//! the system
 //! values of each thread (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID,
 //! SV_GroupIndex) and its resources reached through the same [`Bindings`] as the graphics
 //! stages. Pure logic: the runtime resolves the root signature and descriptors.
@@ -13,11 +14,14 @@
 //! fails, as in the one-thread order; the GPU timeout of the calling thread
 //! ([`exec::with_deadline`]) holds on every worker.
 
-use crate::draw::{resource_ops, Bindings, Class, DrawError, Handles};
+use crate::draw::{wave_resource_ops, Bindings, Class, DrawError, Handles};
 use crate::pool;
-use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::dxil::exec::{self, ExecError};
 use rd3d12_shader::dxil::metadata::{EntryPoint, Resource};
 use rd3d12_shader::dxil::Program;
+use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::{self, Mask, WaveEnv};
+use rd3d12_shader::ir::Scalar;
 use std::cell::Cell;
 
 /// The most threads a group may have (D3D12_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP).
@@ -32,49 +36,59 @@ pub struct DispatchStats {
     pub threads: u64,
 }
 
-/// One thread's view. A worker keeps one per thread of a group for all the groups it runs:
-/// only `group` changes (through the worker's cell), and the handle table stays valid, since
-/// a handle names a register whatever group creates it.
-struct CsEnv<'b> {
+/// One wave's view: threads `base..base + n` of the group, by flattened id. A worker keeps
+/// one per wave of a group for all the groups it runs: only `group` changes (through the
+/// worker's cell), and the handle table stays valid, since a handle names a register whatever
+/// group creates it.
+struct CsWave<'b> {
     group: &'b Cell<[u32; 3]>,
-    thread: [u32; 3],
+    /// The flattened id (SV_GroupIndex) of lane 0.
+    base: u32,
     size: [u32; 3],
     handles: Handles,
     resources: &'b [Resource],
     bindings: &'b dyn Bindings,
 }
 
-impl CsEnv<'_> {
-    fn writes(&self) -> bool {
-        true
+impl CsWave<'_> {
+    /// Every lane of a compute wave has its side effects.
+    fn writes(&self, m: Mask) -> Mask {
+        m
     }
 }
 
-impl Env for CsEnv<'_> {
-    fn load_input(&mut self, _sig: u32, _row: u32, _col: u8, _v: Option<u32>) -> Result<Val, ExecError> {
+impl WaveEnv for CsWave<'_> {
+    fn load_input(&mut self, _: Mask, _: (u32, u32, u8), _: Option<&[u64]>, _: Scalar, _: &mut [u64]) -> R<()> {
         Err(ExecError::Malformed("a compute shader has no input signature".into()))
     }
-    fn store_output(&mut self, _sig: u32, _row: u32, _col: u8, _value: &Val) -> Result<(), ExecError> {
+    fn store_output(&mut self, _: Mask, _: (u32, u32, u8), _: Scalar, _: &[u64]) -> R<()> {
         Err(ExecError::Malformed("a compute shader has no output signature".into()))
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
-        Err(ExecError::Malformed("discard outside a pixel shader".into()))
-    }
-    fn system_value(&mut self, opcode: u32, component: u32) -> Result<u32, ExecError> {
+    fn system_value(&mut self, m: Mask, opcode: u32, component: u32, out: &mut [u32]) -> R<()> {
         let c = component.min(2) as usize;
-        let group = self.group.get();
-        Ok(match opcode {
+        let (group, size) = (self.group.get(), self.size);
+        let thread = |l: usize| {
+            let i = self.base + l as u32;
+            [i % size[0], i / size[0] % size[1], i / (size[0] * size[1])]
+        };
+        match opcode {
             // ThreadId: SV_DispatchThreadID.
-            93 => group[c].wrapping_mul(self.size[c]).wrapping_add(self.thread[c]),
-            94 => group[c],
-            95 => self.thread[c],
+            93 => {
+                let g = group[c].wrapping_mul(size[c]);
+                lanes(m).for_each(|l| out[l] = g.wrapping_add(thread(l)[c]));
+            }
+            94 => lanes(m).for_each(|l| out[l] = group[c]),
+            95 => lanes(m).for_each(|l| out[l] = thread(l)[c]),
             // FlattenedThreadIdInGroup: SV_GroupIndex.
-            96 => (self.thread[2] * self.size[1] + self.thread[1]) * self.size[0] + self.thread[0],
+            96 => lanes(m).for_each(|l| out[l] = self.base + l as u32),
             _ => return Err(ExecError::Unsupported(format!("system value {opcode} in a compute shader"))),
-        })
+        }
+        Ok(())
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
+
+type R<T> = Result<T, ExecError>;
 
 /// Below this much estimated work, a dispatch's groups all run on the calling thread: waking a
 /// worker, and waiting for one that another process keeps off its core, would cost more.
@@ -143,28 +157,19 @@ fn run(
     let work = |next: &mut dyn FnMut() -> Option<usize>| {
         exec::with_deadline(deadline, || {
             let group = Cell::new([0u32; 3]);
-            let mut envs: Vec<CsEnv<'_>> = Vec::with_capacity(per_group as usize);
-            for tz in 0..size[2] {
-                for ty in 0..size[1] {
-                    for tx in 0..size[0] {
-                        envs.push(CsEnv {
-                            group: &group,
-                            thread: [tx, ty, tz],
-                            size,
-                            handles: Handles::default(),
-                            resources,
-                            bindings,
-                        });
-                    }
-                }
-            }
-            let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+            let mut waves: Vec<CsWave<'_>> = (0..per_group as u32)
+                .step_by(lanes)
+                .map(|base| CsWave { group: &group, base, size, handles: Handles::default(), resources, bindings })
+                .collect();
+            let counts: Vec<usize> = waves.iter().map(|w| (per_group as usize - w.base as usize).min(lanes)).collect();
+            let mut refs: Vec<(&mut dyn WaveEnv, usize)> =
+                waves.iter_mut().zip(counts).map(|(w, n)| (w as &mut dyn WaveEnv, n)).collect();
             while let Some(i) = next() {
                 if lowest.passed(i) {
                     break;
                 }
                 group.set([(i % nx) as u32, (i / nx % ny) as u32, (i / (nx * ny)) as u32]);
-                if let Err(e) = exec::run_group_waves(module, func, &mut refs, lanes) {
+                if let Err(e) = interp::run_group_wave_envs(module, func, &mut refs, lanes) {
                     lowest.fail(i, DrawError::from(e));
                 }
             }

@@ -457,11 +457,11 @@ mod tests;
 mod tiles;
 mod vertex;
 use geometry::{link_stages, GsStage, RasterPrimitive};
-pub(crate) use resource_ops;
 pub use target::{Bytes, DepthStencilTarget, Plane, Surface, Target};
 pub use tessellation::Tess;
 use tessellation::TessStage;
 use vertex::{input_element, lane_val, store_lane};
+pub(crate) use wave_resource_ops;
 
 /// Why a draw stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
