@@ -7,6 +7,7 @@ mod gen_dxcore;
 mod mesa;
 mod meta;
 mod piglit;
+mod speed;
 mod test;
 
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ fn main() -> ExitCode {
         Some("test") => test::run_cmd(&args[1..]),
         Some("decl-check") => decl_check::run_cmd(),
         Some("piglit") => piglit::run_cmd(&args[1..]),
-        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick] | cargo xtask decl-check | cargo xtask piglit [--full] [--jobs N] [--timeout S] [--only REGEX]".to_string()),
+        Some("speed") => speed::run_cmd(&args[1..]),
+        _ => Err("usage: cargo xtask gen [--check] | cargo xtask test [--quick] | cargo xtask decl-check | cargo xtask piglit [--full] [--jobs N] [--timeout S] [--only REGEX] | cargo xtask speed [--base REV] [--rounds N]".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,16 +1,14 @@
-//! How fast the shader interpreters run on their own: Mesa's textured pixel shader, with an
-//! environment that does next to nothing, through the legacy interpreter (`dxil::exec`'s,
-//! alone and as 2x2 quads) and the wave interpreter (`interp`: one lane, a quad, and waves of
-//! 8, 16 and 32 lanes over one `Env` per lane; waves of 8 and 32 over one `WaveEnv`, as the
-//! pipeline stages run them), in the same run; reports nanoseconds per invocation and the
-//! ratios.
+//! How fast the shader interpreter runs on its own: Mesa's textured pixel shader, with an
+//! environment that does next to nothing, as waves of one lane, a quad, and waves of 8, 16 and
+//! 32 lanes over one `Env` per lane, and waves of 8 and 32 over one `WaveEnv` (as the pipeline
+//! stages run them), in the same run; reports nanoseconds per invocation. `cargo xtask speed`
+//! compares it with the interpreter of an older revision (issue #20's baseline).
 //!
 //! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
 //! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, `eW` the same over one `WaveEnv`,
 //! for a profiler)
 
-use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
-use rd3d12_shader::interp::{self, env::lanes, env::SampleReq, Mask, WaveEnv};
+use rd3d12_shader::interp::{self, env::lanes, env::SampleReq, Env, ExecError, Mask, SampleMode, Val, WaveEnv};
 use rd3d12_shader::ir::Scalar;
 
 type R<T> = Result<T, ExecError>;
@@ -117,14 +115,9 @@ fn main() {
     }
     // The machine may be shared: every configuration runs in each of several rounds, and the
     // fastest round counts.
-    let mut best = [f64::MAX; 9];
+    let mut best = [f64::MAX; 7];
     for _ in 0..7 {
         let mut t = Vec::new();
-        t.push(time(n, 1, || exec::run_legacy(m, f, &mut Nothing).expect("runs")));
-        t.push(time(n, 4, || {
-            let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
-            exec::run_quad_legacy(m, f, [&mut a, &mut b, &mut c, &mut d]).expect("runs")
-        }));
         t.push(time(n, 1, || interp::run(m, f, &mut Nothing).expect("runs")));
         t.push(time(n, 4, || {
             let (mut a, mut b, mut c, mut d) = (Nothing, Nothing, Nothing, Nothing);
@@ -144,40 +137,14 @@ fn main() {
             *b = b.min(t);
         }
     }
-    let [legacy, legacy_quad, one, quad, w8, w16, w32, e8, e32] = best;
-    // The floor both share on textured.ps: its environment calls alone (3 handles, 2 inputs,
-    // a sample, a constant buffer row, 4 outputs), made through `dyn Env` as the interpreters
-    // make them.
-    let mut floor = f64::MAX;
-    for _ in 0..7 {
-        let mut e = Nothing;
-        let env: &mut dyn Env = std::hint::black_box(&mut e);
-        floor = floor.min(time(n, 1, || {
-            for c in 0..3 {
-                std::hint::black_box(env.create_handle(c, 0, 0).unwrap());
-            }
-            let (u, v) = (env.load_input(0, 0, 0, None).unwrap(), env.load_input(0, 0, 1, None).unwrap());
-            let (Val::F32(u), Val::F32(v)) = (u, v) else { unreachable!() };
-            let mode = SampleMode::Grad { ddx: [0.0; 3], ddy: [0.0; 3], bias: 0.0, clamp: 0.0 };
-            let c = env.sample(0, 1, [u, v, 0.0, 0.0], [0; 3], mode, None).unwrap();
-            let row = env.cbuffer_row(2, 0).unwrap();
-            for k in 0..4u8 {
-                env.store_output(0, 0, k, &Val::F32(c[k as usize] * f32::from_bits(row[k as usize]))).unwrap();
-            }
-        }));
-    }
+    let [one, quad, w8, w16, w32, e8, e32] = best;
     println!("{name}, ns per invocation (one core, best of 7 rounds):");
-    println!("  legacy run:        {legacy:8.1}");
-    println!("  legacy run_quad:   {legacy_quad:8.1}");
-    println!("  wave of 1:         {one:8.1}   {:.2}x legacy run", legacy / one);
-    println!("  wave of 4 (quad):  {quad:8.1}   {:.2}x legacy run_quad", legacy_quad / quad);
+    println!("  wave of 1, Env:        {one:8.1}");
+    println!("  wave of 4 (quad), Env: {quad:8.1}");
     for (w, ns) in [(8, w8), (16, w16), (32, w32)] {
-        println!("  wave of {w:2}:        {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
+        println!("  wave of {w:2}, Env:       {ns:8.1}");
     }
     for (w, ns) in [(8, e8), (32, e32)] {
-        println!("  wave of {w:2}, WaveEnv: {ns:8.1}   {:.2}x legacy run_quad", legacy_quad / ns);
-    }
-    if name == "textured.ps" {
-        println!("  its Env calls alone: {floor:6.1}");
+        println!("  wave of {w:2}, WaveEnv:   {ns:8.1}");
     }
 }

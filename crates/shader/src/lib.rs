@@ -1,8 +1,7 @@
 //! rd3d12-shader: the shader compiler.
 //!
 //! * [`dxil`] — the DXIL front end: the LLVM bitstream, the module, `dx.op` calls, metadata,
-//!   the lowering to the IR ([`dxil::lower`]); and the entry points draws and dispatches call
-//!   ([`dxil::exec`], with the legacy interpreter kept for comparison).
+//!   the lowering to the IR ([`dxil::lower`]).
 //! * [`ir`] — the shader IR: one typed SSA form ([`ir::Function`], [`ir::Op`]), the shader
 //!   interface ([`ir::interface`]), a printer.
 //! * [`passes`] — passes over the IR, one file each (dominators, control flow facts, copies,

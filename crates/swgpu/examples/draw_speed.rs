@@ -11,7 +11,7 @@
 //! `cargo run --release -p rd3d12-swgpu --example draw_speed [draws] [threads] [repeats]`
 
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
-use rd3d12_shader::dxil::exec::SampleMode;
+use rd3d12_shader::interp::SampleMode;
 use rd3d12_swgpu::draw::{draw, Bindings, Bytes, DrawCall, Shader, Target, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::Viewport;

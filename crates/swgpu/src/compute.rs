@@ -12,14 +12,14 @@
 //! environments it keeps for all its groups. Results that do not depend on races between
 //! groups are those of one thread, bit for bit; a failure is the one of the lowest group that
 //! fails, as in the one-thread order; the GPU timeout of the calling thread
-//! ([`exec::with_deadline`]) holds on every worker.
+//! ([`interp::with_deadline`]) holds on every worker.
 
 use crate::draw::{wave_resource_ops, Bindings, Class, DrawError, Handles};
 use crate::pool;
-use rd3d12_shader::dxil::exec::{self, ExecError};
 use rd3d12_shader::dxil::metadata::{EntryPoint, Resource};
 use rd3d12_shader::dxil::Program;
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::ExecError;
 use rd3d12_shader::interp::{self, Mask, WaveEnv};
 use rd3d12_shader::ir::Scalar;
 use std::cell::Cell;
@@ -150,12 +150,12 @@ fn run(
         .checked_mul(ny)
         .and_then(|n| n.checked_mul(nz))
         .ok_or(DrawError::Unsupported("a dispatch of more thread groups than the host can count"))?;
-    let deadline = exec::current_deadline();
+    let deadline = interp::current_deadline();
     let lowest = pool::Lowest::default();
     // One worker's loop over the groups `next` hands it, in increasing order, with thread
     // environments kept for all of them.
     let work = |next: &mut dyn FnMut() -> Option<usize>| {
-        exec::with_deadline(deadline, || {
+        interp::with_deadline(deadline, || {
             let group = Cell::new([0u32; 3]);
             let mut waves: Vec<CsWave<'_>> = (0..per_group as u32)
                 .step_by(lanes)
@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn a_deadline_stops_an_endless_loop_and_spares_finite_work() {
-        use rd3d12_shader::dxil::exec::{with_deadline, ExecError};
+        use rd3d12_shader::interp::{with_deadline, ExecError};
         use std::time::{Duration, Instant};
         // hang: loops while u0[0] == 0 (4 threads); over zeroed memory it never ends.
         let hang =
@@ -745,7 +745,7 @@ mod tests {
 
     #[test]
     fn the_deadline_ends_an_endless_dispatch_on_every_worker() {
-        use rd3d12_shader::dxil::exec::with_deadline;
+        use rd3d12_shader::interp::with_deadline;
         use std::time::{Duration, Instant};
         // 64 groups on 4 workers whose groups never end but on the calling thread (slowly, so
         // that the others claim groups too): only the deadline, which the workers must have

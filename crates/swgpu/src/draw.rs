@@ -42,8 +42,8 @@
 use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::raster::{Rect, Viewport};
 use rd3d12_core::pipeline::PipelineDesc;
-use rd3d12_shader::dxil::exec::{ExecError, SampleMode, Val};
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
+use rd3d12_shader::interp::{ExecError, SampleMode, Val};
 use std::collections::HashMap;
 
 mod stream_output;

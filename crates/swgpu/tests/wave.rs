@@ -12,8 +12,8 @@
 //!   its u0 compared with the table (the WaveSize ones, shader models 6.6 and 6.8, which
 //!   pipeline creation refuses while the device reports 6.2, at the sizes they ask for).
 
-use rd3d12_shader::dxil::exec::{f32_to_half, half_to_f32};
 use rd3d12_shader::dxil::{self, Operand, Program};
+use rd3d12_shader::interp::alu::{f32_to_half, half_to_f32};
 use rd3d12_shader::interp::wave::{self, Lanes, QuadDir, Reduce, WaveOp};
 use rd3d12_shader::ir::types::Scalar;
 use rd3d12_swgpu::compute::dispatch;

@@ -17,7 +17,6 @@
 
 pub mod bitstream;
 mod body;
-pub mod exec;
 pub mod inst;
 pub mod lower;
 pub mod metadata;

@@ -161,15 +161,11 @@ pub struct Function {
     pub exec_cache: ExecCache,
 }
 
-/// What the interpreter computes once per function and keeps: the body decoded for execution
-/// (operands resolved to local slots and constants, type facts precomputed). Not part of the
-/// function's identity: every cache compares equal.
+/// What the interpreter computes once per function and keeps: the function lowered to the IR
+/// and laid out for the wave interpreter. Not part of the function's identity: every cache
+/// compares equal.
 #[derive(Debug, Clone, Default)]
-pub struct ExecCache(
-    pub(crate) std::sync::OnceLock<super::exec::Decoded>,
-    /// The function lowered to the IR and laid out for the wave interpreter.
-    pub(crate) std::sync::OnceLock<Result<crate::interp::program::Program, super::exec::ExecError>>,
-);
+pub struct ExecCache(pub(crate) std::sync::OnceLock<Result<crate::interp::program::Program, crate::interp::ExecError>>);
 
 impl PartialEq for ExecCache {
     fn eq(&self, _: &Self) -> bool {

@@ -1,16 +1,17 @@
-//! What the CPU interpreter ([`super::exec`]) executes, decided for a whole module before
+//! What the CPU interpreter ([`crate::interp`]) executes, decided for a whole module before
 //! anything runs. A draw or dispatch stopped by an operation the interpreter does not implement
 //! is skipped, which leaves its targets with wrong contents; pipeline creation refuses such a
 //! shader instead ([`crate::pipeline::dxil_programs`]), naming the first construct found.
 //!
-//! The dx.op table is [`super::exec::executes`], beside the dispatch it describes (a test
-//! there keeps the two equal), plus the wave and quad operations of
-//! [`WaveOp::from_dx_op`] that the wave interpreter runs; the instruction, cast and constant rules below mirror
-//! `State::exec`, [`super::exec`]'s `cast` and `State::constant`.
+//! The dx.op table is the IR's ([`Dx::from_opcode`]), plus the wave and quad operations of
+//! [`WaveOp::from_dx_op`] and shader model 6.6's handles, which the lowering turns into IR
+//! operations; the instruction, cast and constant rules below are the lowering's, which
+//! refuses the rest (and `check` lowers every function, so nothing it refuses passes).
 
 use super::inst::{CastOp, InstKind, Operand};
 use super::module::{const_operands, Const, Function, Module, ValueId, ValueKind};
 use crate::interp::wave::WaveOp;
+use crate::ir::op::Dx;
 use core::fmt;
 
 /// A construct of a module that the interpreter does not execute.
@@ -50,10 +51,8 @@ pub fn check(module: &Module) -> Result<(), NotExecuted> {
         }
         // What the wave interpreter runs is the function lowered to the IR: lowered here (and
         // kept), a construct the lowering refuses is refused at creation too.
-        if !super::exec::legacy() {
-            if let Err(super::exec::ExecError::Unsupported(what)) = crate::interp::program(module, f) {
-                return Err(err(what));
-            }
+        if let Err(crate::interp::ExecError::Unsupported(what)) = crate::interp::program(module, f) {
+            return Err(err(what));
         }
     }
     Ok(())
@@ -63,11 +62,10 @@ pub fn check(module: &Module) -> Result<(), NotExecuted> {
 fn instruction(m: &Module, f: &Function, kind: &InstKind) -> Option<String> {
     match kind {
         InstKind::Call { callee, .. } => match m.dx_op(f, kind) {
-            Some(op) if super::exec::executes(op.opcode) => None,
+            Some(op) if Dx::from_opcode(op.opcode).is_some() => None,
             // Shader model 6.6's handles (AnnotateHandle, CreateHandleFromBinding): the lowering
-            // makes them createHandle's (and refuses what it cannot resolve); not the legacy
-            // interpreter.
-            Some(op) if matches!(op.opcode, 216 | 217) && !super::exec::legacy() => None,
+            // makes them createHandle's (and refuses what it cannot resolve).
+            Some(op) if matches!(op.opcode, 216 | 217) => None,
             Some(op) => {
                 let name = || {
                     format!(
@@ -77,8 +75,7 @@ fn instruction(m: &Module, f: &Function, kind: &InstKind) -> Option<String> {
                         op.name.unwrap_or("an opcode DXIL.rst does not define")
                     )
                 };
-                // Wave and quad operations run on the wave interpreter (the legacy one refuses
-                // them when it meets them), if their kind operands are constants in range.
+                // Wave and quad operations run if their kind operands are constants in range.
                 let consts: Vec<Option<u64>> = op
                     .args
                     .iter()

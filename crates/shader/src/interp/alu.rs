@@ -8,7 +8,6 @@
 //! (NaN gives 0); float operations of `f32` run in f32, unary dx.op math in f64 rounded to
 //! f32; `f16` values compute in f32 and round back to half.
 
-use crate::dxil::exec::{f32_to_half, half_to_f32};
 use crate::ir::op::{BinOp, CastOp, CmpPred, FClass, FUnary, IUnary, MinMax};
 use crate::ir::Scalar;
 
@@ -336,9 +335,74 @@ pub fn msad(reference: u32, source: u32, acc: u32) -> u32 {
     })
 }
 
+/// IEEE half bits to f32.
+pub fn half_to_f32(h: u16) -> f32 {
+    let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
+    let bits = match (e, m) {
+        (0, 0) => s << 31,
+        (0, _) => {
+            // Subnormal: normalise.
+            let mut e = 127 - 15 + 1;
+            let mut m = m;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            (s << 31) | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+        (0x1f, _) => (s << 31) | (0xff << 23) | (m << 13),
+        _ => (s << 31) | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// f32 to IEEE half bits, rounding to nearest even.
+pub fn f32_to_half(f: f32) -> u16 {
+    let b = f.to_bits();
+    let s = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32;
+    let m = b & 0x7f_ffff;
+    if e == 0xff {
+        return s | 0x7c00 | if m != 0 { 0x200 } else { 0 };
+    }
+    let e16 = e - 127 + 15;
+    if e16 >= 0x1f {
+        return s | 0x7c00;
+    }
+    if e16 <= 0 {
+        if e16 < -10 {
+            return s;
+        }
+        let m = m | 0x80_0000;
+        let shift = (14 - e16) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let r = if rem > mid || (rem == mid && half & 1 == 1) { half + 1 } else { half };
+        return s | r as u16;
+    }
+    let half = ((e16 as u32) << 10) | (m >> 13);
+    let rem = m & 0x1fff;
+    let r = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) { half + 1 } else { half };
+    s | r as u16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_conversions_round_trip_and_round_to_nearest_even() {
+        for h in [0x3c00u16, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000] {
+            assert_eq!(f32_to_half(half_to_f32(h)), h, "{h:#x}");
+        }
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24), "the smallest subnormal");
+        assert_eq!(f32_to_half(65520.0), 0x7c00, "rounds to infinity");
+        // 1 + 2^-11 lies halfway between 1 and the next half: even (1) wins.
+        assert_eq!(f32_to_half(1.0 + 2f32.powi(-11)), 0x3c00);
+        assert_eq!(f32_to_half(1.0 + 3.0 * 2f32.powi(-11)), 0x3c02);
+    }
 
     #[test]
     fn integers_wrap_and_divide_as_d3d() {

@@ -264,10 +264,8 @@ impl Wave<'_> {
             }),
             Dx::Legacy(c) => each(mask, w, |l| {
                 let v = match c {
-                    LegacyConv::F32ToF16 => u64::from(crate::dxil::exec::f32_to_half(self.argf(inst, 0, l))),
-                    LegacyConv::F16ToF32 => {
-                        alu::from_f32(s, crate::dxil::exec::half_to_f32(self.arg(inst, 0, l) as u16))
-                    }
+                    LegacyConv::F32ToF16 => u64::from(alu::f32_to_half(self.argf(inst, 0, l))),
+                    LegacyConv::F16ToF32 => alu::from_f32(s, alu::half_to_f32(self.arg(inst, 0, l) as u16)),
                     LegacyConv::DoubleToFloat => alu::from_f32(s, self.argd(inst, 0, l) as f32),
                     LegacyConv::DoubleToSInt32 => {
                         let x = self.argd(inst, 0, l);

@@ -9,8 +9,8 @@
 use super::env::WaveEnv;
 use super::program::{Edge, Program, XBlock, XTerm};
 use super::resources::Scratch;
+use super::{deadline_passed, DEADLINE_EVERY, STEP_BUDGET};
 use super::{ExecError, R};
-use crate::dxil::exec::{deadline_passed, DEADLINE_EVERY, STEP_BUDGET};
 
 /// Where a lane is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,9 +28,13 @@
 //! invocations it holds inactive.
 
 pub mod alu;
+mod budget;
 mod compute;
 mod control;
 pub mod env;
+#[cfg(test)]
+mod env_tests;
+mod lane;
 mod memory;
 pub mod program;
 mod resources;
@@ -38,9 +42,11 @@ mod resources;
 mod tests;
 pub mod wave;
 
-pub use crate::dxil::exec::{Env, EvalAt, ExecError, SampleMode, Val};
+pub use budget::{current_deadline, with_deadline, STEP_BUDGET};
+pub(crate) use budget::{deadline_passed, DEADLINE_EVERY};
 pub use control::Wave;
 pub use env::{Mask, PerLane, WaveEnv};
+pub use lane::{Env, EvalAt, ExecError, SampleMode, Val};
 use program::Program;
 
 use crate::dxil::module::{Function, Module};
@@ -56,7 +62,7 @@ type R<T> = Result<T, ExecError>;
 
 /// `func` of `module` lowered and laid out, computed once and kept with the function.
 pub fn program<'m>(module: &Module, func: &'m Function) -> R<&'m Program> {
-    let p = func.exec_cache.1.get_or_init(|| {
+    let p = func.exec_cache.0.get_or_init(|| {
         let f = crate::dxil::lower::lower(module, func).map_err(|e| match e {
             crate::dxil::lower::LowerError::Unsupported(s) => ExecError::Unsupported(s),
             crate::dxil::lower::LowerError::Malformed(s) => ExecError::Malformed(s),
@@ -166,7 +172,7 @@ pub(crate) fn bits_of(v: &Val, s: Scalar) -> u64 {
         Val::Int(i) => s.mask(*i),
         Val::F32(f) => match s {
             Scalar::F64 => f64::from(*f).to_bits(),
-            Scalar::F16 => u64::from(crate::dxil::exec::f32_to_half(*f)),
+            Scalar::F16 => u64::from(alu::f32_to_half(*f)),
             s => s.mask(u64::from(f.to_bits())),
         },
         Val::F64(d) => match s {
@@ -185,7 +191,7 @@ pub(crate) fn val_of(bits: u64, s: Scalar) -> Val {
     match s {
         Scalar::F32 => Val::F32(f32::from_bits(bits as u32)),
         Scalar::F64 => Val::F64(f64::from_bits(bits)),
-        Scalar::F16 => Val::F32(crate::dxil::exec::half_to_f32(bits as u16)),
+        Scalar::F16 => Val::F32(alu::half_to_f32(bits as u16)),
         _ => Val::Int(bits),
     }
 }

@@ -19,7 +19,7 @@ use crate::ir::{Scalar, Type};
 #[inline(always)]
 fn word(w: u32, s: Scalar) -> u64 {
     match s {
-        Scalar::F16 => u64::from(crate::dxil::exec::f32_to_half(f32::from_bits(w))),
+        Scalar::F16 => u64::from(alu::f32_to_half(f32::from_bits(w))),
         Scalar::F64 => f64::from(f32::from_bits(w)).to_bits(),
         s => s.mask(u64::from(w)),
     }

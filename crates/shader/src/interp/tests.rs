@@ -1,16 +1,16 @@
-//! The wave interpreter against today's (`dxil::exec`'s legacy) one: every compute and vertex
-//! fixture run by both with the same inputs, every call each invocation makes of its
-//! environment compared bit for bit; and hand-made IR programs for what fixtures do not
-//! show (divergence inside a wave, loops whose lanes leave one by one, barriers).
+//! Waves against invocations run alone: every compute and vertex fixture run as waves of one
+//! lane (no divergence, no masks: each invocation by itself, the semantics the wave machinery
+//! must keep) and as waves of 3 to 64 lanes with the same inputs, every call each invocation
+//! makes of its environment compared bit for bit; pixel fixtures quad by quad and as one wave;
+//! and hand-made IR programs for what fixtures do not show (divergence inside a wave, loops
+//! whose lanes leave one by one, barriers).
 
 use super::*;
-use crate::dxil::exec::{run_group_legacy, run_legacy, with_deadline};
 use crate::ir::op::{BinOp, CmpPred, Dx, SysValue};
 use crate::ir::{Block, BlockId, Cfg, Def, Inst, Op, Phi, Terminator, Type, Value};
 
 /// An environment that answers from a hash of what it is asked, and records every call with
-/// the raw bits of its values (an `undef` the legacy interpreter passes is 0, as the wave
-/// interpreter's bits are).
+/// the raw bits of its values.
 struct Rec {
     /// Flattened thread id (compute) or vertex number.
     lane: u32,
@@ -169,9 +169,9 @@ fn uses_waves(p: &crate::dxil::Program) -> bool {
 
 /// Every compute fixture (one thread group, the whole group; waves of 8, 3, 32 and 64 lanes) and
 /// every vertex fixture (12 vertices as one wave of 8 and one of 4) make the same calls with
-/// the same bits on both interpreters.
+/// the same bits as each invocation alone (waves of one lane).
 #[test]
-fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixture() {
+fn waves_equal_invocations_alone_on_every_compute_and_vertex_fixture() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -189,7 +189,7 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
             continue;
         }
         if uses_waves(&p) {
-            // Wave operations: the legacy interpreter does not run them.
+            // Wave operations: their results depend on the wave (tests of their own below).
             continue;
         }
         let compute = name.ends_with(".cs.dxil");
@@ -200,9 +200,9 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
         let r = with_deadline(deadline(), || {
             if compute {
                 let mut refs: Vec<&mut dyn Env> = old.iter_mut().map(|e| e as &mut dyn Env).collect();
-                run_group_legacy(&p.module, f, &mut refs)
+                run_group_waves(&p.module, f, &mut refs, 1)
             } else {
-                old.iter_mut().try_for_each(|e| run_legacy(&p.module, f, e))
+                old.iter_mut().try_for_each(|e| run(&p.module, f, e))
             }
         });
         let want = outcome(r, old);
@@ -230,11 +230,11 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_compute_and_vertex_fixtur
     eprintln!("{n} fixtures compared, {calls} calls");
 }
 
-/// Every pixel-shader fixture, 16 pixels as four quads: through the legacy interpreter quad
-/// by quad, and as one wave of 16 lanes; each pixel's calls (its samples' derivatives
-/// included) are the same.
+/// Every pixel-shader fixture, 16 pixels as four quads: quad by quad (waves of four lanes), and
+/// as one wave of 16 lanes; each pixel's calls (its samples' derivatives included) are the
+/// same.
 #[test]
-fn the_wave_interpreter_equals_the_legacy_one_on_every_pixel_fixture() {
+fn a_wave_of_quads_equals_its_quads_alone_on_every_pixel_fixture() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -254,7 +254,7 @@ fn the_wave_interpreter_equals_the_legacy_one_on_every_pixel_fixture() {
         let r = with_deadline(deadline(), || {
             old.chunks_mut(4).try_for_each(|q| {
                 let [a, b, c, d] = q else { unreachable!() };
-                crate::dxil::exec::run_quad_legacy(&p.module, f, [a, b, c, d])
+                run_quad(&p.module, f, [a, b, c, d])
             })
         });
         let want = outcome(r, old);
@@ -786,25 +786,6 @@ fn pixel_quads_read_across_their_lanes_helpers_included() {
         let rt1 = [d + 3.0, (x ^ 1) as f32, (y ^ 1) as f32, ((x ^ 1) + 8 * (y ^ 1)) as f32];
         assert_eq!(e.out, [rt0, rt1], "pixel ({x}, {y})");
     }
-}
-
-/// The legacy interpreter (a benchmark baseline) refuses a wave operation when it meets one,
-/// saying that only the wave interpreter runs them.
-#[test]
-fn the_legacy_interpreter_refuses_wave_operations_clearly() {
-    let p = fixture("wave_active_sum_product.cs.dxil");
-    let f = &p.module.functions[p.dx.entry_points[0].function];
-    let mut envs: Vec<Rec> = (0..64).map(|i| Rec::new(i, [64, 1, 1])).collect();
-    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-    let e = run_group_legacy(&p.module, f, &mut refs).unwrap_err();
-    assert_eq!(
-        e,
-        ExecError::Unsupported(
-            "dx.op 111 (WaveGetLaneIndex): wave operations run only on the wave interpreter, not with \
-             RD3D12_INTERP=legacy"
-                .into()
-        )
-    );
 }
 
 /// Malformed wave operations give defined results, never a panic: a Ballot whose operand is

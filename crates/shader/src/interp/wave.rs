@@ -3,7 +3,7 @@
 //!
 //! May touch: [`crate::ir::types::Scalar`] (how lane bits are read), the operations as the IR
 //! names them ([`crate::ir::wave`]) and the half-precision conversions of
-//! [`crate::dxil::exec`]; nothing else of the IR's instructions, of a module or of the
+//! [`super::alu`]; nothing else of the IR's instructions, of a module or of the
 //! interpreter's state. The lowering decodes a call once with [`WaveOp::from_dx_op`]; the
 //! interpreter runs it with [`eval`].
 //!
@@ -65,7 +65,7 @@
 //!   XOR 0), AllTrue and AllEqual true, AnyTrue false, ReadLaneFirst 0: defined, never a
 //!   panic.
 
-use crate::dxil::exec::{f32_to_half, half_to_f32};
+use super::alu::{f32_to_half, half_to_f32};
 use crate::ir::types::Scalar;
 /// The operations, as the IR names them ([`crate::ir::Op::Wave`]).
 pub use crate::ir::wave::{BadWaveOp, BitOp, QuadDir, Reduce, WaveOp};

@@ -13,10 +13,10 @@ use super::{SV_COVERAGE, SV_DEPTH, SV_IS_FRONT_FACE, SV_POSITION, SV_PRIMITIVE_I
 use super::{SV_RENDER_TARGET_ARRAY_INDEX, SV_SAMPLE_INDEX, SV_STENCIL_REF, SV_TARGET, SV_VIEWPORT_ARRAY_INDEX};
 use crate::input_assembler::Primitive;
 use crate::raster::{self, Rect, Viewport};
-use rd3d12_shader::dxil::exec::{EvalAt, ExecError};
 use rd3d12_shader::dxil::SignatureElement;
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
 use rd3d12_shader::interp::{self, Mask, WaveEnv};
+use rd3d12_shader::interp::{EvalAt, ExecError};
 use rd3d12_shader::ir::Scalar;
 
 /// What the pixel shader reports of a tile's work, summed over the tiles into [`super::DrawStats`].

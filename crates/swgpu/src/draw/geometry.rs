@@ -4,8 +4,8 @@
 use super::{bits_of, f32_of, input_element, lane_val, store_lane, Bindings, Class, DrawError, DrawStats, Handles};
 use super::{Link, Outputs, ShadedVertex, Shader, SV_POSITION, SV_PRIMITIVE_ID};
 use crate::input_assembler::{self, Primitive};
-use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::dxil::{Function, SignatureElement};
+use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use std::collections::HashMap;
 
 /// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
@@ -168,7 +168,7 @@ impl<'b> GsStage<'b> {
                 resources: &self.resources,
                 bindings: self.bindings,
             };
-            exec::run(self.shader.module, self.function, &mut env)?;
+            interp::run(self.shader.module, self.function, &mut env)?;
             let mut shaded: Vec<ShadedVertex> = Vec::new();
             let mut order = Vec::new();
             for e in env.emitted {

@@ -27,8 +27,8 @@ use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, Raste
 use super::{SV_POSITION, SV_PRIMITIVE_ID};
 use crate::input_assembler::Primitive;
 use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
-use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::dxil::{Function, HsState, SignatureElement};
+use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use std::collections::HashMap;
 
 /// DXIL semantic kinds of the tessellation factors.
@@ -137,11 +137,11 @@ impl<'b> TessStage<'b> {
         };
         for cp in 0..self.state.output_control_points {
             hs.control_point = cp;
-            exec::run(self.tess.hs.module, self.control_point_fn, &mut hs)?;
+            interp::run(self.tess.hs.module, self.control_point_fn, &mut hs)?;
             let written = std::mem::take(&mut hs.outputs);
             hs.control_points.push(written);
         }
-        exec::run(self.tess.hs.module, self.patch_constant_fn, &mut hs)?;
+        interp::run(self.tess.hs.module, self.patch_constant_fn, &mut hs)?;
         let HsEnv { control_points, patch_constants, handles, .. } = hs;
 
         let factor = |sig: Option<u32>, row: u32| {
@@ -167,7 +167,7 @@ impl<'b> TessStage<'b> {
                 resources: &self.ds_resources,
                 bindings: self.tess.ds_bindings,
             };
-            exec::run(self.tess.ds.module, self.ds_fn, &mut env)?;
+            interp::run(self.tess.ds.module, self.ds_fn, &mut env)?;
             stats.ds_invocations += 1;
             let clip =
                 self.position.and_then(|s| env.outputs.get(&(s, 0))).map_or([0.0; 4], |p| p.each_ref().map(f32_of));

@@ -4,7 +4,7 @@
 //! tests and blends happen in the order of the single-threaded draw, whatever the interleaving
 //! of tiles; pixel shader UAV writes land in any order, which D3D allows (no rasterizer-ordered
 //! views). Statistics are summed over the tiles; every worker runs under the deadline of the
-//! thread that started the draw ([`exec::with_deadline`]).
+//! thread that started the draw ([`interp::with_deadline`]).
 
 use super::fragment::{self, FragmentStats, Scratch};
 use super::setup::{DrawState, SetupPrimitive};
@@ -12,7 +12,7 @@ use super::target::{DepthStencilTarget, Target};
 use super::{DrawError, DrawStats, Handles};
 use crate::raster::Rect;
 use rayon::prelude::*;
-use rd3d12_shader::dxil::exec;
+use rd3d12_shader::interp;
 
 #[cfg(test)]
 mod tests;
@@ -96,9 +96,9 @@ pub(super) fn run(
     }
     let work: Vec<(usize, &[u32])> =
         bins.iter().enumerate().filter(|(_, b)| !b.is_empty()).map(|(t, b)| (t, &b[..])).collect();
-    let deadline = exec::current_deadline();
+    let deadline = interp::current_deadline();
     let tile = |&(t, ids): &(usize, &[u32]), scratch: &mut Scratch| -> TileResult {
-        exec::with_deadline(deadline, || {
+        interp::with_deadline(deadline, || {
             let mut counts = FragmentStats::default();
             let rect = grid.rect(t);
             for &i in ids {

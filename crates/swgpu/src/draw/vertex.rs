@@ -5,8 +5,8 @@ use super::{f32_of, Bindings, Class, DrawCall, DrawError, Handles, Outputs, Shad
 use super::{SV_INSTANCE_ID, SV_POSITION, SV_VERTEX_ID};
 use crate::input_assembler;
 use rd3d12_core::pipeline::InputElement;
-use rd3d12_shader::dxil::exec::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::dxil::{Function, SignatureElement};
+use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use std::collections::HashMap;
 
 /// What a draw's vertex shader needs, set up once per draw.
@@ -65,7 +65,7 @@ impl<'c> VertexStage<'c> {
             bindings: self.bindings,
             _a: std::marker::PhantomData,
         };
-        exec::run(self.shader.module, self.function, &mut env)?;
+        interp::run(self.shader.module, self.function, &mut env)?;
         let pos = self
             .position
             .and_then(|s| env.outputs.get(&(s, 0)))

@@ -19,7 +19,7 @@ use crate::work::state::{RootArg, RootView};
 use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
 use rd3d12_core::{allocation, format, pack};
-use rd3d12_shader::dxil::exec::SampleMode;
+use rd3d12_shader::interp::SampleMode;
 use rd3d12_swgpu::draw::{Bindings, Class};
 use rd3d12_swgpu::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_sys::*;

@@ -130,7 +130,7 @@ pub enum Skipped {
 impl From<draw::DrawError> for Skipped {
     fn from(e: draw::DrawError) -> Self {
         match e {
-            draw::DrawError::Shader(rd3d12_shader::dxil::exec::ExecError::Timeout) => Skipped::Hung,
+            draw::DrawError::Shader(rd3d12_shader::interp::ExecError::Timeout) => Skipped::Hung,
             e => Skipped::Unsupported(format!("{e:?}")),
         }
     }

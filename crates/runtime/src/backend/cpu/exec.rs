@@ -101,7 +101,7 @@ fn run_commands(
     counters: &mut Counters,
     timeout: Option<std::time::Duration>,
 ) -> Result<(), Hung> {
-    use rd3d12_shader::dxil::exec::with_deadline;
+    use rd3d12_shader::interp::with_deadline;
     // Shader work runs with the deadline of the GPU timeout, counted from its start.
     let deadline = || timeout.map(|t| std::time::Instant::now() + t);
     for c in commands {

@@ -74,7 +74,7 @@ pub fn run(w: &IndirectWork, mut each: impl FnMut(Result<Ran, Skipped>), timeout
             break;
         }
         let deadline = timeout.map(|t| std::time::Instant::now() + t);
-        let r = rd3d12_shader::dxil::exec::with_deadline(deadline, || run_one(w, &record));
+        let r = rd3d12_shader::interp::with_deadline(deadline, || run_one(w, &record));
         let hung = matches!(r, Err(Skipped::Hung));
         each(r);
         if hung {

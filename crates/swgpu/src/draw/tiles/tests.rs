@@ -5,7 +5,7 @@
 use super::super::tests::{program, simple_call, textured_pipeline, vs_program, Lent, Vs, IDENTITY};
 use super::super::{draw, Bindings, DepthStencilTarget, DrawStats, Plane, Target, Workers};
 use crate::input_assembler::Topology;
-use rd3d12_shader::dxil::exec::{self, SampleMode};
+use rd3d12_shader::interp::{self, SampleMode};
 use rd3d12_sys as sys;
 use std::sync::Mutex;
 use std::thread::ThreadId;
@@ -35,7 +35,7 @@ impl Bindings for AlphaPs {
         _: Option<f32>,
     ) -> [f32; 4] {
         if let Ok(mut s) = self.seen.lock() {
-            s.push((std::thread::current().id(), exec::current_deadline()));
+            s.push((std::thread::current().id(), interp::current_deadline()));
         }
         [c[0], c[1], 0.5, c[0]]
     }
@@ -202,7 +202,7 @@ fn every_worker_runs_under_the_deadline_of_the_thread_that_draws() {
     let two = pool(2);
     let deadline = Instant::now() + std::time::Duration::from_secs(3600);
     let ps = AlphaPs::default();
-    exec::with_deadline(Some(deadline), || {
+    interp::with_deadline(Some(deadline), || {
         render(Workers { pool: Some(&two), tile: 8 }, Topology::TriangleList, false, &triangles(40), &ps)
     });
     let seen = ps.seen.lock().expect("samples");
