@@ -491,10 +491,10 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
         })
     };
     let inside = |e: &[i64; 3]| (0..3).all(|k| e[k] + bias[k] >= 0);
-    let depth_at = |e: &[i64; 3]| {
-        let l = e.map(|x| x as f64 / area as f64);
-        (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi)
-    };
+    // The barycentric weights of an edge-function triple, and the depth they give.
+    let weights = |e: &[i64; 3]| e.map(|x| x as f64 / area as f64);
+    let depth_of = |l: &[f64; 3]| (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi);
+    let depth_at = |e: &[i64; 3]| depth_of(&weights(e));
     let step = ONE / 16;
     for py in y0..=y1 {
         let cy = py * ONE + ONE / 2;
@@ -504,10 +504,10 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
             let mut coverage = 0u16;
             let mut sample_depth = [0.0f32; MAX_SAMPLES];
             if single {
-                if inside(&e) {
-                    coverage = 1;
-                    sample_depth[0] = depth_at(&e) as f32;
+                if !inside(&e) {
+                    continue;
                 }
+                coverage = 1;
             } else {
                 for (s, &(ox, oy)) in state.samples.iter().enumerate().take(MAX_SAMPLES) {
                     let es = edge_at(cx + i64::from(ox) * step, cy + i64::from(oy) * step);
@@ -520,8 +520,12 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
             if coverage == 0 {
                 continue;
             }
-            let l = e.map(|x| x as f64 / area as f64);
-            let depth = depth_at(&e);
+            let l = weights(&e);
+            let depth = depth_of(&l);
+            if single {
+                // The one sample is the center.
+                sample_depth[0] = depth as f32;
+            }
             let pw = [l[0] * v[0].inv_w, l[1] * v[1].inv_w, l[2] * v[2].inv_w];
             let psum = pw[0] + pw[1] + pw[2];
             let mut persp = [0.0f64; 3];
