@@ -80,6 +80,9 @@ impl WaveEnv for NothingWave {
         }
         Ok(())
     }
+    fn discard(&mut self, _: Mask) -> R<()> {
+        Ok(())
+    }
 }
 
 /// Nanoseconds per invocation of `n` invocations run `per` at a time by `f`.
