@@ -6,7 +6,7 @@
 //!
 //! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
 //! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, `eW` the same over one `WaveEnv`,
-//! for a profiler)
+//! for a profiler; `EXEC_SPEED_N` invocations per measurement, 100000 by default)
 
 use rd3d12_shader::interp::{self, env::lanes, env::SampleReq, Env, ExecError, Mask, SampleMode, Val, WaveEnv};
 use rd3d12_shader::ir::Scalar;
@@ -99,7 +99,7 @@ fn main() {
     let path = format!("{}/../../tests/fixtures/dxil/{name}.dxil", env!("CARGO_MANIFEST_DIR"));
     let ps = rd3d12_shader::dxil::parse(&std::fs::read(&path).expect("fixture")).expect("ps");
     let (m, f) = (&ps.module, ps.module.function("main").expect("main"));
-    let n = 100_000;
+    let n: u32 = std::env::var("EXEC_SPEED_N").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     if let Some(w) = std::env::var("EXEC_SPEED_PROFILE").ok().and_then(|v| v.strip_prefix('e')?.parse::<u32>().ok()) {
         // Only waves of `w` lanes over one WaveEnv.
         let ns = time(n * 50, w, || interp::run_wave(m, f, &mut NothingWave, w as usize, w as usize).expect("runs"));

@@ -513,8 +513,26 @@ impl Wave<'_> {
                 None => rows[j] = inst.args.get(k).map_or(usize::MAX, |&a| a as usize * w),
             }
         }
-        if rows.iter().all(|&r| r == usize::MAX) {
-            return if mask == 0 { Ok(()) } else { f(mask, key) };
+        if mask == 0 {
+            return Ok(());
+        }
+        // The common case: every lane holds the same values (a handle created once, a
+        // constant row): one pass over each operand's registers, no sets.
+        let l0 = mask.trailing_zeros() as usize;
+        let everyone = mask == full(w);
+        let mut uniform = true;
+        for j in 0..3 {
+            if rows[j] == usize::MAX {
+                continue;
+            }
+            let row = &self.regs[rows[j]..rows[j] + w];
+            let v = row[l0];
+            key[j] = v;
+            uniform &=
+                if everyone { row.iter().all(|&x| x == v) } else { super::env::lanes(mask).all(|l| row[l] == v) };
+        }
+        if uniform {
+            return f(mask, key);
         }
         let mut left = mask;
         while left != 0 {
