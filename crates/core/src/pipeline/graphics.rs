@@ -249,7 +249,7 @@ fn input_layout(d: &PipelineDesc, shaders: Shaders) -> R<()> {
 
 /// The first semantic index of `e` that no element of `outputs` carries.
 fn unprovided(outputs: &[SignatureElement], e: &SignatureElement) -> Option<u32> {
-    let provided = |i: &u32| outputs.iter().any(|o| same_semantic(&o.name, &e.name) && o.semantic_indices.contains(i));
+    let provided = |&i: &u32| outputs.iter().any(|o| o.is(&e.name, i));
     e.semantic_indices.iter().copied().find(|i| !provided(i))
 }
 
@@ -344,13 +344,8 @@ fn stream_output(d: &PipelineDesc, shaders: Shaders) -> R<()> {
                 if trailing_digit(n) {
                     return Err(gp(DIGIT, format!("StreamOutput entry {i}: SemanticName '{n}' ends in a digit")));
                 }
-                let written = last.is_some_and(|sh| {
-                    sh.outputs.iter().any(|o| {
-                        same_semantic(&o.name, n)
-                            && o.semantic_indices.contains(&e.semantic_index)
-                            && o.stream == e.stream
-                    })
-                });
+                let written =
+                    last.is_some_and(|sh| sh.outputs.iter().any(|o| o.is(n, e.semantic_index) && o.stream == e.stream));
                 if !written {
                     return Err(gp(
                         MISSINGSEM,

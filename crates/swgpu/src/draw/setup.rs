@@ -304,9 +304,7 @@ fn varying_links(last: &[SignatureElement], inputs: &[SignatureElement]) -> Vec<
     let mut links: Vec<VaryingLink> = Vec::new();
     for pe in inputs {
         for (r, idx) in pe.semantic_indices.iter().enumerate() {
-            let Some(ve) = last.iter().find(|o| {
-                o.name.eq_ignore_ascii_case(&pe.name) && o.semantic_indices.iter().position(|i| i == idx).is_some()
-            }) else {
+            let Some(ve) = last.iter().find(|o| o.is(&pe.name, *idx)) else {
                 continue;
             };
             let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
