@@ -10,7 +10,8 @@
 //! * `ISGN` / `OSGN` / `PCSG` (24-byte elements), `OSG5` (28 bytes, with stream),
 //!   `ISG1` / `OSG1` / `PSG1` (32 bytes, with stream and min precision) — I/O signatures: a
 //!   header {u32 count, u32 offset of the first element} and elements whose semantic names are
-//!   NUL-terminated strings at offsets from the start of the part.
+//!   NUL-terminated strings at offsets from the start of the part. They are read into the one
+//!   [`SignatureElement`] type of [`signature`], which DXIL's metadata reader also produces.
 //! * `RTS0` — an embedded root signature (its payload; the layout is in
 //!   descriptors-and-binding.md §8.2 and is parsed by the root-signature code).
 //! * `HASH` — {u32 flags, 16-byte digest}: the shader hash DXC stores.
@@ -25,6 +26,12 @@
 use core::fmt;
 
 use crate::dxbc::{self, Container, ContainerError};
+
+mod signature;
+pub use signature::{
+    element, parse_signature, signature_part, system_element, ComponentType, Interpolation, SemanticKind,
+    SignatureElement, SignatureLayout, TessDomain,
+};
 
 /// A part fourcc as stored (e.g. `*b"SHEX"`).
 pub type FourCC = [u8; 4];
@@ -166,50 +173,6 @@ pub enum Checksum {
     Invalid,
 }
 
-/// One element of an input, output or patch-constant signature.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SignatureElement {
-    /// Geometry-shader output stream (0 where the part has no stream field).
-    pub stream: u32,
-    /// Semantic name as written in HLSL (compare case-insensitively).
-    pub semantic_name: String,
-    /// Semantic index.
-    pub semantic_index: u32,
-    /// D3D_NAME system value (0 = none).
-    pub system_value: u32,
-    /// D3D_REGISTER_COMPONENT_TYPE.
-    pub component_type: u32,
-    /// Register.
-    pub register: u32,
-    /// Components present.
-    pub mask: u8,
-    /// Components read (inputs) or never written (outputs).
-    pub rw_mask: u8,
-    /// D3D_MIN_PRECISION (0 where the part has none).
-    pub min_precision: u32,
-}
-
-/// The signature part layouts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignatureLayout {
-    /// ISGN / OSGN / PCSG: 24-byte elements.
-    V0,
-    /// OSG5: 28-byte elements with a stream.
-    V5,
-    /// ISG1 / OSG1 / PSG1: 32-byte elements with a stream and min precision.
-    V1,
-}
-
-impl SignatureLayout {
-    fn element_size(self) -> usize {
-        match self {
-            SignatureLayout::V0 => 24,
-            SignatureLayout::V5 => 28,
-            SignatureLayout::V1 => 32,
-        }
-    }
-}
-
 /// The `HASH` part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShaderHash {
@@ -335,52 +298,6 @@ impl From<ContainerError> for ShaderError {
 
 /// "DXIL" as the bitcode header magic.
 const DXIL_MAGIC: u32 = u32::from_le_bytes(*b"DXIL");
-
-/// Parses one signature part.
-pub fn parse_signature(
-    fourcc: FourCC,
-    data: &[u8],
-    layout: SignatureLayout,
-) -> Result<Vec<SignatureElement>, ShaderError> {
-    let bad = |w| ShaderError::BadSignature(fourcc, w);
-    let count = read_u32(data, 0).ok_or(bad("shorter than its header"))? as u64;
-    let first = read_u32(data, 4).ok_or(bad("shorter than its header"))? as u64;
-    let size = layout.element_size() as u64;
-    if count > 0 && (first < 8 || first + count * size > data.len() as u64) {
-        return Err(bad("elements lie outside the part"));
-    }
-    let mut out = Vec::with_capacity(count as usize);
-    for i in 0..count {
-        let e = (first + i * size) as usize;
-        let w = |k: usize| read_u32(data, e + 4 * k).unwrap_or(0);
-        let (stream, base) = match layout {
-            SignatureLayout::V0 => (0, 0),
-            SignatureLayout::V5 | SignatureLayout::V1 => (w(0), 1),
-        };
-        let name_off = w(base) as usize;
-        let mask_word = w(base + 5);
-        if name_off < 8 {
-            return Err(bad("semantic name overlaps the header"));
-        }
-        let name = data
-            .get(name_off..)
-            .and_then(|s| s.iter().position(|&b| b == 0).map(|n| &s[..n]))
-            .ok_or(bad("semantic name outside the part or unterminated"))?;
-        let name = core::str::from_utf8(name).map_err(|_| bad("semantic name is not text"))?;
-        out.push(SignatureElement {
-            stream,
-            semantic_name: name.to_owned(),
-            semantic_index: w(base + 1),
-            system_value: w(base + 2),
-            component_type: w(base + 3),
-            register: w(base + 4),
-            mask: mask_word as u8,
-            rw_mask: (mask_word >> 8) as u8,
-            min_precision: if layout == SignatureLayout::V1 { w(base + 6) } else { 0 },
-        });
-    }
-    Ok(out)
-}
 
 fn parse_dxbc_program(data: &[u8], fourcc: FourCC) -> Result<(Stage, ShaderModel), ShaderError> {
     let version = read_u32(data, 0).ok_or(ShaderError::BadProgram("shorter than the version token"))?;
@@ -565,58 +482,12 @@ pub fn parse(bytes: &[u8]) -> Result<Shader, ShaderError> {
 
 // ---- the writer ---------------------------------------------------------------------------------
 
-/// Encodes a signature part.
-pub fn signature_part(elements: &[SignatureElement], layout: SignatureLayout) -> Vec<u8> {
-    let size = layout.element_size();
-    let names_at = 8 + size * elements.len();
-    let mut names = Vec::new();
-    let mut out = Vec::new();
-    out.extend_from_slice(&(elements.len() as u32).to_le_bytes());
-    out.extend_from_slice(&8u32.to_le_bytes());
-    for e in elements {
-        let name_off = (names_at + names.len()) as u32;
-        names.extend_from_slice(e.semantic_name.as_bytes());
-        names.push(0);
-        let mut words = Vec::new();
-        if layout != SignatureLayout::V0 {
-            words.push(e.stream);
-        }
-        words.extend_from_slice(&[
-            name_off,
-            e.semantic_index,
-            e.system_value,
-            e.component_type,
-            e.register,
-            e.mask as u32 | (e.rw_mask as u32) << 8,
-        ]);
-        if layout == SignatureLayout::V1 {
-            words.push(e.min_precision);
-        }
-        for w in words {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
+/// `elements` with each id its position.
+fn numbered(mut elements: Vec<SignatureElement>) -> Vec<SignatureElement> {
+    for (i, e) in elements.iter_mut().enumerate() {
+        e.id = i as u32;
     }
-    out.extend_from_slice(&names);
-    out.resize(out.len().div_ceil(4) * 4, 0xAB);
-    out
-}
-
-/// A signature element for tests: a float4 user semantic in `register`.
-pub fn element(name: &str, index: u32, register: u32) -> SignatureElement {
-    SignatureElement {
-        semantic_name: name.to_owned(),
-        semantic_index: index,
-        component_type: 3, // D3D_REGISTER_COMPONENT_FLOAT32
-        register,
-        mask: 0xF,
-        rw_mask: 0xF,
-        ..Default::default()
-    }
-}
-
-/// A system-value signature element for tests (e.g. SV_Position = 1, SV_Target = 64).
-pub fn system_element(name: &str, index: u32, register: u32, system_value: u32) -> SignatureElement {
-    SignatureElement { system_value, ..element(name, index, register) }
+    elements
 }
 
 /// Writes minimal, well-formed shader containers: the program does nothing but return (a
@@ -662,15 +533,15 @@ impl ShaderBuilder {
         ShaderBuilder { model: ShaderModel::new(6, 0), bytecode: Bytecode::Dxil, psv: true, ..Self::dxbc(stage) }
     }
 
-    /// Sets the inputs.
+    /// Sets the inputs (their ids become their positions, as the reader numbers them).
     pub fn inputs(mut self, e: Vec<SignatureElement>) -> Self {
-        self.inputs = e;
+        self.inputs = numbered(e);
         self
     }
 
-    /// Sets the outputs.
+    /// Sets the outputs (their ids become their positions).
     pub fn outputs(mut self, e: Vec<SignatureElement>) -> Self {
-        self.outputs = e;
+        self.outputs = numbered(e);
         self
     }
 
@@ -729,15 +600,15 @@ impl ShaderBuilder {
         let (v0, v1) = (SignatureLayout::V0, SignatureLayout::V1);
         match self.bytecode {
             Bytecode::Dxbc => {
-                parts.push((*b"ISGN", signature_part(&self.inputs, v0)));
+                parts.push((*b"ISGN", signature_part(&self.inputs, v0, None)));
                 // FXC writes SM5 geometry-shader outputs with their stream (OSG5).
                 if self.stage == Stage::Geometry && self.model.major >= 5 {
-                    parts.push((*b"OSG5", signature_part(&self.outputs, SignatureLayout::V5)));
+                    parts.push((*b"OSG5", signature_part(&self.outputs, SignatureLayout::V5, None)));
                 } else {
-                    parts.push((*b"OSGN", signature_part(&self.outputs, v0)));
+                    parts.push((*b"OSGN", signature_part(&self.outputs, v0, None)));
                 }
                 if !self.patch_constants.is_empty() {
-                    parts.push((*b"PCSG", signature_part(&self.patch_constants, v0)));
+                    parts.push((*b"PCSG", signature_part(&self.patch_constants, v0, None)));
                 }
                 if let Some(r) = &self.rts0 {
                     parts.push((*b"RTS0", r.clone()));
@@ -745,10 +616,10 @@ impl ShaderBuilder {
                 parts.push((if self.model.major >= 5 { *b"SHEX" } else { *b"SHDR" }, self.dxbc_program()));
             }
             Bytecode::Dxil => {
-                parts.push((*b"ISG1", signature_part(&self.inputs, v1)));
-                parts.push((*b"OSG1", signature_part(&self.outputs, v1)));
+                parts.push((*b"ISG1", signature_part(&self.inputs, v1, None)));
+                parts.push((*b"OSG1", signature_part(&self.outputs, v1, None)));
                 if !self.patch_constants.is_empty() {
-                    parts.push((*b"PSG1", signature_part(&self.patch_constants, v1)));
+                    parts.push((*b"PSG1", signature_part(&self.patch_constants, v1, None)));
                 }
                 if self.psv {
                     parts.push((*b"PSV0", self.psv_part()));

@@ -49,29 +49,6 @@ use std::collections::HashMap;
 mod stream_output;
 pub use stream_output::SoBuffer;
 
-/// DXIL semantic kinds used here (DXIL.rst "Semantic Kind").
-const SV_VERTEX_ID: u32 = 1;
-const SV_INSTANCE_ID: u32 = 2;
-const SV_POSITION: u32 = 3;
-const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
-const SV_VIEWPORT_ARRAY_INDEX: u32 = 5;
-const SV_CLIP_DISTANCE: u32 = 6;
-const SV_CULL_DISTANCE: u32 = 7;
-const SV_PRIMITIVE_ID: u32 = 10;
-const SV_IS_FRONT_FACE: u32 = 13;
-const SV_SAMPLE_INDEX: u32 = 12;
-const SV_COVERAGE: u32 = 14;
-const SV_TARGET: u32 = 16;
-const SV_DEPTH: u32 = 17;
-const SV_STENCIL_REF: u32 = 20;
-/// DXIL interpolation modes.
-const INTERP_CONSTANT: u32 = 1;
-const INTERP_NOPERSPECTIVE: u32 = 4;
-const INTERP_LINEAR_CENTROID: u32 = 3;
-const INTERP_NOPERSPECTIVE_CENTROID: u32 = 5;
-const INTERP_LINEAR_SAMPLE: u32 = 6;
-const INTERP_NOPERSPECTIVE_SAMPLE: u32 = 7;
-
 /// A shader ready to run: its module, entry function and signatures.
 pub struct Shader<'a> {
     /// The module.

@@ -9,7 +9,7 @@ use super::{
     BLENDOP, BLENDOPALPHA, DESTBLEND, DESTBLENDALPHA, LOGICOPS, SAMPLE_DESC, SRCBLEND, SRCBLENDALPHA, WRITEMASK,
 };
 use crate::format::{self, s1};
-use crate::shader::{Shader, SignatureElement};
+use crate::shader::{SemanticKind, Shader, SignatureElement};
 
 type Shaders<'a> = &'a [(Slot, Shader)];
 
@@ -230,23 +230,27 @@ fn input_layout(d: &PipelineDesc, shaders: Shaders) -> R<()> {
         seen.push((name, e.semantic_index));
     }
     if let Some(vs) = find(shaders, Slot::Vs) {
-        for input in vs.inputs.iter().filter(|x| x.system_value == 0) {
-            if !seen.iter().any(|(n, idx)| same_semantic(n, &input.semantic_name) && *idx == input.semantic_index) {
-                return Err(gp(
-                    MISSING,
-                    format!(
-                        "the vertex shader reads {}{} but the input layout does not provide it",
-                        input.semantic_name, input.semantic_index
-                    ),
-                ));
+        for input in vs.inputs.iter().filter(|x| x.semantic == SemanticKind::Arbitrary) {
+            for &index in &input.semantic_indices {
+                if !seen.iter().any(|(n, idx)| same_semantic(n, &input.name) && *idx == index) {
+                    return Err(gp(
+                        MISSING,
+                        format!(
+                            "the vertex shader reads {}{index} but the input layout does not provide it",
+                            input.name
+                        ),
+                    ));
+                }
             }
         }
     }
     Ok(())
 }
 
-fn provides(outputs: &[SignatureElement], e: &SignatureElement) -> bool {
-    outputs.iter().any(|o| same_semantic(&o.semantic_name, &e.semantic_name) && o.semantic_index == e.semantic_index)
+/// The first semantic index of `e` that no element of `outputs` carries.
+fn unprovided(outputs: &[SignatureElement], e: &SignatureElement) -> Option<u32> {
+    let provided = |&i: &u32| outputs.iter().any(|o| o.is(&e.name, i));
+    e.semantic_indices.iter().copied().find(|i| !provided(i))
 }
 
 /// Every user-semantic input of a stage must be written by the stage before it.
@@ -255,16 +259,11 @@ fn linkage(shaders: Shaders) -> R<()> {
     let present: Vec<(Slot, &Shader)> = order.iter().filter_map(|s| find(shaders, *s).map(|sh| (*s, sh))).collect();
     for pair in present.windows(2) {
         let ((ps, prev), (ns, next)) = (pair[0], pair[1]);
-        if let Some(e) = next.inputs.iter().find(|e| e.system_value == 0 && !provides(&prev.outputs, e)) {
+        let user = next.inputs.iter().filter(|e| e.semantic == SemanticKind::Arbitrary);
+        if let Some((e, index)) = user.filter_map(|e| Some((e, unprovided(&prev.outputs, e)?))).next() {
             return Err(gp(
                 sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND,
-                format!(
-                    "{} reads {}{} which {} does not write",
-                    ns.name(),
-                    e.semantic_name,
-                    e.semantic_index,
-                    ps.name()
-                ),
+                format!("{} reads {}{index} which {} does not write", ns.name(), e.name, ps.name()),
             ));
         }
     }
@@ -345,13 +344,8 @@ fn stream_output(d: &PipelineDesc, shaders: Shaders) -> R<()> {
                 if trailing_digit(n) {
                     return Err(gp(DIGIT, format!("StreamOutput entry {i}: SemanticName '{n}' ends in a digit")));
                 }
-                let written = last.is_some_and(|sh| {
-                    sh.outputs.iter().any(|o| {
-                        same_semantic(&o.semantic_name, n)
-                            && o.semantic_index == e.semantic_index
-                            && o.stream == e.stream
-                    })
-                });
+                let written =
+                    last.is_some_and(|sh| sh.outputs.iter().any(|o| o.is(n, e.semantic_index) && o.stream == e.stream));
                 if !written {
                     return Err(gp(
                         MISSINGSEM,
@@ -377,7 +371,7 @@ fn position(d: &PipelineDesc, shaders: Shaders) -> R<()> {
     let last = find(shaders, Slot::Gs).or_else(|| find(shaders, Slot::Ds)).or_else(|| find(shaders, Slot::Vs));
     let Some(last) = last else { return Ok(()) };
     let stream = d.stream_output.rasterized_stream;
-    let positioned = last.outputs.iter().any(|o| o.system_value == sys::D3D_NAME_POSITION.0 && o.stream == stream);
+    let positioned = last.outputs.iter().any(|o| o.semantic == SemanticKind::Position && o.stream == stream);
     if d.rasterizes(find(shaders, Slot::Ps).is_some()) && !positioned {
         return Err(gp(
             sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT,

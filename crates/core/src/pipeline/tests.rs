@@ -1,7 +1,7 @@
 use super::cache::{self, Identity};
 use super::stream::{from_stream, StreamWriter};
 use super::*;
-use crate::shader::{element, empty_rts0, system_element, Bytecode, ShaderBuilder, ShaderModel, Stage};
+use crate::shader::{element, empty_rts0, system_element, Bytecode, SemanticKind, ShaderBuilder, ShaderModel, Stage};
 use std::cell::RefCell;
 use sys::*;
 
@@ -84,13 +84,13 @@ const SO: u32 = 0x40; // ALLOW_STREAM_OUTPUT
 fn vs() -> ShaderBuilder {
     ShaderBuilder::dxbc(Stage::Vertex)
         .inputs(vec![element("POSITION", 0, 0), element("TEXCOORD", 0, 1)])
-        .outputs(vec![system_element("SV_Position", 0, 0, 1), element("TEXCOORD", 0, 1)])
+        .outputs(vec![system_element("SV_Position", 0, 0, SemanticKind::Position), element("TEXCOORD", 0, 1)])
 }
 
 fn ps() -> ShaderBuilder {
     ShaderBuilder::dxbc(Stage::Pixel)
-        .inputs(vec![system_element("SV_Position", 0, 0, 1), element("TEXCOORD", 0, 1)])
-        .outputs(vec![system_element("SV_Target", 0, 0, 64)])
+        .inputs(vec![system_element("SV_Position", 0, 0, SemanticKind::Position), element("TEXCOORD", 0, 1)])
+        .outputs(vec![system_element("SV_Target", 0, 0, SemanticKind::Target)])
 }
 
 fn ie(name: &str, index: u32, format: DXGI_FORMAT, offset: u32) -> InputElement {
@@ -473,7 +473,7 @@ fn input_layout_rules() {
     // System values need no element; extra elements are fine.
     accepts(&with(|d| {
         let mut v = vs();
-        v.inputs.push(system_element("SV_VertexID", 0, 2, 6));
+        v.inputs.push(system_element("SV_VertexID", 0, 2, SemanticKind::VertexId));
         d.set_shader(Slot::Vs, Some(v.build()));
         d.input_layout.push(ie("COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_APPEND_ALIGNED_ELEMENT));
     }));
@@ -489,7 +489,7 @@ fn stages_must_link_by_semantic() {
     );
     // Case does not matter.
     let mut p = ps();
-    p.inputs[1].semantic_name = "texcoord".into();
+    p.inputs[1].name = "texcoord".into();
     accepts(&with(|d| d.set_shader(Slot::Ps, Some(p.build()))));
 }
 
@@ -517,7 +517,11 @@ fn a_rasterizer_that_runs_needs_sv_position() {
     d.depth_stencil.stencil_enable = false;
     d.set_shader(
         Slot::Ps,
-        Some(ShaderBuilder::dxbc(Stage::Pixel).outputs(vec![system_element("SV_Target", 0, 0, 64)]).build()),
+        Some(
+            ShaderBuilder::dxbc(Stage::Pixel)
+                .outputs(vec![system_element("SV_Target", 0, 0, SemanticKind::Target)])
+                .build(),
+        ),
     );
     rejects(&d, NOPOS);
     // RasterizedStream D3D12_SO_NO_RASTERIZED_STREAM: nothing is rasterized, whatever the rest.

@@ -16,7 +16,7 @@ const CS_5_0_FXC: [u32; 29] = [
 fn vs_dxbc() -> ShaderBuilder {
     ShaderBuilder::dxbc(Stage::Vertex)
         .inputs(vec![element("POSITION", 0, 0), element("TEXCOORD", 1, 1)])
-        .outputs(vec![system_element("SV_Position", 0, 0, 1), element("TEXCOORD", 0, 1)])
+        .outputs(vec![system_element("SV_Position", 0, 0, SemanticKind::Position), element("TEXCOORD", 0, 1)])
 }
 
 #[test]
@@ -59,9 +59,9 @@ fn signatures_round_trip_in_both_layouts() {
     let mut e = element("COLOR", 3, 2);
     e.stream = 2;
     e.min_precision = 1;
-    let part = signature_part(&[e.clone()], SignatureLayout::V1);
+    let part = signature_part(&[e.clone()], SignatureLayout::V1, None);
     assert_eq!(parse_signature(*b"OSG1", &part, SignatureLayout::V1).unwrap(), vec![e.clone()]);
-    let part = signature_part(&[e.clone()], SignatureLayout::V5);
+    let part = signature_part(&[e.clone()], SignatureLayout::V5, None);
     let got = parse_signature(*b"OSG5", &part, SignatureLayout::V5).unwrap();
     assert_eq!((got[0].stream, got[0].min_precision), (2, 0));
 }
@@ -200,7 +200,7 @@ fn malformed_dxil_is_rejected() {
 
 #[test]
 fn malformed_signatures_are_rejected() {
-    let good = signature_part(&[element("POSITION", 0, 0)], SignatureLayout::V0);
+    let good = signature_part(&[element("POSITION", 0, 0)], SignatureLayout::V0, None);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (good[..4].to_vec(), "no element offset"),
         (
@@ -262,7 +262,7 @@ fn malformed_signatures_are_rejected() {
     }
     let both = build(&[
         (*b"ISGN", good.clone()),
-        (*b"ISG1", signature_part(&[], SignatureLayout::V1)),
+        (*b"ISG1", signature_part(&[], SignatureLayout::V1, None)),
         (*b"SHEX", words(&[0x10050, 2])),
     ]);
     assert_eq!(err(&both), ShaderError::DuplicatePart(*b"ISG1"));

@@ -3,7 +3,7 @@ use crate::com::Ptr;
 use rd3d12_core::pipeline::stream::subobject_layout;
 use rd3d12_core::pipeline::{D3D12_ERROR_ADAPTER_NOT_FOUND, D3D12_ERROR_DRIVER_VERSION_MISMATCH};
 use rd3d12_core::root_signature::{RootSignatureDesc, Version};
-use rd3d12_core::shader::{element, system_element, ShaderBuilder, Stage};
+use rd3d12_core::shader::{element, system_element, SemanticKind, ShaderBuilder, Stage};
 use std::mem::offset_of;
 
 /// A subobject as d3dx12's `alignas(void*)` template lays it out.
@@ -121,11 +121,11 @@ fn release<T>(p: *mut T) -> u32 {
 fn shaders() -> (Vec<u8>, Vec<u8>) {
     let vs = ShaderBuilder::dxbc(Stage::Vertex)
         .inputs(vec![element("POSITION", 0, 0)])
-        .outputs(vec![system_element("SV_Position", 0, 0, 1)])
+        .outputs(vec![system_element("SV_Position", 0, 0, SemanticKind::Position)])
         .build();
     let ps = ShaderBuilder::dxbc(Stage::Pixel)
-        .inputs(vec![system_element("SV_Position", 0, 0, 1)])
-        .outputs(vec![system_element("SV_Target", 0, 0, 64)])
+        .inputs(vec![system_element("SV_Position", 0, 0, SemanticKind::Position)])
+        .outputs(vec![system_element("SV_Target", 0, 0, SemanticKind::Target)])
         .build();
     (vs, ps)
 }

@@ -10,7 +10,7 @@ use super::bitstream::{read_vbr6_list, Block};
 use super::module::{op, Const, Module, ValueId, ValueKind};
 use super::types::TypeId;
 use super::DxilError;
-use rd3d12_core::shader::Stage;
+use rd3d12_core::shader::{ComponentType, Interpolation, SemanticKind, SignatureElement, Stage};
 
 /// One metadata item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,31 +145,6 @@ impl Metadata {
             _ => None,
         }
     }
-}
-
-/// One element of a signature as `dx.entryPoints` describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SignatureElement {
-    /// The element id that `loadInput` / `storeOutput` take as their first operand.
-    pub id: u32,
-    /// Semantic name.
-    pub name: String,
-    /// DXIL component type (9 = F32, 4 = I32, 5 = U32, ...).
-    pub component_type: u32,
-    /// DXIL semantic kind (0 = arbitrary, 3 = Position, 16 = Target, ...).
-    pub semantic_kind: u32,
-    /// Semantic indices, one per row.
-    pub semantic_indices: Vec<u32>,
-    /// Interpolation mode.
-    pub interpolation: u32,
-    /// Rows.
-    pub rows: u32,
-    /// Columns (components).
-    pub cols: u32,
-    /// First row in the packed signature (-1 when unallocated).
-    pub start_row: i32,
-    /// First column.
-    pub start_col: i32,
 }
 
 /// Resource classes: the IR's one encoding ([`crate::ir::interface::ResourceClass`]).
@@ -368,6 +343,8 @@ impl Module {
         id.and_then(|i| self.metadata.string(i)).map(str::to_owned).ok_or(DxilError::Malformed(W, "expected a string"))
     }
 
+    /// A signature of `dx.entryPoints` (DXIL.rst "Signature Element": id, name, component type,
+    /// semantic kind, semantic indices, interpolation, rows, columns, start row, start column).
     fn signature(&self, id: Option<u32>) -> Result<Vec<SignatureElement>, DxilError> {
         let mut out = Vec::new();
         for e in self.md_list(id)? {
@@ -376,17 +353,33 @@ impl Module {
             let int = |i: usize| self.md_int(field(i)).ok_or(DxilError::Malformed(W, "signature field not an integer"));
             let indices =
                 self.md_list(field(4))?.into_iter().map(|i| self.md_u32(i)).collect::<Result<Vec<u32>, _>>()?;
+            let code = |i: usize, what| self.md_u32(field(i)).map(|v| (v, DxilError::Unsupported(what, u64::from(v))));
+            let (v, unknown) = code(2, "signature component type")?;
+            let component = ComponentType::from_dxil(v).ok_or(unknown)?;
+            let (v, unknown) = code(3, "signature semantic kind")?;
+            let semantic = SemanticKind::from_dxil(v).ok_or(unknown)?;
+            let (v, unknown) = code(5, "signature interpolation mode")?;
+            let interpolation = Interpolation::from_dxil(v).ok_or(unknown)?;
+            let (rows, cols) = (self.md_u32(field(6))?, self.md_u32(field(7))?);
+            let (start_row, start_col) = (int(8)? as i32, int(9)? as i32);
+            // The columns start_col..start_col + cols (none for an unallocated element).
+            let span = 1u32.checked_shl(cols).map_or(u32::MAX, |b| b - 1);
+            let mask = u32::try_from(start_col).ok().and_then(|c| span.checked_shl(c)).unwrap_or(0) as u8;
             out.push(SignatureElement {
                 id: self.md_u32(field(0))?,
                 name: self.md_str(field(1))?,
-                component_type: self.md_u32(field(2))?,
-                semantic_kind: self.md_u32(field(3))?,
                 semantic_indices: indices,
-                interpolation: self.md_u32(field(5))?,
-                rows: self.md_u32(field(6))?,
-                cols: self.md_u32(field(7))?,
-                start_row: int(8)? as i32,
-                start_col: int(9)? as i32,
+                semantic,
+                component,
+                interpolation,
+                rows,
+                cols,
+                start_row,
+                start_col,
+                mask,
+                rw_mask: 0,
+                stream: 0,
+                min_precision: 0,
             });
         }
         Ok(out)

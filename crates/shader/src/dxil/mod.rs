@@ -29,7 +29,7 @@ pub mod types;
 use core::fmt;
 
 pub use inst::{Inst, InstKind, Operand};
-pub use metadata::{DsState, DxMetadata, EntryPoint, GsState, HsState, SignatureElement, WaveSize};
+pub use metadata::{DsState, DxMetadata, EntryPoint, GsState, HsState, WaveSize};
 pub use module::{BasicBlock, Const, Function, Module, ValueDef, ValueId, ValueKind};
 pub use ops::DxOp;
 pub use types::{Type, TypeId, Types};

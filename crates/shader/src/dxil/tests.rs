@@ -5,7 +5,7 @@ use super::*;
 use crate::dxil::ops::opcode;
 use bitstream::{Block, Item, Record};
 use module::{CONSTANTS_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, TYPE_BLOCK_NEW, VALUE_SYMTAB_BLOCK};
-use rd3d12_core::shader;
+use rd3d12_core::shader::{self, ComponentType, SignatureElement};
 
 pub(crate) const FIXTURES: [(&str, &[u8]); 4] = [
     ("textured.vs", include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/textured.vs.dxil"))),
@@ -211,11 +211,19 @@ fn entry_point_and_stage_agree_with_the_container() {
         let ep = &dx.entry_points[0];
         assert_eq!(ep.name, "main");
         assert_eq!(m.functions[ep.function].name, "main");
-        // The metadata signatures describe the same elements as the ISG1 / OSG1 parts.
-        let key = |n: &str, i: u32| (n.to_ascii_uppercase(), i);
+        // The metadata signatures describe the same elements as the ISG1 / OSG1 parts: one
+        // container element per row, with the same name, index, kind, component type (in the
+        // container's numbering), register and columns.
+        let key = |e: &SignatureElement, r: usize, i: u32| {
+            let (row, mask) = (e.start_row + r as i32, e.mask);
+            (e.name.to_ascii_uppercase(), i, e.semantic.dxil(), e.component.d3d(), row, e.start_col, e.cols, mask)
+        };
         for (md, part) in [(&ep.inputs, &sh.inputs), (&ep.outputs, &sh.outputs)] {
-            let mut a: Vec<_> = md.iter().flat_map(|e| e.semantic_indices.iter().map(|&i| key(&e.name, i))).collect();
-            let mut b: Vec<_> = part.iter().map(|e| key(&e.semantic_name, e.semantic_index)).collect();
+            let rows = |e: &'_ SignatureElement| {
+                e.semantic_indices.iter().enumerate().map(|(r, &i)| key(e, r, i)).collect::<Vec<_>>()
+            };
+            let mut a: Vec<_> = md.iter().flat_map(rows).collect();
+            let mut b: Vec<_> = part.iter().flat_map(rows).collect();
             a.sort();
             b.sort();
             assert_eq!(a, b, "{name}");
@@ -326,8 +334,7 @@ fn load_input_and_store_output_match_the_signatures() {
             let row = arg_int(&m, &op.args[1]);
             let col = arg_int(&m, &op.args[2]);
             assert!(row < e.rows as i64 && col < e.cols as i64, "{name}: {} row {row} col {col}", e.name);
-            // Component type 9 is F32 (DXIL.rst, "Signature element").
-            assert_eq!(e.component_type, 9, "{name}");
+            assert_eq!(e.component, ComponentType::F32, "{name}");
             assert_eq!(m.types.get(value_ty), Some(&Type::Float), "{name}");
             if op.opcode == opcode::STORE_OUTPUT {
                 written.push((e.name.clone(), e.semantic_indices[0], col));

@@ -1,9 +1,12 @@
 //! The shader interface: what a program exchanges with the pipeline (signatures, resources,
 //! stage state), with one typed encoding of each of DXIL's integer codes: resource classes
-//! and kinds, component types, semantic kinds, interpolation modes. Today it wraps the
-//! front end's [`DxMetadata`]; the typed views are what the back ends read.
+//! and kinds here; component types, semantic kinds and interpolation modes with the one
+//! [`SignatureElement`] in `rd3d12_core::shader` (re-exported here: core's pipeline rules read
+//! the same type, and core may not depend on this crate). Today it wraps the front end's
+//! [`DxMetadata`].
 
-use crate::dxil::metadata::{DxMetadata, SignatureElement};
+use crate::dxil::metadata::DxMetadata;
+pub use rd3d12_core::shader::{ComponentType, Interpolation, SemanticKind, SignatureElement, TessDomain};
 
 /// Resource classes, in the order `dx.resources` lists them (and `CreateHandle`'s operand
 /// numbers them): the one encoding of a resource class.
@@ -86,186 +89,6 @@ impl ResourceKind {
     }
 }
 
-/// A signature element's component type (DXIL's `DXIL::ComponentType`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum ComponentType {
-    Invalid,
-    I1,
-    I16,
-    U16,
-    I32,
-    U32,
-    I64,
-    U64,
-    F16,
-    F32,
-    F64,
-    SNormF16,
-    UNormF16,
-    SNormF32,
-    UNormF32,
-    SNormF64,
-    UNormF64,
-}
-
-impl ComponentType {
-    /// From DXIL's number.
-    pub fn from_dxil(v: u32) -> Option<ComponentType> {
-        use ComponentType::*;
-        [
-            Invalid, I1, I16, U16, I32, U32, I64, U64, F16, F32, F64, SNormF16, UNormF16, SNormF32, UNormF32, SNormF64,
-            UNormF64,
-        ]
-        .get(v as usize)
-        .copied()
-    }
-
-    /// Whether values of this type are floating point.
-    pub fn is_float(self) -> bool {
-        use ComponentType::*;
-        matches!(self, F16 | F32 | F64 | SNormF16 | UNormF16 | SNormF32 | UNormF32 | SNormF64 | UNormF64)
-    }
-}
-
-/// How a pixel shader input is interpolated (DXIL's `DXIL::InterpolationMode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Interpolation {
-    Undefined,
-    Constant,
-    Linear,
-    LinearCentroid,
-    LinearNoperspective,
-    LinearNoperspectiveCentroid,
-    LinearSample,
-    LinearNoperspectiveSample,
-}
-
-impl Interpolation {
-    /// From DXIL's number.
-    pub fn from_dxil(v: u32) -> Option<Interpolation> {
-        use Interpolation::*;
-        [
-            Undefined,
-            Constant,
-            Linear,
-            LinearCentroid,
-            LinearNoperspective,
-            LinearNoperspectiveCentroid,
-            LinearSample,
-            LinearNoperspectiveSample,
-        ]
-        .get(v as usize)
-        .copied()
-    }
-}
-
-/// A signature element's semantic kind (DXIL's `DXIL::SemanticKind`): arbitrary or a system
-/// value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum SemanticKind {
-    Arbitrary,
-    VertexId,
-    InstanceId,
-    Position,
-    RenderTargetArrayIndex,
-    ViewportArrayIndex,
-    ClipDistance,
-    CullDistance,
-    OutputControlPointId,
-    DomainLocation,
-    PrimitiveId,
-    GsInstanceId,
-    SampleIndex,
-    IsFrontFace,
-    Coverage,
-    InnerCoverage,
-    Target,
-    Depth,
-    DepthLessEqual,
-    DepthGreaterEqual,
-    StencilRef,
-    DispatchThreadId,
-    GroupId,
-    GroupIndex,
-    GroupThreadId,
-    TessFactor,
-    InsideTessFactor,
-    ViewId,
-    Barycentrics,
-    ShadingRate,
-    CullPrimitive,
-}
-
-impl SemanticKind {
-    /// From DXIL's number.
-    pub fn from_dxil(v: u32) -> Option<SemanticKind> {
-        use SemanticKind::*;
-        [
-            Arbitrary,
-            VertexId,
-            InstanceId,
-            Position,
-            RenderTargetArrayIndex,
-            ViewportArrayIndex,
-            ClipDistance,
-            CullDistance,
-            OutputControlPointId,
-            DomainLocation,
-            PrimitiveId,
-            GsInstanceId,
-            SampleIndex,
-            IsFrontFace,
-            Coverage,
-            InnerCoverage,
-            Target,
-            Depth,
-            DepthLessEqual,
-            DepthGreaterEqual,
-            StencilRef,
-            DispatchThreadId,
-            GroupId,
-            GroupIndex,
-            GroupThreadId,
-            TessFactor,
-            InsideTessFactor,
-            ViewId,
-            Barycentrics,
-            ShadingRate,
-            CullPrimitive,
-        ]
-        .get(v as usize)
-        .copied()
-    }
-}
-
-/// A signature element with its codes typed (`None` for a code past DXIL's tables).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Element<'a> {
-    /// The element as the front end read it.
-    pub raw: &'a SignatureElement,
-    /// Its component type.
-    pub component: Option<ComponentType>,
-    /// Its semantic kind.
-    pub semantic: Option<SemanticKind>,
-    /// Its interpolation mode.
-    pub interpolation: Option<Interpolation>,
-}
-
-impl<'a> Element<'a> {
-    /// The typed view of `raw`.
-    pub fn of(raw: &'a SignatureElement) -> Element<'a> {
-        Element {
-            raw,
-            component: ComponentType::from_dxil(raw.component_type),
-            semantic: SemanticKind::from_dxil(raw.semantic_kind),
-            interpolation: Interpolation::from_dxil(raw.interpolation),
-        }
-    }
-}
-
 /// A shader's interface: the metadata of its one entry point (signatures, resources, stage
 /// state), read through typed views.
 #[derive(Debug, Clone, Copy)]
@@ -280,14 +103,14 @@ impl<'a> Interface<'a> {
         Interface { dx }
     }
 
-    /// The entry point's input signature, typed.
-    pub fn inputs(&self) -> Vec<Element<'a>> {
-        self.dx.entry_points.first().map_or_else(Vec::new, |e| e.inputs.iter().map(Element::of).collect())
+    /// The entry point's input signature.
+    pub fn inputs(&self) -> &'a [SignatureElement] {
+        self.dx.entry_points.first().map_or(&[], |e| &e.inputs)
     }
 
-    /// The entry point's output signature, typed.
-    pub fn outputs(&self) -> Vec<Element<'a>> {
-        self.dx.entry_points.first().map_or_else(Vec::new, |e| e.outputs.iter().map(Element::of).collect())
+    /// The entry point's output signature.
+    pub fn outputs(&self) -> &'a [SignatureElement] {
+        self.dx.entry_points.first().map_or(&[], |e| &e.outputs)
     }
 
     /// The kind of each SRV and UAV range (`None` for CBVs and samplers, whose field 6 is a
@@ -315,11 +138,6 @@ mod tests {
         assert_eq!(ResourceClass::from_dxil(2), Some(ResourceClass::Cbv));
         assert_eq!(ResourceClass::from_dxil(4), None);
         assert_eq!(ResourceKind::from_dxil(12), Some(ResourceKind::StructuredBuffer));
-        assert_eq!(ComponentType::from_dxil(9), Some(ComponentType::F32));
-        assert!(ComponentType::F32.is_float() && !ComponentType::U32.is_float());
-        assert_eq!(SemanticKind::from_dxil(3), Some(SemanticKind::Position));
-        assert_eq!(SemanticKind::from_dxil(16), Some(SemanticKind::Target));
-        assert_eq!(Interpolation::from_dxil(4), Some(Interpolation::LinearNoperspective));
     }
 
     #[test]
@@ -332,7 +150,7 @@ mod tests {
         let i = Interface::new(&p.dx);
         let outs = i.outputs();
         assert_eq!(outs.len(), 1);
-        assert_eq!((outs[0].semantic, outs[0].component), (Some(SemanticKind::Target), Some(ComponentType::F32)));
+        assert_eq!((outs[0].semantic, outs[0].component), (SemanticKind::Target, ComponentType::F32));
         let kinds = i.resource_kinds();
         assert!(kinds.contains(&(ResourceClass::Srv, 0, Some(ResourceKind::Texture2D))), "{kinds:?}");
     }

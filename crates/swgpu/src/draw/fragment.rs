@@ -7,16 +7,12 @@ use super::merge::{alpha_coverage, bits, depth_write, write_pixel};
 use super::setup::{DrawState, Raster, SetupPrimitive};
 use super::target::{DepthStencilTarget, Target};
 use super::{input_element, Bindings, Class, DrawError, Handles};
-use super::{INTERP_CONSTANT, INTERP_LINEAR_CENTROID, INTERP_LINEAR_SAMPLE, INTERP_NOPERSPECTIVE};
-use super::{INTERP_NOPERSPECTIVE_CENTROID, INTERP_NOPERSPECTIVE_SAMPLE};
-use super::{SV_COVERAGE, SV_DEPTH, SV_IS_FRONT_FACE, SV_POSITION, SV_PRIMITIVE_ID};
-use super::{SV_RENDER_TARGET_ARRAY_INDEX, SV_SAMPLE_INDEX, SV_STENCIL_REF, SV_TARGET, SV_VIEWPORT_ARRAY_INDEX};
 use crate::input_assembler::Primitive;
 use crate::raster::{self, Rect, Viewport};
-use rd3d12_shader::dxil::SignatureElement;
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
 use rd3d12_shader::interp::{self, Mask, WaveEnv};
 use rd3d12_shader::interp::{EvalAt, ExecError};
+use rd3d12_shader::ir::interface::{ComponentType, Interpolation, SemanticKind, SignatureElement};
 use rd3d12_shader::ir::Scalar;
 
 /// What the pixel shader reports of a tile's work, summed over the tiles into [`super::DrawStats`].
@@ -298,7 +294,7 @@ type R<T> = Result<T, ExecError>;
 
 /// For each PS input (signature id, row): the values at the three vertices, and the
 /// interpolation mode.
-pub(super) type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], u32))>;
+pub(super) type Varyings = Vec<((u32, u32), ([[f32; 4]; 3], Interpolation))>;
 
 /// One lane of a pixel-shader wave: its pixel, where it is evaluated, what it wrote.
 #[derive(Clone, Copy)]
@@ -419,7 +415,7 @@ impl PsWave<'_> {
         }
     }
 
-    fn varying(&self, sig: u32, row: u32) -> Option<&([[f32; 4]; 3], u32)> {
+    fn varying(&self, sig: u32, row: u32) -> Option<&([[f32; 4]; 3], Interpolation)> {
         self.varyings.iter().find(|(k, _)| *k == (sig, row)).map(|(_, v)| v)
     }
 }
@@ -428,16 +424,25 @@ impl PsWave<'_> {
 /// weights `w` (perspective-correct, screen-linear) of where it is evaluated, as the bits of
 /// a slot of type `s`.
 #[inline(always)]
-fn interpolate(float: bool, v: &[[f32; 4]; 3], mode: u32, c: usize, w: (&[f32; 3], &[f32; 3]), s: Scalar) -> u64 {
+fn interpolate(
+    float: bool,
+    v: &[[f32; 4]; 3],
+    mode: Interpolation,
+    c: usize,
+    w: (&[f32; 3], &[f32; 3]),
+    s: Scalar,
+) -> u64 {
     let w = match mode {
-        INTERP_CONSTANT => &[1.0, 0.0, 0.0],
-        INTERP_NOPERSPECTIVE | INTERP_NOPERSPECTIVE_CENTROID | INTERP_NOPERSPECTIVE_SAMPLE => w.1,
+        Interpolation::Constant => &[1.0, 0.0, 0.0],
+        Interpolation::LinearNoperspective
+        | Interpolation::LinearNoperspectiveCentroid
+        | Interpolation::LinearNoperspectiveSample => w.1,
         _ => w.0,
     };
     // Relative to the first vertex, as rasterizers interpolate: an attribute equal at the
     // three vertices comes out exactly, whatever rounding the weights carry.
     let x = v[0][c] + w[1] * (v[1][c] - v[0][c]) + w[2] * (v[2][c] - v[0][c]);
-    if float || mode != INTERP_CONSTANT {
+    if float || mode != Interpolation::Constant {
         f32_bits(x, s)
     } else {
         s.mask(u64::from(v[0][c].to_bits()))
@@ -496,7 +501,7 @@ impl WaveEnv for PsWave<'_> {
         let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
         let c = col as usize & 3;
-        let float = e.component_type == 9 || e.component_type == 8;
+        let float = matches!(e.component, ComponentType::F32 | ComponentType::F16);
         if let Some(k) = vertex {
             // GetAttributeAtVertex: the value at vertex k of the primitive, not interpolated.
             let v = self.varying(sig, row).map(|(v, _)| v);
@@ -507,31 +512,37 @@ impl WaveEnv for PsWave<'_> {
             return Ok(());
         }
         let int = |v: u32| s.mask(u64::from(v));
-        match e.semantic_kind {
+        match e.semantic {
             // At sample frequency a position declared `sample` is the sample's.
-            SV_POSITION if c < 2 && e.interpolation == INTERP_NOPERSPECTIVE_SAMPLE && self.sample.is_some() => {
+            SemanticKind::Position
+                if c < 2 && e.interpolation == Interpolation::LinearNoperspectiveSample && self.sample.is_some() =>
+            {
                 for l in lanes(m) {
                     let (x, y) = self.sample_point(l, self.sample.unwrap_or(0));
                     out[l] = f32_bits(if c == 0 { x } else { y }, s);
                 }
             }
-            SV_POSITION if c == 3 => lanes(m).for_each(|l| out[l] = f32_bits(self.position_w(l), s)),
-            SV_POSITION => lanes(m).for_each(|l| out[l] = f32_bits(self.lanes[l].position[c], s)),
-            SV_IS_FRONT_FACE => lanes(m).for_each(|l| out[l] = int(u32::from(self.front))),
-            SV_PRIMITIVE_ID => lanes(m).for_each(|l| out[l] = int(self.primitive_id)),
-            SV_SAMPLE_INDEX => lanes(m).for_each(|l| out[l] = int(self.sample.unwrap_or(0))),
-            SV_RENDER_TARGET_ARRAY_INDEX => lanes(m).for_each(|l| out[l] = int(self.layer)),
-            SV_VIEWPORT_ARRAY_INDEX => lanes(m).for_each(|l| out[l] = int(self.viewport_index)),
+            SemanticKind::Position if c == 3 => lanes(m).for_each(|l| out[l] = f32_bits(self.position_w(l), s)),
+            SemanticKind::Position => lanes(m).for_each(|l| out[l] = f32_bits(self.lanes[l].position[c], s)),
+            SemanticKind::IsFrontFace => lanes(m).for_each(|l| out[l] = int(u32::from(self.front))),
+            SemanticKind::PrimitiveId => lanes(m).for_each(|l| out[l] = int(self.primitive_id)),
+            SemanticKind::SampleIndex => lanes(m).for_each(|l| out[l] = int(self.sample.unwrap_or(0))),
+            SemanticKind::RenderTargetArrayIndex => lanes(m).for_each(|l| out[l] = int(self.layer)),
+            SemanticKind::ViewportArrayIndex => lanes(m).for_each(|l| out[l] = int(self.viewport_index)),
             _ => match self.varying(sig, row) {
                 Some((v, mode)) => {
                     let mode = *mode;
                     for l in lanes(m) {
                         let ls = &self.lanes[l];
                         let w = match mode {
-                            INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE if self.sample.is_some() => {
+                            Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample
+                                if self.sample.is_some() =>
+                            {
                                 self.weights_at(self.sample_point(l, self.sample.unwrap_or(0)))
                             }
-                            INTERP_LINEAR_CENTROID | INTERP_NOPERSPECTIVE_CENTROID if self.helpers >> l & 1 == 0 => {
+                            Interpolation::LinearCentroid | Interpolation::LinearNoperspectiveCentroid
+                                if self.helpers >> l & 1 == 0 =>
+                            {
                                 self.weights_at(self.centroid_point(l))
                             }
                             _ => {
@@ -554,7 +565,7 @@ impl WaveEnv for PsWave<'_> {
     fn eval_input(&mut self, m: Mask, at: (u32, u32, u8), evals: &[EvalAt], s: Scalar, out: &mut [u64]) -> R<()> {
         let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
-        let float = e.component_type == 9 || e.component_type == 8;
+        let float = matches!(e.component, ComponentType::F32 | ComponentType::F16);
         let Some((v, mode)) = self.varying(sig, row) else {
             lanes(m).for_each(|l| out[l] = f32_bits(0.0, s));
             return Ok(());
@@ -575,8 +586,8 @@ impl WaveEnv for PsWave<'_> {
         let (sig, _row, col) = at;
         let e =
             self.outputs.iter().find(|e| e.id == sig).ok_or_else(|| ExecError::Malformed("output signature".into()))?;
-        match e.semantic_kind {
-            SV_TARGET => {
+        match e.semantic {
+            SemanticKind::Target => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
                 if n < 8 {
                     let c = col as usize & 3;
@@ -590,13 +601,15 @@ impl WaveEnv for PsWave<'_> {
                     }
                 }
             }
-            SV_DEPTH if s.is_float() => {
+            SemanticKind::Depth if s.is_float() => {
                 lanes(m).for_each(|l| self.lanes[l].depth = Some(f32::from_bits(word_of(values[l], s))))
             }
-            SV_COVERAGE => lanes(m).for_each(|l| self.lanes[l].out_coverage = Some(word_of(values[l], s))),
+            SemanticKind::Coverage => lanes(m).for_each(|l| self.lanes[l].out_coverage = Some(word_of(values[l], s))),
             // The stencil reference the depth-stencil test and REPLACE use for this pixel (its
             // low 8 bits), instead of OMSetStencilRef's.
-            SV_STENCIL_REF => lanes(m).for_each(|l| self.lanes[l].stencil_ref = Some(word_of(values[l], s) as u8)),
+            SemanticKind::StencilRef => {
+                lanes(m).for_each(|l| self.lanes[l].stencil_ref = Some(word_of(values[l], s) as u8))
+            }
             _ => {}
         }
         Ok(())

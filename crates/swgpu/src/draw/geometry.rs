@@ -2,10 +2,11 @@
 //! stream 0 assembled into primitives of its output topology.
 
 use super::{bits_of, f32_of, input_element, lane_val, store_lane, Bindings, Class, DrawError, DrawStats, Handles};
-use super::{Link, Outputs, ShadedVertex, Shader, SV_POSITION, SV_PRIMITIVE_ID};
+use super::{Link, Outputs, ShadedVertex, Shader};
 use crate::input_assembler::{self, Primitive};
-use rd3d12_shader::dxil::{Function, SignatureElement};
+use rd3d12_shader::dxil::Function;
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
 use std::collections::HashMap;
 
 /// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
@@ -34,7 +35,7 @@ impl GsEnv<'_> {
 impl Env for GsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
         let e = input_element(self.inputs, sig)?;
-        if e.semantic_kind == SV_PRIMITIVE_ID {
+        if e.semantic == SemanticKind::PrimitiveId {
             return Ok(Val::Int(u64::from(self.primitive_id)));
         }
         let value = self
@@ -44,7 +45,7 @@ impl Env for GsEnv<'_> {
             .and_then(|(_, from)| self.verts.get(vertex.unwrap_or(0) as usize)?.outputs.get(from))
             .map(|v| v[col as usize & 3].clone());
         // Unlinked inputs read 0, typed as the element says.
-        Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
+        Ok(value.unwrap_or_else(|| lane_val(0, e.component)))
     }
     fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
         store_lane(&mut self.outputs, (sig, row), col, value);
@@ -128,7 +129,7 @@ impl<'b> GsStage<'b> {
         }
         let topology = gs_output_topology(state.output_topology)
             .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
-        let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic == kind).map(|e| e.id);
         Ok(GsStage {
             shader,
             function: shader.function()?,
@@ -137,8 +138,8 @@ impl<'b> GsStage<'b> {
             links: link_stages(from, &shader.entry.inputs),
             resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
             bindings,
-            position: find(SV_POSITION),
-            primitive_id: find(SV_PRIMITIVE_ID),
+            position: find(SemanticKind::Position),
+            primitive_id: find(SemanticKind::PrimitiveId),
         })
     }
 

@@ -8,17 +8,16 @@ use super::fragment::Varyings;
 use super::merge::{DepthKind, TargetInfo};
 use super::target::{DepthStencilTarget, Target};
 use super::{bits_of, f32_of, Bindings, DrawCall, DrawError, DrawStats, ShadedVertex, Shader};
-use super::{INTERP_LINEAR_SAMPLE, INTERP_NOPERSPECTIVE_SAMPLE, SV_POSITION, SV_SAMPLE_INDEX};
-use super::{SV_CLIP_DISTANCE, SV_CULL_DISTANCE, SV_RENDER_TARGET_ARRAY_INDEX, SV_VIEWPORT_ARRAY_INDEX};
 use crate::input_assembler::Primitive;
 use crate::raster::{self, Cull, LineSetup, Rect, TriangleSetup, TriangleState};
 use rd3d12_core::pipeline::PipelineDesc;
-use rd3d12_shader::dxil::{Function, SignatureElement};
+use rd3d12_shader::dxil::Function;
+use rd3d12_shader::ir::interface::{Interpolation, SemanticKind, SignatureElement};
 use rd3d12_sys as sys;
 
 /// A pixel shader input row's source: (its (signature id, row), the last stage's output
 /// (signature id, row) feeding it, its interpolation mode).
-type VaryingLink = ((u32, u32), (u32, u32), u32);
+type VaryingLink = ((u32, u32), (u32, u32), Interpolation);
 
 /// What the pixel shader stage needs, found once per draw.
 pub(super) struct PsInfo<'c> {
@@ -125,7 +124,7 @@ impl<'c> DrawState<'c> {
         // Without SV_Position the stages still run and stream out; only a disabled rasterizer is
         // valid then (CreateGraphicsPipelineState refuses the rest, see
         // [`PipelineDesc::rasterizes`]).
-        if rasterize && !last_outputs.iter().any(|e| e.semantic_kind == SV_POSITION) {
+        if rasterize && !last_outputs.iter().any(|e| e.semantic == SemanticKind::Position) {
             return Err(DrawError::Unsupported("rasterization without SV_Position"));
         }
         let rt = &p.rasterizer;
@@ -172,8 +171,8 @@ impl<'c> DrawState<'c> {
             function: ps.function().ok(),
             resources: ps.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
             per_sample: ps.entry.inputs.iter().any(|e| {
-                e.semantic_kind == SV_SAMPLE_INDEX
-                    || matches!(e.interpolation, INTERP_LINEAR_SAMPLE | INTERP_NOPERSPECTIVE_SAMPLE)
+                e.semantic == SemanticKind::SampleIndex
+                    || matches!(e.interpolation, Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample)
             }),
             links: varying_links(last_outputs, &ps.entry.inputs),
             bindings: ps_bindings,
@@ -305,9 +304,7 @@ fn varying_links(last: &[SignatureElement], inputs: &[SignatureElement]) -> Vec<
     let mut links: Vec<VaryingLink> = Vec::new();
     for pe in inputs {
         for (r, idx) in pe.semantic_indices.iter().enumerate() {
-            let Some(ve) = last.iter().find(|o| {
-                o.name.eq_ignore_ascii_case(&pe.name) && o.semantic_indices.iter().position(|i| i == idx).is_some()
-            }) else {
+            let Some(ve) = last.iter().find(|o| o.is(&pe.name, *idx)) else {
                 continue;
             };
             let vrow = ve.semantic_indices.iter().position(|i| i == idx).unwrap_or(0) as u32;
@@ -330,8 +327,11 @@ struct PrimitiveIndices {
 
 impl PrimitiveIndices {
     fn of(outputs: &[SignatureElement]) -> PrimitiveIndices {
-        let find = |kind: u32| outputs.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
-        PrimitiveIndices { viewport: find(SV_VIEWPORT_ARRAY_INDEX), layer: find(SV_RENDER_TARGET_ARRAY_INDEX) }
+        let find = |kind: SemanticKind| outputs.iter().find(|e| e.semantic == kind).map(|e| e.id);
+        PrimitiveIndices {
+            viewport: find(SemanticKind::ViewportArrayIndex),
+            layer: find(SemanticKind::RenderTargetArrayIndex),
+        }
     }
 
     /// (viewport index, render-target array index) a vertex carries; 0 for what is not written.
@@ -350,14 +350,14 @@ struct UserPlanes {
 
 impl UserPlanes {
     fn of(outputs: &[SignatureElement]) -> UserPlanes {
-        let rows = |kind: u32| -> Vec<(u32, u32, u32)> {
+        let rows = |kind: SemanticKind| -> Vec<(u32, u32, u32)> {
             outputs
                 .iter()
-                .filter(|e| e.semantic_kind == kind)
+                .filter(|e| e.semantic == kind)
                 .flat_map(|e| (0..e.rows.max(1)).map(move |r| (e.id, r, e.cols.min(4))))
                 .collect()
         };
-        UserPlanes { clip: rows(SV_CLIP_DISTANCE), cull: rows(SV_CULL_DISTANCE) }
+        UserPlanes { clip: rows(SemanticKind::ClipDistance), cull: rows(SemanticKind::CullDistance) }
     }
 }
 

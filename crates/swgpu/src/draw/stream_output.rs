@@ -18,7 +18,7 @@
 
 use super::{bits_of, ShadedVertex};
 use rd3d12_core::pipeline::StreamOutput;
-use rd3d12_shader::dxil::SignatureElement;
+use rd3d12_shader::ir::interface::SignatureElement;
 
 #[cfg(test)]
 mod tests;

@@ -24,16 +24,12 @@
 
 use super::{f32_of, input_element, lane_val, link_stages, store_lane};
 use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader};
-use super::{SV_POSITION, SV_PRIMITIVE_ID};
 use crate::input_assembler::Primitive;
 use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
-use rd3d12_shader::dxil::{Function, HsState, SignatureElement};
+use rd3d12_shader::dxil::{Function, HsState};
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
 use std::collections::HashMap;
-
-/// DXIL semantic kinds of the tessellation factors.
-const SV_TESS_FACTOR: u32 = 25;
-const SV_INSIDE_TESS_FACTOR: u32 = 26;
 
 /// The hull and domain shaders of a draw, with the bindings each stage sees.
 pub struct Tess<'a> {
@@ -89,7 +85,7 @@ impl<'b> TessStage<'b> {
             .functions
             .get(state.patch_constant_function)
             .ok_or(DrawError::Unsupported("a hull shader without its patch constant function"))?;
-        let find = |sig: &[SignatureElement], kind| sig.iter().find(|e| e.semantic_kind == kind).map(|e| e.id);
+        let find = |sig: &[SignatureElement], kind| sig.iter().find(|e| e.semantic == kind).map(|e| e.id);
         let hs_entry = tess.hs.entry;
         let ds_entry = tess.ds.entry;
         Ok(TessStage {
@@ -106,9 +102,9 @@ impl<'b> TessStage<'b> {
             pc_links: link_stages(&hs_entry.patch_constants, &ds_entry.patch_constants),
             hs_resources: tess.hs.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
             ds_resources: tess.ds.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
-            tess_factor: find(&hs_entry.patch_constants, SV_TESS_FACTOR),
-            inside_tess_factor: find(&hs_entry.patch_constants, SV_INSIDE_TESS_FACTOR),
-            position: find(&ds_entry.outputs, SV_POSITION),
+            tess_factor: find(&hs_entry.patch_constants, SemanticKind::TessFactor),
+            inside_tess_factor: find(&hs_entry.patch_constants, SemanticKind::InsideTessFactor),
+            position: find(&ds_entry.outputs, SemanticKind::Position),
         })
     }
 
@@ -201,7 +197,7 @@ fn linked_input<'o>(
         .find(|(k, _)| *k == (sig, row))
         .and_then(|(_, from)| point(vertex.unwrap_or(0) as usize)?.get(from))
         .map(|v| v[col as usize & 3].clone());
-    Ok(value.unwrap_or_else(|| lane_val(0, e.component_type)))
+    Ok(value.unwrap_or_else(|| lane_val(0, e.component)))
 }
 
 /// The hull shader's view of one patch, in either phase.
@@ -230,7 +226,7 @@ impl HsEnv<'_> {
 
 impl Env for HsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        if input_element(self.inputs, sig)?.semantic_kind == SV_PRIMITIVE_ID {
+        if input_element(self.inputs, sig)?.semantic == SemanticKind::PrimitiveId {
             return Ok(Val::Int(u64::from(self.patch_id)));
         }
         let verts = self.verts;
@@ -288,7 +284,7 @@ impl DsEnv<'_> {
 
 impl Env for DsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        if input_element(self.inputs, sig)?.semantic_kind == SV_PRIMITIVE_ID {
+        if input_element(self.inputs, sig)?.semantic == SemanticKind::PrimitiveId {
             return Ok(Val::Int(u64::from(self.patch_id)));
         }
         let points = self.control_points;

@@ -2,11 +2,11 @@
 //! draw, and one vertex fetched ([`crate::input_assembler::fetch`]) and shaded.
 
 use super::{f32_of, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader};
-use super::{SV_INSTANCE_ID, SV_POSITION, SV_VERTEX_ID};
 use crate::input_assembler;
 use rd3d12_core::pipeline::InputElement;
-use rd3d12_shader::dxil::{Function, SignatureElement};
+use rd3d12_shader::dxil::Function;
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::ir::interface::{ComponentType, SemanticKind, SignatureElement};
 use std::collections::HashMap;
 
 /// What a draw's vertex shader needs, set up once per draw.
@@ -35,7 +35,7 @@ impl<'c> VertexStage<'c> {
             bindings,
             offsets: input_assembler::element_offsets(layout),
             links: input_links(layout, &call.vs.entry.inputs),
-            position: call.vs.entry.outputs.iter().find(|e| e.semantic_kind == SV_POSITION).map(|e| e.id),
+            position: call.vs.entry.outputs.iter().find(|e| e.semantic == SemanticKind::Position).map(|e| e.id),
         })
     }
 
@@ -88,10 +88,9 @@ struct VsEnv<'b, 'a> {
     _a: std::marker::PhantomData<&'a ()>,
 }
 
-pub(super) fn lane_val(bits: u32, component_type: u32) -> Val {
-    // DXIL component types: 1 I1, 2 I16, 3 U16, 4 I32, 5 U32, 6 I64, 7 U64, 8 F16, 9 F32, 10 F64.
-    match component_type {
-        8 | 9 => Val::F32(f32::from_bits(bits)),
+pub(super) fn lane_val(bits: u32, component: ComponentType) -> Val {
+    match component {
+        ComponentType::F16 | ComponentType::F32 => Val::F32(f32::from_bits(bits)),
         _ => Val::Int(u64::from(bits)),
     }
 }
@@ -116,12 +115,12 @@ impl VsEnv<'_, '_> {
 impl Env for VsEnv<'_, '_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
         let e = input_element(self.inputs, sig)?;
-        Ok(match e.semantic_kind {
-            SV_VERTEX_ID => Val::Int(u64::from(self.vertex_id)),
-            SV_INSTANCE_ID => Val::Int(u64::from(self.instance_id)),
+        Ok(match e.semantic {
+            SemanticKind::VertexId => Val::Int(u64::from(self.vertex_id)),
+            SemanticKind::InstanceId => Val::Int(u64::from(self.instance_id)),
             _ => {
                 let lanes = self.attrs.get((sig + row) as usize).copied().flatten().unwrap_or([0, 0, 0, 0]);
-                lane_val(lanes[col as usize & 3], e.component_type)
+                lane_val(lanes[col as usize & 3], e.component)
             }
         })
     }

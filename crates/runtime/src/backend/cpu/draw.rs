@@ -16,14 +16,12 @@ use crate::work::memory::Memory;
 use crate::work::pipeline::Executable;
 use rd3d12_core::allocation;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
+use rd3d12_core::shader::SemanticKind;
 use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::{Rect, Viewport};
 use rd3d12_sys::*;
 use std::borrow::Cow;
-
-/// DXIL's semantic kind of SV_RenderTargetArrayIndex.
-const SV_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
 
 /// Why the CPU backend does not run a pipeline's draws (`None`: it does, a graphics pipeline of
 /// a DXIL vertex shader and (optional) hull and domain, geometry and pixel shaders it read; no
@@ -281,7 +279,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     // Targets, in place; every slice of the views
     // when the last stage before the rasterizer writes SV_RenderTargetArrayIndex.
     let last = [&gs, &ds].into_iter().flatten().map(|(_, e)| e).next().unwrap_or(&vs_entry);
-    let layered = last.outputs.iter().any(|e| e.semantic_kind == SV_RENDER_TARGET_ARRAY_INDEX);
+    let layered = last.outputs.iter().any(|e| e.semantic == SemanticKind::RenderTargetArrayIndex);
     let places: Vec<Option<TargetPlace>> =
         w.render_targets.iter().map(|b| b.as_ref().and_then(|b| target_place(b, layered))).collect();
     // A DSV names plane 0 (depth); formats with stencil keep it in plane 1.

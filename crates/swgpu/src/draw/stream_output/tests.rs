@@ -46,7 +46,10 @@ fn floats(b: &[u8]) -> Vec<f32> {
 #[test]
 fn a_vertex_shader_without_sv_position_streams_out() {
     let vs = program(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/nopos.vs.dxil")));
-    assert!(vs.dx.entry_points[0].outputs.iter().all(|e| e.semantic_kind != super::super::SV_POSITION));
+    assert!(vs.dx.entry_points[0]
+        .outputs
+        .iter()
+        .all(|e| e.semantic != rd3d12_shader::ir::interface::SemanticKind::Position));
     let p = pipeline();
     let vb = vertices();
     let call = simple_call((&vs, None, None), &p, Topology::PointList, vec![0, 1, 2], &vb, (8, 8));
