@@ -3,10 +3,12 @@
 //! first use in a draw or dispatch, through the root signature's parameters visible to the
 //! stage: root constants, root CBVs/SRVs/UAVs (buffers at a GPU virtual address), descriptor
 //! tables (descriptors read from the bound shader-visible heap at execution) and static
-//! samplers. SRV textures are sampled and loaded through [`rd3d12_swgpu::sample`]; buffers
-//! (typed, raw, structured) and UAV textures are read and written in place, through
-//! [`SharedBytes`] (every worker of a dispatch reaches them at once: word-atomic accesses, real
-//! atomics for the dx.op atomics and counters).
+//! samplers. Everything is read and written in place through [`SharedBytes`] (every worker of a
+//! dispatch or draw reaches the memory at once: word-atomic accesses, real atomics for the
+//! dx.op atomics and counters; never a `&[u8]`): buffers (typed, raw, structured), constant
+//! buffers, UAV textures, and SRV textures, which [`rd3d12_swgpu::sample`] reads an element at a
+//! time through [`Readable`]. Reserved resources go through their tile maps (SRV textures
+//! through a copy of their bytes).
 //!
 //! The registers a shader declares (ranges of up to [`EAGER_REGISTERS`]) are resolved once, when
 //! the work starts ([`StageBindings::with_resources`]), into a table the workers only read;
