@@ -16,5 +16,5 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let Some(entry) = p.dx.entry_points.first() else { return };
-    let _ = rd3d12_swgpu::compute::dispatch(&p.module, entry, [1, 1, 1], &Unbound);
+    let _ = rd3d12_swgpu::compute::dispatch(&p, entry, [1, 1, 1], &Unbound);
 });

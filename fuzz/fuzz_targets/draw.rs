@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rd3d12_swgpu::draw::{self, Bindings, DrawCall, Shader, Target};
+use rd3d12_swgpu::draw::{self, Bindings, DrawCall, Shader, Target, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
 use rd3d12_swgpu::raster::{Rect, Viewport};
@@ -123,12 +123,13 @@ fuzz_target!(|data: &[u8]| {
         blend_factor: [0.0; 4],
         stencil_ref: 0,
         sample_positions: None,
+        workers: Workers::process(),
     };
     let (w, h) = (8u32, 8u32);
     let plane = (w * h * 4) as usize;
-    let mut rt = vec![0u8; plane * samples as usize];
+    let rt = draw::Bytes::new(&vec![0u8; plane * samples as usize]);
     let mut targets = [Some(Target {
-        data: &mut rt,
+        data: &rt,
         row_pitch: (w * 4) as usize,
         width: w,
         height: h,

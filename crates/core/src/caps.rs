@@ -72,7 +72,7 @@ impl Caps {
             // 11_1 needs more than logic ops (UAVs at every stage with 64 slots, target-independent
             // rasterization): the device reports 11_0.
             feature_level: sys::D3D_FEATURE_LEVEL_11_0.0,
-            // DXIL shaders execute (dxil::exec): sampling, gathers, loads, vertex and index
+            // DXIL shaders execute (the shader crate's interpreter): sampling, gathers, loads, vertex and index
             // buffers, blending and logic ops in draws.
             shaders: true,
             // RTVs and DSVs are created, bound, cleared and drawn into.

@@ -15,7 +15,7 @@ use std::ffi::c_void;
 /// The device's maximum feature level (what the runtime can do today: see `Caps::today`).
 pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::Caps::today().feature_level);
 /// Highest shader model the device reports. The CPU backend executes DXIL (vertex, pixel and
-/// compute shaders, through `rd3d12_shader::dxil::exec`). 6.1 and 6.2 add nothing it must do
+/// compute shaders, through `rd3d12_shader::interp`). 6.1 and 6.2 add nothing it must do
 /// beyond 6.0 while their optional features stay off (view instancing tier 0, no
 /// barycentrics, no native 16-bit shader ops, wave intrinsics of 6.0 executing); 32-bit floats keep their
 /// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
@@ -138,7 +138,7 @@ impl Device {
                     ResourceHeapTier: D3D12_RESOURCE_HEAP_TIER_2,
                     // The output merger does logic ops on UINT render targets (core::output_merger).
                     OutputMergerLogicOp: 1,
-                    // Doubles run in dxil::exec (arithmetic, fma, min/max, conversions).
+                    // Doubles run in the interpreter (rd3d12_shader::interp) (arithmetic, fma, min/max, conversions).
                     DoublePrecisionFloatShaderOps: 1,
                     TypedUAVLoadAdditionalFormats: b(caps.typed_uav_load_additional_formats),
                     // A pixel shader's SV_StencilRef is the stencil reference of its pixel
@@ -192,7 +192,7 @@ impl Device {
                     TotalLaneCount: lanes_total,
                     // Always TRUE when the query succeeds (the docs).
                     ExpandedComputeResourceStates: 1,
-                    // 64-bit integer arithmetic runs in dxil::exec.
+                    // 64-bit integer arithmetic runs in the interpreter (rd3d12_shader::interp).
                     Int64ShaderOps: 1,
                 }
             }

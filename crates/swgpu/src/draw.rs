@@ -1,5 +1,5 @@
 //! One draw through D3D12's graphics pipeline in software: vertex shading of the assembled
-//! primitives (DXIL through [`rd3d12_shader::dxil::exec`]), rasterization ([`crate::raster`]), pixel
+//! primitives (DXIL through [`rd3d12_shader::interp`]), rasterization ([`crate::raster`]), pixel
 //! shading in 2x2 quads, and the output merger ([`crate::output_merger`]) into render-target
 //! and depth bytes. Pure logic: the runtime resolves the D3D12 bindings (root signature,
 //! descriptor heaps, views, GPU virtual addresses) into the [`Bindings`] and [`Target`]s given

@@ -204,10 +204,11 @@ pub fn indices(
 }
 
 /// One bound vertex buffer view: its bytes and stride.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct VertexBuffer<'a> {
-    /// The bytes the view covers (SizeInBytes from BufferLocation).
-    pub data: &'a [u8],
+    /// The bytes the view covers (SizeInBytes from BufferLocation), read an element at a time
+    /// (other threads may write them meanwhile).
+    pub data: &'a dyn crate::bytes::ReadBytes,
     /// StrideInBytes.
     pub stride: u32,
 }
@@ -258,9 +259,12 @@ pub fn fetch(
             };
             let Some(Some(vb)) = buffers.get(e.input_slot as usize) else { return zero_lanes(e.format) };
             let at = u64::from(index) * u64::from(vb.stride) + u64::from(off);
-            let bytes = usize::try_from(at).ok().and_then(|a| vb.data.get(a..));
-            bytes
-                .and_then(|b| rd3d12_core::pack::decode_lanes(sys::DXGI_FORMAT(e.format), b))
+            let format = sys::DXGI_FORMAT(e.format);
+            let n = rd3d12_core::format::info(format).map_or(0, |i| i.bytes_per_element() as usize);
+            let mut b = [0u8; 16];
+            let read = usize::try_from(at).is_ok_and(|at| n <= b.len() && vb.data.read(at, &mut b[..n]));
+            read.then(|| rd3d12_core::pack::decode_lanes(format, &b[..n]))
+                .flatten()
                 .unwrap_or_else(|| zero_lanes(e.format))
         })
         .collect()

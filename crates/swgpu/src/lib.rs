@@ -7,6 +7,7 @@
 //! * [`raster`] — rasterization rules: fixed-point snapping, the top-left rule, coverage.
 //! * [`output_merger`] — blending, logic ops, depth and stencil tests, format packing.
 //! * [`sample`] — texture sampling (filters, address modes, mip selection, cubes) and texel loads.
+//! * [`bytes`] — [`bytes::ReadBytes`], how stages read memory that other threads may write.
 //! * [`bc`] — block-compressed texels (BC1–BC7) decoded for sampling.
 //! * [`compute`] — dispatches: thread groups, group-shared memory, barriers.
 //! * [`pool`] — the worker pool (`RD3D12_THREADS`) the parallel stages run on.
@@ -17,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod bc;
+pub mod bytes;
 pub mod compute;
 pub mod draw;
 pub mod input_assembler;

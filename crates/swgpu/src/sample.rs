@@ -2,10 +2,11 @@
 //! (`Sample*`, `SampleCmp*`, `Gather*`, `Load`).
 //!
 //! The memory a texture lives in is abstracted by [`Texels`] (one decoded texel per call);
-//! [`MemoryTexels`] implements it over a byte slice with per-subresource layouts through
-//! [`rd3d12_core::pack::decode_color`]. A [`View`] picks the mips and array slices a SRV covers, a
-//! [`Sampler`] is the parsed sampler state, and [`sample`], [`gather`] and [`load`] do the
-//! work.
+//! [`MemoryTexels`] implements it over [`ReadBytes`](crate::bytes::ReadBytes) (memory that other
+//! threads may write: each element is copied out, never borrowed) with per-subresource layouts
+//! through [`rd3d12_core::pack::decode_color`]. A [`View`] picks the mips and array slices a SRV
+//! covers, a [`Sampler`] is the parsed sampler state, and [`sample`], [`gather`] and [`load`] do
+//! the work.
 //!
 //! The rules (D3D11.3 functional spec §7.18 "Texture Sampling", §3.3.3 "Texture Coordinate
 //! Interpretation", and the `sample*` / `gather4*` / `ld` instruction pages, which D3D12 keeps):
@@ -113,8 +114,9 @@ pub struct SubresourceBytes {
     pub depth_pitch: usize,
 }
 
-/// [`Texels`] over bytes in memory: the texels of `format` (the view's format) at the
-/// subresource layouts given, subresource `mip + slice × mips` as D3D12 numbers them.
+/// [`Texels`] over bytes in memory ([`crate::bytes::ReadBytes`]: a slice, or the backend's
+/// device memory): the texels of `format` (the view's format) at the subresource layouts
+/// given, subresource `mip + slice × mips` as D3D12 numbers them.
 /// BC1–BC7 are decoded through [`crate::bc`] (rows are then rows of 4×4 blocks and `size` is
 /// the mip-0 size in texels). Depth-stencil SRV formats (R24_UNORM_X8_TYPELESS,
 /// R32_FLOAT_X8X24_TYPELESS, X24_TYPELESS_G8_UINT, X32_TYPELESS_G8X24_UINT) read the CPU layout's
@@ -123,10 +125,10 @@ pub struct SubresourceBytes {
 /// For a multisampled texture (`Load` of a Texture2DMS view) build one per sample: the CPU layout
 /// stores whole single-sample copies, so sample `s` is these layouts over the bytes from
 /// `s × allocation::msaa_sample_stride` on.
-#[derive(Debug, Clone, Copy)]
-pub struct MemoryTexels<'a> {
-    /// The resource's bytes.
-    pub bytes: &'a [u8],
+pub struct MemoryTexels<'a, B: ?Sized + crate::bytes::ReadBytes = [u8]> {
+    /// The resource's bytes, read one element at a time (never as a slice: other threads may
+    /// write them meanwhile).
+    pub bytes: &'a B,
     /// The format texels are read as.
     pub format: DXGI_FORMAT,
     /// Width, height and depth of mip 0.
@@ -137,6 +139,28 @@ pub struct MemoryTexels<'a> {
     pub array_size: u32,
     /// Layout of each subresource, `mip + slice × mips`.
     pub subresources: &'a [SubresourceBytes],
+}
+
+// By hand: derives would ask `B: Clone` of the (unsized) bytes themselves.
+impl<B: ?Sized + crate::bytes::ReadBytes> Clone for MemoryTexels<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: ?Sized + crate::bytes::ReadBytes> Copy for MemoryTexels<'_, B> {}
+
+impl<B: ?Sized + crate::bytes::ReadBytes> std::fmt::Debug for MemoryTexels<'_, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryTexels")
+            .field("bytes", &self.bytes.len())
+            .field("format", &self.format)
+            .field("size", &self.size)
+            .field("mips", &self.mips)
+            .field("array_size", &self.array_size)
+            .field("subresources", &self.subresources)
+            .finish()
+    }
 }
 
 /// The layouts of plane `plane`'s subresources, `mip + slice × mips`, in the CPU backend's
@@ -228,11 +252,16 @@ impl Codec {
     }
 }
 
-impl MemoryTexels<'_> {
-    /// The bytes of the element holding texel (x, y, z) of `mip`: the texel itself, or its
-    /// 4×4 block for BC formats. Bounds are the mip's size in texels (its "virtual" size: a
-    /// BC mip of 10 texels has 12 in memory, and texels 10 and 11 are out of range).
-    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<(Codec, &[u8])> {
+/// The bytes of one element: a texel, or a 4×4 block (at most 16 bytes).
+type Element = ([u8; 16], usize);
+
+impl<B: ?Sized + crate::bytes::ReadBytes> MemoryTexels<'_, B> {
+    /// The bytes of the element holding texel (x, y, z) of `mip`, copied out: the texel
+    /// itself, or its 4×4 block for BC formats. Bounds are the mip's size in texels (its
+    /// "virtual" size: a BC mip of 10 texels has 12 in memory, and texels 10 and 11 are out of
+    /// range).
+    #[inline]
+    fn element(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<(Codec, Element)> {
         let (w, h, d) = self.dims(mip);
         if x >= w || y >= h || mip >= self.mips {
             return None;
@@ -251,7 +280,8 @@ impl MemoryTexels<'_> {
             .checked_add((y as usize).checked_mul(sub.row_pitch)?)?
             .checked_add((x as usize).checked_mul(size)?)?
             .checked_add(sub.offset)?;
-        Some((codec, self.bytes.get(at..at.checked_add(size)?)?))
+        let mut e = [0u8; 16];
+        self.bytes.read(at, e.get_mut(..size)?).then_some((codec, (e, size)))
     }
 
     /// BC6H's stand-in format has an alpha BC6H lacks: its alpha reads 1.
@@ -269,7 +299,7 @@ impl MemoryTexels<'_> {
     }
 }
 
-impl Texels for MemoryTexels<'_> {
+impl<B: ?Sized + crate::bytes::ReadBytes> Texels for MemoryTexels<'_, B> {
     fn dims(&self, mip: u32) -> (u32, u32, u32) {
         let m = |v: u32| (v >> mip.min(31)).max(1);
         (m(self.size.0), m(self.size.1), m(self.size.2))
@@ -281,7 +311,8 @@ impl Texels for MemoryTexels<'_> {
         self.array_size
     }
     fn fetch(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[f32; 4]> {
-        let (codec, e) = self.element(x, y, z, mip)?;
+        let (codec, (e, n)) = self.element(x, y, z, mip)?;
+        let e = &e[..n];
         match codec {
             Codec::Plain(_) => rd3d12_core::pack::decode_color(self.format, e),
             Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4),
@@ -290,7 +321,8 @@ impl Texels for MemoryTexels<'_> {
         }
     }
     fn fetch_lanes(&self, x: u32, y: u32, z: u32, mip: u32) -> Option<[u32; 4]> {
-        let (codec, e) = self.element(x, y, z, mip)?;
+        let (codec, (e, n)) = self.element(x, y, z, mip)?;
+        let e = &e[..n];
         match codec {
             Codec::Plain(_) => rd3d12_core::pack::decode_lanes(self.format, e),
             Codec::Block(_) => crate::bc::decode_texel(self.format, e, x % 4, y % 4).map(|c| c.map(f32::to_bits)),

@@ -303,21 +303,44 @@ impl<'a> SharedBytes<'a> {
         (p as usize).is_multiple_of(4).then(|| unsafe { AtomicU32::from_ptr(p.cast::<u32>()) })
     }
 
-    /// Reads `dst.len()` bytes at byte `at` (false, nothing read, when out of range).
+    /// The `len` bytes from byte `at`, if inside: a texture's or a buffer view's range.
+    pub fn sub(&self, at: u64, len: usize) -> Option<SharedBytes<'a>> {
+        let i = self.range(at, len)?;
+        // SAFETY: `i` is inside the mapping (checked), so the pointer is too.
+        let ptr = unsafe { NonNull::new_unchecked(self.ptr.as_ptr().add(i)) };
+        Some(SharedBytes { ptr, len, _mapped: std::marker::PhantomData })
+    }
+
+    /// Reads `dst.len()` bytes at byte `at` (false, nothing read, when out of range): the
+    /// bytes up to the first 4-byte-aligned address and after the last whole word one by one,
+    /// the words between with one relaxed load each (a texel of RGBA8 or R32 at its aligned
+    /// place is one load).
+    #[inline]
     pub fn read(&self, at: u64, dst: &mut [u8]) -> bool {
         let Some(start) = self.range(at, dst.len()) else { return false };
-        let mut k = 0;
-        while k < dst.len() {
-            match self.word((start + k) as u64).filter(|_| k + 4 <= dst.len()) {
-                Some(w) => {
-                    dst[k..k + 4].copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
-                    k += 4;
-                }
-                None => {
-                    dst[k] = self.byte(start + k).load(Ordering::Relaxed);
-                    k += 1;
-                }
-            }
+        // SAFETY: `start` is inside the mapping (checked).
+        let p = unsafe { self.ptr.as_ptr().add(start) };
+        if let (Ok(d), true) = (<&mut [u8; 4]>::try_from(&mut *dst), (p as usize).is_multiple_of(4)) {
+            // The common texel (RGBA8, R32, an index): one load.
+            // SAFETY: 4 bytes inside the mapping (checked) at an aligned address (just checked).
+            *d = unsafe { AtomicU32::from_ptr(p.cast::<u32>()) }.load(Ordering::Relaxed).to_le_bytes();
+            return true;
+        }
+        let head = p.align_offset(4).min(dst.len());
+        let words = (dst.len() - head) / 4;
+        for (k, d) in dst[..head].iter_mut().enumerate() {
+            *d = self.byte(start + k).load(Ordering::Relaxed);
+        }
+        for (w, d) in dst[head..head + 4 * words].chunks_exact_mut(4).enumerate() {
+            // SAFETY: 4 bytes inside the mapping (head + 4 × words ≤ dst.len(), checked above)
+            // at a 4-byte-aligned address (head aligns it); all accesses to them are atomic or
+            // raw copies, never references.
+            let a = unsafe { AtomicU32::from_ptr(p.add(head + 4 * w).cast::<u32>()) };
+            d.copy_from_slice(&a.load(Ordering::Relaxed).to_le_bytes());
+        }
+        let tail = head + 4 * words;
+        for (k, d) in dst[tail..].iter_mut().enumerate() {
+            *d = self.byte(start + tail + k).load(Ordering::Relaxed);
         }
         true
     }
@@ -387,6 +410,18 @@ impl<'a> SharedBytes<'a> {
         // raw copies make no reference to the bytes.
         unsafe { std::ptr::copy(src.ptr.as_ptr().add(s), self.ptr.as_ptr().add(d), n) };
         true
+    }
+}
+
+/// What the software GPU reads textures and vertex buffers through: word-atomic loads
+/// ([`SharedBytes::read`]), never a slice.
+impl rd3d12_swgpu::bytes::ReadBytes for SharedBytes<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn read(&self, at: usize, dst: &mut [u8]) -> bool {
+        SharedBytes::read(self, at as u64, dst)
     }
 }
 
@@ -463,7 +498,8 @@ mod tests {
     fn new_memory_is_zeroed_and_page_rounded() {
         let m = Memory::new(10).unwrap();
         assert_eq!(m.len(), 4096);
-        // SAFETY: the mapping holds len bytes.
+        // SAFETY: the mapping holds len bytes, and no other thread can write them (the test's
+        // own memory, never shared).
         let s = unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) };
         assert!(s.iter().all(|&b| b == 0));
     }
@@ -505,6 +541,37 @@ mod tests {
         assert!(b.read(10, &mut got[..7]));
         assert_eq!(got[..7], [1, 2, 3, 4, 5, 6, 7]);
         assert!(!b.copy(4090, &b, 0, 8));
+    }
+
+    #[test]
+    fn shared_bytes_read_any_range_at_any_alignment_and_sub_ranges() {
+        let m = Memory::new(4096).unwrap();
+        let b = SharedBytes::of(&m);
+        let src: Vec<u8> = (0..64u32).map(|i| (i * 37 + 5) as u8).collect();
+        assert!(b.put(0, &src));
+        // Every start 0..12 and length 0..20 of a view that itself starts at every offset
+        // 0..4: the bytes read are the bytes written (head bytes, whole words, tail bytes).
+        for base in 0..4u64 {
+            let v = b.sub(base, 40).unwrap();
+            assert_eq!(v.len(), 40);
+            for at in 0..12u64 {
+                for n in 0..20usize {
+                    let mut got = vec![0xEE; n];
+                    assert!(v.read(at, &mut got));
+                    let from = (base + at) as usize;
+                    assert_eq!(got, src[from..from + n], "view at {base}, {n} bytes at {at}");
+                    assert!(
+                        rd3d12_swgpu::bytes::ReadBytes::read(&v, at as usize, &mut got),
+                        "the software GPU's reader"
+                    );
+                    assert_eq!(got, src[from..from + n]);
+                }
+            }
+            let mut four = [0xEE; 4];
+            assert!(!v.read(37, &mut four), "past the view's end (still inside the memory)");
+            assert_eq!(four, [0xEE; 4], "nothing read");
+        }
+        assert!(b.sub(4090, 6).is_some() && b.sub(4090, 7).is_none() && b.sub(u64::MAX, 1).is_none());
     }
 
     #[test]

@@ -28,7 +28,8 @@ fn allocations_are_zeroed_whole_pages_that_share_by_descriptor() {
     let b = default_backend();
     let a = b.allocate(10).unwrap();
     assert_eq!(a.len(), 4096);
-    // SAFETY: the mapping holds len bytes.
+    // SAFETY: the mapping holds len bytes, which no other thread can write (just allocated,
+    // not shared yet).
     assert!(unsafe { std::slice::from_raw_parts(a.as_ptr(), a.len()) }.iter().all(|&x| x == 0));
     assert!(!a.is_dirty());
     let fd = a.share().unwrap();

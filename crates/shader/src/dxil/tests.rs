@@ -135,6 +135,42 @@ fn damaged_records_never_panic() {
     }
 }
 
+/// The shader fuzz target's stack overflow: a type table whose struct holds itself by value
+/// (`%dx.types.i32c = { i32, i1, %dx.types.i32c }`, one operand added to a record of
+/// adduint64.cs.dxil's type table) was read, and lowering `main` walked the struct's scalars forever. The
+/// reader refuses it now, before anything walks it.
+#[test]
+fn a_struct_holding_itself_is_refused_by_the_reader() {
+    let base = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/adduint64.cs.dxil"));
+    let mut tree = bitstream::parse(bitcode(base).unwrap()).unwrap();
+    let m = Module::parse(&tree).unwrap();
+    let i32c = (0..m.types.len() as u32)
+        .map(TypeId)
+        .find(|&t| matches!(m.types.get(t), Some(Type::Struct { name: Some(n), .. }) if n == "dx.types.i32c"))
+        .expect("UAddc's result struct");
+    let Some(Item::Block(types)) =
+        tree[0].items.iter_mut().find(|i| matches!(i, Item::Block(b) if b.id == TYPE_BLOCK_NEW))
+    else {
+        panic!("a type block")
+    };
+    // Type ids count the records that define a type (not NUMENTRY 1, STRUCT_NAME 19).
+    let r = types
+        .items
+        .iter_mut()
+        .filter_map(|i| match i {
+            Item::Record(r) if !matches!(r.code, 1 | 19) => Some(r),
+            _ => None,
+        })
+        .nth(i32c.0 as usize)
+        .unwrap();
+    assert_eq!(r.ops.len(), 3, "{{ packed, i32, i1 }}");
+    r.ops.push(u64::from(i32c.0));
+    assert_eq!(
+        Module::parse(&tree).map(|_| ()),
+        Err(DxilError::Malformed("type table", "a struct that contains itself (not through a pointer)"))
+    );
+}
+
 /// The `n`th record (modulo their count) of a block tree, depth first.
 fn nth_record(b: &mut Block, n: usize) -> Option<&mut Record> {
     fn count(b: &Block) -> usize {

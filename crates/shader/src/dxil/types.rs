@@ -165,7 +165,50 @@ impl Types {
                 }
             }
         }
+        // LLVM refuses a struct that holds itself by value (its size would be infinite);
+        // walks over a type's storage (sizes, flattening, lowering) stop only at pointers.
+        if types.holds_itself() {
+            return Err(bad("a struct that contains itself (not through a pointer)"));
+        }
         Ok(types)
+    }
+
+    /// Whether some type holds itself by value: a cycle of struct elements and array or
+    /// vector elements (depth-first, without recursion: a long chain is no stack overflow).
+    fn holds_itself(&self) -> bool {
+        fn by_value(t: &Type) -> &[TypeId] {
+            match t {
+                Type::Struct { elems, .. } => elems,
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => std::slice::from_ref(elem),
+                _ => &[],
+            }
+        }
+        // 0: not seen, 1: on the walk's path, 2: done (no cycle through it).
+        let mut state = vec![0u8; self.list.len()];
+        for root in 0..self.list.len() {
+            if state[root] != 0 {
+                continue;
+            }
+            state[root] = 1;
+            let mut path = vec![(root, 0usize)];
+            while let Some((t, next)) = path.last_mut() {
+                let Some(c) = by_value(&self.list[*t]).get(*next).map(|c| c.0 as usize) else {
+                    state[*t] = 2;
+                    path.pop();
+                    continue;
+                };
+                *next += 1;
+                match state.get(c) {
+                    Some(1) => return true,
+                    Some(0) => {
+                        state[c] = 1;
+                        path.push((c, 0));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     /// The types a type is built from.
@@ -396,6 +439,39 @@ mod tests {
         assert!(Types::parse(&block(&[(ARRAY, &[4, 0])])).is_err());
         assert!(Types::parse(&block(&[(POINTER, &[1, 0]), (ARRAY, &[4, 0])])).is_err());
         assert!(Types::parse(&block(&[(STRUCT_ANON, &[0, 0])])).is_err());
+    }
+
+    #[test]
+    fn a_struct_never_holds_itself_by_value() {
+        // A fuzzed module's `%node = type { %node }` sent the lowering's walk over the
+        // struct's scalars into endless recursion (a stack overflow, no error value).
+        let name: Vec<u64> = b"node".iter().map(|&b| b as u64).collect();
+        let refused = Err(DxilError::Malformed("type table", "a struct that contains itself (not through a pointer)"));
+        assert_eq!(Types::parse(&block(&[(STRUCT_NAME, &name), (STRUCT_NAMED, &[0, 0])])).map(|_| ()), refused);
+        // Through an array, a vector and a second struct: [2 x %node] in %node, and
+        // %a = { i8, %b }, %b = { <2 x %a> } (vectors of structs are malformed anyway).
+        assert_eq!(
+            Types::parse(&block(&[(ARRAY, &[2, 1]), (STRUCT_NAME, &name), (STRUCT_NAMED, &[0, 0])])).map(|_| ()),
+            refused
+        );
+        let cycle = [
+            (INTEGER, &[8][..]),
+            (STRUCT_NAME, &name),
+            (STRUCT_NAMED, &[0, 0, 3]),
+            (VECTOR, &[2, 1]),
+            (STRUCT_NAME, &name),
+            (STRUCT_NAMED, &[0, 2]),
+        ];
+        assert_eq!(Types::parse(&block(&cycle)).map(|_| ()), refused);
+        // Through a pointer is fine, and so is the same struct twice side by side.
+        let ok = Types::parse(&block(&[
+            (POINTER, &[1, 0]),
+            (STRUCT_NAME, &name),
+            (STRUCT_NAMED, &[0, 0, 0]),
+            (STRUCT_ANON, &[0, 1, 1]),
+        ]))
+        .unwrap();
+        assert_eq!(ok.name(TypeId(2)), "{ %node, %node }");
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub(super) fn simple_call<'a>(
     pipeline: &'a PipelineDesc,
     topology: input_assembler::Topology,
     vertices: Vec<u32>,
-    vb: &'a [u8],
+    vb: &'a dyn crate::bytes::ReadBytes,
     (w, h): (u32, u32),
 ) -> DrawCall<'a> {
     let shader = |p: &'a rd3d12_shader::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };

@@ -971,6 +971,62 @@ fn memory_texels_decode_bc_blocks_by_block_rows_within_the_virtual_size() {
     assert_eq!(sample(&t, &v, &s, [1.5, 5.5 / 6.0, 0.0, 0.0], [0; 3], Lod::Level(0.0), None)[0], 0.0);
 }
 
+/// A [`crate::bytes::ReadBytes`] that logs every read (offset, length): texels must be read an
+/// element at a time, never as a view of the whole memory.
+struct Logged(crate::draw::Bytes, std::sync::Mutex<Vec<(usize, usize)>>);
+
+impl crate::bytes::ReadBytes for Logged {
+    fn len(&self) -> usize {
+        crate::draw::Surface::len(&self.0)
+    }
+    fn read(&self, at: usize, dst: &mut [u8]) -> bool {
+        self.1.lock().unwrap().push((at, dst.len()));
+        crate::draw::Surface::read(&self.0, at, dst)
+    }
+}
+
+#[test]
+fn memory_texels_read_one_element_at_a_time_through_any_reader() {
+    // A 2×2 RGBA8 texture in rows of 12 bytes (4 of padding), then a BC4 block at byte 24:
+    // through atomic bytes, texels and filters equal the slice's, and each read is one texel
+    // (4 bytes at its own offset) or one block (8 bytes).
+    let mut bytes = vec![0u8; 32];
+    bytes[..8].copy_from_slice(&[255, 0, 0, 255, 0, 255, 0, 255]);
+    bytes[12..20].copy_from_slice(&[0, 0, 255, 255, 51, 102, 153, 204]);
+    bytes[24] = 255; // BC4 r0 = 1.0, r1 = 0, every code 0: all texels 1.0
+    let subs = [SubresourceBytes { offset: 0, row_pitch: 12, depth_pitch: 24 }];
+    let logged = Logged(crate::draw::Bytes::new(&bytes), Default::default());
+    let slice = bytes_texture(&bytes, sys::DXGI_FORMAT_R8G8B8A8_UNORM, (2, 2, 1), &subs);
+    let atomic = MemoryTexels {
+        bytes: &logged,
+        format: slice.format,
+        size: slice.size,
+        mips: 1,
+        array_size: 1,
+        subresources: &subs,
+    };
+    for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        assert_eq!(atomic.fetch(x, y, 0, 0), slice.fetch(x, y, 0, 0), "texel ({x}, {y})");
+    }
+    assert_eq!(atomic.fetch(1, 1, 0, 0), Some([0.2, 0.4, 0.6, 0.8]));
+    assert_eq!(atomic.fetch_lanes(1, 0, 0, 0), Some([0.0f32, 1.0, 0.0, 1.0].map(f32::to_bits)));
+    assert_eq!(*logged.1.lock().unwrap(), [(0, 4), (4, 4), (12, 4), (16, 4), (16, 4), (4, 4)]);
+    let v = View::whole(Dim::Tex2D, &slice);
+    let s = sampler(LINEAR, CLAMP);
+    let c = [0.5, 0.5, 0.0, 0.0];
+    let filtered = sample(&atomic, &v, &s, c, [0; 3], Lod::Level(0.0), None);
+    assert_eq!(filtered, sample(&slice, &v, &s, c, [0; 3], Lod::Level(0.0), None));
+    assert_eq!(filtered[3], (1.0 + 1.0 + 1.0 + 0.8) / 4.0, "the four texels' mean");
+    logged.1.lock().unwrap().clear();
+    let bc_subs = [SubresourceBytes { offset: 24, row_pitch: 8, depth_pitch: 8 }];
+    let bc = MemoryTexels { format: sys::DXGI_FORMAT_BC4_UNORM, size: (4, 4, 1), subresources: &bc_subs, ..atomic };
+    assert_eq!(bc.fetch(3, 2, 0, 0), Some([1.0, 0.0, 0.0, 1.0]));
+    assert_eq!(*logged.1.lock().unwrap(), [(24, 8)]);
+    // A layout past the end of the memory reads nothing.
+    let past = [SubresourceBytes { offset: 28, row_pitch: 8, depth_pitch: 8 }];
+    assert_eq!(MemoryTexels { subresources: &past, ..atomic }.fetch(1, 0, 0, 0), None);
+}
+
 #[test]
 fn depth_views_read_the_depth_plane_for_shadow_comparisons() {
     // D24 plane 0: 24-bit UNORM in the low bits of 32-bit elements (top byte ignored).
@@ -1007,7 +1063,7 @@ fn depth32_and_stencil_views_read_their_planes() {
     let bytes = 0.25f32.to_le_bytes();
     let subs = [SubresourceBytes { offset: 0, row_pitch: 4, depth_pitch: 4 }];
     let d = MemoryTexels {
-        bytes: &bytes,
+        bytes: &bytes[..],
         format: sys::DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS,
         size: (1, 1, 1),
         mips: 1,
@@ -1019,7 +1075,7 @@ fn depth32_and_stencil_views_read_their_planes() {
     let st = [7u8, 200];
     let ss = [SubresourceBytes { offset: 0, row_pitch: 2, depth_pitch: 2 }];
     for format in [sys::DXGI_FORMAT_X24_TYPELESS_G8_UINT, sys::DXGI_FORMAT_X32_TYPELESS_G8X24_UINT] {
-        let t = MemoryTexels { bytes: &st, format, size: (2, 1, 1), subresources: &ss, ..d };
+        let t = MemoryTexels { bytes: &st[..], format, size: (2, 1, 1), subresources: &ss, ..d };
         let v = View::whole(Dim::Tex2D, &t);
         assert_eq!(load(&t, &v, [1, 0, 0], 0, [0; 3]), [0, 200, 0, 1]);
         assert_eq!(load(&t, &v, [2, 0, 0], 0, [0; 3]), [0, 0, 0, 1]);

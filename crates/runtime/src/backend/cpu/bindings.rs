@@ -3,10 +3,12 @@
 //! first use in a draw or dispatch, through the root signature's parameters visible to the
 //! stage: root constants, root CBVs/SRVs/UAVs (buffers at a GPU virtual address), descriptor
 //! tables (descriptors read from the bound shader-visible heap at execution) and static
-//! samplers. SRV textures are sampled and loaded through [`rd3d12_swgpu::sample`]; buffers
-//! (typed, raw, structured) and UAV textures are read and written in place, through
-//! [`SharedBytes`] (every worker of a dispatch reaches them at once: word-atomic accesses, real
-//! atomics for the dx.op atomics and counters).
+//! samplers. Everything is read and written in place through [`SharedBytes`] (every worker of a
+//! dispatch or draw reaches the memory at once: word-atomic accesses, real atomics for the
+//! dx.op atomics and counters; never a `&[u8]`): buffers (typed, raw, structured), constant
+//! buffers, UAV textures, and SRV textures, which [`rd3d12_swgpu::sample`] reads an element at a
+//! time through [`Readable`]. Reserved resources go through their tile maps (SRV textures
+//! through a copy of their bytes).
 //!
 //! The registers a shader declares (ranges of up to [`EAGER_REGISTERS`]) are resolved once, when
 //! the work starts ([`StageBindings::with_resources`]), into a table the workers only read;
@@ -20,10 +22,10 @@ use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
 use rd3d12_core::{allocation, format, pack};
 use rd3d12_shader::interp::SampleMode;
+use rd3d12_swgpu::bytes::ReadBytes;
 use rd3d12_swgpu::draw::{Bindings, Class};
 use rd3d12_swgpu::sample::{self, MemoryTexels, Sampler, SubresourceBytes, View};
 use rd3d12_sys::*;
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 use std::sync::Arc;
@@ -69,18 +71,43 @@ impl Mem {
     }
 }
 
-/// Bytes of memory for reading: borrowed from linear memory, copied from tiles.
-pub(super) fn bytes(m: &Memory, off: u64, len: u64) -> Option<Cow<'_, [u8]>> {
-    match m {
-        Memory::Linear { .. } => {
-            let p = m.ptr(off, len)?;
-            // SAFETY: `len` bytes at `p` lie in the allocation, which `m` keeps alive; writes by
-            // other threads meanwhile are application races, as on a GPU.
-            Some(Cow::Borrowed(unsafe { std::slice::from_raw_parts(p, len as usize) }))
+/// The bytes of `len` from `off` of memory, for the software GPU to read ([`ReadBytes`]):
+/// linear memory in place through [`SharedBytes`], a reserved resource's tiles through a copy
+/// (made now, under the tile map's lock). `None` when the range is not inside.
+pub(super) enum Readable<'a> {
+    Shared(SharedBytes<'a>),
+    Copied(Vec<u8>),
+}
+
+impl Readable<'_> {
+    pub(super) fn new(m: &Memory, off: u64, len: u64) -> Option<Readable<'_>> {
+        match m {
+            Memory::Linear { .. } => {
+                let p = m.ptr(off, len)?;
+                // SAFETY: `len` bytes at `p` lie in the allocation (checked by `ptr`), which `m`
+                // keeps mapped for as long as the borrow the result holds.
+                unsafe { SharedBytes::new(p, usize::try_from(len).ok()?) }.map(Readable::Shared)
+            }
+            Memory::Tiled(_) => {
+                let mut v = vec![0; usize::try_from(len).ok()?];
+                m.read(off, &mut v).then_some(Readable::Copied(v))
+            }
         }
-        Memory::Tiled(_) => {
-            let mut v = vec![0; usize::try_from(len).ok()?];
-            m.read(off, &mut v).then_some(Cow::Owned(v))
+    }
+}
+
+impl ReadBytes for Readable<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Readable::Shared(b) => b.len(),
+            Readable::Copied(v) => v.len(),
+        }
+    }
+    #[inline]
+    fn read(&self, at: usize, dst: &mut [u8]) -> bool {
+        match self {
+            Readable::Shared(b) => SharedBytes::read(b, at as u64, dst),
+            Readable::Copied(v) => ReadBytes::read(v, at, dst),
         }
     }
 }
@@ -118,7 +145,7 @@ enum Resolved {
     /// Root constants.
     Constants(Vec<u32>),
     /// A constant buffer: memory, offset, bytes.
-    Buffer(Memory, u64, u64),
+    Buffer(Mem, u64, u64),
     /// A texture or typed buffer for sampling and loads.
     Texture(Box<Tex>),
     Sampler(Sampler),
@@ -269,9 +296,7 @@ impl UavTex {
 
 /// A readable view: the memory (kept alive), the byte range, and how texels lie in it.
 struct Tex {
-    memory: Memory,
-    data: Vec<u8>,
-    borrowed: bool,
+    memory: Mem,
     offset: u64,
     len: u64,
     format: DXGI_FORMAT,
@@ -286,22 +311,21 @@ struct Tex {
 }
 
 impl Tex {
-    fn with<R>(&self, f: impl FnOnce(&MemoryTexels<'_>) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&MemoryTexels<'_, Readable<'_>>) -> R) -> R {
         self.with_sample(0, f)
     }
 
     /// As [`Tex::with`], over sample `s`'s copy of a multisampled texture.
-    fn with_sample<R>(&self, s: u32, f: impl FnOnce(&MemoryTexels<'_>) -> R) -> R {
+    fn with_sample<R>(&self, s: u32, f: impl FnOnce(&MemoryTexels<'_, Readable<'_>>) -> R) -> R {
         let skip = self.ms.map_or(0, |(stride, _)| u64::from(s) * stride);
-        let owned;
-        let bytes: &[u8] = if self.borrowed {
-            owned = bytes(&self.memory, self.offset + skip, self.len.saturating_sub(skip));
-            owned.as_deref().unwrap_or(&[])
-        } else {
-            &self.data
+        let (at, len) = (self.offset.saturating_add(skip), self.len.saturating_sub(skip));
+        let bytes = match &self.memory.bytes {
+            Some(b) => usize::try_from(len).ok().and_then(|n| b.sub(at, n)).map(Readable::Shared),
+            None => Readable::new(&self.memory.memory, at, len),
         };
+        let bytes = bytes.unwrap_or(Readable::Copied(Vec::new()));
         f(&MemoryTexels {
-            bytes,
+            bytes: &bytes,
             format: self.format,
             size: self.size,
             mips: self.mips,
@@ -493,9 +517,7 @@ fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
         let offset = b.first_element * stride;
         let len = u64::from(n) * stride;
         return Some(Tex {
-            memory: e.memory.clone(),
-            data: Vec::new(),
-            borrowed: true,
+            memory: Mem::new(e.memory.clone()),
             offset,
             len,
             format: d.format,
@@ -522,9 +544,7 @@ fn texture(lookup: &Lookup, d: &Descriptor) -> Option<Tex> {
     let subresources = sample::backend_layouts(r, u32::from(d.plane))?;
     Some(Tex {
         len: e.memory.len(),
-        memory: e.memory.clone(),
-        data: Vec::new(),
-        borrowed: true,
+        memory: Mem::new(e.memory.clone()),
         offset: 0,
         format: d.format,
         size,
@@ -579,7 +599,7 @@ impl StageBindings<'_> {
             CBV if d.kind == Kind::CBV => {
                 let (va, size) = d.cbv();
                 let (m, off) = lookup.va.resolve(va, u64::from(size).max(1))?;
-                Some(Resolved::Buffer(m, off, u64::from(size)))
+                Some(Resolved::Buffer(Mem::new(m), off, u64::from(size)))
             }
             SRV if d.kind == Kind::SRV && d.is_buffer_view() => buffer_view(lookup, d).map(Resolved::Buf),
             SRV => texture(lookup, d).map(|t| Resolved::Texture(Box::new(t))),
@@ -628,7 +648,7 @@ impl StageBindings<'_> {
                     let (m, off) = self.binds.lookup.va.resolve(*va, 1)?;
                     let len = m.len().saturating_sub(off);
                     return match kind {
-                        RootView::Cbv => Some(Resolved::Buffer(m, off, len)),
+                        RootView::Cbv => Some(Resolved::Buffer(Mem::new(m), off, len)),
                         // Root SRVs and UAVs are raw or structured buffers to the end of their
                         // memory (no view: no bounds but the memory's).
                         RootView::Srv | RootView::Uav => {

@@ -7,9 +7,11 @@
 //!
 //! Render targets and depth-stencil planes are written in place through [`super::surface`]
 //! (reserved resources through a copy that is written back), so the draw's workers write
-//! straight into the heap and no slice is ever made over memory that others may write.
+//! straight into the heap and no slice is ever made over memory that others may write; vertex
+//! and index buffers are read through [`Readable`] (word-atomic loads in place, reserved
+//! resources' tiles through a copy), as textures are.
 
-use super::bindings::{bytes, StageBindings};
+use super::bindings::{Readable, StageBindings};
 use super::surface::TargetMemory;
 use crate::work::commands::{BoundView, DrawRange, DrawWork};
 use crate::work::memory::Memory;
@@ -17,11 +19,11 @@ use crate::work::pipeline::Executable;
 use rd3d12_core::allocation;
 use rd3d12_core::pipeline::{PipelineKind, Slot};
 use rd3d12_core::shader::SemanticKind;
+use rd3d12_swgpu::bytes::ReadBytes;
 use rd3d12_swgpu::draw::{self, DepthStencilTarget, DrawCall, Plane, Shader, SoBuffer, Target, Tess, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::{Rect, Viewport};
 use rd3d12_sys::*;
-use std::borrow::Cow;
 
 /// Why the CPU backend does not run a pipeline's draws (`None`: it does, a graphics pipeline of
 /// a DXIL vertex shader and (optional) hull and domain, geometry and pixel shaders it read; no
@@ -210,16 +212,16 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
             };
             let wide = *fmt == DXGI_FORMAT_R32_UINT;
             let stride = if wide { 4u64 } else { 2 };
-            let Some(all) = bytes(m, *off, u64::from(*size)) else { return Err(unsupported("index buffer".into())) };
+            let Some(all) = Readable::new(m, *off, u64::from(*size)) else {
+                return Err(unsupported("index buffer".into()));
+            };
             (0..count)
                 .map(|k| {
                     let at = (u64::from(start_index) + u64::from(k)) * stride;
-                    let i = match all.get(at as usize..(at + stride) as usize) {
-                        Some(b) if wide => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                        Some(b) => u32::from(u16::from_le_bytes([b[0], b[1]])),
-                        // Out of range: index 0 (D3D12's out-of-bounds index buffer reads).
-                        None => 0,
-                    };
+                    let mut b = [0u8; 4];
+                    let read = usize::try_from(at).is_ok_and(|at| all.read(at, &mut b[..stride as usize]));
+                    // Out of range: index 0 (D3D12's out-of-bounds index buffer reads).
+                    let i = if read { u32::from_le_bytes(b) } else { 0 };
                     i.wrapping_add(base_vertex as u32)
                 })
                 .collect()
@@ -230,10 +232,12 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         2 => Some(0xFFFF_FFFF),
         _ => None,
     };
-    let vb_bytes: Vec<Option<(Cow<'_, [u8]>, u32)>> = w
+    let vb_bytes: Vec<Option<(Readable<'_>, u32)>> = w
         .vertex_buffers
         .iter()
-        .map(|v| v.as_ref().and_then(|(m, off, size, stride)| bytes(m, *off, u64::from(*size)).map(|b| (b, *stride))))
+        .map(|v| {
+            v.as_ref().and_then(|(m, off, size, stride)| Readable::new(m, *off, u64::from(*size)).map(|b| (b, *stride)))
+        })
         .collect();
     let call = DrawCall {
         vs: Shader { module: &vs.module, entry: &vs_entry },
