@@ -182,10 +182,15 @@ pub(super) fn shade(
             for (j, &q) in batch[..n].iter().enumerate() {
                 let covered = &frags[quads[q].clone()];
                 let (qy, qx) = quad_of(&covered[0]);
+                // Each covered pixel's place in the quad (a quad holds a pixel once).
+                let mut at = [usize::MAX; 4];
+                for (k, f) in covered.iter().enumerate() {
+                    at[((f.x & 1) | ((f.y & 1) << 1)) as usize] = k;
+                }
                 for i in 0..4 {
                     let lane = 4 * j + i;
                     let (x, y) = (qx + (i as i32 & 1), qy + (i as i32 >> 1));
-                    let found = covered.iter().position(|f| f.x == x && f.y == y);
+                    let found = (at[i] != usize::MAX).then_some(at[i]);
                     let frag = found.map(|k| &covered[k]);
                     let ls = &mut wave.lanes[lane];
                     ls.frag = found.map_or(u32::MAX, |k| (quads[q].start + k) as u32);
