@@ -23,6 +23,9 @@
 // Then pixel-shader UAV atomics from every tile: count.ps adds 1 per invocation to a root
 // UAV over a full-viewport quad; the count must be exactly the 201113 pixels.
 //
+// Then quads of one wave: DXC's ps_derivatives (derivatives and quad reads) over the same
+// viewport, every pixel of its two RGBA32F targets equal to the values its HLSL header gives.
+//
 // The last line is "conf_dpar_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
 #include <directx/d3d12.h>
@@ -503,6 +506,126 @@ static void uav_counts(ID3D12Device *dev)
     color_rb->Unmap(0, nullptr);
 }
 
+// Quads of one wave (issue #20: pixel shaders run as waves of eight 2x2 quads): DXC's
+// ps_derivatives (fine and coarse derivatives, fwidth, QuadReadAcrossX/Y/Diagonal of
+// f = px * px + 3 py and of the pixel coordinates) over the whole kW x kH viewport as a quad of
+// two triangles into two R32G32B32A32_FLOAT targets. Its HLSL header gives every pixel's values:
+// RT0 = (4 (px / 2) + 1, 3, 4 (px / 2) + 1, 3), RT1 = (4 (px / 2) + 4, px ^ 1, py ^ 1,
+// (px ^ 1) + 8 (py ^ 1)); the quads the diagonal cuts have helper lanes in each triangle, and the
+// last column's quads a helper past the target's edge: they feed derivatives and quad reads.
+static void quad_ops(ID3D12Device *dev)
+{
+    std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("ps_derivatives.ps.dxil");
+    Com<ID3D12CommandQueue> queue;
+    Com<ID3D12CommandAllocator> alloc;
+    Com<ID3D12GraphicsCommandList> list;
+    Com<ID3D12Fence> fence;
+    D3D12_COMMAND_QUEUE_DESC qd = {};
+    CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
+    CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&alloc)), S_OK);
+    CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
+    CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (blob)
+        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
+                 S_OK);
+    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    const DXGI_FORMAT f = DXGI_FORMAT_R32G32B32A32_FLOAT;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.SampleMask = UINT_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = {layout, 2};
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 2;
+    for (int i = 0; i < 2; i++) {
+        pd.RTVFormats[i] = f;
+        pd.BlendState.RenderTarget[i].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    }
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> pso;
+    if (rs) CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    const UINT pitch = (kW * 16 + 255) / 256 * 256;
+    Com<ID3D12Resource> rt[2], rb[2], vb;
+    for (int i = 0; i < 2; i++) {
+        rt[i].p = texture(dev, f, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        rb[i].p = buffer(dev, D3D12_HEAP_TYPE_READBACK, (UINT64)pitch * kH, D3D12_RESOURCE_STATE_COPY_DEST);
+    }
+    const float quad[6][6] = {{-1, 1, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 1},  {-1, -1, 0, 0, 0, 1},
+                              {1, 1, 0, 0, 0, 1},  {1, -1, 0, 0, 0, 1}, {-1, -1, 0, 0, 0, 1}};
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof quad, D3D12_RESOURCE_STATE_GENERIC_READ);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!(queue && list && fence && pso && rt[0] && rt[1] && rb[0] && rb[1] && vb && rtv_heap))
+        return;
+    void *p = nullptr;
+    CHECK_HR(vb->Map(0, nullptr, &p), S_OK);
+    if (p) memcpy(p, quad, sizeof quad);
+    vb->Unmap(0, nullptr);
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv[2] = {rtv_heap->GetCPUDescriptorHandleForHeapStart(), {}};
+    rtv[1].ptr = rtv[0].ptr + dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+    ID3D12GraphicsCommandList *l = list;
+    const float nan[4] = {NAN, NAN, NAN, NAN};
+    for (int i = 0; i < 2; i++) {
+        dev->CreateRenderTargetView(rt[i], nullptr, rtv[i]);
+        l->ClearRenderTargetView(rtv[i], nan, 0, nullptr);
+    }
+    l->OMSetRenderTargets(2, rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof quad, 24};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    D3D12_VIEWPORT vp = {0, 0, (float)kW, (float)kH, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, kW, kH};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(6, 1, 0, 0);
+    for (int i = 0; i < 2; i++)
+        copy_to(l, rt[i], D3D12_RESOURCE_STATE_RENDER_TARGET, rb[i], f, pitch);
+    CHECK_HR(l->Close(), S_OK);
+    ID3D12CommandList *cl = l;
+    queue->ExecuteCommandLists(1, &cl);
+    CHECK_HR(queue->Signal(fence, 1), S_OK);
+    CHECK_HR(fence->SetEventOnCompletion(1, nullptr), S_OK);
+    set_ctx("quad operations over %dx%d", kW, kH);
+    const uint8_t *got[2] = {nullptr, nullptr};
+    for (int i = 0; i < 2; i++)
+        CHECK_HR(rb[i]->Map(0, nullptr, (void **)&got[i]), S_OK);
+    if (got[0] && got[1]) {
+        unsigned wrong = 0;
+        for (int y = 0; y < kH; y++)
+            for (int x = 0; x < kW; x++) {
+                const float a = (float)(x / 2);
+                const float want[2][4] = {{4 * a + 1, 3, 4 * a + 1, 3},
+                                          {4 * a + 4, (float)(x ^ 1), (float)(y ^ 1), (float)((x ^ 1) + 8 * (y ^ 1))}};
+                for (int i = 0; i < 2; i++) {
+                    float px[4];
+                    memcpy(px, got[i] + (size_t)y * pitch + x * 16, 16);
+                    for (int c = 0; c < 4; c++)
+                        if (px[c] != want[i][c] && wrong++ < 4)
+                            printf("  pixel (%d, %d) RT%d.%d: %g, want %g\n", x, y, i, c, px[c], want[i][c]);
+                }
+            }
+        CHECK_EQ(wrong, 0u);
+    }
+    for (int i = 0; i < 2; i++)
+        rb[i]->Unmap(0, nullptr);
+}
+
 int main()
 {
     CHECK_HR(D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, nullptr, nullptr), S_OK);
@@ -514,6 +637,7 @@ int main()
     }
     blended_rectangles(dev);
     uav_counts(dev);
+    quad_ops(dev);
     CHECK_EQ(dev->Release(), 0u);
     printf("conf_dpar_cpp: %u passed, %u failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
