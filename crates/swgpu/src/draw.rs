@@ -739,23 +739,41 @@ pub fn draw(
     let so_writer = stream_output::Writer::new(&p.stream_output, st.last_outputs);
     let mut batch: Vec<setup::SetupPrimitive> = Vec::new();
     let mut front = || -> Result<(), DrawError> {
+        let count = if tess.is_some() { patches.len() } else { prims.len() };
+        let ids_of = |prim_id: usize| -> &[u32] {
+            match (patches.get(prim_id), gs_inputs.get(prim_id), &prims.get(prim_id)) {
+                (Some(patch), _, _) => patch,
+                (None, Some(all), _) => all,
+                (None, None, Some(Primitive::Point(v))) => std::slice::from_ref(v),
+                (None, None, Some(Primitive::Line(l))) => l,
+                (None, None, Some(Primitive::Triangle(t))) => t,
+                (None, None, None) => &[],
+            }
+        };
+        // Each vertex once per instance, in the order the primitives first use them: shaded
+        // in waves of that order's next vertices when a primitive needs one not shaded yet.
+        let mut order: Vec<u32> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for prim_id in 0..count {
+            order.extend(ids_of(prim_id).iter().filter(|&&v| seen.insert(v)));
+        }
         for instance in 0..call.instances {
             let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
-            let count = if tess.is_some() { patches.len() } else { prims.len() };
+            let mut next = 0;
             for prim_id in 0..count {
-                let ids: &[u32] = match (patches.get(prim_id), gs_inputs.get(prim_id), &prims.get(prim_id)) {
-                    (Some(patch), _, _) => patch,
-                    (None, Some(all), _) => all,
-                    (None, None, Some(Primitive::Point(v))) => std::slice::from_ref(v),
-                    (None, None, Some(Primitive::Line(l))) => l,
-                    (None, None, Some(Primitive::Triangle(t))) => t,
-                    (None, None, None) => continue,
-                };
+                let ids = ids_of(prim_id);
+                if ids.is_empty() {
+                    continue;
+                }
                 let mut verts = Vec::with_capacity(3);
                 for &v in ids {
-                    if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(v) {
-                        slot.insert(vs.shade(v, instance, &mut handles)?);
-                        stats.vertices_shaded += 1;
+                    if !cache.contains_key(&v) {
+                        let wave = &order[next..(next + vertex::VS_WAVE).min(order.len())];
+                        next += wave.len();
+                        for (&w, shaded) in wave.iter().zip(vs.shade(wave, instance)?) {
+                            cache.insert(w, shaded);
+                        }
+                        stats.vertices_shaded += wave.len() as u64;
                     }
                     verts.push(cache[&v].clone());
                 }

@@ -1,5 +1,6 @@
 //! The vertex stage: the input layout linked to the vertex shader's input signature once per
-//! draw, and one vertex fetched ([`crate::input_assembler::fetch`]) and shaded.
+//! draw, and vertices fetched ([`crate::input_assembler::fetch`]) and shaded as waves of
+//! [`VS_WAVE`] lanes.
 
 use super::{f32_of, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader};
 use crate::input_assembler;
@@ -39,53 +40,70 @@ impl<'c> VertexStage<'c> {
         })
     }
 
-    /// Fetches vertex number `v` of `instance` and runs the vertex shader on it.
-    pub(super) fn shade(&self, v: u32, instance: u32, handles: &mut Handles) -> Result<ShadedVertex, DrawError> {
+    /// Fetches vertices `vs` of `instance` and runs the vertex shader on them as one wave
+    /// ([`VS_WAVE`] lanes at most), in order.
+    pub(super) fn shade(&self, vs: &[u32], instance: u32) -> Result<Vec<ShadedVertex>, DrawError> {
         let call = self.call;
         let p = call.pipeline;
-        let fetched = input_assembler::fetch(
-            &p.input_layout,
-            &self.offsets,
-            &call.vertex_buffers,
-            v,
-            instance,
-            call.start_instance,
-        );
-        let attrs: Vec<Option<[u32; 4]>> = self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect();
-        let mut env = VsEnv {
-            inputs: &self.shader.entry.inputs,
-            attrs: &attrs,
-            // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start locations
-            // (which only choose the vertex data fetched).
-            vertex_id: v.wrapping_sub(call.vertex_id_base),
-            instance_id: instance,
-            outputs: HashMap::new(),
-            handles,
-            resources: &self.resources,
-            bindings: self.bindings,
-            _a: std::marker::PhantomData,
-        };
-        interp::run(self.shader.module, self.function, &mut env)?;
-        let pos = self
-            .position
-            .and_then(|s| env.outputs.get(&(s, 0)))
-            .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
-        Ok(ShadedVertex { clip: pos, outputs: env.outputs })
+        let attrs: Vec<Vec<Option<[u32; 4]>>> = vs
+            .iter()
+            .map(|&v| {
+                let fetched = input_assembler::fetch(
+                    &p.input_layout,
+                    &self.offsets,
+                    &call.vertex_buffers,
+                    v,
+                    instance,
+                    call.start_instance,
+                );
+                self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect()
+            })
+            .collect();
+        let mut envs: Vec<VsEnv<'_>> = vs
+            .iter()
+            .zip(&attrs)
+            .map(|(&v, attrs)| VsEnv {
+                inputs: &self.shader.entry.inputs,
+                attrs,
+                // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start locations
+                // (which only choose the vertex data fetched).
+                vertex_id: v.wrapping_sub(call.vertex_id_base),
+                instance_id: instance,
+                outputs: HashMap::new(),
+                handles: Handles::default(),
+                resources: &self.resources,
+                bindings: self.bindings,
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+        interp::run_waves(self.shader.module, self.function, &mut refs, VS_WAVE)?;
+        Ok(envs
+            .into_iter()
+            .map(|env| {
+                let pos = self
+                    .position
+                    .and_then(|s| env.outputs.get(&(s, 0)))
+                    .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
+                ShadedVertex { clip: pos, outputs: env.outputs }
+            })
+            .collect())
     }
 }
 
-/// The vertex shader's view of one vertex.
-struct VsEnv<'b, 'a> {
+/// Vertices shaded together, as one wave (WaveGetLaneCount in a vertex shader).
+pub(super) const VS_WAVE: usize = 8;
+
+/// The vertex shader's view of one vertex (a lane of the wave).
+struct VsEnv<'b> {
     inputs: &'b [SignatureElement],
     /// Input-layout element feeding each input signature element (by id), with its lanes.
     attrs: &'b [Option<[u32; 4]>],
     vertex_id: u32,
     instance_id: u32,
     outputs: Outputs,
-    handles: &'b mut Handles,
+    handles: Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
-    _a: std::marker::PhantomData<&'a ()>,
 }
 
 pub(super) fn lane_val(bits: u32, component: ComponentType) -> Val {
@@ -106,13 +124,13 @@ pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: 
     slot[col as usize & 3] = value.clone();
 }
 
-impl VsEnv<'_, '_> {
+impl VsEnv<'_> {
     fn writes(&self) -> bool {
         true
     }
 }
 
-impl Env for VsEnv<'_, '_> {
+impl Env for VsEnv<'_> {
     fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
         let e = input_element(self.inputs, sig)?;
         Ok(match e.semantic {
