@@ -85,12 +85,14 @@ struct GpuBase {
         return r;
     }
 
-    ID3D12RootSignature *root_signature(const D3D12_ROOT_PARAMETER1 *p, UINT n)
+    ID3D12RootSignature *root_signature(const D3D12_ROOT_PARAMETER1 *p, UINT n,
+                                        D3D12_ROOT_SIGNATURE_FLAGS flags = D3D12_ROOT_SIGNATURE_FLAG_NONE)
     {
         D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
         rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
         rd.Desc_1_1.NumParameters = n;
         rd.Desc_1_1.pParameters = p;
+        rd.Desc_1_1.Flags = flags;
         Com<ID3DBlob> blob, err;
         CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
         ID3D12RootSignature *rs = nullptr;

@@ -367,34 +367,11 @@ static void blended_rectangles(ID3D12Device *dev)
 // 2. Pixel-shader UAV atomics from every tile: count.ps adds 1 to u1 (a root UAV) per
 // invocation and writes red; a full-viewport quad over the 517x389 target must count every
 // pixel once (201113), PSInvocations must say the same, and every pixel be red.
-static void uav_counts(ID3D12Device *dev)
+// quad.vs.dxil's pipeline (TEXCOORD0 float2 position, TEXCOORD1 float4 color) with pixel shader
+// `ps` over `n` render targets of format `f`, every channel written, no depth.
+static D3D12_GRAPHICS_PIPELINE_STATE_DESC quad_pso(ID3D12RootSignature *rs, const std::vector<char> &vs,
+                                                   const std::vector<char> &ps, UINT n, DXGI_FORMAT f)
 {
-    std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("count.ps.dxil");
-    Com<ID3D12CommandQueue> queue;
-    Com<ID3D12CommandAllocator> alloc;
-    Com<ID3D12GraphicsCommandList> list;
-    Com<ID3D12Fence> fence;
-    D3D12_COMMAND_QUEUE_DESC qd = {};
-    CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
-    CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&alloc)), S_OK);
-    CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
-    CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
-
-    D3D12_ROOT_PARAMETER1 param = {};
-    param.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
-    param.Descriptor.ShaderRegister = 1;
-    param.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.NumParameters = 1;
-    rd.Desc_1_1.pParameters = &param;
-    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
-    Com<ID3DBlob> blob, err;
-    Com<ID3D12RootSignature> rs;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-    if (blob)
-        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
-                 S_OK);
     static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
         {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
         {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
@@ -403,16 +380,37 @@ static void uav_counts(ID3D12Device *dev)
     pd.pRootSignature = rs;
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
-    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
     pd.SampleMask = UINT_MAX;
     pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
     pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
     pd.RasterizerState.DepthClipEnable = TRUE;
     pd.InputLayout = {layout, 2};
     pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-    pd.NumRenderTargets = 1;
-    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.NumRenderTargets = n;
+    for (UINT i = 0; i < n; i++) {
+        pd.RTVFormats[i] = f;
+        pd.BlendState.RenderTarget[i].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    }
     pd.SampleDesc.Count = 1;
+    return pd;
+}
+
+// A quad over the whole viewport for quad.vs: (x, y) then a color the shaders ignore.
+static const float kQuad[6][6] = {{-1, 1, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 1},  {-1, -1, 0, 0, 0, 1},
+                                  {1, 1, 0, 0, 0, 1},  {1, -1, 0, 0, 0, 1}, {-1, -1, 0, 0, 0, 1}};
+
+static void uav_counts(ID3D12Device *dev)
+{
+    std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("count.ps.dxil");
+    GpuBase g;
+    g.init(dev);
+    D3D12_ROOT_PARAMETER1 param = {};
+    param.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    param.Descriptor.ShaderRegister = 1;
+    param.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(&param, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = quad_pso(rs, vs, ps, 1, DXGI_FORMAT_R8G8B8A8_UNORM);
     Com<ID3D12PipelineState> pso;
     if (rs) CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     Com<ID3D12Resource> rt, counter, color_rb, count_rb, vb, query_rb;
@@ -431,32 +429,29 @@ static void uav_counts(ID3D12Device *dev)
     color_rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, (UINT64)kColorPitch * kH, D3D12_RESOURCE_STATE_COPY_DEST);
     count_rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
     query_rb.p = buffer(dev, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
-    // A quad over the whole viewport: (x, y) then a color the shader ignores.
-    const float quad[6][6] = {{-1, 1, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 1},  {-1, -1, 0, 0, 0, 1},
-                              {1, 1, 0, 0, 0, 1},  {1, -1, 0, 0, 0, 1}, {-1, -1, 0, 0, 0, 1}};
-    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof quad, D3D12_RESOURCE_STATE_GENERIC_READ);
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof kQuad, D3D12_RESOURCE_STATE_GENERIC_READ);
     Com<ID3D12DescriptorHeap> rtv_heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
     Com<ID3D12QueryHeap> stats;
     D3D12_QUERY_HEAP_DESC qhd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
     CHECK_HR(dev->CreateQueryHeap(&qhd, IID_PPV_ARGS(&stats)), S_OK);
-    if (!(queue && list && fence && pso && rt && counter && color_rb && count_rb && query_rb && vb && rtv_heap &&
-          stats))
+    if (!(g.queue && g.list && g.fence && pso && rt && counter && color_rb && count_rb && query_rb && vb &&
+          rtv_heap && stats))
         return;
     void *p = nullptr;
     CHECK_HR(vb->Map(0, nullptr, &p), S_OK);
-    if (p) memcpy(p, quad, sizeof quad);
+    if (p) memcpy(p, kQuad, sizeof kQuad);
     vb->Unmap(0, nullptr);
     D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
     dev->CreateRenderTargetView(rt, nullptr, rtv);
-    ID3D12GraphicsCommandList *l = list;
+    ID3D12GraphicsCommandList *l = g.list;
     l->ClearRenderTargetView(rtv, kClear, 0, nullptr);
     l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
     l->SetGraphicsRootSignature(rs);
     l->SetPipelineState(pso);
     l->SetGraphicsRootUnorderedAccessView(0, counter->GetGPUVirtualAddress());
-    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof quad, 24};
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof kQuad, 24};
     l->IASetVertexBuffers(0, 1, &vbv);
     l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     D3D12_VIEWPORT vp = {0, 0, (float)kW, (float)kH, 0, 1};
@@ -472,11 +467,7 @@ static void uav_counts(ID3D12Device *dev)
     l->ResourceBarrier(1, &b);
     l->CopyBufferRegion(count_rb, 0, counter, 0, 4);
     copy_to(l, rt, D3D12_RESOURCE_STATE_RENDER_TARGET, color_rb, DXGI_FORMAT_R8G8B8A8_UNORM, kColorPitch);
-    CHECK_HR(l->Close(), S_OK);
-    ID3D12CommandList *cl = l;
-    queue->ExecuteCommandLists(1, &cl);
-    CHECK_HR(queue->Signal(fence, 1), S_OK);
-    CHECK_HR(fence->SetEventOnCompletion(1, nullptr), S_OK);
+    g.run();
     set_ctx("UAV atomics over %dx%d", kW, kH);
     const uint8_t *got = nullptr;
     CHECK_HR(count_rb->Map(0, nullptr, (void **)&got), S_OK);
@@ -516,45 +507,12 @@ static void uav_counts(ID3D12Device *dev)
 static void quad_ops(ID3D12Device *dev)
 {
     std::vector<char> vs = fixture("quad.vs.dxil"), ps = fixture("ps_derivatives.ps.dxil");
-    Com<ID3D12CommandQueue> queue;
-    Com<ID3D12CommandAllocator> alloc;
-    Com<ID3D12GraphicsCommandList> list;
-    Com<ID3D12Fence> fence;
-    D3D12_COMMAND_QUEUE_DESC qd = {};
-    CHECK_HR(dev->CreateCommandQueue(&qd, IID_PPV_ARGS(&queue)), S_OK);
-    CHECK_HR(dev->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&alloc)), S_OK);
-    CHECK_HR(dev->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc, nullptr, IID_PPV_ARGS(&list)), S_OK);
-    CHECK_HR(dev->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
-    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
-    Com<ID3DBlob> blob, err;
+    GpuBase g;
+    g.init(dev);
     Com<ID3D12RootSignature> rs;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
-    if (blob)
-        CHECK_HR(dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)),
-                 S_OK);
-    static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
-        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-        {"TEXCOORD", 1, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 8, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    };
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     const DXGI_FORMAT f = DXGI_FORMAT_R32G32B32A32_FLOAT;
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
-    pd.pRootSignature = rs;
-    pd.VS = {vs.data(), vs.size()};
-    pd.PS = {ps.data(), ps.size()};
-    pd.SampleMask = UINT_MAX;
-    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    pd.RasterizerState.DepthClipEnable = TRUE;
-    pd.InputLayout = {layout, 2};
-    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-    pd.NumRenderTargets = 2;
-    for (int i = 0; i < 2; i++) {
-        pd.RTVFormats[i] = f;
-        pd.BlendState.RenderTarget[i].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-    }
-    pd.SampleDesc.Count = 1;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = quad_pso(rs, vs, ps, 2, f);
     Com<ID3D12PipelineState> pso;
     if (rs) CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
     const UINT pitch = (kW * 16 + 255) / 256 * 256;
@@ -563,21 +521,19 @@ static void quad_ops(ID3D12Device *dev)
         rt[i].p = texture(dev, f, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
         rb[i].p = buffer(dev, D3D12_HEAP_TYPE_READBACK, (UINT64)pitch * kH, D3D12_RESOURCE_STATE_COPY_DEST);
     }
-    const float quad[6][6] = {{-1, 1, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 1},  {-1, -1, 0, 0, 0, 1},
-                              {1, 1, 0, 0, 0, 1},  {1, -1, 0, 0, 0, 1}, {-1, -1, 0, 0, 0, 1}};
-    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof quad, D3D12_RESOURCE_STATE_GENERIC_READ);
+    vb.p = buffer(dev, D3D12_HEAP_TYPE_UPLOAD, sizeof kQuad, D3D12_RESOURCE_STATE_GENERIC_READ);
     Com<ID3D12DescriptorHeap> rtv_heap;
     D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     CHECK_HR(dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
-    if (!(queue && list && fence && pso && rt[0] && rt[1] && rb[0] && rb[1] && vb && rtv_heap))
+    if (!(g.queue && g.list && g.fence && pso && rt[0] && rt[1] && rb[0] && rb[1] && vb && rtv_heap))
         return;
     void *p = nullptr;
     CHECK_HR(vb->Map(0, nullptr, &p), S_OK);
-    if (p) memcpy(p, quad, sizeof quad);
+    if (p) memcpy(p, kQuad, sizeof kQuad);
     vb->Unmap(0, nullptr);
     D3D12_CPU_DESCRIPTOR_HANDLE rtv[2] = {rtv_heap->GetCPUDescriptorHandleForHeapStart(), {}};
     rtv[1].ptr = rtv[0].ptr + dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
-    ID3D12GraphicsCommandList *l = list;
+    ID3D12GraphicsCommandList *l = g.list;
     const float nan[4] = {NAN, NAN, NAN, NAN};
     for (int i = 0; i < 2; i++) {
         dev->CreateRenderTargetView(rt[i], nullptr, rtv[i]);
@@ -586,7 +542,7 @@ static void quad_ops(ID3D12Device *dev)
     l->OMSetRenderTargets(2, rtv, FALSE, nullptr);
     l->SetGraphicsRootSignature(rs);
     l->SetPipelineState(pso);
-    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof quad, 24};
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof kQuad, 24};
     l->IASetVertexBuffers(0, 1, &vbv);
     l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     D3D12_VIEWPORT vp = {0, 0, (float)kW, (float)kH, 0, 1};
@@ -596,11 +552,7 @@ static void quad_ops(ID3D12Device *dev)
     l->DrawInstanced(6, 1, 0, 0);
     for (int i = 0; i < 2; i++)
         copy_to(l, rt[i], D3D12_RESOURCE_STATE_RENDER_TARGET, rb[i], f, pitch);
-    CHECK_HR(l->Close(), S_OK);
-    ID3D12CommandList *cl = l;
-    queue->ExecuteCommandLists(1, &cl);
-    CHECK_HR(queue->Signal(fence, 1), S_OK);
-    CHECK_HR(fence->SetEventOnCompletion(1, nullptr), S_OK);
+    g.run();
     set_ctx("quad operations over %dx%d", kW, kH);
     const uint8_t *got[2] = {nullptr, nullptr};
     for (int i = 0; i < 2; i++)
