@@ -144,18 +144,6 @@ impl Wave<'_> {
         r
     }
 
-    /// Operand `k` of lane `l` as a u32.
-    #[inline(always)]
-    fn u(&self, inst: &XInst, k: usize, l: usize) -> u32 {
-        self.arg(inst, k, l) as u32
-    }
-
-    /// Operand `k` of lane `l` as an i32.
-    #[inline(always)]
-    fn i(&self, inst: &XInst, k: usize, l: usize) -> i32 {
-        self.arg(inst, k, l) as u32 as i32
-    }
-
     fn dx_env(&mut self, dx: Dx, inst: &XInst, mask: u128, env: &mut dyn WaveEnv, sc: &mut Scratch) -> R<bool> {
         let w = self.w;
         let mask = mask & full(w);
@@ -320,7 +308,7 @@ impl Wave<'_> {
             Dx::Texture2DMSGetSamplePosition => {
                 self.groups(inst, mask, &[0], |g, k| env.dimensions(g, k[0] as u32, 0, w4))?;
                 each(mask, w, |l| {
-                    let (samples, index) = (w4[l][3], self.u(inst, 1, l) as usize);
+                    let (samples, index) = (w4[l][3], self.arg(inst, 1, l) as u32 as usize);
                     let (x, y) = rd3d12_core::multisample::standard_sample_positions(samples)
                         .and_then(|p| p.get(index))
                         .map_or((0.0, 0.0), |&(x, y)| (f32::from(x) / 16.0, f32::from(y) / 16.0));
@@ -341,18 +329,20 @@ impl Wave<'_> {
                 each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
             }
             Dx::AtomicBinOp(op) => {
+                let ops = Operands::new(self, inst);
                 each(mask, w, |l| {
-                    at[l] = [self.i(inst, 1, l), self.i(inst, 2, l), self.i(inst, 3, l)];
-                    u32s2[l] = self.u(inst, 4, l);
+                    at[l] = [ops.i(1, l), ops.i(2, l), ops.i(3, l)];
+                    u32s2[l] = ops.u(4, l) as u32;
                 });
                 let code = op.dxil().unwrap_or(0);
                 self.groups(inst, mask, &[0], |g, k| env.atomic(g, k[0] as u32, code, at, u32s2, u32s))?;
                 each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
             }
             Dx::AtomicCompareExchange => {
+                let ops = Operands::new(self, inst);
                 each(mask, w, |l| {
-                    at[l] = [self.i(inst, 1, l), self.i(inst, 2, l), self.i(inst, 3, l)];
-                    pairs[l] = [self.u(inst, 4, l), self.u(inst, 5, l)];
+                    at[l] = [ops.i(1, l), ops.i(2, l), ops.i(3, l)];
+                    pairs[l] = [ops.u(4, l) as u32, ops.u(5, l) as u32];
                 });
                 self.groups(inst, mask, &[0], |g, k| env.atomic_cmpxchg(g, k[0] as u32, at, pairs, u32s))?;
                 each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
@@ -375,7 +365,7 @@ impl Wave<'_> {
                 each(mask, w, |l| {
                     evals[l] = match kind {
                         EvalKind::Snapped => EvalAt::Snapped(four(self.arg(inst, 3, l)), four(self.arg(inst, 4, l))),
-                        EvalKind::SampleIndex => EvalAt::Sample(self.u(inst, 3, l)),
+                        EvalKind::SampleIndex => EvalAt::Sample(self.arg(inst, 3, l) as u32),
                         EvalKind::Centroid => EvalAt::Centroid,
                     }
                 });
