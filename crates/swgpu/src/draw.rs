@@ -790,7 +790,7 @@ pub fn draw(
                         out
                     }
                     (None, Some(g)) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
-                    (None, None) => vec![(prims[prim_id], verts, prim_id as u32)],
+                    (None, None) => prims.get(prim_id).map(|p| vec![(*p, verts, prim_id as u32)]).unwrap_or_default(),
                 };
                 for (prim, verts, prim_id) in raster_prims {
                     if let Some(w) = &so_writer {

@@ -187,10 +187,10 @@ pub(super) fn shade(
                 for (k, f) in covered.iter().enumerate() {
                     at[((f.x & 1) | ((f.y & 1) << 1)) as usize] = k;
                 }
-                for i in 0..4 {
+                for (i, &k) in at.iter().enumerate() {
                     let lane = 4 * j + i;
                     let (x, y) = (qx + (i as i32 & 1), qy + (i as i32 >> 1));
-                    let found = (at[i] != usize::MAX).then_some(at[i]);
+                    let found = (k != usize::MAX).then_some(k);
                     let frag = found.map(|k| &covered[k]);
                     let ls = &mut wave.lanes[lane];
                     ls.frag = found.map_or(u32::MAX, |k| (quads[q].start + k) as u32);
