@@ -209,6 +209,14 @@ fn round_half_even(x: f64) -> f64 {
 #[inline(always)]
 pub fn funary(op: FUnary, s: Scalar, v: u64) -> u64 {
     use FUnary::*;
+    if op == FAbs {
+        // The sign bit cleared, NaNs' payloads kept (no round trip through f64).
+        return match s {
+            Scalar::F64 => v & !(1 << 63),
+            Scalar::F16 => v & 0x7FFF,
+            _ => v & 0x7FFF_FFFF,
+        };
+    }
     let x = if s == Scalar::F64 { f64::from_bits(v) } else { f64::from(to_f32(s, v)) };
     let r = match op {
         FAbs => x.abs(),
@@ -282,12 +290,17 @@ pub fn iunary(op: IUnary, w: u32, v: u64) -> u64 {
 }
 
 /// A min or max dx.op on values of type `s` (float forms in f32: a NaN operand gives the
-/// other one).
+/// other one; of two zeros, the first).
 pub fn minmax(op: MinMax, s: Scalar, a: u64, b: u64) -> u64 {
     let w = s.bits();
     match op {
-        MinMax::FMax => from_f32(s, to_f32(s, a).max(to_f32(s, b))),
-        MinMax::FMin => from_f32(s, to_f32(s, a).min(to_f32(s, b))),
+        // `b` when it is the greater (lesser) or `a` is NaN, else `a`: a NaN operand gives the
+        // other one, and equal operands (+0 and -0 too) give `a`, the same in every back end.
+        MinMax::FMax | MinMax::FMin => {
+            let (x, y) = (to_f32(s, a), to_f32(s, b));
+            let better = if op == MinMax::FMax { y > x } else { y < x };
+            from_f32(s, if better || x.is_nan() { y } else { x })
+        }
         MinMax::IMax => mask(sext(a, w).max(sext(b, w)) as u64, w),
         MinMax::IMin => mask(sext(a, w).min(sext(b, w)) as u64, w),
         MinMax::UMax => a.max(b),

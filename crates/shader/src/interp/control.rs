@@ -51,6 +51,8 @@ pub struct Wave<'p> {
     pub(crate) tmpf: Vec<f32>,
     /// The per-lane arrays of environment calls (taken while a call runs).
     pub(crate) scratch: Option<Box<Scratch>>,
+    /// The program's native code for this wave's width (`w`), when the JIT runs it.
+    jit: Option<&'p crate::jit::Code>,
 }
 
 /// The buffers of a finished wave, for the next: a draw runs many small waves, and
@@ -134,6 +136,16 @@ pub(crate) fn try_each(mask: u128, w: usize, mut f: impl FnMut(usize) -> R<()>) 
 impl<'p> Wave<'p> {
     /// A wave of `w` lanes about to run `p` from its entry.
     pub fn new(p: &'p Program, w: usize, grouped: bool) -> Wave<'p> {
+        // Under the JIT the register file has the compiled width's lanes: those past `w` are
+        // done from the start and never in a mask.
+        let (live, jit) = (
+            w,
+            match crate::jit::mode() {
+                crate::jit::Mode::Jit => p.jit.get(p, crate::jit::width_for(w)),
+                crate::jit::Mode::Interp => None,
+            },
+        );
+        let w = jit.map_or(w, |c| c.width);
         let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
         let Buffers { mut regs, mut mem, mut pc, mut steps, scratch } = b.unwrap_or_else(|| Buffers {
             regs: Vec::new(),
@@ -152,13 +164,14 @@ impl<'p> Wave<'p> {
             mem.extend_from_slice(&p.private_init);
         }
         pc.clear();
-        pc.resize(w, Pc::At(0, 0));
+        pc.resize(w, Pc::Done);
+        pc[..live].fill(Pc::At(0, 0));
         steps.clear();
         steps.resize(w, 0);
         Wave {
             p,
             w,
-            lanes: lane_count(w),
+            lanes: lane_count(live),
             regs,
             mem,
             pc,
@@ -170,6 +183,7 @@ impl<'p> Wave<'p> {
             tmp: Vec::new(),
             tmpf: Vec::new(),
             scratch,
+            jit,
         }
     }
 
@@ -253,11 +267,19 @@ impl<'p> Wave<'p> {
                 return Err(ExecError::Timeout);
             }
         }
-        for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
-            if self.exec(inst, mask, env, group)? {
-                // A group barrier: these lanes wait for the rest of the group.
-                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
+        if let Some((code, entry)) = self.jit.and_then(|c| Some((c, c.segment(b, start)?))) {
+            if let Some(k) = crate::jit::run_segment(code, entry, self, b, mask, env, group)? {
+                // A group barrier at instruction k - 1: these lanes wait for the rest of the group.
+                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k));
                 return Ok(None);
+            }
+        } else {
+            for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
+                if self.exec(inst, mask, env, group)? {
+                    // A group barrier: these lanes wait for the rest of the group.
+                    each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
+                    return Ok(None);
+                }
             }
         }
         match &block.term {

@@ -119,6 +119,8 @@ pub struct Program {
     pub private_init: Box<[u64]>,
     /// Cells of the group's shared memory.
     pub group_cells: u32,
+    /// Its native code, per wave width, compiled on first use (`crate::jit`).
+    pub jit: crate::jit::Cache,
 }
 
 impl Program {
@@ -246,6 +248,7 @@ impl Program {
             private_cells: private,
             private_init: init.into(),
             group_cells: group,
+            jit: crate::jit::Cache::default(),
         })
     }
 }

@@ -808,3 +808,56 @@ fn malformed_wave_operations_are_defined() {
         }
     }
 }
+
+/// The JIT against the interpreter on every fixture: compute groups as waves of 8 and 32,
+/// vertices as waves of 8, pixels as one wave of four quads; every call of every invocation
+/// the same, bit for bit (`crate::jit`'s tests do the same with random programs).
+#[test]
+fn the_jit_makes_the_interpreters_calls_on_every_fixture() {
+    use crate::jit::{with_mode, Mode};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cs.dxil") || n.ends_with(".vs.dxil") || n.ends_with(".ps.dxil"))
+        .collect();
+    names.sort();
+    let (mut n, mut calls, mut native) = (0, 0, 0);
+    for name in &names {
+        let p = fixture(name);
+        let e = &p.dx.entry_points[0];
+        let f = &p.module.functions[e.function];
+        let Ok(prog) = super::program(&p.module, f) else { continue };
+        let pixel = name.ends_with(".ps.dxil");
+        let size = if pixel { [4, 4, 1] } else { e.num_threads.unwrap_or([12, 1, 1]) };
+        let count = (size[0] * size[1] * size[2]).min(256);
+        for width in if pixel { vec![16] } else { vec![8, 32] } {
+            let go = |mode| {
+                let mut envs: Vec<Rec> = (0..count).map(|i| Rec::new(i, size)).collect();
+                let r = with_mode(mode, || {
+                    with_deadline(deadline(), || {
+                        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+                        if pixel {
+                            run_quads(&p.module, f, &mut refs)
+                        } else if name.ends_with(".cs.dxil") {
+                            run_group_waves(&p.module, f, &mut refs, width)
+                        } else {
+                            run_waves(&p.module, f, &mut refs, width)
+                        }
+                    })
+                });
+                outcome(r, envs)
+            };
+            let (want, got) = (go(Mode::Interp), go(Mode::Jit));
+            assert_eq!(got.0, want.0, "{name}, waves of {width}\n{}", prog.ir);
+            for (i, (g, w)) in got.1.iter().zip(&want.1).enumerate() {
+                assert_eq!(g, w, "{name}, waves of {width}, invocation {i}\n{}", prog.ir);
+            }
+            calls += want.1.iter().map(Vec::len).sum::<usize>();
+        }
+        native += prog.jit.get(prog, if pixel { 16 } else { 8 }).map_or(0, |c| c.native);
+        n += 1;
+    }
+    assert!(n >= 40 && calls > 5000 && native > 300, "{n} fixtures, {calls} calls, {native} native instructions");
+    eprintln!("{n} fixtures, {calls} calls, {native} native instructions");
+}

@@ -1,0 +1,152 @@
+//! The JIT back end: IR blocks compiled to native SIMD code with Cranelift.
+//!
+//! A compiled [`Code`] belongs to one [`Program`] and one wave width W (4, 8, 16, 32, 64 or
+//! 128 lanes: [`width_for`]). Each block of the program (each piece between group barriers)
+//! becomes one native function that runs the block's instructions for every lane of a mask at
+//! once, over the interpreter's own register file (slot `s` of lane `l` at `s * W + l`, raw
+//! bits in a `u64`): 32-bit values (`i1`, `i32`, `float`) are computed four lanes to a 128-bit
+//! vector, results written back under the mask with bitselects, so lanes outside the mask keep
+//! their values. Values used only later in the same block stay in registers; the others are
+//! stored for the blocks, branches and phi copies that read them.
+//!
+//! What the JIT does not compile natively (resource operations, memory, wave operations,
+//! 64- and 16-bit arithmetic, transcendental functions, ...) runs through the interpreter's
+//! own implementation of that one instruction (`Wave::exec`, called back through the small
+//! `extern "C"` table of [`abi`]): same registers, same semantics, no conversion. The
+//! interpreter keeps the scheduling of divergent lanes, branches, phi copies, the step
+//! budget and the deadline; a block's native code is what [`crate::interp::Wave`] runs in
+//! place of interpreting it.
+//!
+//! `RD3D12_SHADER=interp|jit` (default `jit`) chooses; [`with_mode`] overrides it for the
+//! calling thread (tests run both and compare). A program the JIT cannot compile runs in
+//! the interpreter, with a one-time warning naming why.
+//!
+//! Files: `lower` (IR → Cranelift, safe code), `abi` (the only unsafe code of the crate: the
+//! compiled functions' calling convention, the call table, ownership of the code memory).
+
+mod abi;
+mod lower;
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+use std::sync::{Arc, OnceLock};
+
+pub(crate) use abi::run_segment;
+pub use abi::Code;
+
+use crate::interp::program::Program;
+
+/// Which executor runs shaders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The reference interpreter, instruction by instruction.
+    Interp,
+    /// Native code from the JIT (the interpreter for what it does not compile).
+    Jit,
+}
+
+thread_local! {
+    static FORCED: Cell<Option<Mode>> = const { Cell::new(None) };
+}
+
+/// The mode `RD3D12_SHADER` asks for (read once), unless [`with_mode`] overrides it on this
+/// thread.
+pub fn mode() -> Mode {
+    if let Some(m) = FORCED.with(Cell::get) {
+        return m;
+    }
+    static ENV: OnceLock<Mode> = OnceLock::new();
+    *ENV.get_or_init(|| match std::env::var("RD3D12_SHADER").as_deref() {
+        Ok("interp") => Mode::Interp,
+        Ok("jit") | Err(_) => Mode::Jit,
+        Ok(other) => {
+            eprintln!("rd3d12: RD3D12_SHADER={other:?} is neither `interp` nor `jit`; using the JIT");
+            Mode::Jit
+        }
+    })
+}
+
+/// Runs `f` with `m` as this thread's mode.
+pub fn with_mode<T>(m: Mode, f: impl FnOnce() -> T) -> T {
+    let old = FORCED.with(|c| c.replace(Some(m)));
+    struct Reset(Option<Mode>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            FORCED.with(|c| c.set(self.0));
+        }
+    }
+    let _reset = Reset(old);
+    f()
+}
+
+/// The compiled width for a wave of `w` lanes: the power of two at or above it, 4 to 128.
+pub fn width_for(w: usize) -> usize {
+    w.clamp(4, 128).next_power_of_two()
+}
+
+/// A program's compiled code, one per width, made on first use (by the first thread that
+/// needs it; the others wait for it) and kept with the program.
+#[derive(Default)]
+pub struct Cache {
+    by_width: [OnceLock<Option<Arc<Code>>>; 6],
+}
+
+impl Clone for Cache {
+    /// A copy of a program compiles again (the code memory is not shared).
+    fn clone(&self) -> Self {
+        Cache::default()
+    }
+}
+
+impl core::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let widths: Vec<usize> = (0..6).filter(|&i| self.by_width[i].get().is_some()).map(|i| 4 << i).collect();
+        write!(f, "jit::Cache {widths:?}")
+    }
+}
+
+impl Cache {
+    /// The code of `p` for waves of `width` lanes (a [`width_for`] value), compiled on first
+    /// use; `None` when the JIT cannot compile it (warned once).
+    pub fn get<'a>(&'a self, p: &Program, width: usize) -> Option<&'a Code> {
+        let i = (width.trailing_zeros() as usize).checked_sub(2).filter(|&i| i < 6 && width.is_power_of_two())?;
+        self.by_width[i]
+            .get_or_init(|| match Code::compile(p, width) {
+                Ok(c) => {
+                    if log() {
+                        eprintln!(
+                            "rd3d12: jit {} (width {width}): {} instructions native, {} through the interpreter {:?}, {:.2} ms",
+                            p.ir.name,
+                            c.native,
+                            c.called,
+                            c.called_ops,
+                            c.compile_time.as_secs_f64() * 1e3
+                        );
+                    }
+                    Some(Arc::new(c))
+                }
+                Err(e) => {
+                    warn_once(&p.ir.name, &e);
+                    None
+                }
+            })
+            .as_deref()
+    }
+}
+
+fn warn_once(name: &str, why: &str) {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.get_or_insert_with(HashSet::new).insert(format!("{name}: {why}")) {
+        eprintln!("rd3d12: the JIT cannot compile shader function {name} ({why}); it runs in the interpreter");
+    }
+}
+
+/// `RD3D12_JIT_LOG=1`: a line per compiled program (what was native, compile time).
+fn log() -> bool {
+    static LOG: OnceLock<bool> = OnceLock::new();
+    *LOG.get_or_init(|| std::env::var_os("RD3D12_JIT_LOG").is_some_and(|v| v != "0"))
+}
