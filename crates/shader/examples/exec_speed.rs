@@ -4,6 +4,8 @@
 //! stages run them), in the same run; reports nanoseconds per invocation. `cargo xtask speed`
 //! compares it with the interpreter of an older revision (issue #20's baseline).
 //!
+//! The WaveEnv waves also run under the interpreter alone (the JIT's gain, same run).
+//!
 //! `cargo run --release -p rd3d12-shader --example exec_speed [FIXTURE]` (`textured.ps` by
 //! default; `EXEC_SPEED_PROFILE=W` runs only waves of W lanes, `eW` the same over one `WaveEnv`,
 //! for a profiler; `EXEC_SPEED_N` invocations per measurement, 100000 by default)
@@ -119,7 +121,16 @@ fn main() {
     // The machine may be shared: every configuration runs in each of several rounds, and the
     // fastest round counts.
     let mut best = [f64::MAX; 7];
+    // Waves of 8 and 32 over one WaveEnv under the interpreter alone (RD3D12_SHADER=interp),
+    // in the same rounds: the JIT's gain.
+    let mut interp_only = [f64::MAX; 2];
     for _ in 0..7 {
+        for (k, w) in [8u32, 32].into_iter().enumerate() {
+            let t = rd3d12_shader::jit::with_mode(rd3d12_shader::jit::Mode::Interp, || {
+                time(n, w, || interp::run_wave(m, f, &mut NothingWave, w as usize, w as usize).expect("runs"))
+            });
+            interp_only[k] = interp_only[k].min(t);
+        }
         let mut t = Vec::new();
         t.push(time(n, 1, || interp::run(m, f, &mut Nothing).expect("runs")));
         t.push(time(n, 4, || {
@@ -149,5 +160,12 @@ fn main() {
     }
     for (w, ns) in [(8, e8), (32, e32)] {
         println!("  wave of {w:2}, WaveEnv:   {ns:8.1}");
+    }
+    for ((w, ns), i) in [(8, e8), (32, e32)].into_iter().zip(interp_only) {
+        println!(
+            "  wave of {w:2}, WaveEnv, interpreter only: {i:8.1} ({:.2}x the time of {:?})",
+            i / ns,
+            rd3d12_shader::jit::mode()
+        );
     }
 }

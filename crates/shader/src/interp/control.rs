@@ -36,9 +36,9 @@ pub struct Wave<'p> {
     /// Lane `l`'s private memory at `l * private_cells ..`.
     pub(crate) mem: Vec<u64>,
     pub(crate) pc: Vec<Pc>,
-    /// Steps each lane has taken (instructions and terminators).
-    steps: Vec<u64>,
-    /// Instructions the wave has run, and when the deadline was last looked at.
+    /// Steps the wave has taken (each block run: its instructions and terminator, once for all
+    /// the lanes running it; the budget is the wave's), and when the deadline was last looked
+    /// at.
     wave_steps: u64,
     checked: u64,
     /// Helper lanes: those the environment said are, and those that discarded.
@@ -61,7 +61,6 @@ struct Buffers {
     regs: Vec<u64>,
     mem: Vec<u64>,
     pc: Vec<Pc>,
-    steps: Vec<u64>,
     scratch: Option<Box<Scratch>>,
 }
 
@@ -75,7 +74,6 @@ impl Drop for Wave<'_> {
             regs: std::mem::take(&mut self.regs),
             mem: std::mem::take(&mut self.mem),
             pc: std::mem::take(&mut self.pc),
-            steps: std::mem::take(&mut self.steps),
             scratch: self.scratch.take(),
         };
         // try_with: a shader may run from a thread-local destructor, after the pool is gone.
@@ -147,13 +145,8 @@ impl<'p> Wave<'p> {
         );
         let w = jit.map_or(w, |c| c.width);
         let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
-        let Buffers { mut regs, mut mem, mut pc, mut steps, scratch } = b.unwrap_or_else(|| Buffers {
-            regs: Vec::new(),
-            mem: Vec::new(),
-            pc: Vec::new(),
-            steps: Vec::new(),
-            scratch: None,
-        });
+        let Buffers { mut regs, mut mem, mut pc, scratch } =
+            b.unwrap_or_else(|| Buffers { regs: Vec::new(), mem: Vec::new(), pc: Vec::new(), scratch: None });
         regs.clear();
         regs.resize(p.slots as usize * w, 0);
         for &(s, b) in p.consts.iter() {
@@ -166,8 +159,6 @@ impl<'p> Wave<'p> {
         pc.clear();
         pc.resize(w, Pc::Done);
         pc[..live].fill(Pc::At(0, 0));
-        steps.clear();
-        steps.resize(w, 0);
         Wave {
             p,
             w,
@@ -175,7 +166,6 @@ impl<'p> Wave<'p> {
             regs,
             mem,
             pc,
-            steps,
             wave_steps: 0,
             checked: 0,
             helpers: 0,
@@ -194,6 +184,18 @@ impl<'p> Wave<'p> {
         self
     }
 
+    /// The wave's steps and the count at which the deadline is looked at next (the JIT's
+    /// share of the accounting).
+    pub(crate) fn steps_state(&self) -> (u64, u64) {
+        (self.wave_steps, self.checked + DEADLINE_EVERY)
+    }
+
+    /// Sets what [`Wave::steps_state`] reads.
+    pub(crate) fn set_steps_state(&mut self, steps: u64, next_check: u64) {
+        self.wave_steps = steps;
+        self.checked = next_check.saturating_sub(DEADLINE_EVERY);
+    }
+
     /// The helper lanes (bit `l` for lane `l`): what wave operations leave out.
     pub fn helpers(&self) -> u128 {
         self.helpers
@@ -204,6 +206,9 @@ impl<'p> Wave<'p> {
     pub fn run(&mut self, env: &mut dyn WaveEnv, group: &mut [u64]) -> R<bool> {
         if self.wave_steps == 0 {
             self.helpers |= env.helpers() & full(self.w);
+        }
+        if let Some(code) = self.jit {
+            return crate::jit::run(code, self, env, group);
         }
         for pc in self.pc.iter_mut() {
             if let Pc::Parked(b, i) = *pc {
@@ -252,34 +257,21 @@ impl<'p> Wave<'p> {
         let p = self.p;
         let block: &XBlock = p.blocks.get(b as usize).ok_or_else(|| ExecError::Malformed(format!("block {b}")))?;
         let n = (block.insts.len() as u64).saturating_sub(u64::from(start)) + 1;
-        let mut over = false;
-        super::control::each(mask, self.w, |l| {
-            self.steps[l] += n;
-            over |= self.steps[l] > STEP_BUDGET;
-        });
-        if over {
+        self.wave_steps += n;
+        if self.wave_steps > STEP_BUDGET {
             return Err(ExecError::StepBudget);
         }
-        self.wave_steps += n;
         if self.wave_steps - self.checked >= DEADLINE_EVERY {
             self.checked = self.wave_steps;
             if deadline_passed() {
                 return Err(ExecError::Timeout);
             }
         }
-        if let Some((code, entry)) = self.jit.and_then(|c| Some((c, c.segment(b, start)?))) {
-            if let Some(k) = crate::jit::run_segment(code, entry, self, b, mask, env, group)? {
-                // A group barrier at instruction k - 1: these lanes wait for the rest of the group.
-                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k));
+        for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
+            if self.exec(inst, mask, env, group)? {
+                // A group barrier: these lanes wait for the rest of the group.
+                each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
                 return Ok(None);
-            }
-        } else {
-            for (k, inst) in block.insts.iter().enumerate().skip(start as usize) {
-                if self.exec(inst, mask, env, group)? {
-                    // A group barrier: these lanes wait for the rest of the group.
-                    each(mask, self.w, |l| self.pc[l] = Pc::Parked(b, k as u32 + 1));
-                    return Ok(None);
-                }
             }
         }
         match &block.term {

@@ -30,7 +30,7 @@
 pub mod alu;
 mod budget;
 mod compute;
-mod control;
+pub(crate) mod control;
 pub mod env;
 #[cfg(test)]
 mod env_tests;

@@ -1,16 +1,19 @@
 //! The unsafe boundary of the JIT, kept to this file: the compiled functions' calling
 //! convention, the call table they reach the interpreter through, and the code memory.
 //!
-//! A compiled segment is `extern "C" fn(ctx, regs, mask_lo, mask_hi) -> u32`:
-//! * `ctx` points to a [`Ctx`], whose first field is the address of [`exec_one`]
-//!   (`extern "C" fn(ctx, inst) -> u32`), the only function generated code calls;
+//! A compiled program is `extern "C" fn(ctx, regs) -> u32`:
+//! * `ctx` points to a [`Ctx`], whose first fields are the call table, the addresses of
+//!   [`exec_one`] (`extern "C" fn(ctx, block, inst, mask_lo, mask_hi) -> u32`) and
+//!   [`check_one`] (`extern "C" fn(ctx, steps) -> u32`), the only functions generated code
+//!   calls, then the state array (two `u64`s of lanes per segment: those waiting to run it on
+//!   entry, those parked at a group barrier before it on return) and the wave's step counts;
 //! * `regs` is the wave's register file, `slots * width` `u64`s, which the code reads and
 //!   writes only at offsets below that (every slot it names was checked against the
 //!   program's slot count when it was compiled, and [`run_segment`] checks the wave's width
 //!   and register file before calling);
-//! * the mask is the lanes that run, bit `l` for lane `l` (`mask_hi`: lanes 64..127);
-//! * it returns 0 when the segment ran to its end, `k + 1` when instruction `k` (a group
-//!   barrier) parked the lanes, `u32::MAX` when an instruction failed (the error in `ctx`).
+//! * it returns 0 when no lane has anything left to run, `u32::MAX` when an instruction or
+//!   the deadline failed (the error in `ctx`), `u32::MAX - 1` when lanes reached
+//!   `unreachable`.
 //!
 //! [`exec_one`] runs one instruction of the block through the interpreter (`Wave::exec`) with
 //! a panic caught there: no unwind ever crosses generated code.
@@ -22,44 +25,50 @@ use std::sync::Mutex;
 
 use cranelift_jit::{JITBuilder, JITModule};
 
+use crate::interp::control::Pc;
 use crate::interp::env::WaveEnv;
 use crate::interp::program::Program;
-use crate::interp::{ExecError, Wave};
+use crate::interp::{deadline_passed, ExecError, Wave, STEP_BUDGET};
 
 type R<T> = Result<T, ExecError>;
 
-/// What compiled code receives as `ctx`. Generated code reads `exec` (offset 0) only.
+/// What compiled code receives as `ctx`. Generated code reads the first five fields (at the
+/// offsets `lower` names) and writes `steps` and `next_check`.
 #[repr(C)]
 pub(crate) struct Ctx<'w, 'p, 'e> {
     exec: usize,
+    check: usize,
+    /// Two `u64`s of lanes per segment: pending on entry, parked at a barrier on return.
+    state: *mut u64,
+    steps: u64,
+    next_check: u64,
     wave: *mut Wave<'p>,
     env: *mut (dyn WaveEnv + 'e),
     group: *mut [u64],
-    block: u32,
-    mask: u128,
     err: Option<ExecError>,
     _w: core::marker::PhantomData<&'w mut ()>,
 }
 
-/// The call table entry: instruction `k` of the current block for the lanes of the mask,
+/// The call table's first entry: instruction `k` of block `b` for the lanes of the mask,
 /// through the interpreter. 0: done; 1: a group barrier parked the lanes; 2: an error.
-extern "C" fn exec_one(ctx: *mut Ctx<'_, '_, '_>, k: u32) -> u32 {
-    // SAFETY: `ctx` is the `Ctx` that `run_segment` built on its stack and passed to the
-    // compiled function, which passes it back unchanged; it outlives the call.
+extern "C" fn exec_one(ctx: *mut Ctx<'_, '_, '_>, b: u32, k: u32, lo: u64, hi: u64) -> u32 {
+    // SAFETY: `ctx` is the `Ctx` that `run` built on its stack and passed to the compiled
+    // function, which passes it back unchanged; it outlives the call.
     let ctx = unsafe { &mut *ctx };
+    let mask = u128::from(lo) | (u128::from(hi) << 64);
     let r = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: the pointers were made in `run_segment` from live exclusive borrows that
-        // nothing else uses while the compiled function runs; generated code holds no Rust
-        // reference into them (only the raw register pointer, whose writes are all done
-        // before this call and resumed after it).
+        // SAFETY: the pointers were made in `run` from live exclusive borrows that nothing
+        // else uses while the compiled function runs; generated code holds no Rust reference
+        // into them (only the raw register pointer, whose writes are all done before this
+        // call and resumed after it).
         let (wave, env, group) = unsafe { (&mut *ctx.wave, &mut *ctx.env, &mut *ctx.group) };
         let p = wave.p;
         let inst = p
             .blocks
-            .get(ctx.block as usize)
-            .and_then(|b| b.insts.get(k as usize))
-            .ok_or_else(|| ExecError::Malformed(format!("instruction {k} of block {}", ctx.block)))?;
-        wave.exec(inst, ctx.mask, env, group)
+            .get(b as usize)
+            .and_then(|blk| blk.insts.get(k as usize))
+            .ok_or_else(|| ExecError::Malformed(format!("instruction {k} of block {b}")))?;
+        wave.exec(inst, mask, env, group)
     }));
     match r {
         Ok(Ok(false)) => 0,
@@ -75,7 +84,23 @@ extern "C" fn exec_one(ctx: *mut Ctx<'_, '_, '_>, k: u32) -> u32 {
     }
 }
 
-type SegmentFn = extern "C" fn(*mut Ctx<'_, '_, '_>, *mut u64, u64, u64) -> u32;
+/// The call table's second entry, every `DEADLINE_EVERY` steps of the wave: 0 to go on, 2
+/// when the step budget is spent or the deadline passed (the error in `ctx`).
+extern "C" fn check_one(ctx: *mut Ctx<'_, '_, '_>, steps: u64) -> u32 {
+    // SAFETY: as in `exec_one`.
+    let ctx = unsafe { &mut *ctx };
+    let e = if steps > STEP_BUDGET {
+        ExecError::StepBudget
+    } else if catch_unwind(deadline_passed).unwrap_or(true) {
+        ExecError::Timeout
+    } else {
+        return 0;
+    };
+    ctx.err = Some(e);
+    2
+}
+
+type ProgramFn = extern "C" fn(*mut Ctx<'_, '_, '_>, *mut u64) -> u32;
 
 /// A program's blocks compiled for waves of one width.
 pub struct Code {
@@ -83,8 +108,12 @@ pub struct Code {
     pub(crate) width: usize,
     /// Slots of the program's register file.
     slots: usize,
-    /// For each block: (first instruction, entry address) of its segments, by start.
-    segments: Vec<Vec<(u32, usize)>>,
+    /// The segments (block, first instruction) by their index in the state array.
+    segments: Vec<(u32, u32)>,
+    /// For each block, its segments' (first instruction, index); the first starts at 0.
+    index: Vec<Vec<(u32, usize)>>,
+    /// The function's address.
+    entry: usize,
     /// Instructions compiled to native code, and those run through the interpreter.
     pub native: usize,
     /// Instructions that call the interpreter.
@@ -133,14 +162,20 @@ impl Code {
             unsafe { module.free_memory() };
             return Err(format!("cranelift: {e}"));
         }
-        let mut segments = vec![Vec::new(); p.blocks.len()];
-        for s in &lowered.segments {
-            segments[s.block as usize].push((s.start, module.get_finalized_function(s.id) as usize));
+        let entry = module.get_finalized_function(lowered.id) as usize;
+        let mut index = vec![Vec::new(); p.blocks.len()];
+        for (i, &(b, start)) in lowered.segments.iter().enumerate() {
+            index[b as usize].push((start, i));
+        }
+        for v in index.iter_mut() {
+            v.sort_unstable();
         }
         Ok(Code {
             width,
             slots: p.slots as usize,
-            segments,
+            segments: lowered.segments,
+            index,
+            entry,
             native: lowered.native,
             called: lowered.called,
             called_ops: lowered.called_ops,
@@ -149,45 +184,76 @@ impl Code {
         })
     }
 
-    /// The entry of block `b`'s segment starting at instruction `start`.
-    pub(crate) fn segment(&self, b: u32, start: u32) -> Option<usize> {
-        self.segments.get(b as usize)?.iter().find(|s| s.0 == start).map(|s| s.1)
+    /// The segments: (block, first instruction).
+    pub fn segments(&self) -> &[(u32, u32)] {
+        &self.segments
     }
 }
 
-/// Runs the compiled segment at `entry` (of `code`, block `b`) for the lanes of `mask`:
-/// `Some(k)` when a group barrier at instruction `k - 1` parked them (they resume at `k`).
-pub(crate) fn run_segment(
-    code: &Code,
-    entry: usize,
-    wave: &mut Wave<'_>,
-    b: u32,
-    mask: u128,
-    env: &mut dyn WaveEnv,
-    group: &mut [u64],
-) -> R<Option<u32>> {
+/// Runs `wave` (compiled as `code`) until every lane has returned (`true`) or the lanes not
+/// done all wait at a group barrier (`false`; `wave.pc` says where they resume).
+pub(crate) fn run(code: &Code, wave: &mut Wave<'_>, env: &mut dyn WaveEnv, group: &mut [u64]) -> R<bool> {
     if wave.w != code.width || wave.regs.len() < code.slots * code.width {
         return Err(ExecError::Malformed("a wave run with code of another width".into()));
     }
+    let mut state = std::mem::take(&mut wave.tmp);
+    state.clear();
+    state.resize(2 * code.segments.len(), 0);
+    for (l, pc) in wave.pc.iter().enumerate() {
+        if let Pc::At(b, i) | Pc::Parked(b, i) = *pc {
+            let segs = code.index.get(b as usize).map_or(&[][..], Vec::as_slice);
+            let s = match segs.first() {
+                Some(&(0, s)) if i == 0 => s,
+                _ => {
+                    segs.iter().find(|x| x.0 == i).ok_or_else(|| ExecError::Malformed(format!("a lane at {b}.{i}")))?.1
+                }
+            };
+            state[2 * s + l / 64] |= 1 << (l % 64);
+        }
+    }
+    let (steps, next_check) = wave.steps_state();
     let regs = wave.regs.as_mut_ptr();
     let mut ctx = Ctx {
-        exec: exec_one as extern "C" fn(*mut Ctx<'_, '_, '_>, u32) -> u32 as usize,
+        exec: exec_one as extern "C" fn(*mut Ctx<'_, '_, '_>, u32, u32, u64, u64) -> u32 as usize,
+        check: check_one as extern "C" fn(*mut Ctx<'_, '_, '_>, u64) -> u32 as usize,
+        state: state.as_mut_ptr(),
+        steps,
+        next_check,
         wave: wave as *mut Wave<'_>,
         env: env as *mut dyn WaveEnv,
         group: group as *mut [u64],
-        block: b,
-        mask,
         err: None,
         _w: core::marker::PhantomData,
     };
-    // SAFETY: `entry` is the address of a function of `code` (alive: borrowed), compiled with
-    // the signature of `SegmentFn` for waves of `code.width` lanes, and the register file has
-    // the `slots * width` cells it reads and writes (checked above).
-    let f: SegmentFn = unsafe { core::mem::transmute::<usize, SegmentFn>(entry) };
-    let r = f(&mut ctx, regs, mask as u64, (mask >> 64) as u64);
+    // SAFETY: `code.entry` is the address of the program's function in `code` (alive:
+    // borrowed), compiled with the signature of `ProgramFn` for waves of `code.width` lanes;
+    // the register file has the `slots * width` cells it reads and writes (checked above) and
+    // the state array two `u64`s per segment.
+    let f: ProgramFn = unsafe { core::mem::transmute::<usize, ProgramFn>(code.entry) };
+    let r = f(&mut ctx, regs);
+    wave.set_steps_state(ctx.steps, ctx.next_check);
     match r {
-        0 => Ok(None),
-        u32::MAX => Err(ctx.err.take().unwrap_or_else(|| ExecError::Malformed("JIT error".into()))),
-        k => Ok(Some(k)),
+        0 => {}
+        u32::MAX => return Err(ctx.err.take().unwrap_or_else(|| ExecError::Malformed("JIT error".into()))),
+        c if c == u32::MAX - 1 => return Err(ExecError::Malformed("reached `unreachable`".into())),
+        _ => return Err(ExecError::Malformed("a barrier at the end of a block".into())),
     }
+    let parked = state.iter().any(|&x| x != 0);
+    wave.pc.fill(Pc::Done);
+    if parked {
+        for (s, &(b, i)) in code.segments.iter().enumerate() {
+            for (k, &word) in state[2 * s..2 * s + 2].iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let l = 64 * k + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if let Some(pc) = wave.pc.get_mut(l) {
+                        *pc = Pc::Parked(b, i);
+                    }
+                }
+            }
+        }
+    }
+    wave.tmp = state;
+    Ok(!parked)
 }

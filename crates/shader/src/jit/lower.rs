@@ -1,44 +1,51 @@
-//! IR blocks → Cranelift functions (see the module doc of [`super`] for the shape).
+//! A program → one Cranelift function that runs a wave until every lane has returned or
+//! waits at a group barrier (see the module doc of [`super`] for the whole shape).
 //!
-//! Within a segment every 32-bit value is a list of `I32X4` vectors, four lanes each (`i1`
-//! as all-ones / zero lane masks, `float` as its bits); a value comes from the register file
-//! the first time the segment reads it (two `I64X2` loads narrowed to one `I32X4`), from a
-//! splat for a constant, or from the instruction that made it. A result is stored (widened
+//! Control: the program's segments (blocks, split after group barriers) each have a pending
+//! mask of the lanes waiting to run it (`Variable`s). A dispatcher runs the segment that comes
+//! first in the structured order (`Program::order`, then the first instruction) among those
+//! with pending lanes, as the interpreter's scheduler does, so that lanes meet at the same
+//! places and wave operations see the same lanes. A segment takes its pending lanes as its
+//! mask, runs its instructions, and its block's terminator adds each edge's lanes to the
+//! target's pending mask after that edge's phi copies (merged under the edge's lanes). The
+//! wave's step count grows by each segment's length and the deadline and step budget are
+//! looked at through the call table every [`crate::interp::DEADLINE_EVERY`] steps; a lane
+//! that reaches a group barrier is set aside for the segment after it and left there (the
+//! state array) when the function returns.
+//!
+//! Values: within a segment every 32-bit value is a list of `I32X4` vectors, four lanes each
+//! (`i1` as all-ones / zero lane masks, `float` as its bits); a value comes from the register
+//! file the first time the segment reads it (two `I64X2` loads narrowed to one `I32X4`), from
+//! a splat for a constant, or from the instruction that made it. A result is stored (widened
 //! back to `u64` lanes, merged under the mask) only when something other than this segment's
-//! own native code reads it: another block or segment, a branch condition, a phi copy, or an
+//! own native code reads it: another segment, a branch condition, a phi copy, or an
 //! instruction run through the interpreter.
-//!
-//! Native instructions compute exactly what `interp::alu` computes for the same bits (the
-//! tests compare the two on every operation): integer arithmetic wraps, shifts by a constant
-//! take it modulo 32, float arithmetic is IEEE binary32 in the same order of operations,
-//! float-to-integer conversions saturate (NaN to 0).
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Type, UserFuncName, Value,
+    types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName,
+    Value,
 };
 use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Module};
 
-use crate::interp::program::{Program, XInst, XTerm};
-use crate::ir::op::{BinOp, CastOp, CmpPred, Dx, DxBitcast, FUnary, MinMax};
-use crate::ir::{Op, Scalar};
-
-/// A compiled segment: block, first instruction, function.
-pub(crate) struct Segment {
-    pub block: u32,
-    pub start: u32,
-    pub id: FuncId,
-}
+use super::ops::{native, K};
+use crate::interp::program::{Edge, Program, XInst, XTerm};
+use crate::ir::op::Dx;
+use crate::ir::Op;
 
 /// What [`compile`] made.
 pub(crate) struct Lowered {
-    pub segments: Vec<Segment>,
+    /// The program's function.
+    pub id: FuncId,
+    /// The segments (block, first instruction) in the order the function schedules them: the
+    /// index of a segment here is its place in the state array.
+    pub segments: Vec<(u32, u32)>,
     pub native: usize,
     pub called: usize,
     /// The operations run through the interpreter, by name, and how many of each.
@@ -56,98 +63,6 @@ pub(crate) fn isa() -> Result<OwnedTargetIsa, String> {
 }
 
 /// How a 32-bit lane holds a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum K {
-    /// `i1`: all ones or zero (memory: 1 or 0).
-    B,
-    /// `i32`.
-    I,
-    /// `float`.
-    F,
-}
-
-fn kind(s: Scalar) -> Option<K> {
-    match s {
-        Scalar::Bool => Some(K::B),
-        Scalar::I32 => Some(K::I),
-        Scalar::F32 => Some(K::F),
-        _ => None,
-    }
-}
-
-/// Whether the JIT computes `i` itself (else it calls the interpreter for it).
-pub(crate) fn native(i: &XInst) -> bool {
-    let a = |j: usize| i.arg_ty.get(j).copied().and_then(kind);
-    let d = i.dst_ty.scalar().and_then(kind);
-    let all = |n: usize, k: K| (0..n).all(|j| a(j) == Some(k) && i.arg_slots.get(j) == Some(&1));
-    match &i.op {
-        Op::Binary(op, s) => {
-            use BinOp::*;
-            let s = kind(*s);
-            d == s
-                && all(2, s.unwrap_or(K::I))
-                && match (op, s) {
-                    (Add | Sub | Mul, Some(K::I)) => true,
-                    (And | Or | Xor, Some(K::I | K::B)) => true,
-                    (Shl | LShr | AShr, Some(K::I)) => i.imm.get(1).is_some_and(Option::is_some),
-                    (FAdd | FSub | FMul | FDiv, Some(K::F)) => true,
-                    _ => false,
-                }
-        }
-        Op::Cmp(p, s) => {
-            let s = kind(*s);
-            d == Some(K::B)
-                && all(2, s.unwrap_or(K::I))
-                && match s {
-                    Some(K::I) => !p.is_float(),
-                    Some(K::B) => matches!(p, CmpPred::IEq | CmpPred::INe),
-                    Some(K::F) => p.is_float(),
-                    None => false,
-                }
-        }
-        Op::Select => {
-            let n = i.dst_ty.slots();
-            a(0) == Some(K::B)
-                && n > 0
-                && i.arg_slots.get(1) == Some(&n)
-                && i.arg_slots.get(2) == Some(&n)
-                && (0..n).all(|k| kind(i.dst_ty.slot(k)).is_some())
-        }
-        Op::Cast(op, from, to) => matches!(
-            (op, kind(*from), kind(*to)),
-            (CastOp::ZExt | CastOp::SExt, Some(K::B), Some(K::I))
-                | (CastOp::Trunc, Some(K::I), Some(K::B))
-                | (CastOp::FPToSI | CastOp::FPToUI, Some(K::F), Some(K::I))
-                | (CastOp::SIToFP | CastOp::UIToFP, Some(K::I | K::B), Some(K::F))
-        ),
-        Op::Insert(_) => {
-            let n = i.dst_ty.slots();
-            n > 0
-                && i.arg_slots.len() >= 2
-                && (0..n).all(|k| kind(i.dst_ty.slot(k)).is_some())
-                && i.arg_ty.iter().take(2).all(|s| kind(*s).is_some())
-        }
-        Op::Dx(dx) => match dx {
-            Dx::FUnary(op) => {
-                use FUnary::*;
-                matches!(op, FAbs | Saturate | Sqrt | RoundNe | RoundNi | RoundPi | RoundZ)
-                    && d == Some(K::F)
-                    && all(1, K::F)
-            }
-            Dx::FMad => d == Some(K::F) && all(3, K::F),
-            Dx::Dot(n) => d == Some(K::F) && (2..=4).contains(n) && all(2 * *n as usize, K::F),
-            Dx::MinMax(MinMax::FMax | MinMax::FMin) => d == Some(K::F) && all(2, K::F),
-            Dx::MinMax(_) => d == Some(K::I) && all(2, K::I),
-            Dx::IMad | Dx::UMad => d == Some(K::I) && all(3, K::I),
-            Dx::Bitcast(DxBitcast::I32ToF32) => d == Some(K::F) && all(1, K::I),
-            Dx::Bitcast(DxBitcast::F32ToI32) => d == Some(K::I) && all(1, K::F),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// The slots `i` reads (each operand's slots).
 fn reads(i: &XInst) -> impl Iterator<Item = u32> + '_ {
     i.args.iter().zip(i.arg_slots.iter()).flat_map(|(&a, &n)| a..a.saturating_add(n))
 }
@@ -223,7 +138,7 @@ fn external(p: &Program) -> Vec<bool> {
     ext
 }
 
-/// Compiles every segment of `p` for waves of `width` lanes into `module`.
+/// Compiles `p` for waves of `width` lanes into `module`: one function.
 pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Result<Lowered, String> {
     if !(4..=128).contains(&width) || !width.is_power_of_two() {
         return Err(format!("width {width}"));
@@ -231,72 +146,140 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
     if (p.slots as u64) * (width as u64) * 8 >= i32::MAX as u64 {
         return Err("register file too large".into());
     }
-    let ext = external(p);
-    let consts: HashMap<u32, u64> = p.consts.iter().copied().collect();
-    let ptr = module.target_config().pointer_type();
-    let mut sig = module.make_signature();
-    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr), AbiParam::new(types::I64), AbiParam::new(types::I64)]);
-    sig.returns.push(AbiParam::new(types::I32));
-    let mut exec_sig = Signature::new(CallConv::triple_default(module.isa().triple()));
-    exec_sig.params.extend([AbiParam::new(ptr), AbiParam::new(types::I32)]);
-    exec_sig.returns.push(AbiParam::new(types::I32));
-    let mut ctx = module.make_context();
-    let mut fbc = FunctionBuilderContext::new();
-    let mut out = Lowered { segments: Vec::new(), native: 0, called: 0, called_ops: Default::default() };
+    for blk in p.blocks.iter() {
+        let edges: Vec<&Edge> = match &blk.term {
+            XTerm::Br(e) => vec![e],
+            XTerm::CondBr { then, otherwise, .. } => vec![then, otherwise],
+            XTerm::Switch { default, cases, .. } => {
+                std::iter::once(default).chain(cases.iter().map(|(_, e)| e)).collect()
+            }
+            XTerm::Ret | XTerm::Unreachable => vec![],
+        };
+        if edges.iter().any(|e| e.missing || e.to as usize >= p.blocks.len()) {
+            // Malformed: the interpreter reports it when lanes take the edge.
+            return Err("an edge without its phis' values".into());
+        }
+    }
+    // The segments in scheduling order.
+    let mut segs: Vec<(u32, u32, u32)> = Vec::new();
     for (b, blk) in p.blocks.iter().enumerate() {
         let starts = segment_starts(&blk.insts);
         for (si, &start) in starts.iter().enumerate() {
-            let end = starts.get(si + 1).map_or(blk.insts.len(), |&e| e as usize);
-            let id = module.declare_anonymous_function(&sig).map_err(|e| format!("cranelift: {e}"))?;
-            ctx.func.signature = sig.clone();
-            ctx.func.name = UserFuncName::user(0, id.as_u32());
-            {
-                let fb = FunctionBuilder::new(&mut ctx.func, &mut fbc);
-                let mut s = Seg::new(fb, width, &consts, &ext, p.slots, exec_sig.clone());
-                for k in start as usize..end {
-                    let i = &blk.insts[k];
-                    if native(i) {
-                        s.native(i)?;
-                        out.native += 1;
-                    } else {
-                        s.call(k as u32);
-                        out.called += 1;
-                        *out.called_ops.entry(op_name(&i.op)).or_default() += 1;
-                    }
-                }
-                s.finish(module);
-            }
-            module.define_function(id, &mut ctx).map_err(|e| format!("cranelift: {e:?}"))?;
-            module.clear_context(&mut ctx);
-            out.segments.push(Segment { block: b as u32, start, id });
+            let end = starts.get(si + 1).map_or(blk.insts.len() as u32, |&e| e);
+            segs.push((b as u32, start, end));
         }
     }
+    let order = |b: u32| p.order.get(b as usize).copied().unwrap_or(u32::MAX);
+    segs.sort_by_key(|&(b, start, _)| (order(b), start, b));
+    let index: HashMap<(u32, u32), usize> = segs.iter().enumerate().map(|(i, &(b, s, _))| ((b, s), i)).collect();
+
+    let ext = external(p);
+    let consts: HashMap<u32, u64> = p.consts.iter().copied().collect();
+    let ptr = module.target_config().pointer_type();
+    let call_conv = CallConv::triple_default(module.isa().triple());
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
+    sig.returns.push(AbiParam::new(types::I32));
+    let mut exec_sig = Signature::new(call_conv);
+    exec_sig.params.extend([ptr, types::I32, types::I32, types::I64, types::I64].map(AbiParam::new));
+    exec_sig.returns.push(AbiParam::new(types::I32));
+    let mut check_sig = Signature::new(call_conv);
+    check_sig.params.extend([ptr, types::I64].map(AbiParam::new));
+    check_sig.returns.push(AbiParam::new(types::I32));
+
+    let id = module.declare_anonymous_function(&sig).map_err(|e| format!("cranelift: {e}"))?;
+    let mut ctx = module.make_context();
+    let mut fbc = FunctionBuilderContext::new();
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let mut out = Lowered {
+        id,
+        segments: segs.iter().map(|&(b, s, _)| (b, s)).collect(),
+        native: 0,
+        called: 0,
+        called_ops: Default::default(),
+    };
+    {
+        let fb = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+        let mut f = Seg::new(fb, width, &consts, &ext, p.slots, segs.len(), exec_sig, check_sig);
+        let seg_blocks: Vec<Block> = segs.iter().map(|_| f.b.create_block()).collect();
+        // The dispatcher: the first segment with pending lanes, in scheduling order.
+        let dispatch = f.b.create_block();
+        f.b.ins().jump(dispatch, &[]);
+        f.b.switch_to_block(dispatch);
+        for (i, &blk) in seg_blocks.iter().enumerate() {
+            let m = f.pending_any(i);
+            let next = f.b.create_block();
+            f.b.ins().brif(m, blk, &[], next, &[]);
+            f.b.switch_to_block(next);
+        }
+        f.leave();
+        for (i, &(b, start, end)) in segs.iter().enumerate() {
+            f.b.switch_to_block(seg_blocks[i]);
+            f.begin(i, u64::from(end - start) + 1);
+            let blk = &p.blocks[b as usize];
+            let mut parked = false;
+            for k in start..end {
+                let inst = &blk.insts[k as usize];
+                if native(inst) {
+                    f.native(inst)?;
+                    out.native += 1;
+                } else {
+                    let resume = index.get(&(b, k + 1)).copied();
+                    f.call(b, k, resume, dispatch);
+                    out.called += 1;
+                    *out.called_ops.entry(op_name(&inst.op)).or_default() += 1;
+                    parked |= resume.is_some() && k + 1 == end;
+                }
+            }
+            let last = end as usize == blk.insts.len();
+            if last {
+                let target = |e: &Edge| index[&(e.to, 0)];
+                f.terminator(&blk.term, &target)?;
+            }
+            let _ = parked;
+            f.b.ins().jump(dispatch, &[]);
+        }
+        f.b.seal_all_blocks();
+        f.b.finalize(module.target_config());
+    }
+    module.define_function(id, &mut ctx).map_err(|e| format!("cranelift: {e:?}"))?;
+    module.clear_context(&mut ctx);
     Ok(out)
 }
 
-/// One segment being built.
-struct Seg<'a, 'c> {
-    b: FunctionBuilder<'a>,
+/// The function being built, and the segment being built in it.
+pub(crate) struct Seg<'a, 'c> {
+    pub(crate) b: FunctionBuilder<'a>,
     w: usize,
     consts: &'c HashMap<u32, u64>,
     ext: &'c [bool],
     slots: u32,
     ctx: Value,
     regs: Value,
-    mask: [Value; 2],
     exec: Value,
-    exec_sig: cranelift_codegen::ir::SigRef,
-    ret: Block,
+    check_fn: Value,
+    exec_sig: SigRef,
+    check_sig: SigRef,
+    /// Pending lanes of each segment (lanes 0..63, 64..127; the second only past 64 lanes).
+    pend: Vec<(Variable, Option<Variable>)>,
+    /// Lanes that stopped at a group barrier, by the segment they resume at.
+    parked: Vec<(Variable, Option<Variable>)>,
+    /// The wave's steps, and the count at which the deadline is looked at next.
+    steps: Variable,
+    next_check: Variable,
+    /// The current segment's lanes.
+    mask: [Value; 2],
     /// Values of slots this segment has: their lane kind and vectors.
     cache: HashMap<u32, (K, Vec<Value>)>,
-    /// Per pair of lanes (2p, 2p + 1): their `I64X2` store mask.
+    /// Per pair of lanes (2p, 2p + 1): their `I64X2` store mask under the segment's lanes.
     pair_masks: Vec<Option<Value>>,
-    err: Option<String>,
+    pub(crate) err: Option<String>,
 }
 
-const V: Type = types::I32X4;
+pub(crate) const V: Type = types::I32X4;
 
-fn le() -> MemFlagsData {
+pub(crate) fn le() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
@@ -304,75 +287,337 @@ fn mem() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
+/// Offsets in `abi::Ctx`.
+const CTX_EXEC: i32 = 0;
+const CTX_CHECK: i32 = 8;
+const CTX_STATE: i32 = 16;
+const CTX_STEPS: i32 = 24;
+const CTX_NEXT_CHECK: i32 = 32;
+
 impl<'a, 'c> Seg<'a, 'c> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         mut b: FunctionBuilder<'a>,
         w: usize,
         consts: &'c HashMap<u32, u64>,
         ext: &'c [bool],
         slots: u32,
+        nseg: usize,
         exec_sig: Signature,
+        check_sig: Signature,
     ) -> Self {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let p = b.block_params(entry).to_vec();
-        let ret = b.create_block();
-        b.append_block_param(ret, types::I32);
-        let exec = b.ins().load(types::I64, mem(), p[0], 0);
+        let (ctx, regs) = (p[0], p[1]);
+        let exec = b.ins().load(types::I64, mem(), ctx, CTX_EXEC);
+        let check_fn = b.ins().load(types::I64, mem(), ctx, CTX_CHECK);
+        let state = b.ins().load(types::I64, mem(), ctx, CTX_STATE);
         let exec_sig = b.import_signature(exec_sig);
+        let check_sig = b.import_signature(check_sig);
+        let wide = w > 64;
+        let var = |b: &mut FunctionBuilder<'a>, init: Value| {
+            let v = b.declare_var(types::I64);
+            b.def_var(v, init);
+            v
+        };
+        let zero = b.ins().iconst(types::I64, 0);
+        let mut pend = Vec::with_capacity(nseg);
+        let mut parked = Vec::with_capacity(nseg);
+        for s in 0..nseg {
+            let o = (16 * s) as i32;
+            let lo = b.ins().load(types::I64, mem(), state, o);
+            let lo = var(&mut b, lo);
+            let hi = wide.then(|| {
+                let x = b.ins().load(types::I64, mem(), state, o + 8);
+                var(&mut b, x)
+            });
+            pend.push((lo, hi));
+            let plo = var(&mut b, zero);
+            let phi = wide.then(|| var(&mut b, zero));
+            parked.push((plo, phi));
+        }
+        let s0 = b.ins().load(types::I64, mem(), ctx, CTX_STEPS);
+        let steps = var(&mut b, s0);
+        let n0 = b.ins().load(types::I64, mem(), ctx, CTX_NEXT_CHECK);
+        let next_check = var(&mut b, n0);
         Seg {
             b,
             w,
             consts,
             ext,
             slots,
-            ctx: p[0],
-            regs: p[1],
-            mask: [p[2], p[3]],
+            ctx,
+            regs,
             exec,
+            check_fn,
             exec_sig,
-            ret,
+            check_sig,
+            pend,
+            parked,
+            steps,
+            next_check,
+            mask: [zero, zero],
             cache: HashMap::new(),
             pair_masks: vec![None; w / 2],
             err: None,
         }
     }
 
-    fn nv(&self) -> usize {
+    pub(crate) fn nv(&self) -> usize {
         self.w / 4
     }
 
-    fn finish(mut self, module: &JITModule) {
-        let zero = self.b.ins().iconst(types::I32, 0);
-        self.b.ins().jump(self.ret, &[zero.into()]);
-        self.b.switch_to_block(self.ret);
-        let r = self.b.block_params(self.ret)[0];
-        self.b.ins().return_(&[r]);
-        self.b.seal_all_blocks();
-        self.b.finalize(module.target_config());
+    fn read(&mut self, v: (Variable, Option<Variable>)) -> [Value; 2] {
+        let lo = self.b.use_var(v.0);
+        let hi = match v.1 {
+            Some(h) => self.b.use_var(h),
+            None => self.b.ins().iconst(types::I64, 0),
+        };
+        [lo, hi]
     }
 
-    /// Instruction `k` through the interpreter; leaves the function when it parks or fails.
-    fn call(&mut self, k: u32) {
-        let kv = self.b.ins().iconst(types::I32, i64::from(k));
-        let c = self.b.ins().call_indirect(self.exec_sig, self.exec, &[self.ctx, kv]);
+    fn write(&mut self, v: (Variable, Option<Variable>), m: [Value; 2]) {
+        self.b.def_var(v.0, m[0]);
+        if let Some(h) = v.1 {
+            self.b.def_var(h, m[1]);
+        }
+    }
+
+    /// Adds `m` to the lanes of `v`.
+    fn add(&mut self, v: (Variable, Option<Variable>), m: [Value; 2]) {
+        let old = self.read(v);
+        let new = [self.b.ins().bor(old[0], m[0]), self.b.ins().bor(old[1], m[1])];
+        self.write(v, new);
+    }
+
+    /// Whether segment `i` has pending lanes (an i64, non-zero when it has).
+    fn pending_any(&mut self, i: usize) -> Value {
+        let [lo, hi] = self.read(self.pend[i]);
+        if self.w > 64 {
+            self.b.ins().bor(lo, hi)
+        } else {
+            lo
+        }
+    }
+
+    /// No segment has lanes left: the parked ones go to the state array, the steps back.
+    fn leave(&mut self) {
+        let state = self.b.ins().load(types::I64, mem(), self.ctx, CTX_STATE);
+        for s in 0..self.parked.len() {
+            let [lo, hi] = self.read(self.parked[s]);
+            self.b.ins().store(mem(), lo, state, (16 * s) as i32);
+            self.b.ins().store(mem(), hi, state, (16 * s + 8) as i32);
+        }
+        self.save_steps();
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+    }
+
+    fn save_steps(&mut self) {
+        let s = self.b.use_var(self.steps);
+        self.b.ins().store(mem(), s, self.ctx, CTX_STEPS);
+        let n = self.b.use_var(self.next_check);
+        self.b.ins().store(mem(), n, self.ctx, CTX_NEXT_CHECK);
+    }
+
+    /// Returns `code` from the function (an error: the steps are saved for the message).
+    fn fail(&mut self, code: u32) {
+        self.save_steps();
+        let c = self.b.ins().iconst(types::I32, i64::from(code as i32));
+        self.b.ins().return_(&[c]);
+    }
+
+    /// Starts segment `i` (of `n` steps): its pending lanes become the mask; the steps grow
+    /// and every so often the deadline and budget are looked at.
+    fn begin(&mut self, i: usize, n: u64) {
+        self.cache.clear();
+        self.pair_masks.iter_mut().for_each(|m| *m = None);
+        self.mask = self.read(self.pend[i]);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.write(self.pend[i], [zero, zero]);
+        let s = self.b.use_var(self.steps);
+        let s = self.b.ins().iadd_imm_u(s, n as i64);
+        self.b.def_var(self.steps, s);
+        let due = self.b.use_var(self.next_check);
+        let late = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, s, due);
+        let (check, go) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(late, check, &[], go, &[]);
+        self.b.switch_to_block(check);
+        let c = self.b.ins().call_indirect(self.check_sig, self.check_fn, &[self.ctx, s]);
         let r = self.b.inst_results(c)[0];
-        let parked = self.b.ins().iconst(types::I32, i64::from(k) + 1);
-        let failed = self.b.ins().iconst(types::I32, -1);
+        let next = self.b.ins().iadd_imm_u(s, crate::interp::DEADLINE_EVERY as i64);
+        self.b.def_var(self.next_check, next);
+        let (bad, ok) = (self.b.create_block(), go);
+        self.b.ins().brif(r, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        self.fail(u32::MAX);
+        self.b.switch_to_block(go);
+    }
+
+    /// Instruction `k` of block `b` through the interpreter. A group barrier parks the lanes
+    /// for segment `resume` and goes back to the dispatcher; an error leaves the function.
+    fn call(&mut self, b: u32, k: u32, resume: Option<usize>, dispatch: Block) {
+        let bv = self.b.ins().iconst(types::I32, i64::from(b));
+        let kv = self.b.ins().iconst(types::I32, i64::from(k));
+        let c = self.b.ins().call_indirect(self.exec_sig, self.exec, &[self.ctx, bv, kv, self.mask[0], self.mask[1]]);
+        let r = self.b.inst_results(c)[0];
+        let (other, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(r, other, &[], cont, &[]);
+        self.b.switch_to_block(other);
         let one = self.b.ins().icmp_imm_u(IntCC::Equal, r, 1);
-        let code = self.b.ins().select(one, parked, failed);
-        let cont = self.b.create_block();
-        self.b.ins().brif(r, self.ret, &[code.into()], cont, &[]);
+        let (park, bad) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(one, park, &[], bad, &[]);
+        self.b.switch_to_block(park);
+        match resume {
+            Some(s) => {
+                self.add(self.parked[s], self.mask);
+                self.b.ins().jump(dispatch, &[]);
+            }
+            None => self.fail(u32::MAX - 3),
+        }
+        self.b.switch_to_block(bad);
+        self.fail(u32::MAX);
         self.b.switch_to_block(cont);
     }
 
-    fn splat(&mut self, bits: u32) -> Value {
+    /// The lanes (of the segment's mask) whose `i1` slot `s` is true.
+    fn true_lanes(&mut self, s: u32) -> [Value; 2] {
+        let v = self.get(s, K::B);
+        self.lane_bits(&v)
+    }
+
+    /// A scalar bit mask (lanes 0..63, 64..127) of `I32X4` lane masks, cut to the segment's.
+    fn lane_bits(&mut self, v: &[Value]) -> [Value; 2] {
+        let mut out = [self.b.ins().iconst(types::I64, 0), self.b.ins().iconst(types::I64, 0)];
+        for (j, &x) in v.iter().enumerate() {
+            let bits = self.b.ins().vhigh_bits(types::I64, x);
+            let bits = if !(4 * j).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((4 * j) % 64) as i64) } else { bits };
+            out[4 * j / 64] = self.b.ins().bor(out[4 * j / 64], bits);
+        }
+        [self.b.ins().band(out[0], self.mask[0]), self.b.ins().band(out[1], self.mask[1])]
+    }
+
+    /// The lanes of the segment's mask whose raw bits in slot `s` equal `v`.
+    fn equal_lanes(&mut self, s: u32, v: u64) -> [Value; 2] {
+        let mut out = [self.b.ins().iconst(types::I64, 0), self.b.ins().iconst(types::I64, 0)];
+        let c = self.b.ins().iconst(types::I64, v as i64);
+        let c = self.b.ins().splat(types::I64X2, c);
+        for q in 0..self.w / 2 {
+            let o = self.off(s, 0) + (16 * q) as i32;
+            let x = self.b.ins().load(types::I64X2, mem(), self.regs, o);
+            let e = self.b.ins().icmp(IntCC::Equal, x, c);
+            let bits = self.b.ins().vhigh_bits(types::I64, e);
+            let bits = if !(2 * q).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((2 * q) % 64) as i64) } else { bits };
+            out[2 * q / 64] = self.b.ins().bor(out[2 * q / 64], bits);
+        }
+        [self.b.ins().band(out[0], self.mask[0]), self.b.ins().band(out[1], self.mask[1])]
+    }
+
+    /// The `I64X2` mask of lanes 2q, 2q + 1 in `m`.
+    fn pair_mask_of(&mut self, m: [Value; 2], q: usize) -> Value {
+        let word = m[q / 32];
+        let sh = if !(2 * q).is_multiple_of(64) { self.b.ins().ushr_imm_u(word, ((2 * q) % 64) as i64) } else { word };
+        let v = self.b.ins().splat(types::I64X2, sh);
+        let bits = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(&[1u64.to_le_bytes(), 2u64.to_le_bytes()].concat()[..]));
+        let bits = self.b.ins().vconst(types::I64X2, bits);
+        let x = self.b.ins().band(v, bits);
+        let z = self.b.ins().iconst(types::I64, 0);
+        let z = self.b.ins().splat(types::I64X2, z);
+        self.b.ins().icmp(IntCC::NotEqual, x, z)
+    }
+
+    /// An edge's phi copies for the lanes of `m` (all read before any is written when they
+    /// overlap), then those lanes wait at its target.
+    fn take(&mut self, e: &Edge, m: [Value; 2], target: usize) {
+        if !e.copies.is_empty() {
+            let pms: Vec<Value> = (0..self.w / 2).map(|q| self.pair_mask_of(m, q)).collect();
+            let mut srcs: Vec<Vec<Value>> = Vec::new();
+            for (n, &(dst, src)) in e.copies.iter().enumerate() {
+                if !self.check(dst) || !self.check(src) {
+                    continue;
+                }
+                let base = self.off(src, 0);
+                let v: Vec<Value> = (0..self.w / 2)
+                    .map(|q| self.b.ins().load(types::I64X2, mem(), self.regs, base + (16 * q) as i32))
+                    .collect();
+                if e.overlap {
+                    srcs.push(v);
+                    continue;
+                }
+                let _ = n;
+                self.put_raw(dst, &v, &pms);
+            }
+            if e.overlap {
+                for (&(dst, _), v) in e.copies.iter().zip(srcs) {
+                    self.put_raw(dst, &v, &pms);
+                }
+            }
+        }
+        self.add(self.pend[target], m);
+    }
+
+    /// Raw `u64` lanes into slot `dst` under the pair masks.
+    fn put_raw(&mut self, dst: u32, v: &[Value], pms: &[Value]) {
+        for (q, (&x, &pm)) in v.iter().zip(pms).enumerate() {
+            let o = self.off(dst, 0) + (16 * q) as i32;
+            let old = self.b.ins().load(types::I64X2, mem(), self.regs, o);
+            let new = self.b.ins().bitselect(pm, x, old);
+            self.b.ins().store(mem(), new, self.regs, o);
+        }
+    }
+
+    /// A block's terminator for the segment's lanes.
+    fn terminator(&mut self, t: &XTerm, target: &dyn Fn(&Edge) -> usize) -> Result<(), String> {
+        match t {
+            XTerm::Ret => {}
+            XTerm::Unreachable => {
+                let (bad, ok) = (self.b.create_block(), self.b.create_block());
+                let any = self.b.ins().bor(self.mask[0], self.mask[1]);
+                self.b.ins().brif(any, bad, &[], ok, &[]);
+                self.b.switch_to_block(bad);
+                self.fail(u32::MAX - 1);
+                self.b.switch_to_block(ok);
+            }
+            XTerm::Br(e) => self.take(e, self.mask, target(e)),
+            XTerm::CondBr { cond, then, otherwise } => {
+                if !self.check(*cond) {
+                    return Err(self.err.take().unwrap_or_default());
+                }
+                let t = self.true_lanes(*cond);
+                let f = [self.b.ins().band_not(self.mask[0], t[0]), self.b.ins().band_not(self.mask[1], t[1])];
+                self.take(then, t, target(then));
+                self.take(otherwise, f, target(otherwise));
+            }
+            XTerm::Switch { cond, default, cases } => {
+                if !self.check(*cond) {
+                    return Err(self.err.take().unwrap_or_default());
+                }
+                let mut left = self.mask;
+                for (v, e) in cases.iter() {
+                    let m = self.equal_lanes(*cond, *v);
+                    let m = [self.b.ins().band(m[0], left[0]), self.b.ins().band(m[1], left[1])];
+                    self.take(e, m, target(e));
+                    left = [self.b.ins().band_not(left[0], m[0]), self.b.ins().band_not(left[1], m[1])];
+                }
+                self.take(default, left, target(default));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn splat(&mut self, bits: u32) -> Value {
         let x = self.b.ins().iconst(types::I32, i64::from(bits as i32));
         self.b.ins().splat(V, x)
     }
 
-    fn check(&mut self, s: u32) -> bool {
+    pub(crate) fn check(&mut self, s: u32) -> bool {
         if s >= self.slots {
             self.err.get_or_insert_with(|| format!("slot {s} past the register file"));
             return false;
@@ -381,12 +626,12 @@ impl<'a, 'c> Seg<'a, 'c> {
     }
 
     /// The byte offset of lanes `4j..` of slot `s`.
-    fn off(&self, s: u32, j: usize) -> i32 {
+    pub(crate) fn off(&self, s: u32, j: usize) -> i32 {
         ((s as usize * self.w + 4 * j) * 8) as i32
     }
 
     /// Slot `s` as kind `k`.
-    fn get(&mut self, s: u32, k: K) -> Vec<Value> {
+    pub(crate) fn get(&mut self, s: u32, k: K) -> Vec<Value> {
         if let Some((k0, v)) = self.cache.get(&s).cloned() {
             return self.convert(v, k0, k);
         }
@@ -431,7 +676,7 @@ impl<'a, 'c> Seg<'a, 'c> {
         v
     }
 
-    fn convert(&mut self, v: Vec<Value>, from: K, to: K) -> Vec<Value> {
+    pub(crate) fn convert(&mut self, v: Vec<Value>, from: K, to: K) -> Vec<Value> {
         match (from, to) {
             (K::B, K::I | K::F) => {
                 let one = self.splat(1);
@@ -451,31 +696,18 @@ impl<'a, 'c> Seg<'a, 'c> {
         }
     }
 
-    /// The `I64X2` store mask of lanes 2q, 2q + 1.
+    /// The `I64X2` store mask of lanes 2q, 2q + 1 of the segment.
     fn pair_mask(&mut self, q: usize) -> Value {
         if let Some(m) = self.pair_masks[q] {
             return m;
         }
-        let word = self.mask[q / 32];
-        let sh = self.b.ins().ushr_imm_u(word, ((2 * q) % 64) as i64);
-        let v = self.b.ins().splat(types::I64X2, sh);
-        let bits = self
-            .b
-            .func
-            .dfg
-            .constants
-            .insert(ConstantData::from(&[1u64.to_le_bytes(), 2u64.to_le_bytes()].concat()[..]));
-        let bits = self.b.ins().vconst(types::I64X2, bits);
-        let x = self.b.ins().band(v, bits);
-        let z = self.b.ins().iconst(types::I64, 0);
-        let z = self.b.ins().splat(types::I64X2, z);
-        let m = self.b.ins().icmp(IntCC::NotEqual, x, z);
+        let m = self.pair_mask_of(self.mask, q);
         self.pair_masks[q] = Some(m);
         m
     }
 
     /// Defines slot `s` as `v` (of kind `k`), stored when read elsewhere.
-    fn def(&mut self, s: u32, k: K, v: Vec<Value>) {
+    pub(crate) fn def(&mut self, s: u32, k: K, v: Vec<Value>) {
         if !self.check(s) {
             return;
         }
@@ -493,310 +725,6 @@ impl<'a, 'c> Seg<'a, 'c> {
             }
         }
         self.cache.insert(s, (k, v));
-    }
-
-    fn arg(&mut self, i: &XInst, j: usize, k: K) -> Vec<Value> {
-        self.get(i.args[j], k)
-    }
-
-    fn f(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(types::F32X4, le(), x)
-    }
-
-    fn i(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(V, le(), x)
-    }
-
-    /// Lane-wise `g` over float operands, giving floats.
-    fn fmap(&mut self, ops: &[Vec<Value>], g: impl Fn(&mut FunctionBuilder<'a>, &[Value]) -> Value) -> Vec<Value> {
-        (0..self.nv())
-            .map(|j| {
-                let xs: Vec<Value> = ops.iter().map(|o| o[j]).collect::<Vec<_>>();
-                let xs: Vec<Value> = xs.into_iter().map(|x| self.f(x)).collect();
-                let r = g(&mut self.b, &xs);
-                self.i(r)
-            })
-            .collect()
-    }
-
-    /// Lane-wise `g` over integer-lane operands (masks, ints, float bits as they are).
-    fn imap(&mut self, ops: &[Vec<Value>], g: impl Fn(&mut FunctionBuilder<'a>, &[Value]) -> Value) -> Vec<Value> {
-        (0..self.nv())
-            .map(|j| {
-                let xs: Vec<Value> = ops.iter().map(|o| o[j]).collect();
-                g(&mut self.b, &xs)
-            })
-            .collect()
-    }
-
-    /// A float compare's lane mask.
-    fn fcmp(b: &mut FunctionBuilder<'_>, p: CmpPred, x: Value, y: Value) -> Value {
-        use CmpPred::*;
-        let cc = match p {
-            FOeq => FloatCC::Equal,
-            FOgt => FloatCC::GreaterThan,
-            FOge => FloatCC::GreaterThanOrEqual,
-            FOlt => FloatCC::LessThan,
-            FOle => FloatCC::LessThanOrEqual,
-            FOrd => FloatCC::Ordered,
-            FUno => FloatCC::Unordered,
-            FUgt => FloatCC::UnorderedOrGreaterThan,
-            FUge => FloatCC::UnorderedOrGreaterThanOrEqual,
-            FUlt => FloatCC::UnorderedOrLessThan,
-            FUle => FloatCC::UnorderedOrLessThanOrEqual,
-            FUne => FloatCC::NotEqual,
-            FOne => {
-                let o = b.ins().fcmp(FloatCC::Ordered, x, y);
-                let n = b.ins().fcmp(FloatCC::NotEqual, x, y);
-                return b.ins().band(o, n);
-            }
-            FUeq => {
-                let u = b.ins().fcmp(FloatCC::Unordered, x, y);
-                let e = b.ins().fcmp(FloatCC::Equal, x, y);
-                return b.ins().bor(u, e);
-            }
-            FFalse | FTrue => {
-                // Every lane equal to itself or not: all ones; FFalse its complement.
-                let e = b.ins().fcmp(FloatCC::Equal, x, x);
-                let n = b.ins().fcmp(FloatCC::NotEqual, x, x);
-                let all = b.ins().bor(e, n);
-                return if p == FTrue { all } else { b.ins().bnot(all) };
-            }
-            _ => FloatCC::Equal,
-        };
-        b.ins().fcmp(cc, x, y)
-    }
-
-    fn icc(p: CmpPred) -> IntCC {
-        use CmpPred::*;
-        match p {
-            IEq => IntCC::Equal,
-            INe => IntCC::NotEqual,
-            IUgt => IntCC::UnsignedGreaterThan,
-            IUge => IntCC::UnsignedGreaterThanOrEqual,
-            IUlt => IntCC::UnsignedLessThan,
-            IUle => IntCC::UnsignedLessThanOrEqual,
-            ISgt => IntCC::SignedGreaterThan,
-            ISge => IntCC::SignedGreaterThanOrEqual,
-            ISlt => IntCC::SignedLessThan,
-            _ => IntCC::SignedLessThanOrEqual,
-        }
-    }
-
-    /// A natively compiled instruction.
-    fn native(&mut self, i: &XInst) -> Result<(), String> {
-        let d = i.dst;
-        match &i.op {
-            Op::Binary(op, s) => {
-                let k = kind(*s).ok_or("binary type")?;
-                let (x, y) = (self.arg(i, 0, k), self.arg(i, 1, k));
-                use BinOp::*;
-                let r = match op {
-                    FAdd | FSub | FMul | FDiv => self.fmap(&[x, y], |b, v| match op {
-                        FAdd => b.ins().fadd(v[0], v[1]),
-                        FSub => b.ins().fsub(v[0], v[1]),
-                        FMul => b.ins().fmul(v[0], v[1]),
-                        _ => b.ins().fdiv(v[0], v[1]),
-                    }),
-                    Shl | LShr | AShr => {
-                        let sh = (i.imm[1].unwrap_or(0) % 32) as i64;
-                        self.imap(&[x], |b, v| match op {
-                            Shl => b.ins().ishl_imm_u(v[0], sh),
-                            LShr => b.ins().ushr_imm_u(v[0], sh),
-                            _ => b.ins().sshr_imm_u(v[0], sh),
-                        })
-                    }
-                    _ => self.imap(&[x, y], |b, v| match op {
-                        Add => b.ins().iadd(v[0], v[1]),
-                        Sub => b.ins().isub(v[0], v[1]),
-                        Mul => b.ins().imul(v[0], v[1]),
-                        And => b.ins().band(v[0], v[1]),
-                        Or => b.ins().bor(v[0], v[1]),
-                        _ => b.ins().bxor(v[0], v[1]),
-                    }),
-                };
-                self.def(d, k, r);
-            }
-            Op::Cmp(p, s) => {
-                let k = kind(*s).ok_or("compare type")?;
-                let (x, y) = (self.arg(i, 0, k), self.arg(i, 1, k));
-                let p = *p;
-                let r = if k == K::F {
-                    let nv = self.nv();
-                    (0..nv)
-                        .map(|j| {
-                            let (a, c) = (self.f(x[j]), self.f(y[j]));
-                            Self::fcmp(&mut self.b, p, a, c)
-                        })
-                        .collect()
-                } else {
-                    self.imap(&[x, y], |b, v| b.ins().icmp(Self::icc(p), v[0], v[1]))
-                };
-                self.def(d, K::B, r);
-            }
-            Op::Select => {
-                let c = self.arg(i, 0, K::B);
-                for k in 0..i.dst_ty.slots() {
-                    let kk = kind(i.dst_ty.slot(k)).ok_or("select type")?;
-                    let t = self.get(i.args[1] + k, kk);
-                    let e = self.get(i.args[2] + k, kk);
-                    let r = self.imap(&[c.clone(), t, e], |b, v| b.ins().bitselect(v[0], v[1], v[2]));
-                    self.def(d + k, kk, r);
-                }
-            }
-            Op::Cast(op, from, _) => {
-                let kf = kind(*from).ok_or("cast type")?;
-                let x = self.arg(i, 0, kf);
-                let (k, r) = match op {
-                    CastOp::ZExt => (K::I, self.convert(x, K::B, K::I)),
-                    CastOp::SExt => (K::I, x),
-                    CastOp::Trunc => (K::B, self.convert(x, K::I, K::B)),
-                    CastOp::FPToSI | CastOp::FPToUI => {
-                        let signed = *op == CastOp::FPToSI;
-                        (
-                            K::I,
-                            self.imap(&[x], |b, v| {
-                                let f = b.ins().bitcast(types::F32X4, le(), v[0]);
-                                if signed {
-                                    b.ins().fcvt_to_sint_sat(V, f)
-                                } else {
-                                    b.ins().fcvt_to_uint_sat(V, f)
-                                }
-                            }),
-                        )
-                    }
-                    _ => {
-                        let signed = *op == CastOp::SIToFP;
-                        // An i1 reads as 0 / 1 (unsigned) or 0 / -1 (signed): its mask.
-                        let x = if kf == K::B && !signed { self.convert(x, K::B, K::I) } else { x };
-                        (
-                            K::F,
-                            self.imap(&[x], |b, v| {
-                                let f = if signed {
-                                    b.ins().fcvt_from_sint(types::F32X4, v[0])
-                                } else {
-                                    b.ins().fcvt_from_uint(types::F32X4, v[0])
-                                };
-                                b.ins().bitcast(V, le(), f)
-                            }),
-                        )
-                    }
-                };
-                self.def(d, k, r);
-            }
-            Op::Insert(at) => {
-                let n = i.dst_ty.slots().min(i.arg_slots[0]);
-                let vn = i.arg_slots[1].min(n.saturating_sub(*at));
-                for k in 0..n {
-                    let kk = kind(i.dst_ty.slot(k)).ok_or("insert type")?;
-                    let src = if k >= *at && k < at + vn { i.args[1] + (k - at) } else { i.args[0] + k };
-                    let v = self.get(src, kk);
-                    self.def(d + k, kk, v);
-                }
-            }
-            Op::Dx(dx) => self.dx(*dx, i)?,
-            _ => return Err(format!("{:?} is not native", i.op)),
-        }
-        match self.err.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    fn dx(&mut self, dx: Dx, i: &XInst) -> Result<(), String> {
-        let d = i.dst;
-        match dx {
-            Dx::FUnary(op) => {
-                let x = self.arg(i, 0, K::F);
-                let r = match op {
-                    FUnary::FAbs => {
-                        let m = self.splat(0x7FFF_FFFF);
-                        self.imap(&[x], |b, v| b.ins().band(v[0], m))
-                    }
-                    FUnary::Saturate => {
-                        let (zero, one) = (self.splat(0), self.splat(1.0f32.to_bits()));
-                        self.imap(&[x], |b, v| {
-                            // x < 0 → +0; then > 1 → 1; NaN → +0 (as alu's clamp; -0 stays).
-                            let f = b.ins().bitcast(types::F32X4, le(), v[0]);
-                            let (fz, fo) =
-                                (b.ins().bitcast(types::F32X4, le(), zero), b.ins().bitcast(types::F32X4, le(), one));
-                            let lt = b.ins().fcmp(FloatCC::LessThan, f, fz);
-                            let t = b.ins().bitselect(lt, zero, v[0]);
-                            let tf = b.ins().bitcast(types::F32X4, le(), t);
-                            let gt = b.ins().fcmp(FloatCC::GreaterThan, tf, fo);
-                            let t = b.ins().bitselect(gt, one, t);
-                            let nan = b.ins().fcmp(FloatCC::Unordered, f, f);
-                            b.ins().bitselect(nan, zero, t)
-                        })
-                    }
-                    _ => self.fmap(&[x], |b, v| match op {
-                        FUnary::Sqrt => b.ins().sqrt(v[0]),
-                        FUnary::RoundNe => b.ins().nearest(v[0]),
-                        FUnary::RoundNi => b.ins().floor(v[0]),
-                        FUnary::RoundPi => b.ins().ceil(v[0]),
-                        _ => b.ins().trunc(v[0]),
-                    }),
-                };
-                self.def(d, K::F, r);
-            }
-            Dx::FMad => {
-                let ops = [self.arg(i, 0, K::F), self.arg(i, 1, K::F), self.arg(i, 2, K::F)];
-                let r = self.fmap(&ops, |b, v| {
-                    let m = b.ins().fmul(v[0], v[1]);
-                    b.ins().fadd(m, v[2])
-                });
-                self.def(d, K::F, r);
-            }
-            Dx::Dot(n) => {
-                let n = n as usize;
-                let ops: Vec<Vec<Value>> = (0..2 * n).map(|j| self.arg(i, j, K::F)).collect();
-                let r = self.fmap(&ops, |b, v| {
-                    let mut acc = b.ins().fmul(v[0], v[n]);
-                    for k in 1..n {
-                        let m = b.ins().fmul(v[k], v[n + k]);
-                        acc = b.ins().fadd(acc, m);
-                    }
-                    acc
-                });
-                self.def(d, K::F, r);
-            }
-            Dx::MinMax(op) => {
-                let k = if matches!(op, MinMax::FMax | MinMax::FMin) { K::F } else { K::I };
-                let (x, y) = (self.arg(i, 0, k), self.arg(i, 1, k));
-                let r = self.imap(&[x, y], |b, v| match op {
-                    MinMax::FMax | MinMax::FMin => {
-                        // alu::minmax: b when it is greater (less) or a is NaN, else a.
-                        let (fa, fb) =
-                            (b.ins().bitcast(types::F32X4, le(), v[0]), b.ins().bitcast(types::F32X4, le(), v[1]));
-                        let cc = if op == MinMax::FMax { FloatCC::GreaterThan } else { FloatCC::LessThan };
-                        let better = b.ins().fcmp(cc, fb, fa);
-                        let nan = b.ins().fcmp(FloatCC::Unordered, fa, fa);
-                        let take = b.ins().bor(better, nan);
-                        b.ins().bitselect(take, v[1], v[0])
-                    }
-                    MinMax::IMax => b.ins().smax(v[0], v[1]),
-                    MinMax::IMin => b.ins().smin(v[0], v[1]),
-                    MinMax::UMax => b.ins().umax(v[0], v[1]),
-                    MinMax::UMin => b.ins().umin(v[0], v[1]),
-                });
-                self.def(d, k, r);
-            }
-            Dx::IMad | Dx::UMad => {
-                let ops = [self.arg(i, 0, K::I), self.arg(i, 1, K::I), self.arg(i, 2, K::I)];
-                let r = self.imap(&ops, |b, v| {
-                    let m = b.ins().imul(v[0], v[1]);
-                    b.ins().iadd(m, v[2])
-                });
-                self.def(d, K::I, r);
-            }
-            Dx::Bitcast(c) => {
-                let (from, to) = if c == DxBitcast::I32ToF32 { (K::I, K::F) } else { (K::F, K::I) };
-                let x = self.arg(i, 0, from);
-                self.def(d, to, x);
-            }
-            _ => return Err(format!("{dx:?} is not native")),
-        }
-        Ok(())
     }
 }
 

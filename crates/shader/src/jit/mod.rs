@@ -26,13 +26,14 @@
 
 mod abi;
 mod lower;
+mod ops;
 #[cfg(test)]
 mod tests;
 
 use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 
-pub(crate) use abi::run_segment;
+pub(crate) use abi::run;
 pub use abi::Code;
 
 use crate::interp::program::Program;
