@@ -493,7 +493,8 @@ impl<'a, 'c> Seg<'a, 'c> {
         let mut out = [self.b.ins().iconst(types::I64, 0), self.b.ins().iconst(types::I64, 0)];
         for (j, &x) in v.iter().enumerate() {
             let bits = self.b.ins().vhigh_bits(types::I64, x);
-            let bits = if !(4 * j).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((4 * j) % 64) as i64) } else { bits };
+            let bits =
+                if !(4 * j).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((4 * j) % 64) as i64) } else { bits };
             out[4 * j / 64] = self.b.ins().bor(out[4 * j / 64], bits);
         }
         [self.b.ins().band(out[0], self.mask[0]), self.b.ins().band(out[1], self.mask[1])]
@@ -509,7 +510,8 @@ impl<'a, 'c> Seg<'a, 'c> {
             let x = self.b.ins().load(types::I64X2, mem(), self.regs, o);
             let e = self.b.ins().icmp(IntCC::Equal, x, c);
             let bits = self.b.ins().vhigh_bits(types::I64, e);
-            let bits = if !(2 * q).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((2 * q) % 64) as i64) } else { bits };
+            let bits =
+                if !(2 * q).is_multiple_of(64) { self.b.ins().ishl_imm_u(bits, ((2 * q) % 64) as i64) } else { bits };
             out[2 * q / 64] = self.b.ins().bor(out[2 * q / 64], bits);
         }
         [self.b.ins().band(out[0], self.mask[0]), self.b.ins().band(out[1], self.mask[1])]

@@ -49,7 +49,7 @@ pub(crate) fn native(i: &XInst) -> bool {
                 && match (op, s) {
                     (Add | Sub | Mul, Some(K::I)) => true,
                     (And | Or | Xor, Some(K::I | K::B)) => true,
-                    (Shl | LShr | AShr, Some(K::I)) => i.imm.get(1).is_some_and(Option::is_some),
+                    (Shl | LShr | AShr | UDiv | SDiv | URem | SRem, Some(K::I)) => true,
                     (FAdd | FSub | FMul | FDiv, Some(K::F)) => true,
                     _ => false,
                 }
@@ -211,6 +211,47 @@ impl<'a> Seg<'a, '_> {
                         FMul => b.ins().fmul(v[0], v[1]),
                         _ => b.ins().fdiv(v[0], v[1]),
                     }),
+                    Shl | LShr | AShr | UDiv | SDiv | URem | SRem
+                        if !(matches!(op, Shl | LShr | AShr) && i.imm[1].is_some()) =>
+                    {
+                        // Per lane: x86 has no vector division, nor (before AVX2) shifts by
+                        // a vector; Cranelift masks a scalar i32 shift by 31, alu takes it
+                        // modulo 32. Division as alu: a zero divisor gives all ones, the
+                        // signed overflow (MIN / -1) wraps to MIN with remainder 0.
+                        let op = *op;
+                        self.imap(&[x, y], |b, v| {
+                            let mut out = v[0];
+                            for l in 0..4u8 {
+                                let (a, c) = (b.ins().extractlane(v[0], l), b.ins().extractlane(v[1], l));
+                                let r = match op {
+                                    Shl => b.ins().ishl(a, c),
+                                    LShr => b.ins().ushr(a, c),
+                                    AShr => b.ins().sshr(a, c),
+                                    _ => {
+                                        let one = b.ins().iconst(types::I32, 1);
+                                        let zero = b.ins().icmp_imm_u(IntCC::Equal, c, 0);
+                                        let mut safe = b.ins().select(zero, one, c);
+                                        if matches!(op, SDiv | SRem) {
+                                            let min = b.ins().icmp_imm_u(IntCC::Equal, a, 0x8000_0000);
+                                            let neg1 = b.ins().icmp_imm_u(IntCC::Equal, c, 0xFFFF_FFFF);
+                                            let both = b.ins().band(min, neg1);
+                                            safe = b.ins().select(both, one, safe);
+                                        }
+                                        let q = match op {
+                                            UDiv => b.ins().udiv(a, safe),
+                                            URem => b.ins().urem(a, safe),
+                                            SDiv => b.ins().sdiv(a, safe),
+                                            _ => b.ins().srem(a, safe),
+                                        };
+                                        let ones = b.ins().iconst(types::I32, -1);
+                                        b.ins().select(zero, ones, q)
+                                    }
+                                };
+                                out = b.ins().insertlane(out, r, l);
+                            }
+                            out
+                        })
+                    }
                     Shl | LShr | AShr => {
                         let sh = (i.imm[1].unwrap_or(0) % 32) as i64;
                         self.imap(&[x], |b, v| match op {

@@ -169,11 +169,15 @@ impl Gen {
                 self.emit(Op::Binary(op, Scalar::I32), vec![a, b], 1);
             }
             1 => {
-                let ops = [Shl, LShr, AShr];
-                let op = ops[self.next() as usize % 3];
+                let ops = [Shl, LShr, AShr, UDiv, SDiv, URem, SRem];
+                let op = ops[self.next() as usize % ops.len()];
                 let a = self.pick(1);
-                let sh = self.next() % 40;
-                let b = self.f.add_value(Type::Scalar(Scalar::I32), Def::Const([sh].into()));
+                let b = if self.next().is_multiple_of(2) {
+                    let sh = self.next() % 40;
+                    self.f.add_value(Type::Scalar(Scalar::I32), Def::Const([sh].into()))
+                } else {
+                    self.pick(1)
+                };
                 self.emit(Op::Binary(op, Scalar::I32), vec![a, b], 1);
             }
             2 => {
