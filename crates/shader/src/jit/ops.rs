@@ -46,13 +46,12 @@ pub(crate) fn native(i: &XInst) -> bool {
             let s = kind(*s);
             d == s
                 && all(2, s.unwrap_or(K::I))
-                && match (op, s) {
-                    (Add | Sub | Mul, Some(K::I)) => true,
-                    (And | Or | Xor, Some(K::I | K::B)) => true,
-                    (Shl | LShr | AShr | UDiv | SDiv | URem | SRem, Some(K::I)) => true,
-                    (FAdd | FSub | FMul | FDiv, Some(K::F)) => true,
-                    _ => false,
-                }
+                && matches!(
+                    (op, s),
+                    (Add | Sub | Mul | Shl | LShr | AShr | UDiv | SDiv | URem | SRem, Some(K::I))
+                        | (And | Or | Xor, Some(K::I | K::B))
+                        | (FAdd | FSub | FMul | FDiv, Some(K::F))
+                )
         }
         Op::Cmp(p, s) => {
             let s = kind(*s);
