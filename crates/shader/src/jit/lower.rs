@@ -218,7 +218,6 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
             f.b.switch_to_block(seg_blocks[i]);
             f.begin(i, u64::from(end - start) + 1);
             let blk = &p.blocks[b as usize];
-            let mut parked = false;
             for k in start..end {
                 let inst = &blk.insts[k as usize];
                 if native(inst) {
@@ -229,15 +228,18 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
                     f.call(b, k, resume, dispatch);
                     out.called += 1;
                     *out.called_ops.entry(op_name(&inst.op)).or_default() += 1;
-                    parked |= resume.is_some() && k + 1 == end;
                 }
             }
             let last = end as usize == blk.insts.len();
             if last {
                 let target = |e: &Edge| index[&(e.to, 0)];
                 f.terminator(&blk.term, &target)?;
+            } else {
+                // The segment ends with a barrier that did not stop the lanes (no group sync,
+                // or a wave of no group): they go on with the rest of the block.
+                let next = index[&(b, end)];
+                f.add(f.pend[next], f.mask);
             }
-            let _ = parked;
             f.b.ins().jump(dispatch, &[]);
         }
         f.b.seal_all_blocks();

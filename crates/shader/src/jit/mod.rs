@@ -25,6 +25,7 @@
 //! compiled functions' calling convention, the call table, ownership of the code memory).
 
 mod abi;
+pub mod differential;
 mod lower;
 mod ops;
 #[cfg(test)]
@@ -124,6 +125,9 @@ impl Cache {
                             c.called_ops,
                             c.compile_time.as_secs_f64() * 1e3
                         );
+                        if log_ir() {
+                            eprintln!("{}", p.ir);
+                        }
                     }
                     Some(Arc::new(c))
                 }
@@ -146,8 +150,17 @@ fn warn_once(name: &str, why: &str) {
     }
 }
 
-/// `RD3D12_JIT_LOG=1`: a line per compiled program (what was native, compile time).
+/// `RD3D12_JIT_LOG=1`: a line per compiled program (what was native, compile time); `=2`:
+/// with the program's IR.
 fn log() -> bool {
-    static LOG: OnceLock<bool> = OnceLock::new();
-    *LOG.get_or_init(|| std::env::var_os("RD3D12_JIT_LOG").is_some_and(|v| v != "0"))
+    log_level() >= 1
+}
+
+fn log_ir() -> bool {
+    log_level() >= 2
+}
+
+fn log_level() -> u32 {
+    static LOG: OnceLock<u32> = OnceLock::new();
+    *LOG.get_or_init(|| std::env::var("RD3D12_JIT_LOG").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
 }
