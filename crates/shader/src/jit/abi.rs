@@ -4,8 +4,9 @@
 //! A compiled program is `extern "C" fn(ctx, regs) -> u32`:
 //! * `ctx` points to a [`Ctx`], whose first fields are the call table, the addresses of
 //!   [`exec_one`] (`extern "C" fn(ctx, block, inst, mask_lo, mask_hi) -> u32`) and
-//!   [`check_one`] (`extern "C" fn(ctx, steps) -> u32`), the only functions generated code
-//!   calls, then the state array (two `u64`s of lanes per segment: those waiting to run it on
+//!   [`check_one`] (`extern "C" fn(ctx, steps) -> u32`) and [`io_one`] (a signature input
+//!   or output straight between the environment and a register row), the only functions
+//!   generated code calls, then the state array (two `u64`s of lanes per segment: those waiting to run it on
 //!   entry, those parked at a group barrier before it on return) and the wave's step counts;
 //! * `regs` is the wave's register file, `slots * width` `u64`s, which the code reads and
 //!   writes only at offsets below that (every slot it names was checked against the
@@ -29,10 +30,11 @@ use crate::interp::control::Pc;
 use crate::interp::env::WaveEnv;
 use crate::interp::program::Program;
 use crate::interp::{deadline_passed, ExecError, Wave, STEP_BUDGET};
+use crate::ir::Scalar;
 
 type R<T> = Result<T, ExecError>;
 
-/// What compiled code receives as `ctx`. Generated code reads the first five fields (at the
+/// What compiled code receives as `ctx`. Generated code reads the first six fields (at the
 /// offsets `lower` names) and writes `steps` and `next_check`.
 #[repr(C)]
 pub(crate) struct Ctx<'w, 'p, 'e> {
@@ -42,6 +44,7 @@ pub(crate) struct Ctx<'w, 'p, 'e> {
     state: *mut u64,
     steps: u64,
     next_check: u64,
+    io: usize,
     wave: *mut Wave<'p>,
     env: *mut (dyn WaveEnv + 'e),
     group: *mut [u64],
@@ -79,6 +82,50 @@ extern "C" fn exec_one(ctx: *mut Ctx<'_, '_, '_>, b: u32, k: u32, lo: u64, hi: u
         }
         Err(_) => {
             ctx.err = Some(ExecError::Malformed("an instruction panicked in the interpreter".into()));
+            2
+        }
+    }
+}
+
+/// The scalar types by the number generated code passes for them.
+pub(crate) const SCALARS: [Scalar; 8] =
+    [Scalar::Bool, Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::F16, Scalar::F32, Scalar::F64];
+
+/// The call table's third entry: a `LoadInput` (`store` 0) or `StoreOutput` (1) whose place
+/// operands are constants, straight between the environment and register row `slot` (the
+/// environment reads and writes only the mask's lanes). 0: done; 2: an error.
+#[allow(clippy::too_many_arguments)]
+extern "C" fn io_one(ctx: *mut Ctx<'_, '_, '_>, store: u32, lo: u64, hi: u64, at: u64, ty: u32, slot: u32) -> u32 {
+    // SAFETY: as in `exec_one`.
+    let ctx = unsafe { &mut *ctx };
+    let mask = u128::from(lo) | (u128::from(hi) << 64);
+    let place = (at as u32, (at >> 32) as u32 & 0xFF_FFFF, (at >> 56) as u8);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as in `exec_one`.
+        let (wave, env) = unsafe { (&mut *ctx.wave, &mut *ctx.env) };
+        let w = wave.w;
+        let ty = SCALARS.get(ty as usize).copied().ok_or_else(|| ExecError::Malformed("a scalar type".into()))?;
+        let row = wave
+            .regs
+            .get_mut(slot as usize * w..(slot as usize + 1) * w)
+            .ok_or_else(|| ExecError::Malformed(format!("slot {slot}")))?;
+        if mask == 0 {
+            return Ok(());
+        }
+        if store == 1 {
+            env.store_output(mask, place, ty, row)
+        } else {
+            env.load_input(mask, place, None, ty, row)
+        }
+    }));
+    match r {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            ctx.err = Some(e);
+            2
+        }
+        Err(_) => {
+            ctx.err = Some(ExecError::Malformed("an environment call panicked".into()));
             2
         }
     }
@@ -219,6 +266,7 @@ pub(crate) fn run(code: &Code, wave: &mut Wave<'_>, env: &mut dyn WaveEnv, group
         state: state.as_mut_ptr(),
         steps,
         next_check,
+        io: io_one as extern "C" fn(*mut Ctx<'_, '_, '_>, u32, u64, u64, u64, u32, u32) -> u32 as usize,
         wave: wave as *mut Wave<'_>,
         env: env as *mut dyn WaveEnv,
         group: group as *mut [u64],

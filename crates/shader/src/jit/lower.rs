@@ -223,6 +223,9 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
                 if native(inst) {
                     f.native(inst)?;
                     out.native += 1;
+                } else if f.io(inst) {
+                    out.called += 1;
+                    *out.called_ops.entry(op_name(&inst.op)).or_default() += 1;
                 } else {
                     let resume = index.get(&(b, k + 1)).copied();
                     f.call(b, k, resume, dispatch);
@@ -263,6 +266,8 @@ pub(crate) struct Seg<'a, 'c> {
     check_fn: Value,
     exec_sig: SigRef,
     check_sig: SigRef,
+    io: Value,
+    io_sig: SigRef,
     /// Pending lanes of each segment (lanes 0..63, 64..127; the second only past 64 lanes).
     pend: Vec<(Variable, Option<Variable>)>,
     /// Lanes that stopped at a group barrier, by the segment they resume at.
@@ -295,6 +300,7 @@ const CTX_CHECK: i32 = 8;
 const CTX_STATE: i32 = 16;
 const CTX_STEPS: i32 = 24;
 const CTX_NEXT_CHECK: i32 = 32;
+const CTX_IO: i32 = 40;
 
 impl<'a, 'c> Seg<'a, 'c> {
     #[allow(clippy::too_many_arguments)]
@@ -315,6 +321,13 @@ impl<'a, 'c> Seg<'a, 'c> {
         let (ctx, regs) = (p[0], p[1]);
         let exec = b.ins().load(types::I64, mem(), ctx, CTX_EXEC);
         let check_fn = b.ins().load(types::I64, mem(), ctx, CTX_CHECK);
+        let io = b.ins().load(types::I64, mem(), ctx, CTX_IO);
+        let mut io_sig = Signature::new(exec_sig.call_conv);
+        io_sig.params.extend(
+            [types::I64, types::I32, types::I64, types::I64, types::I64, types::I32, types::I32].map(AbiParam::new),
+        );
+        io_sig.returns.push(AbiParam::new(types::I32));
+        let io_sig = b.import_signature(io_sig);
         let state = b.ins().load(types::I64, mem(), ctx, CTX_STATE);
         let exec_sig = b.import_signature(exec_sig);
         let check_sig = b.import_signature(check_sig);
@@ -356,6 +369,8 @@ impl<'a, 'c> Seg<'a, 'c> {
             check_fn,
             exec_sig,
             check_sig,
+            io,
+            io_sig,
             pend,
             parked,
             steps,
@@ -482,6 +497,49 @@ impl<'a, 'c> Seg<'a, 'c> {
         self.b.switch_to_block(bad);
         self.fail(u32::MAX);
         self.b.switch_to_block(cont);
+    }
+
+    /// A `LoadInput` / `StoreOutput` whose place is constant, straight between the environment
+    /// and the register row (`abi::io_one`); an error leaves the function. `false` when `i`
+    /// is not one.
+    fn io(&mut self, i: &XInst) -> bool {
+        let store = match i.op {
+            Op::Dx(Dx::LoadInput { vertex: false }) => 0,
+            Op::Dx(Dx::StoreOutput) => 1,
+            _ => return false,
+        };
+        let (Some(Some(sig)), Some(Some(row)), Some(Some(col))) = (i.imm.first(), i.imm.get(1), i.imm.get(2)) else {
+            return false;
+        };
+        let (ty, slot) = if store == 1 {
+            (i.arg_ty.get(3).copied(), i.args.get(3).copied())
+        } else {
+            (i.dst_ty.scalar(), Some(i.dst))
+        };
+        let (Some(ty), Some(slot)) = (ty, slot) else { return false };
+        let Some(t) = super::abi::SCALARS.iter().position(|&s| s == ty) else { return false };
+        if *row > 0xFF_FFFF || !self.check(slot) {
+            self.err = None;
+            return false;
+        }
+        let at = (*sig as u32 as u64) | ((*row & 0xFF_FFFF) << 32) | ((*col & 0xFF) << 56);
+        let args = [
+            self.ctx,
+            self.b.ins().iconst(types::I32, store),
+            self.mask[0],
+            self.mask[1],
+            self.b.ins().iconst(types::I64, at as i64),
+            self.b.ins().iconst(types::I32, t as i64),
+            self.b.ins().iconst(types::I32, i64::from(slot)),
+        ];
+        let c = self.b.ins().call_indirect(self.io_sig, self.io, &args);
+        let r = self.b.inst_results(c)[0];
+        let (bad, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(r, bad, &[], cont, &[]);
+        self.b.switch_to_block(bad);
+        self.fail(u32::MAX);
+        self.b.switch_to_block(cont);
+        true
     }
 
     /// The lanes (of the segment's mask) whose `i1` slot `s` is true.
