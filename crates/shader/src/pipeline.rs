@@ -4,9 +4,47 @@
 use rd3d12_core::pipeline::{Pipeline, PsoError, Slot};
 use rd3d12_core::shader::Bytecode;
 
-/// A pipeline shader's DXIL program as the CPU backend holds it: the program, or why it could
-/// not be read.
-pub type DxilProgram = Result<crate::dxil::Program, crate::dxil::DxilError>;
+/// A pipeline shader's DXIL program as the CPU backend holds it: the program (shared by every
+/// pipeline made from the same bytes: [`shared`]), or why it could not be read.
+pub type DxilProgram = Result<Arc<crate::dxil::Program>, crate::dxil::DxilError>;
+
+use std::sync::{Arc, Mutex, Weak};
+
+/// The programs read so far, by their bytes, while some pipeline holds them.
+type Shared = std::collections::HashMap<u64, Vec<(Arc<[u8]>, Weak<crate::dxil::Program>)>>;
+static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
+
+/// The program of `bytes`: the one another pipeline already holds for the same bytes, else
+/// read now. A program is lowered and compiled once, on first use, and keeps that with itself
+/// (`interp::program`, `jit::Cache`): pipelines that repeat a shader (Mesa makes one per
+/// state variant) share the work. Entries go with the last pipeline holding them.
+pub fn shared(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxil::DxilError> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    let key = h.finish();
+    let found = |m: &mut Shared| m.get(&key)?.iter().find(|(b, _)| &b[..] == bytes).and_then(|(_, w)| w.upgrade());
+    if let Some(p) = found(SHARED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default)) {
+        return Ok(p);
+    }
+    let p = Arc::new(crate::dxil::parse(bytes)?);
+    let mut g = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    let m = g.get_or_insert_with(Default::default);
+    if let Some(other) = found(m) {
+        // Another thread read the same bytes meanwhile: one program for both.
+        return Ok(other);
+    }
+    let list = m.entry(key).or_default();
+    list.retain(|(_, w)| w.strong_count() > 0);
+    list.push((bytes.into(), Arc::downgrade(&p)));
+    if m.len() > 64 && m.len().is_power_of_two() {
+        m.retain(|_, l| {
+            l.retain(|(_, w)| w.strong_count() > 0);
+            !l.is_empty()
+        });
+    }
+    Ok(p)
+}
 
 /// Reads the DXIL program of each DXIL shader of `p` and checks that the CPU interpreter
 /// executes all of it ([`crate::dxil::support::check`]).
@@ -26,7 +64,7 @@ pub fn dxil_programs(p: &Pipeline) -> Result<Vec<(Slot, DxilProgram)>, PsoError>
         }
         let Some(bytes) = p.desc.shader(*slot) else { continue };
         let refuse = |why: String| PsoError::invalid(slot.bad_bytecode(), format!("{}: {why}", slot.name()));
-        let program = crate::dxil::parse(bytes);
+        let program = shared(bytes);
         match &program {
             // A [WaveSize] the device does not run is DxilError::Unsupported: refused below.
             Ok(prog) => crate::dxil::support::check(&prog.module).map_err(|e| refuse(e.to_string()))?,
@@ -45,6 +83,27 @@ mod tests {
     use rd3d12_core::shader::{ShaderBuilder, Stage};
     use rd3d12_core::MessageId;
     use rd3d12_sys::*;
+
+    /// Pipelines made from the same bytes share one program (lowered and compiled once);
+    /// other bytes, or bytes read again after the last holder went, are read anew.
+    #[test]
+    fn the_same_bytes_share_one_program() {
+        let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/copy.cs.dxil"));
+        let a = shared(bytes).unwrap();
+        let b = shared(&bytes.to_vec()).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let f = &a.module.functions[a.dx.entry_points[0].function];
+        let lowered = crate::interp::program(&a.module, f).unwrap() as *const _;
+        let g = &b.module.functions[b.dx.entry_points[0].function];
+        assert_eq!(crate::interp::program(&b.module, g).unwrap() as *const _, lowered, "lowered once");
+        let other = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wide.cs.dxil"));
+        assert!(!Arc::ptr_eq(&a, &shared(other).unwrap()));
+        let weak = Arc::downgrade(&a);
+        drop((a, b));
+        assert!(weak.upgrade().is_none(), "the cache holds no program alive");
+        assert!(shared(bytes).is_ok());
+        assert!(shared(&bytes[..100]).is_err());
+    }
 
     #[test]
     fn dxil_the_cpu_interpreter_does_not_execute_is_refused() {

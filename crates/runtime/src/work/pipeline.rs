@@ -10,7 +10,7 @@ use rd3d12_shader::dxil::Program;
 /// AddRef the PSOs they record).
 pub struct Executable {
     pub pipeline: Pipeline,
-    programs: Vec<(Slot, std::result::Result<Program, String>)>,
+    programs: Vec<(Slot, std::result::Result<std::sync::Arc<Program>, String>)>,
     /// Why the backend does not run the pipeline's draws ([0]) and dispatches ([1]); `None`:
     /// it does.
     skips: [Option<String>; 2],
@@ -27,7 +27,10 @@ impl Executable {
     /// A pipeline with the programs read from its shaders (by slot; an error for a shader that
     /// could not be read), whose draws and dispatches run until [`Executable::with_skips`]
     /// says otherwise.
-    pub fn new(pipeline: Pipeline, programs: Vec<(Slot, std::result::Result<Program, String>)>) -> Executable {
+    pub fn new(
+        pipeline: Pipeline,
+        programs: Vec<(Slot, std::result::Result<std::sync::Arc<Program>, String>)>,
+    ) -> Executable {
         Executable { pipeline, programs, skips: [None, None] }
     }
 
@@ -53,7 +56,7 @@ impl Executable {
     pub fn program(&self, slot: Slot) -> Option<std::result::Result<&Program, &str>> {
         self.pipeline.desc.shader(slot)?;
         Some(match self.programs.iter().find(|(s, _)| *s == slot) {
-            Some((_, p)) => p.as_ref().map_err(String::as_str),
+            Some((_, p)) => p.as_deref().map_err(String::as_str),
             None => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)"),
         })
     }
