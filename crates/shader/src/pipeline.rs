@@ -90,7 +90,8 @@ mod tests {
     fn the_same_bytes_share_one_program() {
         let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/copy.cs.dxil"));
         let a = shared(bytes).unwrap();
-        let b = shared(&bytes.to_vec()).unwrap();
+        let copy: Vec<u8> = bytes.iter().copied().collect();
+        let b = shared(&copy).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         let f = &a.module.functions[a.dx.entry_points[0].function];
         let lowered = crate::interp::program(&a.module, f).unwrap() as *const _;
