@@ -90,7 +90,7 @@ mod tests {
     fn the_same_bytes_share_one_program() {
         let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/copy.cs.dxil"));
         let a = shared(bytes).unwrap();
-        let copy: Vec<u8> = bytes.iter().copied().collect();
+        let copy = bytes.to_vec();
         let b = shared(&copy).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         let f = &a.module.functions[a.dx.entry_points[0].function];
