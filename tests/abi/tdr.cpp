@@ -220,7 +220,9 @@ int main()
 
         // 2. Past the timeout, on a queue without one.
         Queue untimed(dev, D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT);
-        uint32_t n = 4000000; // about 36 million interpreter steps: seconds in a debug build
+        // About 360 million steps: a second of the JIT's code, longer in the interpreter
+        // (RD3D12_SHADER=interp), well inside the step budget (2^32) of a queue without a timeout.
+        uint32_t n = 40000000;
         double t = run_spin(dev, untimed, rs, spin_pso, n);
         set_ctx("the long spin took %.3f s", t);
         CHECK(t > 0.2); // it must outlast the timeout, or this proves nothing
