@@ -622,8 +622,29 @@ struct ShadedVertex {
     outputs: Outputs,
 }
 
-/// A stage's outputs by (signature id, row).
-type Outputs = HashMap<(u32, u32), [Val; 4]>;
+/// A stage's outputs by (signature id, row), in the order first written: a short list (a
+/// shader writes a few rows), searched instead of hashed.
+#[derive(Clone, Default)]
+struct Outputs(Vec<((u32, u32), [Val; 4])>);
+
+impl Outputs {
+    /// The row at (signature id, row), if written.
+    fn get(&self, at: &(u32, u32)) -> Option<&[Val; 4]> {
+        self.0.iter().find(|(k, _)| k == at).map(|(_, v)| v)
+    }
+
+    /// The row at `at`, unwritten components 0.
+    fn row_mut(&mut self, at: (u32, u32)) -> &mut [Val; 4] {
+        let i = match self.0.iter().position(|(k, _)| *k == at) {
+            Some(i) => i,
+            None => {
+                self.0.push((at, [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+}
 
 /// Input (signature id, row) of one stage ← output (signature id, row) of the stage before.
 type Link = ((u32, u32), (u32, u32));

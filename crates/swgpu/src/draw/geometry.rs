@@ -7,7 +7,6 @@ use crate::input_assembler::{self, Primitive};
 use rd3d12_shader::dxil::Function;
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
-use std::collections::HashMap;
 
 /// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
 /// linked to the GS input signature by semantic) and the vertices it emits to stream 0.
@@ -163,7 +162,7 @@ impl<'b> GsStage<'b> {
                 verts,
                 primitive_id,
                 instance,
-                outputs: HashMap::new(),
+                outputs: Outputs::default(),
                 emitted: Vec::new(),
                 handles: &mut *handles,
                 resources: &self.resources,

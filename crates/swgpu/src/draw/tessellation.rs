@@ -29,7 +29,6 @@ use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
 use rd3d12_shader::dxil::{Function, HsState};
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
-use std::collections::HashMap;
 
 /// The hull and domain shaders of a draw, with the bindings each stage sees.
 pub struct Tess<'a> {
@@ -124,9 +123,9 @@ impl<'b> TessStage<'b> {
             verts,
             patch_id,
             control_point: 0,
-            outputs: HashMap::new(),
+            outputs: Outputs::default(),
             control_points: Vec::with_capacity(self.state.output_control_points as usize),
-            patch_constants: HashMap::new(),
+            patch_constants: Outputs::default(),
             handles,
             resources: &self.hs_resources,
             bindings: self.tess.hs_bindings,
@@ -158,7 +157,7 @@ impl<'b> TessStage<'b> {
                 patch_constants: &patch_constants,
                 location: tessellator::domain_location(self.domain, p),
                 patch_id,
-                outputs: HashMap::new(),
+                outputs: Outputs::default(),
                 handles: &mut *handles,
                 resources: &self.ds_resources,
                 bindings: self.tess.ds_bindings,

@@ -8,7 +8,6 @@ use rd3d12_core::pipeline::InputElement;
 use rd3d12_shader::dxil::Function;
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_shader::ir::interface::{ComponentType, SemanticKind, SignatureElement};
-use std::collections::HashMap;
 
 /// What a draw's vertex shader needs, set up once per draw.
 pub(super) struct VertexStage<'c> {
@@ -69,7 +68,7 @@ impl<'c> VertexStage<'c> {
                 // (which only choose the vertex data fetched).
                 vertex_id: v.wrapping_sub(call.vertex_id_base),
                 instance_id: instance,
-                outputs: HashMap::new(),
+                outputs: Outputs::default(),
                 handles: Handles::default(),
                 resources: &self.resources,
                 bindings: self.bindings,
@@ -120,8 +119,7 @@ pub(super) fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&Si
 
 /// Component `col` of the output at (signature id, row); unwritten components read 0.
 pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
-    let slot = outputs.entry(at).or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-    slot[col as usize & 3] = value.clone();
+    outputs.row_mut(at)[col as usize & 3] = value.clone();
 }
 
 impl VsEnv<'_> {
