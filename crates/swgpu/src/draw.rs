@@ -43,7 +43,7 @@ use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::raster::{Rect, Viewport};
 use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
-use rd3d12_shader::interp::{ExecError, SampleMode, Val};
+use rd3d12_shader::interp::{ExecError, Mask, SampleMode, Val};
 use std::collections::HashMap;
 
 mod stream_output;
@@ -268,6 +268,21 @@ macro_rules! resource_ops {
     };
 }
 
+/// Calls `f` for each lane of `m`, lowest first; the low lanes of a whole wave (the common
+/// mask) as a plain count. For small bodies (two calls of `f` are inlined).
+#[inline(always)]
+pub(crate) fn for_lanes(m: Mask, mut f: impl FnMut(usize)) {
+    if m & m.wrapping_add(1) == 0 {
+        for l in 0..(Mask::BITS - m.leading_zeros()) as usize {
+            f(l);
+        }
+    } else {
+        for l in rd3d12_shader::interp::env::lanes(m) {
+            f(l);
+        }
+    }
+}
+
 /// The resource operations of a stage's [`rd3d12_shader::interp::WaveEnv`], over its `handles`
 /// (one table for the wave), `resources` (the module's declarations) and `bindings`;
 /// `self.writes(m)` says which lanes of `m` may have side effects (not helpers, not discarded).
@@ -282,9 +297,7 @@ macro_rules! wave_resource_ops {
             out: &mut [u32],
         ) -> Result<(), ExecError> {
             let h = self.handles.create(self.resources, class, range, index)?;
-            for l in lanes(m) {
-                out[l] = h;
-            }
+            $crate::draw::for_lanes(m, |l| out[l] = h);
             Ok(())
         }
         fn cbuffer_row(&mut self, m: Mask, h: u32, row: u32, out: &mut [[u32; 4]]) -> Result<(), ExecError> {
@@ -292,9 +305,7 @@ macro_rules! wave_resource_ops {
                 (Class::Cbv, (space, reg)) => self.bindings.cbuffer_row(space, reg, row),
                 _ => return Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
             };
-            for l in lanes(m) {
-                out[l] = v;
-            }
+            $crate::draw::for_lanes(m, |l| out[l] = v);
             Ok(())
         }
         fn sample(
@@ -306,10 +317,11 @@ macro_rules! wave_resource_ops {
             out: &mut [[f32; 4]],
         ) -> Result<(), ExecError> {
             let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
-            for l in lanes(m) {
+            let bindings = self.bindings;
+            $crate::draw::for_lanes(m, |l| {
                 let q = &reqs[l];
-                out[l] = self.bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
-            }
+                out[l] = bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
+            });
             Ok(())
         }
         fn gather(

@@ -256,15 +256,18 @@ fn merge_lane(
     // Per sample: the depth-stencil test (SV_Depth replaces the rasterized depth; the bias
     // applies to the latter only), then the output.
     let mut passed = 0u16;
-    for s in bits(mask) {
-        let z = ls.depth.unwrap_or(zs[s as usize] + bias);
-        if let Some(d) = depth {
-            let stencil_ref = ls.stencil_ref.unwrap_or(call.stencil_ref);
-            if !depth_write((d, st.depth_kind), p, viewport, (x, y, s, layer), z, front, stencil_ref) {
-                continue;
+    match depth {
+        // Without a depth-stencil view every sample passes.
+        None => passed = mask,
+        Some(d) => {
+            for s in bits(mask) {
+                let z = ls.depth.unwrap_or(zs[s as usize] + bias);
+                let stencil_ref = ls.stencil_ref.unwrap_or(call.stencil_ref);
+                if depth_write((d, st.depth_kind), p, viewport, (x, y, s, layer), z, front, stencil_ref) {
+                    passed |= 1 << s;
+                }
             }
         }
-        passed |= 1 << s;
     }
     stats.samples_passed += u64::from(passed.count_ones());
     if passed == 0 {
