@@ -44,6 +44,7 @@ use crate::raster::{Rect, Viewport};
 use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
 use rd3d12_shader::interp::{ExecError, Mask, SampleMode, Val};
+use rd3d12_shader::ir::Scalar;
 use std::collections::HashMap;
 
 mod stream_output;
@@ -667,6 +668,38 @@ fn f32_of(v: &Val) -> f32 {
         Val::F64(f) => *f as f32,
         Val::Int(i) => f32::from_bits(*i as u32),
         _ => 0.0,
+    }
+}
+
+/// A stage's output value as the bits of an interpreter slot of type `s`: what the
+/// interpreter hands a per-invocation environment, bit for bit (floats widened or narrowed to
+/// the slot's type, integers masked to its width).
+fn slot_bits(v: &Val, s: Scalar) -> u64 {
+    use rd3d12_shader::interp::alu;
+    match v {
+        Val::Int(i) => s.mask(*i),
+        Val::F32(f) => match s {
+            Scalar::F64 => f64::from(*f).to_bits(),
+            Scalar::F16 => u64::from(alu::f32_to_half(*f)),
+            s => s.mask(u64::from(f.to_bits())),
+        },
+        Val::F64(d) => match s {
+            Scalar::F64 => d.to_bits(),
+            Scalar::F32 | Scalar::F16 => alu::from_f64(s, *d),
+            s => s.mask(d.to_bits()),
+        },
+        Val::Handle(h) => u64::from(*h),
+        _ => 0,
+    }
+}
+
+/// The bits of a slot of type `s` as the value a stage keeps of an output (halves as f32).
+fn slot_val(bits: u64, s: Scalar) -> Val {
+    match s {
+        Scalar::F32 => Val::F32(f32::from_bits(bits as u32)),
+        Scalar::F64 => Val::F64(f64::from_bits(bits)),
+        Scalar::F16 => Val::F32(rd3d12_shader::interp::alu::half_to_f32(bits as u16)),
+        _ => Val::Int(bits),
     }
 }
 
