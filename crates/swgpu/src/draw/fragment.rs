@@ -294,6 +294,13 @@ fn merge_lane(
     }
 }
 
+/// The lanes of `m` when they are the wave's first ones (every lane of a full or partial
+/// wave, the common mask): their count.
+#[inline(always)]
+fn whole(m: Mask) -> Option<usize> {
+    (m & m.wrapping_add(1) == 0).then(|| (Mask::BITS - m.leading_zeros()) as usize)
+}
+
 /// Quads per pixel-shader wave, and its lanes (WaveGetLaneCount in a pixel shader).
 const PS_QUADS: usize = 8;
 const PS_WAVE: usize = 4 * PS_QUADS;
@@ -538,6 +545,35 @@ impl WaveEnv for PsWave<'_> {
             SemanticKind::RenderTargetArrayIndex => lanes(m).for_each(|l| out[l] = int(self.layer)),
             SemanticKind::ViewportArrayIndex => lanes(m).for_each(|l| out[l] = int(self.viewport_index)),
             _ => match self.varying(sig, row) {
+                // The common case: float slots of a whole wave, each lane at its pixel's own
+                // weights. The same arithmetic as `interpolate`, in the same order.
+                Some(&(v, mode))
+                    if s == Scalar::F32
+                        && whole(m).is_some()
+                        && !matches!(
+                            mode,
+                            Interpolation::Constant
+                                | Interpolation::LinearCentroid
+                                | Interpolation::LinearNoperspectiveCentroid
+                        )
+                        && !(matches!(
+                            mode,
+                            Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample
+                        ) && self.sample.is_some()) =>
+                {
+                    let k = whole(m).unwrap_or(0).min(PS_WAVE);
+                    let linear = matches!(
+                        mode,
+                        Interpolation::LinearNoperspective
+                            | Interpolation::LinearNoperspectiveCentroid
+                            | Interpolation::LinearNoperspectiveSample
+                    );
+                    let (v0, d1, d2) = (v[0][c], v[1][c] - v[0][c], v[2][c] - v[0][c]);
+                    for (o, ls) in out[..k].iter_mut().zip(&self.lanes[..k]) {
+                        let w = if linear { &ls.linear } else { &ls.persp };
+                        *o = u64::from((v0 + w[1] * d1 + w[2] * d2).to_bits());
+                    }
+                }
                 Some((v, mode)) => {
                     let mode = *mode;
                     for l in lanes(m) {
@@ -597,16 +633,30 @@ impl WaveEnv for PsWave<'_> {
         match e.semantic {
             SemanticKind::Target => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
-                if n < 8 {
-                    let c = col as usize & 3;
-                    for l in lanes(m) {
-                        let ls = &mut self.lanes[l];
-                        if ls.written >> n & 1 == 0 {
-                            ls.targets[n] = [0; 4];
-                            ls.written |= 1 << n;
+                let c = col as usize & 3;
+                match whole(m) {
+                    // A whole wave's 32-bit values (what `word_of` keeps of them).
+                    Some(k) if n < 8 && !matches!(s, Scalar::F64 | Scalar::F16) => {
+                        let k = k.min(PS_WAVE);
+                        for (ls, &v) in self.lanes[..k].iter_mut().zip(&values[..k]) {
+                            if ls.written >> n & 1 == 0 {
+                                ls.targets[n] = [0; 4];
+                                ls.written |= 1 << n;
+                            }
+                            ls.targets[n][c] = v as u32;
                         }
-                        ls.targets[n][c] = word_of(values[l], s);
                     }
+                    _ if n < 8 => {
+                        for l in lanes(m) {
+                            let ls = &mut self.lanes[l];
+                            if ls.written >> n & 1 == 0 {
+                                ls.targets[n] = [0; 4];
+                                ls.written |= 1 << n;
+                            }
+                            ls.targets[n][c] = word_of(values[l], s);
+                        }
+                    }
+                    _ => {}
                 }
             }
             SemanticKind::Depth if s.is_float() => {
