@@ -27,9 +27,8 @@ pub(super) struct FragmentStats {
 /// A worker's reusable buffers.
 pub(super) struct Scratch {
     frags: Vec<raster::Fragment>,
-    sorted: Vec<raster::Fragment>,
-    /// Each quad's fragments in `frags`.
-    quads: Vec<std::ops::Range<usize>>,
+    /// Each quad's fragments in `frags`, by place ([`quad_order`]).
+    quads: Vec<[u32; 4]>,
     /// The handles a wave's shader creates.
     handles: Handles,
     /// The state of each lane of a pixel-shader wave.
@@ -40,7 +39,6 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             frags: Vec::new(),
-            sorted: Vec::new(),
             quads: Vec::new(),
             handles: Handles::default(),
             lanes: Box::new([Lane::default(); PS_WAVE]),
@@ -70,7 +68,7 @@ pub(super) fn shade(
     let viewport = tstate.viewport;
     let (clip, bias, layer) = (&prim.clip, prim.bias, prim.layer);
     // Covered pixels, grouped by quad below.
-    let Scratch { frags, sorted, quads, handles: wave_handles, lanes: lane_state } = scratch;
+    let Scratch { frags, quads, handles: wave_handles, lanes: lane_state } = scratch;
     frags.clear();
     let mut add = |f: &raster::Fragment| {
         let mut f = *f;
@@ -122,15 +120,10 @@ pub(super) fn shade(
     let samples = st.samples;
     let per_sample = ps.per_sample;
     let passes = if per_sample { samples.len() } else { 1 };
-    // Quads in (y, x) order, each quad's fragments in raster order.
-    let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
-    quad_order(frags, sorted);
-    quads.clear();
-    let mut at = 0;
-    for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
-        quads.push(at..at + covered.len());
-        at += covered.len();
-    }
+    // Quads in (y, x) order, each quad's fragments by place.
+    quad_order(frags, quads);
+    // Any covered pixel of a quad (a quad covers one at least).
+    let some = |q: &[u32; 4]| q.iter().copied().find(|&k| k != NONE).unwrap_or(0) as usize;
     let shape = match (&prim.kind, &prim.raster) {
         (Primitive::Point(_), _) => Shape::Point(frags[0].depth),
         (_, Raster::Line(l)) => Shape::Line(l),
@@ -168,7 +161,7 @@ pub(super) fn shade(
             let mut batch = [0usize; PS_QUADS];
             let mut n = 0;
             while n < PS_QUADS && next < quads.len() {
-                if frags[quads[next].clone()].iter().any(|f| f.coverage & only != 0) {
+                if quads[next].iter().any(|&k| k != NONE && frags[k as usize].coverage & only != 0) {
                     batch[n] = next;
                     n += 1;
                 }
@@ -180,20 +173,15 @@ pub(super) fn shade(
             wave.helpers = 0;
             wave.discarded = 0;
             for (j, &q) in batch[..n].iter().enumerate() {
-                let covered = &frags[quads[q].clone()];
-                let (qy, qx) = quad_of(&covered[0]);
-                // Each covered pixel's place in the quad (a quad holds a pixel once).
-                let mut at = [usize::MAX; 4];
-                for (k, f) in covered.iter().enumerate() {
-                    at[((f.x & 1) | ((f.y & 1) << 1)) as usize] = k;
-                }
+                let at = quads[q];
+                let corner = &frags[some(&at)];
+                let (qy, qx) = (corner.y & !1, corner.x & !1);
                 for (i, &k) in at.iter().enumerate() {
                     let lane = 4 * j + i;
                     let (x, y) = (qx + (i as i32 & 1), qy + (i as i32 >> 1));
-                    let found = (k != usize::MAX).then_some(k);
-                    let frag = found.map(|k| &covered[k]);
+                    let frag = (k != NONE).then(|| &frags[k as usize]);
                     let ls = &mut wave.lanes[lane];
-                    ls.frag = found.map_or(u32::MAX, |k| (quads[q].start + k) as u32);
+                    ls.frag = k;
                     ls.covered = frag.map_or(0, |f| f.coverage & only);
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     let (persp, linear, z) = match frag {
@@ -218,7 +206,7 @@ pub(super) fn shade(
             }
             interp::run_wave(shader.module, ps_fn, &mut wave, 4 * n, PS_WAVE)?;
             for (j, &q) in batch[..n].iter().enumerate() {
-                let front = frags[quads[q].start].front_facing;
+                let front = frags[some(&quads[q])].front_facing;
                 for lane in 4 * j..4 * j + 4 {
                     let helper = wave.helpers >> lane & 1 != 0;
                     stats.ps_invocations += u64::from(!helper);
@@ -699,43 +687,46 @@ impl WaveEnv for PsWave<'_> {
     wave_resource_ops!();
 }
 
-/// Puts fragments in quad order: quads by (y, x) of their top-left pixel, each quad's fragments
-/// in raster order (what a stable sort by quad gives). The rasterizer emits a triangle's pixels
-/// row by row, so pairs of rows merge in one pass; other orders (clipped polygons, lines) are
-/// sorted by pixel first.
-pub(super) fn quad_order(frags: &mut Vec<raster::Fragment>, scratch: &mut Vec<raster::Fragment>) {
+/// No fragment at a place of a quad.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// The quads of `frags` in quad order, into `quads`: quads by (y, x) of their top-left pixel,
+/// each as the index in `frags` of its pixel at each place (0 top left, 1 top right, 2 bottom
+/// left, 3 bottom right; [`NONE`] where it covers none). The rasterizer emits a triangle's
+/// pixels row by row, so pairs of rows merge in one pass; other orders (clipped polygons,
+/// lines) are sorted by pixel first.
+pub(super) fn quad_order(frags: &mut [raster::Fragment], quads: &mut Vec<[u32; 4]>) {
     let key = |f: &raster::Fragment| (f.y, f.x);
     if !frags.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
         frags.sort_unstable_by_key(key);
     }
-    scratch.clear();
-    let mut rest = &frags[..];
-    while let Some(first) = rest.first() {
+    quads.clear();
+    let mut i = 0;
+    while i < frags.len() {
         // The rows of this quad row: y even (top) and y + 1 (bottom), each sorted by x.
-        let qy = first.y & !1;
-        let end = rest.iter().position(|f| f.y & !1 != qy).unwrap_or(rest.len());
-        let (pair, tail) = rest.split_at(end);
-        let split = pair.iter().position(|f| f.y != pair[0].y).unwrap_or(pair.len());
-        let (mut top, mut bottom) = pair.split_at(split);
-        if top.first().is_some_and(|f| f.y & 1 == 1) {
-            // Only the bottom row has pixels here.
-            (top, bottom) = (&[], top);
-        }
-        while !top.is_empty() || !bottom.is_empty() {
-            let qx = match (top.first(), bottom.first()) {
-                (Some(a), Some(b)) => (a.x & !1).min(b.x & !1),
+        let qy = frags[i].y & !1;
+        let end = i + frags[i..].iter().position(|f| f.y & !1 != qy).unwrap_or(frags.len() - i);
+        let split = i + frags[i..end].iter().position(|f| f.y != frags[i].y).unwrap_or(end - i);
+        // (Only the bottom row has pixels when the first is odd.)
+        let (mut t, t_end, mut b) = if frags[i].y & 1 == 1 { (end, end, i) } else { (i, split, split) };
+        while t < t_end || b < end {
+            let qx = match (frags[t..t_end].first(), frags[b..end].first()) {
+                (Some(a), Some(c)) => (a.x & !1).min(c.x & !1),
                 (Some(a), None) => a.x & !1,
-                (None, Some(b)) => b.x & !1,
+                (None, Some(c)) => c.x & !1,
                 (None, None) => break,
             };
-            let t = top.iter().position(|f| f.x & !1 != qx).unwrap_or(top.len());
-            let b = bottom.iter().position(|f| f.x & !1 != qx).unwrap_or(bottom.len());
-            scratch.extend_from_slice(&top[..t]);
-            scratch.extend_from_slice(&bottom[..b]);
-            top = &top[t..];
-            bottom = &bottom[b..];
+            let mut q = [NONE; 4];
+            while t < t_end && frags[t].x & !1 == qx {
+                q[(frags[t].x & 1) as usize] = t as u32;
+                t += 1;
+            }
+            while b < end && frags[b].x & !1 == qx {
+                q[2 + (frags[b].x & 1) as usize] = b as u32;
+                b += 1;
+            }
+            quads.push(q);
         }
-        rest = tail;
+        i = end;
     }
-    std::mem::swap(frags, scratch);
 }
