@@ -70,13 +70,13 @@ pub(super) fn shade(
     // Covered pixels, grouped by quad below.
     let Scratch { frags, quads, handles: wave_handles, lanes: lane_state } = scratch;
     frags.clear();
+    let forced = st.forced_one.then_some(st.all_samples);
     let mut add = |f: &raster::Fragment| {
-        let mut f = *f;
-        if st.forced_one {
-            f.coverage = st.all_samples;
+        frags.push(*f);
+        if let (Some(all), Some(f)) = (forced, frags.last_mut()) {
+            f.coverage = all;
             f.sample_depth = [f.depth; raster::MAX_SAMPLES];
         }
-        frags.push(f)
     };
     match &prim.raster {
         Raster::Point => {
