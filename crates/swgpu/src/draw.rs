@@ -43,7 +43,8 @@ use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::raster::{Rect, Viewport};
 use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
-use rd3d12_shader::interp::{ExecError, SampleMode, Val};
+use rd3d12_shader::interp::{ExecError, Mask, SampleMode, Val};
+use rd3d12_shader::ir::Scalar;
 use std::collections::HashMap;
 
 mod stream_output;
@@ -165,107 +166,19 @@ pub trait Bindings: Sync {
     }
 }
 
-/// The Env methods that reach resources, forwarded to [`Bindings`] through a [`Handles`]
-/// table; every shader stage's Env has `handles`, `resources` (the module's resource
-/// declarations) and `bindings` fields, and a `writes()` method: whether its UAV writes and
-/// atomics take effect (not for helper pixel invocations or discarded ones, as D3D specifies;
-/// their atomics return 0).
-macro_rules! resource_ops {
-    () => {
-        fn create_handle(&mut self, class: u8, range: u32, index: u32) -> Result<u32, ExecError> {
-            self.handles.create(self.resources, class, range, index)
+/// Calls `f` for each lane of `m`, lowest first; the low lanes of a whole wave (the common
+/// mask) as a plain count. For small bodies (two calls of `f` are inlined).
+#[inline(always)]
+pub(crate) fn for_lanes(m: Mask, mut f: impl FnMut(usize)) {
+    if m & m.wrapping_add(1) == 0 {
+        for l in 0..(Mask::BITS - m.leading_zeros()) as usize {
+            f(l);
         }
-        fn cbuffer_row(&mut self, h: u32, row: u32) -> Result<[u32; 4], ExecError> {
-            match self.handles.binding(h)? {
-                (Class::Cbv, (space, reg)) => Ok(self.bindings.cbuffer_row(space, reg, row)),
-                _ => Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
-            }
+    } else {
+        for l in rd3d12_shader::interp::env::lanes(m) {
+            f(l);
         }
-        fn sample(
-            &mut self,
-            t: u32,
-            s: u32,
-            coords: [f32; 4],
-            offset: [i32; 3],
-            mode: SampleMode,
-            compare: Option<f32>,
-        ) -> Result<[f32; 4], ExecError> {
-            let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
-            Ok(self.bindings.sample(tr, sr, coords, offset, mode, compare))
-        }
-        fn gather(
-            &mut self,
-            t: u32,
-            s: u32,
-            coords: [f32; 4],
-            offset: [i32; 2],
-            channel: u32,
-            compare: Option<f32>,
-        ) -> Result<[f32; 4], ExecError> {
-            let (tr, sr) = self.handles.srv_sampler(t, s, "gather")?;
-            Ok(self.bindings.gather(tr, sr, coords, offset, channel, compare))
-        }
-        fn calculate_lod(
-            &mut self,
-            t: u32,
-            s: u32,
-            coords: [f32; 3],
-            ddx: [f32; 3],
-            ddy: [f32; 3],
-            clamped: bool,
-        ) -> Result<f32, ExecError> {
-            let (tr, sr) = self.handles.srv_sampler(t, s, "calculateLOD")?;
-            Ok(self.bindings.calculate_lod(tr, sr, coords, ddx, ddy, clamped))
-        }
-        fn update_counter(&mut self, r: u32, delta: i32) -> Result<u32, ExecError> {
-            let reg = self.handles.uav(r)?;
-            if !self.writes() {
-                return Ok(0);
-            }
-            Ok(self.bindings.update_counter(reg, delta))
-        }
-        fn texture_load(&mut self, t: u32, mip: u32, c: [i32; 3], o: [i32; 3]) -> Result<[u32; 4], ExecError> {
-            let (class, reg) = self.handles.binding(t)?;
-            let at = [c[0].wrapping_add(o[0]), c[1].wrapping_add(o[1]), c[2].wrapping_add(o[2])];
-            Ok(self.bindings.texture_load(class, reg, mip, at))
-        }
-        fn texture_store(&mut self, t: u32, c: [i32; 3], v: [u32; 4], mask: u8) -> Result<(), ExecError> {
-            let reg = self.handles.uav(t)?;
-            if self.writes() {
-                self.bindings.texture_store(reg, c, v, mask);
-            }
-            Ok(())
-        }
-        fn buffer_load(&mut self, b: u32, index: u32, offset: u32) -> Result<[u32; 4], ExecError> {
-            let (class, reg) = self.handles.binding(b)?;
-            Ok(self.bindings.buffer_load(class, reg, self.handles.stride(b), index, offset))
-        }
-        fn buffer_store(&mut self, b: u32, index: u32, offset: u32, v: [u32; 4], mask: u8) -> Result<(), ExecError> {
-            let reg = self.handles.uav(b)?;
-            if self.writes() {
-                self.bindings.buffer_store(reg, self.handles.stride(b), index, offset, v, mask);
-            }
-            Ok(())
-        }
-        fn dimensions(&mut self, r: u32, mip: u32) -> Result<[u32; 4], ExecError> {
-            let (class, reg) = self.handles.binding(r)?;
-            Ok(self.bindings.dimensions(class, reg, mip))
-        }
-        fn atomic(&mut self, r: u32, op: u32, c: [i32; 3], v: u32) -> Result<u32, ExecError> {
-            let reg = self.handles.uav(r)?;
-            if !self.writes() {
-                return Ok(0);
-            }
-            Ok(self.bindings.atomic(reg, op, c, v))
-        }
-        fn atomic_cmpxchg(&mut self, r: u32, c: [i32; 3], cmp: u32, new: u32) -> Result<u32, ExecError> {
-            let reg = self.handles.uav(r)?;
-            if !self.writes() {
-                return Ok(0);
-            }
-            Ok(self.bindings.atomic_cmpxchg(reg, c, cmp, new))
-        }
-    };
+    }
 }
 
 /// The resource operations of a stage's [`rd3d12_shader::interp::WaveEnv`], over its `handles`
@@ -282,9 +195,7 @@ macro_rules! wave_resource_ops {
             out: &mut [u32],
         ) -> Result<(), ExecError> {
             let h = self.handles.create(self.resources, class, range, index)?;
-            for l in lanes(m) {
-                out[l] = h;
-            }
+            $crate::draw::for_lanes(m, |l| out[l] = h);
             Ok(())
         }
         fn cbuffer_row(&mut self, m: Mask, h: u32, row: u32, out: &mut [[u32; 4]]) -> Result<(), ExecError> {
@@ -292,9 +203,7 @@ macro_rules! wave_resource_ops {
                 (Class::Cbv, (space, reg)) => self.bindings.cbuffer_row(space, reg, row),
                 _ => return Err(ExecError::Malformed("cbufferLoadLegacy on a handle that is not a CBV".into())),
             };
-            for l in lanes(m) {
-                out[l] = v;
-            }
+            $crate::draw::for_lanes(m, |l| out[l] = v);
             Ok(())
         }
         fn sample(
@@ -306,10 +215,11 @@ macro_rules! wave_resource_ops {
             out: &mut [[f32; 4]],
         ) -> Result<(), ExecError> {
             let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
-            for l in lanes(m) {
+            let bindings = self.bindings;
+            $crate::draw::for_lanes(m, |l| {
                 let q = &reqs[l];
-                out[l] = self.bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
-            }
+                out[l] = bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
+            });
             Ok(())
         }
         fn gather(
@@ -622,8 +532,29 @@ struct ShadedVertex {
     outputs: Outputs,
 }
 
-/// A stage's outputs by (signature id, row).
-type Outputs = HashMap<(u32, u32), [Val; 4]>;
+/// A stage's outputs by (signature id, row), in the order first written: a short list (a
+/// shader writes a few rows), searched instead of hashed.
+#[derive(Clone, Default)]
+struct Outputs(Vec<((u32, u32), [Val; 4])>);
+
+impl Outputs {
+    /// The row at (signature id, row), if written.
+    fn get(&self, at: &(u32, u32)) -> Option<&[Val; 4]> {
+        self.0.iter().find(|(k, _)| k == at).map(|(_, v)| v)
+    }
+
+    /// The row at `at`, unwritten components 0.
+    fn row_mut(&mut self, at: (u32, u32)) -> &mut [Val; 4] {
+        let i = match self.0.iter().position(|(k, _)| *k == at) {
+            Some(i) => i,
+            None => {
+                self.0.push((at, [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+}
 
 /// Input (signature id, row) of one stage ← output (signature id, row) of the stage before.
 type Link = ((u32, u32), (u32, u32));
@@ -634,6 +565,38 @@ fn f32_of(v: &Val) -> f32 {
         Val::F64(f) => *f as f32,
         Val::Int(i) => f32::from_bits(*i as u32),
         _ => 0.0,
+    }
+}
+
+/// A stage's output value as the bits of an interpreter slot of type `s`: what the
+/// interpreter hands a per-invocation environment, bit for bit (floats widened or narrowed to
+/// the slot's type, integers masked to its width).
+fn slot_bits(v: &Val, s: Scalar) -> u64 {
+    use rd3d12_shader::interp::alu;
+    match v {
+        Val::Int(i) => s.mask(*i),
+        Val::F32(f) => match s {
+            Scalar::F64 => f64::from(*f).to_bits(),
+            Scalar::F16 => u64::from(alu::f32_to_half(*f)),
+            s => s.mask(u64::from(f.to_bits())),
+        },
+        Val::F64(d) => match s {
+            Scalar::F64 => d.to_bits(),
+            Scalar::F32 | Scalar::F16 => alu::from_f64(s, *d),
+            s => s.mask(d.to_bits()),
+        },
+        Val::Handle(h) => u64::from(*h),
+        _ => 0,
+    }
+}
+
+/// The bits of a slot of type `s` as the value a stage keeps of an output (halves as f32).
+fn slot_val(bits: u64, s: Scalar) -> Val {
+    match s {
+        Scalar::F32 => Val::F32(f32::from_bits(bits as u32)),
+        Scalar::F64 => Val::F64(f64::from_bits(bits)),
+        Scalar::F16 => Val::F32(rd3d12_shader::interp::alu::half_to_f32(bits as u16)),
+        _ => Val::Int(bits),
     }
 }
 

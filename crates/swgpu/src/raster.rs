@@ -496,17 +496,25 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
     let depth_of = |l: &[f64; 3]| (l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z).clamp(zlo, zhi);
     let depth_at = |e: &[i64; 3]| depth_of(&weights(e));
     let step = ONE / 16;
+    if x0 > x1 {
+        return;
+    }
+    // How each edge function changes from one pixel center to the next on a row: exact
+    // integers, so stepping gives the very values `edge_at` would.
+    let dx: [i64; 3] = edges.map(|(a, bb)| -(v[bb].y - v[a].y) * ONE);
     for py in y0..=y1 {
         let cy = py * ONE + ONE / 2;
-        for px in x0..=x1 {
+        let row = edge_at(x0 * ONE + ONE / 2, cy);
+        // Single-sampled, the covered centers of a row are one run: each edge's `e + bias >= 0`
+        // holds on a half-line of columns, found by integer division (exact).
+        let (from, to) = if single { covered_run(&row, &bias, &dx, x1 - x0) } else { (0, x1 - x0) };
+        for n in from..=to {
+            let px = x0 + n;
             let cx = px * ONE + ONE / 2;
-            let e = edge_at(cx, cy);
+            let e: [i64; 3] = std::array::from_fn(|k| row[k] + dx[k] * n);
             let mut coverage = 0u16;
             let mut sample_depth = [0.0f32; MAX_SAMPLES];
             if single {
-                if !inside(&e) {
-                    continue;
-                }
                 coverage = 1;
             } else {
                 for (s, &(ox, oy)) in state.samples.iter().enumerate().take(MAX_SAMPLES) {
@@ -531,8 +539,9 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
             let mut persp = [0.0f64; 3];
             let mut linear = [0.0f64; 3];
             for (k, vert) in v.iter().enumerate() {
+                let pk = pw[k] / psum;
                 for j in 0..3 {
-                    persp[j] += pw[k] / psum * vert.weights[j];
+                    persp[j] += pk * vert.weights[j];
                     linear[j] += l[k] * vert.linear[j];
                 }
             }
@@ -548,6 +557,27 @@ fn raster_piece(mut v: [ScreenVertex; 3], front_facing: bool, state: &TriangleSt
             });
         }
     }
+}
+
+/// The columns `n` in `0..=last` (from the row's first column) where every edge function
+/// `row[k] + dx[k]·n` plus its `bias[k]` is at least 0, as `(from, to)`; `from > to` when
+/// there are none. Exact: the same columns as testing each center.
+fn covered_run(row: &[i64; 3], bias: &[i64; 3], dx: &[i64; 3], last: i64) -> (i64, i64) {
+    let (mut from, mut to) = (0i64, last);
+    for k in 0..3 {
+        let e = row[k] + bias[k];
+        match dx[k].cmp(&0) {
+            std::cmp::Ordering::Equal if e < 0 => return (1, 0),
+            std::cmp::Ordering::Equal => {}
+            // e + dx·n >= 0 ⇔ n >= ceil(-e / dx).
+            std::cmp::Ordering::Greater if e < 0 => from = from.max((-e + dx[k] - 1) / dx[k]),
+            std::cmp::Ordering::Greater => {}
+            // e + dx·n >= 0 ⇔ n <= floor(e / -dx), none when e < 0.
+            std::cmp::Ordering::Less if e < 0 => return (1, 0),
+            std::cmp::Ordering::Less => to = to.min(e / -dx[k]),
+        }
+    }
+    (from, to)
 }
 
 /// Rasterizes a point: D3D12 draws a point as a 1x1-pixel square around its position (there
@@ -886,6 +916,9 @@ pub fn depth_bias(
     }
     b as f32
 }
+
+#[cfg(test)]
+mod run_tests;
 
 #[cfg(test)]
 mod tests {

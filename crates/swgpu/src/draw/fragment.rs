@@ -27,9 +27,8 @@ pub(super) struct FragmentStats {
 /// A worker's reusable buffers.
 pub(super) struct Scratch {
     frags: Vec<raster::Fragment>,
-    sorted: Vec<raster::Fragment>,
-    /// Each quad's fragments in `frags`.
-    quads: Vec<std::ops::Range<usize>>,
+    /// Each quad's fragments in `frags`, by place ([`quad_order`]).
+    quads: Vec<[u32; 4]>,
     /// The handles a wave's shader creates.
     handles: Handles,
     /// The state of each lane of a pixel-shader wave.
@@ -40,7 +39,6 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             frags: Vec::new(),
-            sorted: Vec::new(),
             quads: Vec::new(),
             handles: Handles::default(),
             lanes: Box::new([Lane::default(); PS_WAVE]),
@@ -70,15 +68,15 @@ pub(super) fn shade(
     let viewport = tstate.viewport;
     let (clip, bias, layer) = (&prim.clip, prim.bias, prim.layer);
     // Covered pixels, grouped by quad below.
-    let Scratch { frags, sorted, quads, handles: wave_handles, lanes: lane_state } = scratch;
+    let Scratch { frags, quads, handles: wave_handles, lanes: lane_state } = scratch;
     frags.clear();
+    let forced = st.forced_one.then_some(st.all_samples);
     let mut add = |f: &raster::Fragment| {
-        let mut f = *f;
-        if st.forced_one {
-            f.coverage = st.all_samples;
+        frags.push(*f);
+        if let (Some(all), Some(f)) = (forced, frags.last_mut()) {
+            f.coverage = all;
             f.sample_depth = [f.depth; raster::MAX_SAMPLES];
         }
-        frags.push(f)
     };
     match &prim.raster {
         Raster::Point => {
@@ -122,15 +120,10 @@ pub(super) fn shade(
     let samples = st.samples;
     let per_sample = ps.per_sample;
     let passes = if per_sample { samples.len() } else { 1 };
-    // Quads in (y, x) order, each quad's fragments in raster order.
-    let quad_of = |f: &raster::Fragment| (f.y & !1, f.x & !1);
-    quad_order(frags, sorted);
-    quads.clear();
-    let mut at = 0;
-    for covered in frags.chunk_by(|a, b| quad_of(a) == quad_of(b)) {
-        quads.push(at..at + covered.len());
-        at += covered.len();
-    }
+    // Quads in (y, x) order, each quad's fragments by place.
+    quad_order(frags, quads);
+    // Any covered pixel of a quad (a quad covers one at least).
+    let some = |q: &[u32; 4]| q.iter().copied().find(|&k| k != NONE).unwrap_or(0) as usize;
     let shape = match (&prim.kind, &prim.raster) {
         (Primitive::Point(_), _) => Shape::Point(frags[0].depth),
         (_, Raster::Line(l)) => Shape::Line(l),
@@ -168,7 +161,7 @@ pub(super) fn shade(
             let mut batch = [0usize; PS_QUADS];
             let mut n = 0;
             while n < PS_QUADS && next < quads.len() {
-                if frags[quads[next].clone()].iter().any(|f| f.coverage & only != 0) {
+                if quads[next].iter().any(|&k| k != NONE && frags[k as usize].coverage & only != 0) {
                     batch[n] = next;
                     n += 1;
                 }
@@ -180,20 +173,15 @@ pub(super) fn shade(
             wave.helpers = 0;
             wave.discarded = 0;
             for (j, &q) in batch[..n].iter().enumerate() {
-                let covered = &frags[quads[q].clone()];
-                let (qy, qx) = quad_of(&covered[0]);
-                // Each covered pixel's place in the quad (a quad holds a pixel once).
-                let mut at = [usize::MAX; 4];
-                for (k, f) in covered.iter().enumerate() {
-                    at[((f.x & 1) | ((f.y & 1) << 1)) as usize] = k;
-                }
+                let at = quads[q];
+                let corner = &frags[some(&at)];
+                let (qy, qx) = (corner.y & !1, corner.x & !1);
                 for (i, &k) in at.iter().enumerate() {
                     let lane = 4 * j + i;
                     let (x, y) = (qx + (i as i32 & 1), qy + (i as i32 >> 1));
-                    let found = (k != usize::MAX).then_some(k);
-                    let frag = found.map(|k| &covered[k]);
+                    let frag = (k != NONE).then(|| &frags[k as usize]);
                     let ls = &mut wave.lanes[lane];
-                    ls.frag = found.map_or(u32::MAX, |k| (quads[q].start + k) as u32);
+                    ls.frag = k;
                     ls.covered = frag.map_or(0, |f| f.coverage & only);
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     let (persp, linear, z) = match frag {
@@ -218,7 +206,7 @@ pub(super) fn shade(
             }
             interp::run_wave(shader.module, ps_fn, &mut wave, 4 * n, PS_WAVE)?;
             for (j, &q) in batch[..n].iter().enumerate() {
-                let front = frags[quads[q].start].front_facing;
+                let front = frags[some(&quads[q])].front_facing;
                 for lane in 4 * j..4 * j + 4 {
                     let helper = wave.helpers >> lane & 1 != 0;
                     stats.ps_invocations += u64::from(!helper);
@@ -256,15 +244,18 @@ fn merge_lane(
     // Per sample: the depth-stencil test (SV_Depth replaces the rasterized depth; the bias
     // applies to the latter only), then the output.
     let mut passed = 0u16;
-    for s in bits(mask) {
-        let z = ls.depth.unwrap_or(zs[s as usize] + bias);
-        if let Some(d) = depth {
-            let stencil_ref = ls.stencil_ref.unwrap_or(call.stencil_ref);
-            if !depth_write((d, st.depth_kind), p, viewport, (x, y, s, layer), z, front, stencil_ref) {
-                continue;
+    match depth {
+        // Without a depth-stencil view every sample passes.
+        None => passed = mask,
+        Some(d) => {
+            for s in bits(mask) {
+                let z = ls.depth.unwrap_or(zs[s as usize] + bias);
+                let stencil_ref = ls.stencil_ref.unwrap_or(call.stencil_ref);
+                if depth_write((d, st.depth_kind), p, viewport, (x, y, s, layer), z, front, stencil_ref) {
+                    passed |= 1 << s;
+                }
             }
         }
-        passed |= 1 << s;
     }
     stats.samples_passed += u64::from(passed.count_ones());
     if passed == 0 {
@@ -289,6 +280,13 @@ fn merge_lane(
     if wrote {
         stats.pixels_written += 1;
     }
+}
+
+/// The lanes of `m` when they are the wave's first ones (every lane of a full or partial
+/// wave, the common mask): their count.
+#[inline(always)]
+fn whole(m: Mask) -> Option<usize> {
+    (m & m.wrapping_add(1) == 0).then(|| (Mask::BITS - m.leading_zeros()) as usize)
 }
 
 /// Quads per pixel-shader wave, and its lanes (WaveGetLaneCount in a pixel shader).
@@ -535,6 +533,35 @@ impl WaveEnv for PsWave<'_> {
             SemanticKind::RenderTargetArrayIndex => lanes(m).for_each(|l| out[l] = int(self.layer)),
             SemanticKind::ViewportArrayIndex => lanes(m).for_each(|l| out[l] = int(self.viewport_index)),
             _ => match self.varying(sig, row) {
+                // The common case: float slots of a whole wave, each lane at its pixel's own
+                // weights. The same arithmetic as `interpolate`, in the same order.
+                Some(&(v, mode))
+                    if s == Scalar::F32
+                        && whole(m).is_some()
+                        && !matches!(
+                            mode,
+                            Interpolation::Constant
+                                | Interpolation::LinearCentroid
+                                | Interpolation::LinearNoperspectiveCentroid
+                        )
+                        && !(matches!(
+                            mode,
+                            Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample
+                        ) && self.sample.is_some()) =>
+                {
+                    let k = whole(m).unwrap_or(0).min(PS_WAVE);
+                    let linear = matches!(
+                        mode,
+                        Interpolation::LinearNoperspective
+                            | Interpolation::LinearNoperspectiveCentroid
+                            | Interpolation::LinearNoperspectiveSample
+                    );
+                    let (v0, d1, d2) = (v[0][c], v[1][c] - v[0][c], v[2][c] - v[0][c]);
+                    for (o, ls) in out[..k].iter_mut().zip(&self.lanes[..k]) {
+                        let w = if linear { &ls.linear } else { &ls.persp };
+                        *o = u64::from((v0 + w[1] * d1 + w[2] * d2).to_bits());
+                    }
+                }
                 Some((v, mode)) => {
                     let mode = *mode;
                     for l in lanes(m) {
@@ -594,16 +621,30 @@ impl WaveEnv for PsWave<'_> {
         match e.semantic {
             SemanticKind::Target => {
                 let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
-                if n < 8 {
-                    let c = col as usize & 3;
-                    for l in lanes(m) {
-                        let ls = &mut self.lanes[l];
-                        if ls.written >> n & 1 == 0 {
-                            ls.targets[n] = [0; 4];
-                            ls.written |= 1 << n;
+                let c = col as usize & 3;
+                match whole(m) {
+                    // A whole wave's 32-bit values (what `word_of` keeps of them).
+                    Some(k) if n < 8 && !matches!(s, Scalar::F64 | Scalar::F16) => {
+                        let k = k.min(PS_WAVE);
+                        for (ls, &v) in self.lanes[..k].iter_mut().zip(&values[..k]) {
+                            if ls.written >> n & 1 == 0 {
+                                ls.targets[n] = [0; 4];
+                                ls.written |= 1 << n;
+                            }
+                            ls.targets[n][c] = v as u32;
                         }
-                        ls.targets[n][c] = word_of(values[l], s);
                     }
+                    _ if n < 8 => {
+                        for l in lanes(m) {
+                            let ls = &mut self.lanes[l];
+                            if ls.written >> n & 1 == 0 {
+                                ls.targets[n] = [0; 4];
+                                ls.written |= 1 << n;
+                            }
+                            ls.targets[n][c] = word_of(values[l], s);
+                        }
+                    }
+                    _ => {}
                 }
             }
             SemanticKind::Depth if s.is_float() => {
@@ -646,43 +687,46 @@ impl WaveEnv for PsWave<'_> {
     wave_resource_ops!();
 }
 
-/// Puts fragments in quad order: quads by (y, x) of their top-left pixel, each quad's fragments
-/// in raster order (what a stable sort by quad gives). The rasterizer emits a triangle's pixels
-/// row by row, so pairs of rows merge in one pass; other orders (clipped polygons, lines) are
-/// sorted by pixel first.
-pub(super) fn quad_order(frags: &mut Vec<raster::Fragment>, scratch: &mut Vec<raster::Fragment>) {
+/// No fragment at a place of a quad.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// The quads of `frags` in quad order, into `quads`: quads by (y, x) of their top-left pixel,
+/// each as the index in `frags` of its pixel at each place (0 top left, 1 top right, 2 bottom
+/// left, 3 bottom right; [`NONE`] where it covers none). The rasterizer emits a triangle's
+/// pixels row by row, so pairs of rows merge in one pass; other orders (clipped polygons,
+/// lines) are sorted by pixel first.
+pub(super) fn quad_order(frags: &mut [raster::Fragment], quads: &mut Vec<[u32; 4]>) {
     let key = |f: &raster::Fragment| (f.y, f.x);
     if !frags.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
         frags.sort_unstable_by_key(key);
     }
-    scratch.clear();
-    let mut rest = &frags[..];
-    while let Some(first) = rest.first() {
+    quads.clear();
+    let mut i = 0;
+    while i < frags.len() {
         // The rows of this quad row: y even (top) and y + 1 (bottom), each sorted by x.
-        let qy = first.y & !1;
-        let end = rest.iter().position(|f| f.y & !1 != qy).unwrap_or(rest.len());
-        let (pair, tail) = rest.split_at(end);
-        let split = pair.iter().position(|f| f.y != pair[0].y).unwrap_or(pair.len());
-        let (mut top, mut bottom) = pair.split_at(split);
-        if top.first().is_some_and(|f| f.y & 1 == 1) {
-            // Only the bottom row has pixels here.
-            (top, bottom) = (&[], top);
-        }
-        while !top.is_empty() || !bottom.is_empty() {
-            let qx = match (top.first(), bottom.first()) {
-                (Some(a), Some(b)) => (a.x & !1).min(b.x & !1),
+        let qy = frags[i].y & !1;
+        let end = i + frags[i..].iter().position(|f| f.y & !1 != qy).unwrap_or(frags.len() - i);
+        let split = i + frags[i..end].iter().position(|f| f.y != frags[i].y).unwrap_or(end - i);
+        // (Only the bottom row has pixels when the first is odd.)
+        let (mut t, t_end, mut b) = if frags[i].y & 1 == 1 { (end, end, i) } else { (i, split, split) };
+        while t < t_end || b < end {
+            let qx = match (frags[t..t_end].first(), frags[b..end].first()) {
+                (Some(a), Some(c)) => (a.x & !1).min(c.x & !1),
                 (Some(a), None) => a.x & !1,
-                (None, Some(b)) => b.x & !1,
+                (None, Some(c)) => c.x & !1,
                 (None, None) => break,
             };
-            let t = top.iter().position(|f| f.x & !1 != qx).unwrap_or(top.len());
-            let b = bottom.iter().position(|f| f.x & !1 != qx).unwrap_or(bottom.len());
-            scratch.extend_from_slice(&top[..t]);
-            scratch.extend_from_slice(&bottom[..b]);
-            top = &top[t..];
-            bottom = &bottom[b..];
+            let mut q = [NONE; 4];
+            while t < t_end && frags[t].x & !1 == qx {
+                q[(frags[t].x & 1) as usize] = t as u32;
+                t += 1;
+            }
+            while b < end && frags[b].x & !1 == qx {
+                q[2 + (frags[b].x & 1) as usize] = b as u32;
+                b += 1;
+            }
+            quads.push(q);
         }
-        rest = tail;
+        i = end;
     }
-    std::mem::swap(frags, scratch);
 }

@@ -1,80 +1,100 @@
 //! The geometry stage: the geometry shader run per input primitive and GS instance, its
 //! stream 0 assembled into primitives of its output topology.
 
-use super::{bits_of, f32_of, input_element, lane_val, store_lane, Bindings, Class, DrawError, DrawStats, Handles};
-use super::{Link, Outputs, ShadedVertex, Shader};
+use super::{bits_of, f32_of, input_element, lane_val, slot_bits, slot_val, store_lane};
+use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, ShadedVertex, Shader};
 use crate::input_assembler::{self, Primitive};
 use rd3d12_shader::dxil::Function;
-use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::{self, ExecError, Mask, WaveEnv};
 use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
-use std::collections::HashMap;
+use rd3d12_shader::ir::Scalar;
 
-/// The geometry shader's view of one invocation: the input primitive's vertices (VS outputs,
-/// linked to the GS input signature by semantic) and the vertices it emits to stream 0.
-struct GsEnv<'b> {
+/// One invocation (GS instance) of a geometry-shader wave: what it has stored, and the
+/// vertices it emitted to stream 0 in order (`None` marks a cut).
+struct GsLane {
+    instance: u32,
+    outputs: Outputs,
+    emitted: Vec<Option<Outputs>>,
+}
+
+/// The geometry shader's view of the instances of one input primitive, a lane each: the
+/// primitive's vertices (VS outputs, linked to the GS input signature by semantic).
+struct GsWave<'b> {
     inputs: &'b [SignatureElement],
     /// For each GS input (signature id, row): the VS output (signature id, row) feeding it.
     links: &'b [Link],
     verts: &'b [ShadedVertex],
     primitive_id: u32,
-    instance: u32,
-    outputs: Outputs,
-    /// Emitted vertices' outputs in order; `None` marks a cut.
-    emitted: Vec<Option<Outputs>>,
+    lanes: &'b mut [GsLane],
     handles: &'b mut Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
-impl GsEnv<'_> {
-    fn writes(&self) -> bool {
-        true
+impl GsWave<'_> {
+    /// Every invocation's UAV writes take effect.
+    fn writes(&self, m: Mask) -> Mask {
+        m
     }
 }
 
-impl Env for GsEnv<'_> {
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
+type R<T> = Result<T, ExecError>;
+
+impl WaveEnv for GsWave<'_> {
+    fn load_input(&mut self, m: Mask, at: (u32, u32, u8), vertex: Option<&[u64]>, s: Scalar, out: &mut [u64]) -> R<()> {
+        let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
         if e.semantic == SemanticKind::PrimitiveId {
-            return Ok(Val::Int(u64::from(self.primitive_id)));
+            lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.primitive_id)));
+            return Ok(());
         }
-        let value = self
-            .links
-            .iter()
-            .find(|(k, _)| *k == (sig, row))
-            .and_then(|(_, from)| self.verts.get(vertex.unwrap_or(0) as usize)?.outputs.get(from))
-            .map(|v| v[col as usize & 3].clone());
-        // Unlinked inputs read 0, typed as the element says.
-        Ok(value.unwrap_or_else(|| lane_val(0, e.component)))
-    }
-    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        store_lane(&mut self.outputs, (sig, row), col, value);
+        let from = self.links.iter().find(|(k, _)| *k == (sig, row)).map(|(_, from)| from);
+        for l in lanes(m) {
+            let k = vertex.map_or(0, |v| v[l] as u32) as usize;
+            let value = from.and_then(|from| self.verts.get(k)?.outputs.get(from)).map(|v| &v[col as usize & 3]);
+            // Unlinked inputs read 0, typed as the element says.
+            out[l] = match value {
+                Some(v) => slot_bits(v, s),
+                None => slot_bits(&lane_val(0, e.component), s),
+            };
+        }
         Ok(())
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
+    fn store_output(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        for l in lanes(m) {
+            store_lane(&mut self.lanes[l].outputs, (at.0, at.1), at.2, &slot_val(values[l], s));
+        }
+        Ok(())
+    }
+    fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    fn emit_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+    fn emit_stream(&mut self, m: Mask, stream: u32) -> R<()> {
         if stream == 0 {
-            self.emitted.push(Some(self.outputs.clone()));
+            for l in lanes(m) {
+                let lane = &mut self.lanes[l];
+                lane.emitted.push(Some(lane.outputs.clone()));
+            }
         }
         Ok(())
     }
-    fn cut_stream(&mut self, stream: u32) -> Result<(), ExecError> {
+    fn cut_stream(&mut self, m: Mask, stream: u32) -> R<()> {
         if stream == 0 {
-            self.emitted.push(None);
+            lanes(m).for_each(|l| self.lanes[l].emitted.push(None));
         }
         Ok(())
     }
     /// GSInstanceID (100) and PrimitiveID (108).
-    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+    fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
-            100 => Ok(self.instance),
-            108 => Ok(self.primitive_id),
-            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
+            100 => lanes(m).for_each(|l| out[l] = self.lanes[l].instance),
+            108 => lanes(m).for_each(|l| out[l] = self.primitive_id),
+            _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
         }
+        Ok(())
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
 
 /// For each input (signature id, row) of `to`: the output (signature id, row) of `from` with
@@ -155,24 +175,36 @@ impl<'b> GsStage<'b> {
         stats: &mut DrawStats,
     ) -> Result<Vec<RasterPrimitive>, DrawError> {
         let mut out = Vec::new();
-        for instance in 0..self.state.instance_count {
-            stats.gs_invocations += 1;
-            let mut env = GsEnv {
+        // The instances as lanes of waves of up to GS_WAVE, each instance's output in order.
+        let count = self.state.instance_count;
+        for first in (0..count).step_by(GS_WAVE) {
+            let mut lanes: Vec<GsLane> = (first..count.min(first.saturating_add(GS_WAVE as u32)))
+                .map(|instance| GsLane { instance, outputs: Outputs::default(), emitted: Vec::new() })
+                .collect();
+            stats.gs_invocations += lanes.len() as u64;
+            let n = lanes.len();
+            let mut wave = GsWave {
                 inputs: &self.shader.entry.inputs,
                 links: &self.links,
                 verts,
                 primitive_id,
-                instance,
-                outputs: HashMap::new(),
-                emitted: Vec::new(),
+                lanes: &mut lanes,
                 handles: &mut *handles,
                 resources: &self.resources,
                 bindings: self.bindings,
             };
-            interp::run(self.shader.module, self.function, &mut env)?;
+            interp::run_wave(self.shader.module, self.function, &mut wave, n, GS_WAVE)?;
+            self.assemble(lanes, primitive_id, &mut out, stats);
+        }
+        Ok(out)
+    }
+
+    /// The primitives of each instance's emitted strips, instance after instance.
+    fn assemble(&self, lanes: Vec<GsLane>, primitive_id: u32, out: &mut Vec<RasterPrimitive>, stats: &mut DrawStats) {
+        for lane in lanes {
             let mut shaded: Vec<ShadedVertex> = Vec::new();
             let mut order = Vec::new();
-            for e in env.emitted {
+            for e in lane.emitted {
                 match e {
                     Some(outputs) if shaded.len() < self.state.max_vertex_count as usize => {
                         order.push(shaded.len() as u32);
@@ -200,9 +232,11 @@ impl<'b> GsStage<'b> {
                 stats.gs_primitives += 1;
             }
         }
-        Ok(out)
     }
 }
+
+/// GS instances run together, as one wave (D3D allows 32 instances).
+const GS_WAVE: usize = 32;
 
 /// The D3D topology of a geometry shader's output (D3D_PRIMITIVE_TOPOLOGY 1, 3 or 5).
 fn gs_output_topology(t: u32) -> Option<input_assembler::Topology> {

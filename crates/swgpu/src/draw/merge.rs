@@ -208,6 +208,17 @@ pub(super) fn write_pixel(
     factor: [f32; 4],
 ) {
     let (format, blend) = (t.format, &info.blend);
+    // R8G8B8A8 / B8G8R8A8 UNORM replaced whole (every channel written, no blending): the
+    // shader's color converted and stored, what the general path below computes for it.
+    if let (Some(order), 0xF, false) = (info.unorm8, blend.write_mask & 0xF, blend.blend_enable) {
+        let Some(at) = t.offset(at, 4) else { return };
+        let mut b = [0u8; 4];
+        for (c, &i) in order.iter().enumerate() {
+            b[i] = to_unorm8(f32::from_bits(src[c]));
+        }
+        t.data.write(at, &b);
+        return;
+    }
     let mut bytes = [0u8; 16];
     let Some(e) = bytes.get_mut(..info.size) else { return };
     let Some(at) = t.offset(at, info.size) else { return };

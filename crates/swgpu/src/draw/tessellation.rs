@@ -22,14 +22,15 @@
 //! hint to drivers (the HLSL compiler clamps in the shader itself), and the tessellator does
 //! its own clamping, rounding and culling (a factor ≤ 0 or NaN drops the patch).
 
-use super::{f32_of, input_element, lane_val, link_stages, store_lane};
+use super::{f32_of, input_element, lane_val, link_stages, slot_bits, slot_val, store_lane};
 use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader};
 use crate::input_assembler::Primitive;
 use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
 use rd3d12_shader::dxil::{Function, HsState};
-use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::{self, ExecError, Mask, Val, WaveEnv};
 use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
-use std::collections::HashMap;
+use rd3d12_shader::ir::Scalar;
 
 /// The hull and domain shaders of a draw, with the bindings each stage sees.
 pub struct Tess<'a> {
@@ -118,27 +119,41 @@ impl<'b> TessStage<'b> {
         stats: &mut DrawStats,
     ) -> Result<Vec<RasterPrimitive>, DrawError> {
         stats.hs_invocations += 1;
-        let mut hs = HsEnv {
+        // The control-point phase: the output control points as the lanes of one wave.
+        let n = self.state.output_control_points;
+        let mut lanes: Vec<HsLane> =
+            (0..n).map(|control_point| HsLane { control_point, outputs: Outputs::default() }).collect();
+        let mut patch_constants = Outputs::default();
+        let mut hs = HsWave {
             inputs: &self.tess.hs.entry.inputs,
             links: &self.hs_links,
             verts,
             patch_id,
-            control_point: 0,
-            outputs: HashMap::new(),
-            control_points: Vec::with_capacity(self.state.output_control_points as usize),
-            patch_constants: HashMap::new(),
-            handles,
+            lanes: &mut lanes,
+            control_points: &[],
+            patch_constants: &mut patch_constants,
+            handles: &mut *handles,
             resources: &self.hs_resources,
             bindings: self.tess.hs_bindings,
         };
-        for cp in 0..self.state.output_control_points {
-            hs.control_point = cp;
-            interp::run(self.tess.hs.module, self.control_point_fn, &mut hs)?;
-            let written = std::mem::take(&mut hs.outputs);
-            hs.control_points.push(written);
-        }
-        interp::run(self.tess.hs.module, self.patch_constant_fn, &mut hs)?;
-        let HsEnv { control_points, patch_constants, handles, .. } = hs;
+        interp::run_wave(self.tess.hs.module, self.control_point_fn, &mut hs, n as usize, TESS_WAVE)?;
+        let control_points: Vec<Outputs> = lanes.into_iter().map(|l| l.outputs).collect();
+        // The patch-constant phase: one lane, which reads the output control points (its
+        // OutputControlPointID reads the last one, as after the phase before).
+        let mut lane = [HsLane { control_point: n.saturating_sub(1), outputs: Outputs::default() }];
+        let mut hs = HsWave {
+            inputs: &self.tess.hs.entry.inputs,
+            links: &self.hs_links,
+            verts,
+            patch_id,
+            lanes: &mut lane,
+            control_points: &control_points,
+            patch_constants: &mut patch_constants,
+            handles: &mut *handles,
+            resources: &self.hs_resources,
+            bindings: self.tess.hs_bindings,
+        };
+        interp::run_wave(self.tess.hs.module, self.patch_constant_fn, &mut hs, 1, TESS_WAVE)?;
 
         let factor = |sig: Option<u32>, row: u32| {
             sig.and_then(|s| patch_constants.get(&(s, row))).map_or(0.0, |v| f32_of(&v[0]))
@@ -147,27 +162,37 @@ impl<'b> TessStage<'b> {
         let inner: [f32; 2] = std::array::from_fn(|r| factor(self.inside_tess_factor, r as u32));
         let t = tessellator::tessellate(self.domain, self.partitioning, self.output, &outer, &inner);
 
-        // One domain-shader invocation per domain point.
+        // One domain-shader invocation per domain point, as waves of TESS_WAVE points.
         let mut shaded = Vec::with_capacity(t.points.len());
-        for &p in &t.points {
-            let mut env = DsEnv {
+        for points in t.points.chunks(TESS_WAVE) {
+            let mut lanes: Vec<DsLane> = points
+                .iter()
+                .map(|&p| DsLane {
+                    location: tessellator::domain_location(self.domain, p),
+                    outputs: Outputs::default(),
+                })
+                .collect();
+            let mut ds = DsWave {
                 inputs: &self.tess.ds.entry.inputs,
                 links: &self.ds_links,
                 pc_links: &self.pc_links,
                 control_points: &control_points,
                 patch_constants: &patch_constants,
-                location: tessellator::domain_location(self.domain, p),
                 patch_id,
-                outputs: HashMap::new(),
+                lanes: &mut lanes,
                 handles: &mut *handles,
                 resources: &self.ds_resources,
                 bindings: self.tess.ds_bindings,
             };
-            interp::run(self.tess.ds.module, self.ds_fn, &mut env)?;
-            stats.ds_invocations += 1;
-            let clip =
-                self.position.and_then(|s| env.outputs.get(&(s, 0))).map_or([0.0; 4], |p| p.each_ref().map(f32_of));
-            shaded.push(ShadedVertex { clip, outputs: env.outputs });
+            interp::run_wave(self.tess.ds.module, self.ds_fn, &mut ds, points.len(), TESS_WAVE)?;
+            stats.ds_invocations += points.len() as u64;
+            for lane in lanes {
+                let clip = self
+                    .position
+                    .and_then(|s| lane.outputs.get(&(s, 0)))
+                    .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
+                shaded.push(ShadedVertex { clip, outputs: lane.outputs });
+            }
         }
         let per = tessellator::vertices_per_primitive(self.domain, self.output);
         let kind = match per {
@@ -200,123 +225,176 @@ fn linked_input<'o>(
     Ok(value.unwrap_or_else(|| lane_val(0, e.component)))
 }
 
-/// The hull shader's view of one patch, in either phase.
-struct HsEnv<'b> {
+/// Domain points (and output control points, up to D3D's 32, in one wave) shaded together.
+const TESS_WAVE: usize = 8;
+
+type R<T> = Result<T, ExecError>;
+
+/// One hull-shader invocation: its output control point (the control-point phase) and what it
+/// stored.
+struct HsLane {
+    control_point: u32,
+    outputs: Outputs,
+}
+
+/// The hull shader's view of one patch, in either phase: the control-point phase's lanes are
+/// the output control points; the patch-constant phase is one lane that reads them.
+struct HsWave<'b> {
     inputs: &'b [SignatureElement],
     links: &'b [Link],
     verts: &'b [ShadedVertex],
     patch_id: u32,
-    /// The control point the control-point phase is computing.
-    control_point: u32,
-    /// What the current control-point invocation wrote.
-    outputs: Outputs,
-    /// Every output control point, once the control-point phase is done.
-    control_points: Vec<Outputs>,
-    patch_constants: Outputs,
+    lanes: &'b mut [HsLane],
+    /// Every output control point, once the control-point phase is done (none before).
+    control_points: &'b [Outputs],
+    patch_constants: &'b mut Outputs,
     handles: &'b mut Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
-impl HsEnv<'_> {
-    fn writes(&self) -> bool {
-        true
+impl HsWave<'_> {
+    /// Every invocation's UAV writes take effect.
+    fn writes(&self, m: Mask) -> Mask {
+        m
     }
 }
 
-impl Env for HsEnv<'_> {
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        if input_element(self.inputs, sig)?.semantic == SemanticKind::PrimitiveId {
-            return Ok(Val::Int(u64::from(self.patch_id)));
+impl WaveEnv for HsWave<'_> {
+    fn load_input(&mut self, m: Mask, at: (u32, u32, u8), vertex: Option<&[u64]>, s: Scalar, out: &mut [u64]) -> R<()> {
+        if input_element(self.inputs, at.0)?.semantic == SemanticKind::PrimitiveId {
+            lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.patch_id)));
+            return Ok(());
         }
         let verts = self.verts;
-        linked_input(self.inputs, self.links, |i| verts.get(i).map(|v| &v.outputs), (sig, row, col), vertex)
-    }
-    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        store_lane(&mut self.outputs, (sig, row), col, value);
+        for l in lanes(m) {
+            let v = linked_input(
+                self.inputs,
+                self.links,
+                |i| verts.get(i).map(|v| &v.outputs),
+                at,
+                vertex.map(|v| v[l] as u32),
+            )?;
+            out[l] = slot_bits(&v, s);
+        }
         Ok(())
     }
-    fn load_output_control_point(&mut self, sig: u32, row: u32, col: u8, index: u32) -> Result<Val, ExecError> {
-        Ok(self
-            .control_points
-            .get(index as usize)
-            .and_then(|cp| cp.get(&(sig, row)))
-            .map_or(Val::F32(0.0), |v| v[col as usize & 3].clone()))
-    }
-    fn store_patch_constant(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        store_lane(&mut self.patch_constants, (sig, row), col, value);
+    fn store_output(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        for l in lanes(m) {
+            store_lane(&mut self.lanes[l].outputs, (at.0, at.1), at.2, &slot_val(values[l], s));
+        }
         Ok(())
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
+    fn load_output_control_point(
+        &mut self,
+        m: Mask,
+        at: (u32, u32, u8),
+        index: &[u64],
+        s: Scalar,
+        out: &mut [u64],
+    ) -> R<()> {
+        let (sig, row, col) = at;
+        for l in lanes(m) {
+            let v = self.control_points.get(index[l] as u32 as usize).and_then(|cp| cp.get(&(sig, row)));
+            out[l] = slot_bits(v.map_or(&Val::F32(0.0), |v| &v[col as usize & 3]), s);
+        }
+        Ok(())
+    }
+    fn store_patch_constant(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        for l in lanes(m) {
+            store_lane(self.patch_constants, (at.0, at.1), at.2, &slot_val(values[l], s));
+        }
+        Ok(())
+    }
+    fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
     /// OutputControlPointID (107) and PrimitiveID (108).
-    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+    fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
-            107 => Ok(self.control_point),
-            108 => Ok(self.patch_id),
-            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a hull shader"))),
+            107 => lanes(m).for_each(|l| out[l] = self.lanes[l].control_point),
+            108 => lanes(m).for_each(|l| out[l] = self.patch_id),
+            _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a hull shader"))),
         }
+        Ok(())
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
 
-/// The domain shader's view of one domain point.
-struct DsEnv<'b> {
+/// One domain point of a domain-shader wave: where it is and what it stored.
+struct DsLane {
+    location: [f32; 3],
+    outputs: Outputs,
+}
+
+/// The domain shader's view of a wave of one patch's domain points.
+struct DsWave<'b> {
     inputs: &'b [SignatureElement],
     links: &'b [Link],
     pc_links: &'b [Link],
     control_points: &'b [Outputs],
     patch_constants: &'b Outputs,
-    location: [f32; 3],
     patch_id: u32,
-    outputs: Outputs,
+    lanes: &'b mut [DsLane],
     handles: &'b mut Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
 }
 
-impl DsEnv<'_> {
-    fn writes(&self) -> bool {
-        true
+impl DsWave<'_> {
+    /// Every invocation's UAV writes take effect.
+    fn writes(&self, m: Mask) -> Mask {
+        m
     }
 }
 
-impl Env for DsEnv<'_> {
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, vertex: Option<u32>) -> Result<Val, ExecError> {
-        if input_element(self.inputs, sig)?.semantic == SemanticKind::PrimitiveId {
-            return Ok(Val::Int(u64::from(self.patch_id)));
+impl WaveEnv for DsWave<'_> {
+    fn load_input(&mut self, m: Mask, at: (u32, u32, u8), vertex: Option<&[u64]>, s: Scalar, out: &mut [u64]) -> R<()> {
+        if input_element(self.inputs, at.0)?.semantic == SemanticKind::PrimitiveId {
+            lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.patch_id)));
+            return Ok(());
         }
         let points = self.control_points;
-        linked_input(self.inputs, self.links, |i| points.get(i), (sig, row, col), vertex)
+        for l in lanes(m) {
+            let v = linked_input(self.inputs, self.links, |i| points.get(i), at, vertex.map(|v| v[l] as u32))?;
+            out[l] = slot_bits(&v, s);
+        }
+        Ok(())
     }
-    fn load_patch_constant(&mut self, sig: u32, row: u32, col: u8) -> Result<Val, ExecError> {
+    fn load_patch_constant(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, out: &mut [u64]) -> R<()> {
+        let (sig, row, col) = at;
         let value = self
             .pc_links
             .iter()
             .find(|(k, _)| *k == (sig, row))
             .and_then(|(_, from)| self.patch_constants.get(from))
-            .map(|v| v[col as usize & 3].clone());
-        Ok(value.unwrap_or(Val::F32(0.0)))
-    }
-    fn domain_location(&mut self, component: u32) -> Result<f32, ExecError> {
-        Ok(self.location.get(component as usize).copied().unwrap_or(0.0))
-    }
-    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        store_lane(&mut self.outputs, (sig, row), col, value);
+            .map_or(&Val::F32(0.0), |v| &v[col as usize & 3]);
+        let bits = slot_bits(value, s);
+        lanes(m).for_each(|l| out[l] = bits);
         Ok(())
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
+    fn domain_location(&mut self, m: Mask, component: u32, out: &mut [f32]) -> R<()> {
+        lanes(m).for_each(|l| out[l] = self.lanes[l].location.get(component as usize).copied().unwrap_or(0.0));
+        Ok(())
+    }
+    fn store_output(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        for l in lanes(m) {
+            store_lane(&mut self.lanes[l].outputs, (at.0, at.1), at.2, &slot_val(values[l], s));
+        }
+        Ok(())
+    }
+    fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
     /// PrimitiveID (108): the patch's.
-    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+    fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
-            108 => Ok(self.patch_id),
-            _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a domain shader"))),
+            108 => lanes(m).for_each(|l| out[l] = self.patch_id),
+            _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a domain shader"))),
         }
+        Ok(())
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Tests of whole draws through the software pipeline.
 
-use super::fragment::quad_order;
+use super::fragment::{quad_order, NONE};
 use super::merge::{alpha_coverage, depth_write, DepthKind};
 use super::setup::triangle_depth_bias;
 use super::*;
@@ -1179,9 +1179,22 @@ fn quad_order_equals_a_stable_sort_by_quad() {
         let mut want = frags.clone();
         want.sort_by_key(|f| (f.y, f.x));
         want.sort_by_key(|f| (f.y & !1, f.x & !1));
-        quad_order(&mut frags, &mut Vec::new());
-        let order = |v: &[raster::Fragment]| v.iter().map(|f| (f.x, f.y)).collect::<Vec<_>>();
-        assert_eq!(order(&frags), order(&want), "case {case}");
+        let mut quads = Vec::new();
+        quad_order(&mut frags, &mut quads);
+        // Each quad's pixels at their places, read in place order: the stable sort's order.
+        for q in &quads {
+            let first = q.iter().find(|&&k| k != NONE).map(|&k| &frags[k as usize]).expect("a pixel");
+            for (place, &k) in q.iter().enumerate() {
+                if let Some(f) = frags.get(k as usize) {
+                    assert_eq!(((f.x & 1) | (f.y & 1) << 1) as usize, place, "case {case}");
+                    assert_eq!((f.x & !1, f.y & !1), (first.x & !1, first.y & !1), "case {case}");
+                }
+            }
+        }
+        let order: Vec<(i32, i32)> =
+            quads.iter().flatten().filter_map(|&k| frags.get(k as usize)).map(|f| (f.x, f.y)).collect();
+        let want: Vec<(i32, i32)> = want.iter().map(|f| (f.x, f.y)).collect();
+        assert_eq!(order, want, "case {case}");
     }
 }
 

@@ -2,13 +2,18 @@
 //! draw, and vertices fetched ([`crate::input_assembler::fetch`]) and shaded as waves of
 //! [`VS_WAVE`] lanes.
 
-use super::{f32_of, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader};
+use super::{
+    f32_of, slot_bits, slot_val, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader,
+};
 use crate::input_assembler;
 use rd3d12_core::pipeline::InputElement;
 use rd3d12_shader::dxil::Function;
-use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
+use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
+use rd3d12_shader::interp::{self, ExecError, Mask, Val, WaveEnv};
 use rd3d12_shader::ir::interface::{ComponentType, SemanticKind, SignatureElement};
-use std::collections::HashMap;
+use rd3d12_shader::ir::Scalar;
+
+type R<T> = Result<T, ExecError>;
 
 /// What a draw's vertex shader needs, set up once per draw.
 pub(super) struct VertexStage<'c> {
@@ -45,7 +50,7 @@ impl<'c> VertexStage<'c> {
     pub(super) fn shade(&self, vs: &[u32], instance: u32) -> Result<Vec<ShadedVertex>, DrawError> {
         let call = self.call;
         let p = call.pipeline;
-        let attrs: Vec<Vec<Option<[u32; 4]>>> = vs
+        let mut lanes: Vec<VsLane> = vs
             .iter()
             .map(|&v| {
                 let fetched = input_assembler::fetch(
@@ -56,35 +61,33 @@ impl<'c> VertexStage<'c> {
                     instance,
                     call.start_instance,
                 );
-                self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect()
+                VsLane {
+                    attrs: self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect(),
+                    // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start
+                    // locations (which only choose the vertex data fetched).
+                    vertex_id: v.wrapping_sub(call.vertex_id_base),
+                    outputs: Outputs::default(),
+                }
             })
             .collect();
-        let mut envs: Vec<VsEnv<'_>> = vs
-            .iter()
-            .zip(&attrs)
-            .map(|(&v, attrs)| VsEnv {
-                inputs: &self.shader.entry.inputs,
-                attrs,
-                // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start locations
-                // (which only choose the vertex data fetched).
-                vertex_id: v.wrapping_sub(call.vertex_id_base),
-                instance_id: instance,
-                outputs: HashMap::new(),
-                handles: Handles::default(),
-                resources: &self.resources,
-                bindings: self.bindings,
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
-        interp::run_waves(self.shader.module, self.function, &mut refs, VS_WAVE)?;
-        Ok(envs
+        let n = lanes.len();
+        let mut wave = VsWave {
+            inputs: &self.shader.entry.inputs,
+            lanes: &mut lanes,
+            instance_id: instance,
+            handles: Handles::default(),
+            resources: &self.resources,
+            bindings: self.bindings,
+        };
+        interp::run_wave(self.shader.module, self.function, &mut wave, n, VS_WAVE)?;
+        Ok(lanes
             .into_iter()
-            .map(|env| {
+            .map(|lane| {
                 let pos = self
                     .position
-                    .and_then(|s| env.outputs.get(&(s, 0)))
+                    .and_then(|s| lane.outputs.get(&(s, 0)))
                     .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
-                ShadedVertex { clip: pos, outputs: env.outputs }
+                ShadedVertex { clip: pos, outputs: lane.outputs }
             })
             .collect())
     }
@@ -93,14 +96,20 @@ impl<'c> VertexStage<'c> {
 /// Vertices shaded together, as one wave (WaveGetLaneCount in a vertex shader).
 pub(super) const VS_WAVE: usize = 8;
 
-/// The vertex shader's view of one vertex (a lane of the wave).
-struct VsEnv<'b> {
-    inputs: &'b [SignatureElement],
+/// One vertex of a vertex-shader wave.
+struct VsLane {
     /// Input-layout element feeding each input signature element (by id), with its lanes.
-    attrs: &'b [Option<[u32; 4]>],
+    attrs: Vec<Option<[u32; 4]>>,
     vertex_id: u32,
-    instance_id: u32,
     outputs: Outputs,
+}
+
+/// The vertex shader's view of a wave of vertices of one instance.
+struct VsWave<'b> {
+    inputs: &'b [SignatureElement],
+    lanes: &'b mut [VsLane],
+    instance_id: u32,
+    /// The handles the wave's shader creates.
     handles: Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
     bindings: &'b dyn Bindings,
@@ -120,36 +129,49 @@ pub(super) fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&Si
 
 /// Component `col` of the output at (signature id, row); unwritten components read 0.
 pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
-    let slot = outputs.entry(at).or_insert_with(|| [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]);
-    slot[col as usize & 3] = value.clone();
+    outputs.row_mut(at)[col as usize & 3] = value.clone();
 }
 
-impl VsEnv<'_> {
-    fn writes(&self) -> bool {
-        true
+impl VsWave<'_> {
+    /// Every vertex's UAV writes take effect.
+    fn writes(&self, m: Mask) -> Mask {
+        m
     }
 }
 
-impl Env for VsEnv<'_> {
-    fn load_input(&mut self, sig: u32, row: u32, col: u8, _vertex: Option<u32>) -> Result<Val, ExecError> {
+impl WaveEnv for VsWave<'_> {
+    fn load_input(
+        &mut self,
+        m: Mask,
+        at: (u32, u32, u8),
+        _vertex: Option<&[u64]>,
+        s: Scalar,
+        out: &mut [u64],
+    ) -> R<()> {
+        let (sig, row, col) = at;
         let e = input_element(self.inputs, sig)?;
-        Ok(match e.semantic {
-            SemanticKind::VertexId => Val::Int(u64::from(self.vertex_id)),
-            SemanticKind::InstanceId => Val::Int(u64::from(self.instance_id)),
+        match e.semantic {
+            SemanticKind::VertexId => lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.lanes[l].vertex_id))),
+            SemanticKind::InstanceId => lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.instance_id))),
             _ => {
-                let lanes = self.attrs.get((sig + row) as usize).copied().flatten().unwrap_or([0, 0, 0, 0]);
-                lane_val(lanes[col as usize & 3], e.component)
+                for l in lanes(m) {
+                    let attr = self.lanes[l].attrs.get((sig + row) as usize).copied().flatten().unwrap_or([0; 4]);
+                    out[l] = slot_bits(&lane_val(attr[col as usize & 3], e.component), s);
+                }
             }
-        })
-    }
-    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> Result<(), ExecError> {
-        store_lane(&mut self.outputs, (sig, row), col, value);
+        }
         Ok(())
     }
-    fn discard(&mut self) -> Result<(), ExecError> {
+    fn store_output(&mut self, m: Mask, at: (u32, u32, u8), s: Scalar, values: &[u64]) -> R<()> {
+        for l in lanes(m) {
+            store_lane(&mut self.lanes[l].outputs, (at.0, at.1), at.2, &slot_val(values[l], s));
+        }
+        Ok(())
+    }
+    fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    resource_ops!();
+    wave_resource_ops!();
 }
 
 /// The input-layout element feeding each input signature element row, by id (+ row): the
