@@ -1,0 +1,99 @@
+//! Reports, for every DXIL container under a folder (the DXC corpus, `/work/shared/dxil-corpus`),
+//! how far rd3d12's shader compiler gets: whether it parses, whether every defined function
+//! lowers to the IR, whether `dxil::support::check` passes, and the first construct that
+//! stops it. Prints a markdown table (`crates/shader/DXC_CORPUS.md` is its output):
+//!
+//! ```sh
+//! cargo run -p rd3d12-shader --example dxil_corpus -- /work/shared/dxil-corpus > crates/shader/DXC_CORPUS.md
+//! ```
+//!
+//! The last section counts how many shaders each first refusal blocks, most first.
+
+use rd3d12_shader::dxil;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn containers(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            containers(&p, out);
+        } else if p.extension().is_some_and(|e| e == "dxil") {
+            out.push(p);
+        }
+    }
+}
+
+/// (status, reason): how far the shader gets.
+fn status(bytes: &[u8]) -> (&'static str, String) {
+    let p = match dxil::parse(bytes) {
+        Ok(p) => p,
+        Err(e) => return ("does not parse", e.to_string()),
+    };
+    for f in p.module.functions.iter().filter(|f| !f.declaration) {
+        if let Err(e) = dxil::lower::lower(&p.module, f) {
+            return ("does not lower", format!("{e} (in {})", f.name));
+        }
+    }
+    match dxil::support::check(&p.module) {
+        Ok(()) => ("executes", String::new()),
+        Err(e) => ("refused", e.to_string()),
+    }
+}
+
+/// The blocking construct without its function, operands and numbers that vary per shader:
+/// what the summary counts.
+fn key(reason: &str) -> String {
+    let r = reason.strip_prefix("unsupported: ").unwrap_or(reason);
+    let r = r.split(" is not supported (in ").next().unwrap_or(r);
+    let r = r.split(" (in ").next().unwrap_or(r);
+    r.to_string()
+}
+
+fn main() {
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: dxil_corpus DIR");
+        std::process::exit(2);
+    };
+    let root = PathBuf::from(&dir);
+    let mut files = Vec::new();
+    containers(&root, &mut files);
+    let mut rows = Vec::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut blockers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for path in &files {
+        let name = path.strip_prefix(&root).unwrap_or(path).with_extension("").display().to_string();
+        let (st, reason) = match std::fs::read(path) {
+            Ok(b) => status(&b),
+            Err(e) => ("unreadable", e.to_string()),
+        };
+        *counts.entry(st).or_default() += 1;
+        if st != "executes" {
+            blockers.entry(format!("{st}: {}", key(&reason))).or_default().push(name.clone());
+        }
+        rows.push((name, st, reason));
+    }
+    println!("# DXC's corpus through rd3d12's shader compiler\n");
+    println!("Every container of the DXC-compiled corpus (`/work/shared/dxil-corpus`, see its README), read by");
+    println!("`dxil::parse`, each defined function lowered by `dxil::lower::lower`, then `dxil::support::check`");
+    println!("(what pipeline creation runs). Regenerate with:\n");
+    println!("```sh\ncargo run -p rd3d12-shader --example dxil_corpus -- /work/shared/dxil-corpus > crates/shader/DXC_CORPUS.md\n```\n");
+    println!("\"executes\" means pipeline creation accepts it: every operation is one the interpreter runs");
+    println!("(whether the runtime has the stage, e.g. mesh shaders or libraries, is a separate question).\n");
+    let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{s}: {n}")).collect();
+    println!("{} shaders; {}.\n", files.len(), summary.join(", "));
+    println!("| shader | status | reason |\n| --- | --- | --- |");
+    for (name, st, reason) in &rows {
+        println!("| `{name}` | {st} | {} |", reason.replace('|', "\\|"));
+    }
+    println!("\n## First refusals, by how many shaders each blocks\n");
+    println!("| blocks | construct | shaders |\n| --- | --- | --- |");
+    let mut by_count: Vec<(&String, &Vec<String>)> = blockers.iter().collect();
+    by_count.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    for (what, names) in by_count {
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        println!("| {} | {} | {} |", names.len(), what.replace('|', "\\|"), list.join(", "));
+    }
+}
