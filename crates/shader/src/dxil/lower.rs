@@ -16,7 +16,7 @@ use super::module::{Const, Function, Module, ValueId, ValueKind};
 use super::types::{Type as LType, TypeId};
 use crate::interp::alu;
 use crate::ir::interface::ResourceClass;
-use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx, WaveOp};
+use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx, PackMode, WaveOp};
 use crate::ir::{self, AddrSpace, Block, BlockId, Def, Inst, Op, Phi, Scalar, Terminator, Type, Value};
 use std::collections::HashMap;
 
@@ -641,6 +641,23 @@ impl<'m> Lower<'m> {
             }
             Dx::Barrier { group_sync } => {
                 *group_sync = imm(0, "barrier flags")? & 1 != 0;
+                args.remove(0);
+            }
+            Dx::Unpack4x8 { signed } => {
+                *signed = match imm(0, "an unpack mode")? {
+                    0 => false,
+                    1 => true,
+                    m => return bad(format!("unpack mode {m}")),
+                };
+                args.remove(0);
+            }
+            Dx::Pack4x8(mode) => {
+                *mode = match imm(0, "a pack mode")? {
+                    0 => PackMode::Trunc,
+                    1 => PackMode::UClamp,
+                    2 => PackMode::SClamp,
+                    m => return bad(format!("pack mode {m}")),
+                };
                 args.remove(0);
             }
             _ => {}

@@ -240,6 +240,35 @@ impl Wave<'_> {
                 };
                 self.set(inst.dst, l, alu::from_f32(s, v));
             }),
+            Dx::Dot2AddHalf => each(mask, w, |l| {
+                let f = |k| self.argf(inst, k, l);
+                let v = f(0) + (f(1) * f(3) + f(2) * f(4));
+                self.set(inst.dst, l, alu::from_f32(s, v));
+            }),
+            Dx::Dot4AddPacked { signed } => each(mask, w, |l| {
+                let v = alu::dot4_add_packed(
+                    signed,
+                    self.arg(inst, 0, l) as u32,
+                    self.arg(inst, 1, l) as u32,
+                    self.arg(inst, 2, l) as u32,
+                );
+                self.set(inst.dst, l, u64::from(v));
+            }),
+            Dx::Unpack4x8 { signed } => each(mask, w, |l| {
+                let packed = self.arg(inst, 0, l) as u32;
+                for k in 0..4u32 {
+                    let byte = (packed >> (8 * k)) & 0xFF;
+                    let v = if signed { byte as u8 as i8 as i64 as u64 } else { u64::from(byte) };
+                    self.set(inst.dst + k, l, alu::mask(v, width));
+                }
+            }),
+            Dx::Pack4x8(mode) => each(mask, w, |l| {
+                let v = (0..4).fold(0u32, |acc, k| {
+                    let x = alu::sext(self.arg(inst, k, l), a0.bits());
+                    acc | alu::pack_byte(mode, x) << (8 * k)
+                });
+                self.set(inst.dst, l, u64::from(v));
+            }),
             Dx::CheckAccessFullyMapped => each(mask, w, |l| {
                 let v = u64::from(self.arg(inst, 0, l) != 0);
                 self.set(inst.dst, l, v);

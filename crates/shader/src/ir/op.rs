@@ -335,6 +335,17 @@ pub enum LegacyConv {
     DoubleToUInt32,
 }
 
+/// How `Pack4x8` (220) narrows each component to a byte (DXIL.rst `PackMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PackMode {
+    /// 0: the low 8 bits (pack_u8, pack_s8).
+    Trunc,
+    /// 1: the signed value clamped to 0..=255 (pack_clamp_u8).
+    UClamp,
+    /// 2: the signed value clamped to -128..=127 (pack_clamp_s8).
+    SClamp,
+}
+
 /// A system value read by an operation of its own (the environment answers it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
@@ -495,12 +506,29 @@ pub enum Dx {
     RawBufferLoad,
     /// `RawBufferStore` (140).
     RawBufferStore,
+    /// `Dot2AddHalf` (162): acc, ax, ay, bx, by: `acc + ax * bx + ay * by` in f32 (the halves
+    /// widened exactly).
+    Dot2AddHalf,
+    /// `Dot4AddI8Packed` (163, `signed`) / `Dot4AddU8Packed` (164): acc, a, b: `acc` plus the
+    /// products of the four byte pairs of `a` and `b` (signed or unsigned bytes), wrapping.
+    Dot4AddPacked {
+        /// The bytes are signed (163).
+        signed: bool,
+    },
+    /// `Unpack4x8` (219): packed: the four bytes of an `i32`, lowest first, zero- or
+    /// (`signed`, unpack mode 1) sign-extended to the result's four integers.
+    Unpack4x8 {
+        /// Unpack mode 1 (unpack_s8s16, unpack_s8s32).
+        signed: bool,
+    },
+    /// `Pack4x8` (220): x, y, z, w (integers of one width): one `i32`, x in the lowest byte.
+    Pack4x8(PackMode),
 }
 
 impl Dx {
     /// The operation of a dx.op opcode that the IR knows, with its fields still unset where an
     /// operand gives them ([`Dx::LoadInput`], [`Dx::CreateHandle`], [`Dx::AtomicBinOp`],
-    /// [`Dx::Barrier`] take defaults the lowering replaces).
+    /// [`Dx::Barrier`], [`Dx::Unpack4x8`], [`Dx::Pack4x8`] take defaults the lowering replaces).
     pub fn from_opcode(opcode: u32) -> Option<Dx> {
         use Dx::*;
         Some(match opcode {
@@ -602,6 +630,11 @@ impl Dx {
             138 => SysValue(self::SysValue::ViewId),
             139 => RawBufferLoad,
             140 => RawBufferStore,
+            162 => Dot2AddHalf,
+            163 => Dot4AddPacked { signed: true },
+            164 => Dot4AddPacked { signed: false },
+            219 => Unpack4x8 { signed: false },
+            220 => Pack4x8(PackMode::Trunc),
             _ => return None,
         })
     }
@@ -667,6 +700,10 @@ impl Dx {
             AttributeAtVertex => 137,
             RawBufferLoad => 139,
             RawBufferStore => 140,
+            Dot2AddHalf => 162,
+            Dot4AddPacked { signed } => 164 - u32::from(signed),
+            Unpack4x8 { .. } => 219,
+            Pack4x8(_) => 220,
         }
     }
 
@@ -746,7 +783,7 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140);
+        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");
