@@ -126,3 +126,51 @@ fn pack_unpack_8bit() {
     assert_eq!(out[..4], [0x34FFC800, 0x2C0080E0, 0xFF000000, 0x7F0080E0]);
     assert_eq!(out[4..12], [1, 127, 255, 128, 1, 127, (-1i32) as u32, (-128i32) as u32]);
 }
+
+/// WaveMultiPrefix* over the partitions WaveMatch(L & 1) makes (even lanes, odd lanes), for
+/// the interpreter's waves of W = 8 lanes (L = i % 8): lane L's partition below it is the k =
+/// L / 2 lanes L - 2, L - 4, ..., L & 1.
+#[test]
+fn wave_multiprefix() {
+    let out = run("wave_multiprefix.cs.dxil", 1, 64 * 6);
+    for i in 0..64u32 {
+        let l = i % 8;
+        let below: Vec<u32> = (0..l).filter(|j| j % 2 == l % 2).collect();
+        let k = below.len() as u32;
+        assert_eq!(k, l / 2);
+        let want = [
+            // sum of j: k (L & 1) + k (k - 1)
+            k * (l & 1) + k * k.saturating_sub(1),
+            1 << k,
+            below.iter().filter(|j| *j % 3 == 0).count() as u32,
+            below.iter().fold(u32::MAX, |a, j| a & (0xFF ^ (1 << (j & 7)))),
+            below.iter().fold(0, |a, j| a | 1 << (j & 31)),
+            below.iter().fold(0, |a, j| a ^ j),
+        ];
+        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+    }
+    // The header's example: L = 5 sums lanes 1 and 3.
+    assert_eq!(out[6 * 5], 4);
+}
+
+/// WaveMatch(L % 3) and WaveMatch(float(L / 8)) for waves of W = 8 lanes: word 0 of the first
+/// is the W = 8 part of the header's 0x49249249 / 0x92492492 / 0x24924924, the other words 0;
+/// the float key is the same (L / 8 = 0) in every lane of a wave, so m2[0] = 0xFF.
+#[test]
+fn wave_match() {
+    let p = {
+        let path = format!("{}/../../tests/fixtures/dxil/wave/wave_match.cs.dxil", env!("CARGO_MANIFEST_DIR"));
+        dxil::parse(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let b = Buffers { u0: Mutex::new(vec![0xDEAD; 64 * 6]) };
+    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
+    let out = b.u0.into_inner().unwrap();
+    for i in 0..64u32 {
+        let l = i % 8;
+        let class = [0x4924_9249u32, 0x9249_2492, 0x2492_4924][(l % 3) as usize] & 0xFF;
+        let n = (0..8).filter(|j| j % 3 == l % 3).count() as u32;
+        assert_eq!(out[6 * i as usize..][..6], [class, 0, 0, 0, n, 0xFF], "thread {i}");
+    }
+    // Lanes 0, 3, 6; 1, 4, 7; 2, 5.
+    assert_eq!((out[0], out[6], out[12]), (0x49, 0x92, 0x24));
+}

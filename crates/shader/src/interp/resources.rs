@@ -426,8 +426,11 @@ impl Wave<'_> {
             buf[k * wi..k * wi + held].copy_from_slice(&self.regs[s..s + held]);
         }
         let (ins, out) = buf.split_at_mut(n * wi);
-        let args = [ins.get(..wi).unwrap_or(&[]), ins.get(wi..).unwrap_or(&[])];
-        wave::eval(op, ty, &lanes, &args[..n], out);
+        let mut args: [&[u64]; 5] = [&[]; 5];
+        for (k, a) in args.iter_mut().enumerate().take(n) {
+            *a = ins.get(k * wi..(k + 1) * wi).unwrap_or(&[]);
+        }
+        wave::eval(op, ty, &lanes, &args[..n.min(5)], out);
         let d = inst.dst as usize;
         for c in 0..results.min(inst.dst_ty.slots() as usize) {
             let s = inst.dst_ty.slot(c as u32);

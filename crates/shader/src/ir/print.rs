@@ -130,6 +130,11 @@ fn wave(op: super::op::WaveOp, ty: Scalar) -> String {
             format!(" {} {}", reduce(op), if signed { "signed" } else { "unsigned" })
         }
         WaveOp::Bit(b) => format!(" {}", ["and", "or", "xor"][b as usize]),
+        WaveOp::MultiPrefix { op, signed } => format!(
+            " {} {}",
+            ["sum", "and", "or", "xor", "product"][op as usize],
+            if signed { "signed" } else { "unsigned" }
+        ),
         WaveOp::Quad(d) => format!(
             " {}",
             match d {
