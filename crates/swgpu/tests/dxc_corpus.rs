@@ -174,3 +174,15 @@ fn wave_match() {
     // Lanes 0, 3, 6; 1, 4, 7; 2, 5.
     assert_eq!((out[0], out[6], out[12]), (0x49, 0x92, 0x24));
 }
+
+/// Shader model 6.8's Barrier(memory types, semantics) and Barrier(resource, semantics) with
+/// GROUP_SYNC order the group's groupshared and UAV writes before the reads of other threads'
+/// words: words 0..63 = gs[63 - i] = 126 - 2i, words 64 + i = w + v with w = word (i + 1) % 64.
+#[test]
+fn barrier_memory_type() {
+    let out = run("barrier_memory_type.cs.dxil", 1, 128);
+    let v = |i: u32| 126 - 2 * i;
+    let want: Vec<u32> = (0..64).map(v).chain((0..64).map(|i| v((i + 1) % 64) + v(i))).collect();
+    assert_eq!(out, want);
+    assert_eq!((out[64], out[64 + 62], out[64 + 63]), (250, 2, 126));
+}

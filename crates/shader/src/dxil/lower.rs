@@ -643,6 +643,16 @@ impl<'m> Lower<'m> {
                 *group_sync = imm(0, "barrier flags")? & 1 != 0;
                 args.remove(0);
             }
+            Dx::BarrierByMemoryType { group_sync } => {
+                // (memory types, semantics): GroupSync is semantics bit 0 (DXIL.rst
+                // BarrierSemanticFlag: GroupSync 1, GroupScope 2, DeviceScope 4).
+                *group_sync = imm(1, "barrier semantics")? & 1 != 0;
+                args.clear();
+            }
+            Dx::BarrierByMemoryHandle { group_sync } => {
+                *group_sync = imm(1, "barrier semantics")? & 1 != 0;
+                args.truncate(1);
+            }
             Dx::Unpack4x8 { signed } => {
                 *signed = match imm(0, "an unpack mode")? {
                     0 => false,

@@ -347,7 +347,9 @@ impl Wave<'_> {
                 self.groups(inst, mask, &[0], |g, k| env.atomic_cmpxchg(g, k[0] as u32, at, pairs, u32s))?;
                 each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
             }
-            Dx::Barrier { group_sync } => return Ok(group_sync && self.grouped),
+            Dx::Barrier { group_sync }
+            | Dx::BarrierByMemoryType { group_sync }
+            | Dx::BarrierByMemoryHandle { group_sync } => return Ok(group_sync && self.grouped),
             Dx::Discard => {
                 let mut m = 0u128;
                 each(mask, w, |l| m |= u128::from(self.arg(inst, 0, l) & 1) << l);

@@ -523,12 +523,26 @@ pub enum Dx {
     },
     /// `Pack4x8` (220): x, y, z, w (integers of one width): one `i32`, x in the lowest byte.
     Pack4x8(PackMode),
+    /// `BarrierByMemoryType` (244, shader model 6.8): no operands left; `group_sync`: the
+    /// semantics' GroupSync flag (bit 0). Memory types and scopes need nothing more of an
+    /// interpreter whose memory operations are seen at once.
+    BarrierByMemoryType {
+        /// Threads of the group wait for each other.
+        group_sync: bool,
+    },
+    /// `BarrierByMemoryHandle` (245): the handle; `group_sync` as for
+    /// [`Dx::BarrierByMemoryType`].
+    BarrierByMemoryHandle {
+        /// Threads of the group wait for each other.
+        group_sync: bool,
+    },
 }
 
 impl Dx {
     /// The operation of a dx.op opcode that the IR knows, with its fields still unset where an
     /// operand gives them ([`Dx::LoadInput`], [`Dx::CreateHandle`], [`Dx::AtomicBinOp`],
-    /// [`Dx::Barrier`], [`Dx::Unpack4x8`], [`Dx::Pack4x8`] take defaults the lowering replaces).
+    /// [`Dx::Barrier`], [`Dx::Unpack4x8`], [`Dx::Pack4x8`] and the shader model 6.8 barriers take
+    /// defaults the lowering replaces).
     pub fn from_opcode(opcode: u32) -> Option<Dx> {
         use Dx::*;
         Some(match opcode {
@@ -635,6 +649,8 @@ impl Dx {
             164 => Dot4AddPacked { signed: false },
             219 => Unpack4x8 { signed: false },
             220 => Pack4x8(PackMode::Trunc),
+            244 => BarrierByMemoryType { group_sync: false },
+            245 => BarrierByMemoryHandle { group_sync: false },
             _ => return None,
         })
     }
@@ -704,6 +720,8 @@ impl Dx {
             Dot4AddPacked { signed } => 164 - u32::from(signed),
             Unpack4x8 { .. } => 219,
             Pack4x8(_) => 220,
+            BarrierByMemoryType { .. } => 244,
+            BarrierByMemoryHandle { .. } => 245,
         }
     }
 
@@ -783,7 +801,8 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220);
+        let executes =
+            |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 244 | 245);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");

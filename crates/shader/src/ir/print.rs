@@ -110,7 +110,9 @@ fn dx(d: &Dx) -> String {
         Dx::LoadInput { vertex: true } => " vertex".to_string(),
         Dx::CreateHandle(c) => format!(" {c:?}"),
         Dx::AtomicBinOp(a) => format!(" {}", a.name()),
-        Dx::Barrier { group_sync: true } => " group".into(),
+        Dx::Barrier { group_sync: true }
+        | Dx::BarrierByMemoryType { group_sync: true }
+        | Dx::BarrierByMemoryHandle { group_sync: true } => " group".into(),
         _ => String::new(),
     };
     format!("dx.{}{extra}", d.name())
