@@ -5,6 +5,7 @@
 //! Outputs start as 0xDEAD words so that a missed store shows.
 
 use rd3d12_shader::dxil::{self, Program};
+use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_swgpu::compute::dispatch;
 use rd3d12_swgpu::draw::{Bindings, Class};
 use std::sync::Mutex;
@@ -73,6 +74,73 @@ fn run(file: &str, groups: u32, words: usize) -> Vec<u32> {
     b.u0.into_inner().unwrap()
 }
 
+/// One thread of a one-group dispatch run straight on the interpreter (for waves wider than
+/// the dispatch path's 8 lanes): thread `id` of a 1-D group, u0 a raw buffer of words.
+struct Thread<'a> {
+    id: u32,
+    u0: &'a Mutex<Vec<u32>>,
+}
+
+impl Env for Thread<'_> {
+    fn load_input(&mut self, _: u32, _: u32, _: u8, _: Option<u32>) -> Result<Val, ExecError> {
+        Err(ExecError::Unsupported("inputs".into()))
+    }
+    fn store_output(&mut self, _: u32, _: u32, _: u8, _: &Val) -> Result<(), ExecError> {
+        Err(ExecError::Unsupported("outputs".into()))
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> Result<u32, ExecError> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> Result<[u32; 4], ExecError> {
+        Err(ExecError::Unsupported("cbuffers".into()))
+    }
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: SampleMode,
+        _: Option<f32>,
+    ) -> Result<[f32; 4], ExecError> {
+        Err(ExecError::Unsupported("samples".into()))
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Unsupported("discard".into()))
+    }
+    fn buffer_store(&mut self, _: u32, index: u32, _: u32, value: [u32; 4], mask: u8) -> Result<(), ExecError> {
+        let mut u0 = self.u0.lock().unwrap();
+        for (k, v) in value.iter().enumerate() {
+            if mask & (1 << k) != 0 {
+                u0[index as usize / 4 + k] = *v;
+            }
+        }
+        Ok(())
+    }
+    fn system_value(&mut self, opcode: u32, component: u32) -> Result<u32, ExecError> {
+        // ThreadId, ThreadIdInGroup and FlattenedThreadIdInGroup of one 1-D group.
+        match (opcode, component) {
+            (93 | 95 | 96, 0) => Ok(self.id),
+            (93 | 95, _) => Ok(0),
+            _ => Err(ExecError::Unsupported(format!("system value {opcode}"))),
+        }
+    }
+}
+
+/// Runs `threads` threads of `file` as one group of waves of `width` lanes on the
+/// interpreter, u0 of `words` 0xDEAD words; returns u0.
+fn run_waves_of(file: &str, threads: u32, width: usize, words: usize) -> Vec<u32> {
+    let p = program(file);
+    let f = p.module.functions.iter().find(|f| !f.declaration).unwrap();
+    let u0 = Mutex::new(vec![0xDEAD; words]);
+    let mut threads: Vec<Thread<'_>> = (0..threads).map(|id| Thread { id, u0: &u0 }).collect();
+    let mut envs: Vec<&mut dyn Env> = threads.iter_mut().map(|t| t as &mut dyn Env).collect();
+    interp::run_group_waves(&p.module, f, &mut envs, width).unwrap_or_else(|e| panic!("{file}: {e}"));
+    drop(envs);
+    drop(threads);
+    u0.into_inner().unwrap()
+}
+
 /// dot2add(half2(i, 0.5), half2(0.25, -i), 1000.0) = 1000 + 0.25 i - 0.5 i = 1000 - 0.25 i
 /// (exact in f32; i = 4 gives 999).
 #[test]
@@ -127,44 +195,51 @@ fn pack_unpack_8bit() {
     assert_eq!(out[4..12], [1, 127, 255, 128, 1, 127, (-1i32) as u32, (-128i32) as u32]);
 }
 
-/// WaveMultiPrefix* over the partitions WaveMatch(L & 1) makes (even lanes, odd lanes), for
-/// the interpreter's waves of W = 8 lanes (L = i % 8): lane L's partition below it is the k =
-/// L / 2 lanes L - 2, L - 4, ..., L & 1.
+/// WaveMultiPrefix* over the partitions WaveMatch(L & 1) makes (even lanes, odd lanes), in
+/// the dispatch path's waves of W = 8 lanes (L = i % 8) and in waves of 64 (L = i): lane L's
+/// partition below it is the k = L / 2 lanes L - 2, L - 4, ..., L & 1.
 #[test]
 fn wave_multiprefix() {
-    let out = run("wave_multiprefix.cs.dxil", 1, 64 * 6);
-    for i in 0..64u32 {
-        let l = i % 8;
-        let below: Vec<u32> = (0..l).filter(|j| j % 2 == l % 2).collect();
-        let k = below.len() as u32;
-        assert_eq!(k, l / 2);
-        let want = [
-            // sum of j: k (L & 1) + k (k - 1)
-            k * (l & 1) + k * k.saturating_sub(1),
-            1 << k,
-            below.iter().filter(|j| *j % 3 == 0).count() as u32,
-            below.iter().fold(u32::MAX, |a, j| a & (0xFF ^ (1 << (j & 7)))),
-            below.iter().fold(0, |a, j| a | 1 << (j & 31)),
-            below.iter().fold(0, |a, j| a ^ j),
-        ];
-        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+    let file = "wave_multiprefix.cs.dxil";
+    for (w, out) in [(8, run(file, 1, 64 * 6)), (64, run_waves_of(file, 64, 64, 64 * 6))] {
+        for i in 0..64u32 {
+            let l = i % w;
+            let below: Vec<u32> = (0..l).filter(|j| j % 2 == l % 2).collect();
+            let k = below.len() as u32;
+            assert_eq!(k, l / 2);
+            let want = [
+                // sum of j: k (L & 1) + k (k - 1)
+                k * (l & 1) + k * k.saturating_sub(1),
+                2u32.wrapping_pow(k),
+                below.iter().filter(|j| *j % 3 == 0).count() as u32,
+                below.iter().fold(u32::MAX, |a, j| a & (0xFF ^ (1 << (j & 7)))),
+                below.iter().fold(0, |a, j| a | 1 << (j & 31)),
+                below.iter().fold(0, |a, j| a ^ j),
+            ];
+            assert_eq!(out[6 * i as usize..][..6], want, "W = {w}, thread {i}");
+        }
+        // The header's example: L = 5 sums lanes 1 and 3.
+        assert_eq!(out[6 * 5], 4);
     }
-    // The header's example: L = 5 sums lanes 1 and 3.
-    assert_eq!(out[6 * 5], 4);
 }
 
-/// WaveMatch(L % 3) and WaveMatch(float(L / 8)) for waves of W = 8 lanes: word 0 of the first
-/// is the W = 8 part of the header's 0x49249249 / 0x92492492 / 0x24924924, the other words 0;
-/// the float key is the same (L / 8 = 0) in every lane of a wave, so m2[0] = 0xFF.
+/// WaveMatch(L % 3) and WaveMatch(float(L / 8)) (the fixture is `wave/`'s): in waves of 64,
+/// the header's masks (word 0 by class 0x49249249 / 0x92492492 / 0x24924924, word 1
+/// 0x92492492 / 0x24924924 / 0x49249249), ceil((64 - L % 3) / 3) lanes in L's class, and m2[L /
+/// 32] = 0xFF << (8 ((L / 8) % 4)); in the dispatch path's waves of 8, word 0's low byte alone
+/// and the float key the same in all 8 lanes.
 #[test]
 fn wave_match() {
-    let p = {
-        let path = format!("{}/../../tests/fixtures/dxil/wave/wave_match.cs.dxil", env!("CARGO_MANIFEST_DIR"));
-        dxil::parse(&std::fs::read(path).unwrap()).unwrap()
-    };
-    let b = Buffers { u0: Mutex::new(vec![0xDEAD; 64 * 6]) };
-    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
-    let out = b.u0.into_inner().unwrap();
+    let file = "../wave/wave_match.cs.dxil";
+    let out = run_waves_of(file, 64, 64, 64 * 6);
+    for l in 0..64u32 {
+        let c = (l % 3) as usize;
+        let m = [[0x4924_9249u32, 0x9249_2492, 0x2492_4924][c], [0x9249_2492, 0x2492_4924, 0x4924_9249][c], 0, 0];
+        let n = (64 - l % 3).div_ceil(3);
+        let m2 = 0xFFu32 << (8 * ((l / 8) % 4));
+        assert_eq!(out[6 * l as usize..][..6], [m[0], m[1], 0, 0, n, m2], "lane {l}");
+    }
+    let out = run(file, 1, 64 * 6);
     for i in 0..64u32 {
         let l = i % 8;
         let class = [0x4924_9249u32, 0x9249_2492, 0x2492_4924][(l % 3) as usize] & 0xFF;
@@ -185,4 +260,99 @@ fn barrier_memory_type() {
     let want: Vec<u32> = (0..64).map(v).chain((0..64).map(|i| v((i + 1) % 64) + v(i))).collect();
     assert_eq!(out, want);
     assert_eq!((out[64], out[64 + 62], out[64 + 63]), (250, 2, 126));
+}
+
+/// QuadAny(L % 5 == 0) and QuadAll(L < 40) over quads of 4 consecutive lanes: in waves of 64
+/// (the header's values) QuadAny is 0 exactly for the quads q = L / 4 with q % 5 == 4 (lanes
+/// 16..19, 36..39, 56..59) and QuadAll is L < 40; in the dispatch path's waves of 8 (L = i % 8,
+/// quads 0..3 and 4..7 hold lanes 0 and 5) both are 1 everywhere.
+#[test]
+fn quad_any_all() {
+    let out = run_waves_of("quad_any_all.cs.dxil", 64, 64, 128);
+    for l in 0..64u32 {
+        let want = [u32::from((l / 4) % 5 != 4), u32::from(l < 40)];
+        assert_eq!(out[2 * l as usize..][..2], want, "lane {l}");
+    }
+    assert_eq!(out[2 * 16], 0);
+    assert_eq!(run("quad_any_all.cs.dxil", 1, 128), vec![1; 128]);
+}
+
+/// IsHelperLane in a pixel shader, drawn with Mesa's `quad.vs.dxil` (position, color): a
+/// triangle inside pixel (0, 0) of an 8x8 R32_UINT target covers that pixel's centre alone, so
+/// its quad runs one real lane and three helpers. The real lane writes 1 to the target and
+/// counts its three helper neighbours into Quad word 0; the helpers' target writes and their
+/// Quad word 1 store are discarded.
+#[test]
+fn is_helper_lane() {
+    use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
+    use rd3d12_swgpu::draw::{draw, Bytes, DrawCall, Shader, Target, Workers};
+    use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
+    use rd3d12_swgpu::raster::Viewport;
+    use rd3d12_sys as sys;
+    struct Nothing;
+    impl Bindings for Nothing {}
+    let vs = {
+        let path = format!("{}/../../tests/fixtures/dxil/quad.vs.dxil", env!("CARGO_MANIFEST_DIR"));
+        dxil::parse(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let ps = program("is_helper_lane.ps.dxil");
+    let ins = &vs.dx.entry_points[0].inputs;
+    let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
+        semantic_name: Some(ins[i].name.clone()),
+        semantic_index: ins[i].semantic_indices[0],
+        format: format.0,
+        input_slot: 0,
+        aligned_byte_offset: offset,
+        slot_class: 0,
+        instance_step_rate: 0,
+    };
+    let mut p = PipelineDesc::new(PipelineKind::Graphics);
+    p.input_layout =
+        vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
+    p.rasterizer.cull = 1;
+    p.depth_stencil.depth_enable = false;
+    p.num_render_targets = 1;
+    // Pixel coordinates (0.2, 0.2), (0.9, 0.2), (0.2, 0.9): x + y <= 1.1 holds (0.5, 0.5) only.
+    let clip = |x: f32, y: f32| [x / 4.0 - 1.0, 1.0 - y / 4.0];
+    let tri = [clip(0.2, 0.2), clip(0.9, 0.2), clip(0.2, 0.9)];
+    let vb: Vec<u8> =
+        tri.iter().flat_map(|v| [v[0], v[1], 1.0, 1.0, 1.0, 1.0]).flat_map(|f: f32| f.to_le_bytes()).collect();
+    let call = DrawCall {
+        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        tess: None,
+        gs: None,
+        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+        pipeline: &p,
+        topology: Topology::TriangleList,
+        vertices: vec![0, 1, 2],
+        cut: None,
+        vertex_id_base: 0,
+        instances: 1,
+        start_instance: 0,
+        vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
+        viewports: vec![Viewport { x: 0.0, y: 0.0, width: 8.0, height: 8.0, min_depth: 0.0, max_depth: 1.0 }],
+        scissors: Vec::new(),
+        blend_factor: [0.0; 4],
+        stencil_ref: 0,
+        sample_positions: None,
+        workers: Workers::serial(),
+    };
+    let rt = Bytes::new(&[0xEE; 8 * 8 * 4]);
+    let mut targets = [Some(Target {
+        data: &rt,
+        row_pitch: 32,
+        width: 8,
+        height: 8,
+        format: sys::DXGI_FORMAT_R32_UINT,
+        sample_stride: 0,
+        layers: 1,
+        layer_stride: 0,
+    })];
+    let quad = Buffers { u0: Mutex::new(vec![0xDEAD; 4]) };
+    draw(&call, &Nothing, &Nothing, &quad, &mut targets, None, &mut []).expect("draws");
+    let px: Vec<u32> = rt.to_vec().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+    let mut want = vec![0xEEEE_EEEE; 64];
+    want[0] = 1;
+    assert_eq!(px, want);
+    assert_eq!(quad.u0.into_inner().unwrap(), [3, 0xDEAD, 0xDEAD, 0xDEAD]);
 }

@@ -1,5 +1,5 @@
-//! The wave and quad intrinsics of shader models 6.0 and 6.5, as pure functions over the lanes of
-//! one wave: what the interpreter calls for a `dx.op` of opcodes 110–123, 135, 136 and 165–167.
+//! The wave and quad intrinsics of shader models 6.0 to 6.7, as pure functions over the lanes of
+//! one wave: what the interpreter calls for a `dx.op` of opcodes 110–123, 135, 136, 165–167, 221 and 222.
 //!
 //! May touch: [`crate::ir::types::Scalar`] (how lane bits are read), the operations as the IR
 //! names them ([`crate::ir::wave`]) and the half-precision conversions of
@@ -205,11 +205,25 @@ pub fn eval(op: WaveOp, ty: Scalar, lanes: &Lanes, args: &[&[u64]], out: &mut [u
             let masks = [arg(1), arg(2), arg(3), arg(4)];
             each_active(lanes, out, |i| multi_prefix(op, ty, lanes, v, lane_mask(&masks, i), i));
         }
+        WaveOp::IsHelperLane => each_active(lanes, out, |i| u64::from(lanes.helper >> i & 1 == 1)),
+        WaveOp::QuadVote { all } => each_active(lanes, out, |i| u64::from(quad_vote(all, lanes, v, i))),
         WaveOp::MultiPrefixCountBits => {
             let masks = [arg(1), arg(2), arg(3), arg(4)];
             let bits = ballot_mask(lanes, v);
             each_active(lanes, out, |i| u64::from((bits & lane_mask(&masks, i) & lanes_below(i as u32)).count_ones()));
         }
+    }
+}
+
+/// QuadAny (`all` false) / QuadAll for lane `i`: whether `cond` is true in any / every active
+/// lane of its quad (lanes `4q..4q+3`), helper lanes included, as the quad reads read them.
+pub fn quad_vote(all: bool, lanes: &Lanes, cond: &[u64], i: usize) -> bool {
+    let quad = (i & !3)..(i & !3) + 4;
+    let mut active = quad.filter(|&j| lanes.is_active(j));
+    if all {
+        active.all(|j| bit(cond, j))
+    } else {
+        active.any(|j| bit(cond, j))
     }
 }
 

@@ -1,4 +1,4 @@
-//! The wave and quad operations of shader models 6.0 and 6.5 (dx.ops 110–123, 135, 136, 165–167) as the IR names
+//! The wave and quad operations of shader models 6.0 to 6.7 (dx.ops 110–123, 135, 136, 165–167, 221, 222) as the IR names
 //! them in [`super::Op::Wave`]: decoded once from a call's constant kind operands
 //! ([`WaveOp::from_dx_op`]), with their operand and result shapes. What they compute over a
 //! wave's lanes is `crate::interp::wave`'s (D3D's rules and their sources are there). Nothing
@@ -132,6 +132,15 @@ pub enum WaveOp {
     /// 167 WaveMultiPrefixBitCount(bit, mask0..mask3) (6.5): `I32`, the lanes below this one in
     /// its mask whose `bit` is true.
     MultiPrefixCountBits,
+    /// 221 IsHelperLane() (6.6): `Bool`, whether this lane is a helper lane.
+    IsHelperLane,
+    /// 222 QuadVote(cond, op) (6.7, QuadAny / QuadAll): `Bool`, whether `cond` holds in any
+    /// (`all` false, op 0) or every (op 1) active lane of this lane's quad, helper lanes
+    /// included as for the other quad operations.
+    QuadVote {
+        /// QuadAll (op 1).
+        all: bool,
+    },
 }
 
 /// A wave opcode whose immediate operand is missing (not a constant) or out of range.
@@ -201,6 +210,8 @@ impl WaveOp {
                 signed: imm(6, 1, "WaveMultiPrefixOp's signed kind is not a constant 0 or 1")? == 0,
             },
             167 => WaveOp::MultiPrefixCountBits,
+            221 => WaveOp::IsHelperLane,
+            222 => WaveOp::QuadVote { all: imm(1, 1, "QuadVote's op kind is not a constant 0 (any) or 1 (all)")? == 1 },
             _ => return Ok(None),
         }))
     }
@@ -227,6 +238,8 @@ impl WaveOp {
             WaveOp::Match => 165,
             WaveOp::MultiPrefix { .. } => 166,
             WaveOp::MultiPrefixCountBits => 167,
+            WaveOp::IsHelperLane => 221,
+            WaveOp::QuadVote { .. } => 222,
         }
     }
 
@@ -235,7 +248,7 @@ impl WaveOp {
     /// then the mask's four words), else 1.
     pub fn lane_operands(self) -> usize {
         match self {
-            WaveOp::IsFirstLane | WaveOp::GetLaneIndex | WaveOp::GetLaneCount => 0,
+            WaveOp::IsFirstLane | WaveOp::GetLaneIndex | WaveOp::GetLaneCount | WaveOp::IsHelperLane => 0,
             WaveOp::ReadLaneAt | WaveOp::QuadReadLaneAt => 2,
             WaveOp::MultiPrefix { .. } | WaveOp::MultiPrefixCountBits => 5,
             _ => 1,
@@ -247,7 +260,12 @@ impl WaveOp {
     /// own type for the reductions, prefixes, broadcasts and quad reads.
     pub fn result(self, value: Scalar) -> Scalar {
         match self {
-            WaveOp::IsFirstLane | WaveOp::AnyTrue | WaveOp::AllTrue | WaveOp::AllEqual => Scalar::Bool,
+            WaveOp::IsFirstLane
+            | WaveOp::AnyTrue
+            | WaveOp::AllTrue
+            | WaveOp::AllEqual
+            | WaveOp::IsHelperLane
+            | WaveOp::QuadVote { .. } => Scalar::Bool,
             WaveOp::GetLaneIndex
             | WaveOp::GetLaneCount
             | WaveOp::Ballot
@@ -271,6 +289,6 @@ impl WaveOp {
     /// Whether it reads helper lanes (the quad operations) rather than only participating
     /// lanes.
     pub fn is_quad(self) -> bool {
-        matches!(self, WaveOp::Quad(_) | WaveOp::QuadReadLaneAt)
+        matches!(self, WaveOp::Quad(_) | WaveOp::QuadReadLaneAt | WaveOp::QuadVote { .. })
     }
 }

@@ -584,3 +584,21 @@ fn multi_prefix_runs_within_each_lanes_partition() {
     let out = run(WaveOp::MultiPrefixCountBits, Scalar::Bool, &lanes, &[&bits, &m, &zero, &zero, &zero]);
     assert_eq!(out, [0, 0, 1, 0xDEAD, 0, 2, 1, 2]);
 }
+
+/// QuadAny / QuadAll over two quads of a wave of 8, lane 6 inactive and lane 1 a helper: the
+/// helper's value counts (quad operations read helper lanes), the inactive lane's does not.
+/// IsHelperLane is true in the helper lane only.
+#[test]
+fn quad_votes_and_is_helper_lane() {
+    let lanes = Lanes::new(8, 0b1011_1111, 0b10).unwrap();
+    // Quad 0: only the helper (lane 1) true; quad 1: true but in the inactive lane 6.
+    let cond = [0u64, 1, 0, 0, 1, 1, 0, 1];
+    let any = run(WaveOp::QuadVote { all: false }, Scalar::Bool, &lanes, &[&cond]);
+    assert_eq!(any, [1, 1, 1, 1, 1, 1, 0xDEAD, 1]);
+    let all = run(WaveOp::QuadVote { all: true }, Scalar::Bool, &lanes, &[&cond]);
+    assert_eq!(all, [0, 0, 0, 0, 1, 1, 0xDEAD, 1]);
+    let none = [0u64; 8];
+    assert_eq!(run(WaveOp::QuadVote { all: false }, Scalar::Bool, &lanes, &[&none])[..4], [0; 4]);
+    let h = run(WaveOp::IsHelperLane, Scalar::I32, &lanes, &[]);
+    assert_eq!(h, [0, 1, 0, 0, 0, 0, 0xDEAD, 0]);
+}
