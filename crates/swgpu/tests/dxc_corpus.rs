@@ -5,6 +5,7 @@
 //! Outputs start as 0xDEAD words so that a missed store shows.
 
 use rd3d12_shader::dxil::{self, Program};
+use rd3d12_shader::interp::alu::{f32_to_half, half_to_f32};
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_swgpu::compute::dispatch;
 use rd3d12_swgpu::draw::{Bindings, Class};
@@ -22,6 +23,8 @@ fn program(file: &str) -> Program {
 /// index * stride + offset).
 struct Buffers {
     u0: Mutex<Vec<u32>>,
+    /// t0, a raw buffer of words (empty when the shader reads none).
+    t0: Vec<u32>,
 }
 
 fn byte(stride: u32, index: u32, offset: u32) -> usize {
@@ -33,13 +36,18 @@ fn byte(stride: u32, index: u32, offset: u32) -> usize {
 }
 
 impl Bindings for Buffers {
-    fn buffer_load(&self, _class: Class, _b: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
-        let at = byte(stride, index, offset) / 4;
+    fn buffer_load(&self, class: Class, _b: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
+        let at = byte(stride, index, offset);
+        // Words at 4-byte multiples only: the 16-bit loads ask for the word holding a value.
+        assert_eq!(at % 4, 0, "a load at byte {at}");
         let u0 = self.u0.lock().unwrap();
-        std::array::from_fn(|k| u0.get(at + k).copied().unwrap_or(0))
+        let src: &[u32] = if class == Class::Srv { &self.t0 } else { &u0 };
+        std::array::from_fn(|k| src.get(at / 4 + k).copied().unwrap_or(0))
     }
     fn buffer_store(&self, _b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
-        let at = byte(stride, index, offset) / 4;
+        let at = byte(stride, index, offset);
+        assert_eq!(at % 4, 0, "a store at byte {at}");
+        let at = at / 4;
         let mut u0 = self.u0.lock().unwrap();
         for (k, v) in value.iter().enumerate() {
             if mask & (1 << k) != 0 {
@@ -51,6 +59,7 @@ impl Bindings for Buffers {
     }
     fn atomic(&self, _b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
         let mut u0 = self.u0.lock().unwrap();
+        assert_eq!(c[0] % 4, 0, "an atomic at byte {}", c[0]);
         let cell = &mut u0[c[0] as usize / 4];
         let old = *cell;
         // DXIL's AtomicBinOp numbering: 0 add, 1 and, 2 or, 3 xor, 8 exchange.
@@ -68,8 +77,13 @@ impl Bindings for Buffers {
 
 /// Runs `file` over `groups` groups (x) with u0 of `words` 0xDEAD words; returns u0.
 fn run(file: &str, groups: u32, words: usize) -> Vec<u32> {
+    run_t0(file, groups, words, Vec::new())
+}
+
+/// [`run`] with t0.
+fn run_t0(file: &str, groups: u32, words: usize, t0: Vec<u32>) -> Vec<u32> {
     let p = program(file);
-    let b = Buffers { u0: Mutex::new(vec![0xDEAD; words]) };
+    let b = Buffers { u0: Mutex::new(vec![0xDEAD; words]), t0 };
     dispatch(&p, &p.dx.entry_points[0], [groups, 1, 1], &b).unwrap_or_else(|e| panic!("{file}: {e:?}"));
     b.u0.into_inner().unwrap()
 }
@@ -348,11 +362,99 @@ fn is_helper_lane() {
         layers: 1,
         layer_stride: 0,
     })];
-    let quad = Buffers { u0: Mutex::new(vec![0xDEAD; 4]) };
+    let quad = Buffers { u0: Mutex::new(vec![0xDEAD; 4]), t0: Vec::new() };
     draw(&call, &Nothing, &Nothing, &quad, &mut targets, None, &mut []).expect("draws");
     let px: Vec<u32> = rt.to_vec().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
     let mut want = vec![0xEEEE_EEEE; 64];
     want[0] = 1;
     assert_eq!(px, want);
     assert_eq!(quad.u0.into_inner().unwrap(), [3, 0xDEAD, 0xDEAD, 0xDEAD]);
+}
+
+/// Two 16-bit values as the word holding them, `lo` at the lower address.
+fn halves(lo: u32, hi: u32) -> u32 {
+    (lo & 0xFFFF) | (hi & 0xFFFF) << 16
+}
+
+/// 16-bit ByteAddressBuffer loads and stores at 2-byte granularity. In as 16-bit values H[k] =
+/// 0x3C00 + k (k < 16, half 1 + k/1024) and H[16 + k] = 0xFFF0 + k; thread i's 8 words at 32 i:
+/// Store<half4>(x * (1, 2, -1, 0.5)) with x = H[i] (exact: 0x3C00 + i, 0x4000 + i, 0xBC00 + i,
+/// 0x3800 + i), H[2 (i & 7) + 1], the sign-extended H[16 + i] = i - 16, two 2-byte stores
+/// (i * 4097, H[i] ^ 0xFFFF) into word 4, and words 5..7 untouched.
+#[test]
+fn bab_16bit_loadstore() {
+    let h = |k: u32| if k < 16 { 0x3C00 + k } else { 0xFFF0 + k - 16 };
+    let t0: Vec<u32> = (0..16).map(|w| halves(h(2 * w), h(2 * w + 1))).collect();
+    let out = run_t0("bab_16bit_loadstore.cs.dxil", 1, 16 * 8, t0);
+    for i in 0..16u32 {
+        let want = [
+            halves(0x3C00 + i, 0x4000 + i),
+            halves(0xBC00 + i, 0x3800 + i),
+            0x3C00 + 2 * (i & 7) + 1,
+            (i as i32 - 16) as u32,
+            halves(i * 4097, h(i) ^ 0xFFFF),
+            0xDEAD,
+            0xDEAD,
+            0xDEAD,
+        ];
+        assert_eq!(out[8 * i as usize..][..8], want, "thread {i}");
+    }
+    assert_eq!(out[4] >> 16, 0xC3FF);
+}
+
+/// f16 intrinsics stored as single halves (Store<half> at 2-byte steps, 20 bytes per thread):
+/// h = i/4 - 4. abs, floor, min, max, saturate, frac, exp2 of an integer and dot = 3h + 1 are
+/// exact in half precision; sqrt and rsqrt are within 1 ulp of the f64 values rounded to half.
+#[test]
+fn half_math() {
+    let out = run("half_math.cs.dxil", 1, 64 * 5);
+    let half = |k: usize| (out[k / 2] >> (16 * (k % 2))) & 0xFFFF;
+    for i in 0..64u32 {
+        let h = i as f32 * 0.25 - 4.0;
+        let exact = [
+            (2, h.abs()),
+            (3, h.floor()),
+            (4, h.min(1.5)),
+            (5, h.max(-1.0)),
+            (6, h.clamp(0.0, 1.0)),
+            (7, h - h.floor()),
+            (8, (1u32 << (i & 7)) as f32),
+            (9, 3.0 * h + 1.0),
+        ];
+        for (k, v) in exact {
+            let got = half(10 * i as usize + k);
+            assert_eq!(got, u32::from(f32_to_half(v)), "thread {i}, half {k}: {}", half_to_f32(got as u16));
+        }
+        for (k, v) in [(0, f64::from(h.abs()).sqrt()), (1, 1.0 / f64::from(i + 1).sqrt())] {
+            let got = half(10 * i as usize + k) as i32;
+            let want = i32::from(f32_to_half(v as f32));
+            assert!((got - want).abs() <= 1, "thread {i}, half {k}: {got:#x} vs {want:#x}");
+        }
+    }
+    // The header's exact cases: i = 16 (h = 0) and i = 20 (h = 1).
+    assert_eq!([half(160), half(163), half(166), half(167), half(169)], [0, 0, 0, 0, 0x3C00]);
+    assert_eq!([half(200), half(208), half(209)], [0x3C00, 0x4C00, 0x4400]);
+}
+
+/// Shader model 6.6's pack/unpack on 16-bit types (6 words per thread): pack_u8 truncates,
+/// pack_clamp_s8 clamps, unpack_u8u16 / unpack_s8s16 of 0x80FF7F01 + i give four 16-bit values
+/// each, stored with Store<uint16_t4> / Store<int16_t4> as two words.
+#[test]
+fn pack_unpack_16bit() {
+    let out = run("pack_unpack_16bit.cs.dxil", 1, 64 * 6);
+    for i in 0..64i32 {
+        let p = (0x80FF7F01u32).wrapping_add(i as u32);
+        let b = |k: u32| (p >> (8 * k)) & 0xFF;
+        let s = |k: u32| b(k) as u8 as i8 as i32 as u32;
+        let want = [
+            bytes([i, 0xFF, i, 7]),
+            bytes([(3 * i - 100).clamp(-128, 127), 127, -128, -i]),
+            halves(b(0), b(1)),
+            halves(b(2), b(3)),
+            halves(s(0), s(1)),
+            halves(s(2), s(3)),
+        ];
+        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+    }
+    assert_eq!(out[2..6], [halves(1, 127), halves(255, 128), halves(1, 127), halves(0xFFFF, 0xFF80)]);
 }

@@ -643,6 +643,29 @@ impl<'m> Lower<'m> {
                 *group_sync = imm(0, "barrier flags")? & 1 != 0;
                 args.remove(0);
             }
+            Dx::RawBufferLoad | Dx::RawBufferStore => {
+                let sixteen = |v: Option<Value>| v.is_some_and(|v| self.out.ty(v).slot(0).bits() == 16);
+                let load = matches!(d, Dx::RawBufferLoad);
+                if sixteen(if load { dst } else { args.get(3).copied() }) {
+                    // DXC writes `undef` as the element offset of a ByteAddressBuffer.
+                    let raw = match ops.get(2) {
+                        Some(Operand::Value(v)) => matches!(self.value_def(*v)?.kind, ValueKind::Const(Const::Undef)),
+                        _ => true,
+                    };
+                    if !raw {
+                        // A structured element's 16-bit values are found within its 32-bit words
+                        // by their offset: exact when every element starts at a multiple of 4.
+                        let dx = self.m.dx_metadata().map_err(|e| LowerError::Malformed(e.to_string()))?;
+                        if let Some(r) = dx.resources.iter().find(|r| r.stride % 4 != 0) {
+                            return unsupported(format!(
+                                "16-bit structured buffer access with a structured buffer of stride {} declared",
+                                r.stride
+                            ));
+                        }
+                    }
+                    d = if load { Dx::RawBufferLoad16 { raw } } else { Dx::RawBufferStore16 { raw } };
+                }
+            }
             Dx::BarrierByMemoryType { group_sync } => {
                 // (memory types, semantics): GroupSync is semantics bit 0 (DXIL.rst
                 // BarrierSemanticFlag: GroupSync 1, GroupScope 2, DeviceScope 4).

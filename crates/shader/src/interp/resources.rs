@@ -276,6 +276,8 @@ impl Wave<'_> {
                 });
                 self.groups(inst, mask, &[0, 8], |g, k| env.texture_store(g, k[0] as u32, at, w4, k[1] as u8))?;
             }
+            Dx::RawBufferLoad16 { raw } => self.raw16_load(raw, inst, mask, env)?,
+            Dx::RawBufferStore16 { raw } => self.raw16_store(raw, inst, mask, env)?,
             Dx::BufferLoad | Dx::RawBufferLoad => {
                 let ops = Operands::new(self, inst);
                 each(mask, w, |l| at[l] = [ops.i(1, l), ops.i(2, l), 0]);

@@ -523,6 +523,19 @@ pub enum Dx {
     },
     /// `Pack4x8` (220): x, y, z, w (integers of one width): one `i32`, x in the lowest byte.
     Pack4x8(PackMode),
+    /// `RawBufferLoad` (139) of 16-bit values (`-enable-16bit-types`): handle, index, offset,
+    /// as [`Dx::RawBufferLoad`], each value two bytes of the buffer (not a 32-bit word);
+    /// `raw`: a ByteAddressBuffer (the element offset is `undef`), else a structured buffer.
+    RawBufferLoad16 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `RawBufferStore` (140) of 16-bit values: handle, index, offset, v0..v3, as
+    /// [`Dx::RawBufferStore`], writing two bytes per value and no others.
+    RawBufferStore16 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
     /// `BarrierByMemoryType` (244, shader model 6.8): no operands left; `group_sync`: the
     /// semantics' GroupSync flag (bit 0). Memory types and scopes need nothing more of an
     /// interpreter whose memory operations are seen at once.
@@ -720,6 +733,8 @@ impl Dx {
             Dot4AddPacked { signed } => 164 - u32::from(signed),
             Unpack4x8 { .. } => 219,
             Pack4x8(_) => 220,
+            RawBufferLoad16 { .. } => 139,
+            RawBufferStore16 { .. } => 140,
             BarrierByMemoryType { .. } => 244,
             BarrierByMemoryHandle { .. } => 245,
         }
