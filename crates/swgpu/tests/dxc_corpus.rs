@@ -9,6 +9,7 @@ use rd3d12_shader::interp::alu::{f32_to_half, half_to_f32};
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
 use rd3d12_swgpu::compute::dispatch;
 use rd3d12_swgpu::draw::{Bindings, Class};
+use rd3d12_swgpu::sample::{Dim, Lod, MemoryTexels, Sampler, SubresourceBytes, View};
 use std::sync::Mutex;
 
 fn program(file: &str) -> Program {
@@ -457,4 +458,166 @@ fn pack_unpack_16bit() {
         assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
     }
     assert_eq!(out[2..6], [halves(1, 127), halves(255, 128), halves(1, 127), halves(0xFFFF, 0xFF80)]);
+}
+
+/// An R32_FLOAT texture of `size` x `size` with `mips` levels, every texel of mip m holding
+/// `value(m)`, and a comparison sampler (MIN_MAG_MIP_POINT, CLAMP) with `func`.
+struct DepthTexture {
+    bytes: Vec<u8>,
+    subs: Vec<SubresourceBytes>,
+    size: u32,
+    mips: u32,
+    sampler: Sampler,
+}
+
+impl DepthTexture {
+    fn new(size: u32, mips: u32, value: impl Fn(u32) -> f32, func: u32) -> DepthTexture {
+        let (mut bytes, mut subs) = (Vec::new(), Vec::new());
+        for m in 0..mips {
+            let w = (size >> m).max(1) as usize;
+            subs.push(SubresourceBytes { offset: bytes.len(), row_pitch: 4 * w, depth_pitch: 4 * w * w });
+            bytes.extend((0..w * w).flat_map(|_| value(m).to_le_bytes()));
+        }
+        let sampler = Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
+            // D3D12_FILTER_COMPARISON_MIN_MAG_MIP_POINT, D3D12_TEXTURE_ADDRESS_MODE_CLAMP.
+            filter: 0x80,
+            address: [3, 3, 3],
+            mip_lod_bias: 0.0,
+            max_anisotropy: 1,
+            comparison_func: func,
+            border: [0; 4],
+            min_lod: 0.0,
+            max_lod: f32::MAX,
+            flags: 0,
+        });
+        DepthTexture { bytes, subs, size, mips, sampler }
+    }
+
+    fn sample(&self, coords: [f32; 4], offset: [i32; 3], mode: SampleMode, compare: Option<f32>) -> [f32; 4] {
+        let t = MemoryTexels {
+            bytes: &self.bytes[..],
+            format: rd3d12_sys::DXGI_FORMAT_R32_FLOAT,
+            size: (self.size, self.size, 1),
+            mips: self.mips,
+            array_size: 1,
+            subresources: &self.subs,
+        };
+        let view = View::whole(Dim::Tex2D, &t);
+        let lod = match mode {
+            SampleMode::Grad { ddx, ddy, bias, clamp } => Lod::Derivatives { ddx, ddy, bias, clamp },
+            SampleMode::Level(l) => Lod::Level(l),
+        };
+        rd3d12_swgpu::sample::sample(&t, &view, &self.sampler, coords, offset, lod, compare)
+    }
+}
+
+/// u0 of [`Buffers`] and t0/s0 a [`DepthTexture`].
+struct Sampled {
+    out: Buffers,
+    depth: DepthTexture,
+}
+
+impl Bindings for Sampled {
+    fn buffer_store(&self, b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
+        self.out.buffer_store(b, stride, index, offset, value, mask)
+    }
+    fn sample(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        coords: [f32; 4],
+        offset: [i32; 3],
+        mode: SampleMode,
+        compare: Option<f32>,
+    ) -> [f32; 4] {
+        assert_eq!((texture, sampler), ((0, 0), (0, 0)));
+        self.depth.sample(coords, offset, mode, compare)
+    }
+}
+
+/// SampleCmpLevel (shader model 6.7) on an 8x8 depth texture of 3 mips, mip m all 0.25 (m + 1),
+/// LESS (passes when ref < texel) with ref = 0.4: levels 0, 1, 2 give 0, 1, 1 and level 0 with
+/// an offset 0 again, for each of the 4x4 threads (a structured float4 each).
+#[test]
+fn samplecmplevel() {
+    let p = program("samplecmplevel.cs.dxil");
+    // D3D12_COMPARISON_FUNC_LESS.
+    let depth = DepthTexture::new(8, 3, |m| 0.25 * (m + 1) as f32, 2);
+    let b = Sampled { out: Buffers { u0: Mutex::new(vec![0xDEAD; 64]), t0: Vec::new() }, depth };
+    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
+    let one = 1f32.to_bits();
+    assert_eq!(b.out.u0.into_inner().unwrap(), [0, one, one, 0].repeat(16));
+}
+
+/// One pixel of a pixel shader run on the interpreter: its inputs (SV_Position, TEXCOORD0)
+/// and SV_Target0, sampling a [`DepthTexture`].
+struct Pixel<'a> {
+    pos: [f32; 2],
+    uv: [f32; 2],
+    target: [f32; 4],
+    depth: &'a DepthTexture,
+}
+
+impl Env for Pixel<'_> {
+    fn load_input(&mut self, sig: u32, _: u32, col: u8, _: Option<u32>) -> Result<Val, ExecError> {
+        Ok(Val::F32(match (sig, col) {
+            (0, 0 | 1) => self.pos[col as usize],
+            (1, 0 | 1) => self.uv[col as usize],
+            _ => 0.0,
+        }))
+    }
+    fn store_output(&mut self, sig: u32, _: u32, col: u8, value: &Val) -> Result<(), ExecError> {
+        match (sig, value) {
+            (0, Val::F32(x)) => self.target[col as usize & 3] = *x,
+            _ => return Err(ExecError::Unsupported(format!("output {sig} {value:?}"))),
+        }
+        Ok(())
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> Result<u32, ExecError> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> Result<[u32; 4], ExecError> {
+        Err(ExecError::Unsupported("cbuffers".into()))
+    }
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        mode: SampleMode,
+        compare: Option<f32>,
+    ) -> Result<[f32; 4], ExecError> {
+        Ok(self.depth.sample(coords, offset, mode, compare))
+    }
+    fn discard(&mut self) -> Result<(), ExecError> {
+        Err(ExecError::Unsupported("discard".into()))
+    }
+}
+
+/// SampleCmpBias and SampleCmpGrad (shader model 6.8) in a pixel shader over an 8x8 target
+/// whose uv steps 1/8 per pixel across a 32x32 depth texture of 6 mips (mip m all 0.1 m),
+/// GREATER with ref 0.25: the implicit LOD is 2 (0.25 > 0.2: 1), bias 1 makes it 3 (0.25 > 0.3:
+/// 0), gradients of 1/32 select mip 0 (1) and of 8/32 mip 3 (0). Run as quads of the 8x8
+/// pixels on the interpreter, uv at each pixel's centre.
+#[test]
+fn samplecmp_bias_grad() {
+    let p = program("samplecmp_bias_grad.ps.dxil");
+    let f = p.module.functions.iter().find(|f| !f.declaration).unwrap();
+    // D3D12_COMPARISON_FUNC_GREATER.
+    let depth = DepthTexture::new(32, 6, |m| 0.1 * m as f32, 5);
+    let mut pixels = Vec::new();
+    // Quads in order, each (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1).
+    for (qx, qy) in (0..4).flat_map(|y| (0..4).map(move |x| (2 * x, 2 * y))) {
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let (x, y) = ((qx + dx) as f32 + 0.5, (qy + dy) as f32 + 0.5);
+            pixels.push(Pixel { pos: [x, y], uv: [x / 8.0, y / 8.0], target: [f32::NAN; 4], depth: &depth });
+        }
+    }
+    let mut envs: Vec<&mut dyn Env> = pixels.iter_mut().map(|p| p as &mut dyn Env).collect();
+    interp::run_quads(&p.module, f, &mut envs).unwrap();
+    drop(envs);
+    for px in &pixels {
+        assert_eq!(px.target, [1.0, 0.0, 1.0, 0.0], "pixel {:?}", px.pos);
+    }
 }

@@ -25,18 +25,21 @@ fn word(w: u32, s: Scalar) -> u64 {
     }
 }
 
+/// The most operands an [`Operands`] reads.
+const MAX_OPERANDS: usize = 20;
+
 /// Where each operand of an instruction lies in the registers, looked up once per instruction
 /// rather than once per lane and operand.
 struct Operands<'r> {
     regs: &'r [u64],
-    /// Each operand's first register (`usize::MAX`: none) and type.
-    at: [(usize, Scalar); 16],
+    /// Each operand's first register (`usize::MAX`: none) and type (SampleCmpGrad has 17).
+    at: [(usize, Scalar); MAX_OPERANDS],
 }
 
 impl<'r> Operands<'r> {
     fn new(wave: &'r Wave<'_>, inst: &XInst) -> Self {
-        let mut at = [(usize::MAX, Scalar::I32); 16];
-        for (k, (&a, &t)) in inst.args.iter().zip(inst.arg_ty.iter()).enumerate().take(16) {
+        let mut at = [(usize::MAX, Scalar::I32); MAX_OPERANDS];
+        for (k, (&a, &t)) in inst.args.iter().zip(inst.arg_ty.iter()).enumerate().take(MAX_OPERANDS) {
             at[k] = (a as usize * wave.w, t);
         }
         Operands { regs: &wave.regs, at }
@@ -45,7 +48,7 @@ impl<'r> Operands<'r> {
     /// Operand `k` of lane `l` (0 when the operation has fewer).
     #[inline(always)]
     fn u(&self, k: usize, l: usize) -> u64 {
-        let r = self.at[k].0;
+        let Some(&(r, _)) = self.at.get(k) else { return 0 };
         if r == usize::MAX {
             0
         } else {
@@ -61,13 +64,13 @@ impl<'r> Operands<'r> {
     /// Operand `k` read as an f32.
     #[inline(always)]
     fn f(&self, k: usize, l: usize) -> f32 {
-        alu::to_f32(self.at[k].1, self.u(k, l))
+        self.at.get(k).map_or(0.0, |a| alu::to_f32(a.1, self.u(k, l)))
     }
 
     /// Operand `k` as a 32-bit lane a resource stores (floats as their f32 bits).
     #[inline(always)]
     fn bits(&self, k: usize, l: usize) -> u32 {
-        match self.at[k].1 {
+        match self.at.get(k).map_or(Scalar::I32, |a| a.1) {
             Scalar::F16 => self.f(k, l).to_bits(),
             _ => self.u(k, l) as u32,
         }
@@ -176,9 +179,12 @@ impl Wave<'_> {
                 self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
                 self.words(inst, mask, w4, false);
             }
-            Dx::Sample(kind) => {
+            Dx::Sample(_) | Dx::SampleCmpLevel | Dx::SampleCmpGrad | Dx::SampleCmpBias => {
                 // The quad's coarse derivatives of u, v, w, once per quad.
-                let implicit = matches!(kind, SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp);
+                let implicit = matches!(
+                    dx,
+                    Dx::Sample(SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp) | Dx::SampleCmpBias
+                );
                 let mut dd = std::mem::take(&mut self.tmpf);
                 dd.clear();
                 dd.resize(w * 6, 0.0);
@@ -190,11 +196,28 @@ impl Wave<'_> {
                     let f = |k| ops.f(k, l);
                     let d = &dd[l * 6..l * 6 + 6];
                     let (qx, qy) = ([d[0], d[2], d[4]], [d[1], d[3], d[5]]);
-                    let (mode, compare) = match kind {
-                        SampleKind::Implicit => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
-                        SampleKind::Bias => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
-                        SampleKind::Level => (SampleMode::Level(f(9)), None),
-                        SampleKind::Grad => (
+                    let (mode, compare) = match dx {
+                        Dx::SampleCmpLevel => (SampleMode::Level(f(10)), Some(f(9))),
+                        Dx::SampleCmpGrad => (
+                            SampleMode::Grad {
+                                ddx: [f(10), f(11), f(12)],
+                                ddy: [f(13), f(14), f(15)],
+                                bias: 0.0,
+                                clamp: f(16),
+                            },
+                            Some(f(9)),
+                        ),
+                        Dx::SampleCmpBias => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(10), clamp: f(11) }, Some(f(9)))
+                        }
+                        Dx::Sample(SampleKind::Implicit) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None)
+                        }
+                        Dx::Sample(SampleKind::Bias) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None)
+                        }
+                        Dx::Sample(SampleKind::Level) => (SampleMode::Level(f(9)), None),
+                        Dx::Sample(SampleKind::Grad) => (
                             SampleMode::Grad {
                                 ddx: [f(9), f(10), f(11)],
                                 ddy: [f(12), f(13), f(14)],
@@ -203,8 +226,10 @@ impl Wave<'_> {
                             },
                             None,
                         ),
-                        SampleKind::Cmp => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
-                        SampleKind::CmpLevelZero => (SampleMode::Level(0.0), Some(f(9))),
+                        Dx::Sample(SampleKind::Cmp) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9)))
+                        }
+                        _ => (SampleMode::Level(0.0), Some(f(9))),
                     };
                     sreq[l] = SampleReq {
                         coords: [f(2), f(3), f(4), f(5)],

@@ -536,6 +536,15 @@ pub enum Dx {
         /// The index is the byte address (ByteAddressBuffer).
         raw: bool,
     },
+    /// `SampleCmpLevel` (224, shader model 6.7): texture, sampler, c0..c3, o0..o2, compare,
+    /// lod.
+    SampleCmpLevel,
+    /// `SampleCmpGrad` (254, 6.8): texture, sampler, c0..c3, o0..o2, compare, ddx0..ddx2,
+    /// ddy0..ddy2, clamp.
+    SampleCmpGrad,
+    /// `SampleCmpBias` (255, 6.8): texture, sampler, c0..c3, o0..o2, compare, bias, clamp
+    /// (the quad's derivatives, as `SampleCmp`).
+    SampleCmpBias,
     /// `BarrierByMemoryType` (244, shader model 6.8): no operands left; `group_sync`: the
     /// semantics' GroupSync flag (bit 0). Memory types and scopes need nothing more of an
     /// interpreter whose memory operations are seen at once.
@@ -662,6 +671,9 @@ impl Dx {
             164 => Dot4AddPacked { signed: false },
             219 => Unpack4x8 { signed: false },
             220 => Pack4x8(PackMode::Trunc),
+            224 => SampleCmpLevel,
+            254 => SampleCmpGrad,
+            255 => SampleCmpBias,
             244 => BarrierByMemoryType { group_sync: false },
             245 => BarrierByMemoryHandle { group_sync: false },
             _ => return None,
@@ -735,6 +747,9 @@ impl Dx {
             Pack4x8(_) => 220,
             RawBufferLoad16 { .. } => 139,
             RawBufferStore16 { .. } => 140,
+            SampleCmpLevel => 224,
+            SampleCmpGrad => 254,
+            SampleCmpBias => 255,
             BarrierByMemoryType { .. } => 244,
             BarrierByMemoryHandle { .. } => 245,
         }
@@ -816,8 +831,7 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes =
-            |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 244 | 245);
+        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254 | 255);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");
