@@ -621,3 +621,58 @@ fn samplecmp_bias_grad() {
         assert_eq!(px.target, [1.0, 0.0, 1.0, 0.0], "pixel {:?}", px.pos);
     }
 }
+
+/// SV_StartVertexLocation and SV_StartInstanceLocation (shader model 6.8) in a vertex shader:
+/// each invocation (vertex ID v, instance n) logs (start_vertex << 16) | (start_instance << 8)
+/// | (v << 4) | n at word (v - start_vertex) + 3 n. The HLSL header expects SV_VertexID to
+/// include StartVertexLocation (v in 5..=7 for a start of 5); rd3d12's SV_VertexID counts from
+/// 0 (HLSL's shader model 6.8 proposal: "SV_VertexID doesn't include the StartVertexLocation"),
+/// so DrawInstanced(3, 2, 5, 7) lands one log word in the buffer (v = 2, n = 1: word 0) and
+/// the others past its end, while DrawInstanced(3, 2, 0, 7) lands all six.
+#[test]
+fn vs_start_location() {
+    use rd3d12_core::pipeline::{PipelineDesc, PipelineKind};
+    use rd3d12_swgpu::draw::{draw, DrawCall, Shader, Workers};
+    use rd3d12_swgpu::input_assembler::Topology;
+    use rd3d12_swgpu::raster::Viewport;
+    struct Nothing;
+    impl Bindings for Nothing {}
+    let vs = program("vs_start_location.vs.dxil");
+    let mut p = PipelineDesc::new(PipelineKind::Graphics);
+    p.rasterizer.cull = 1;
+    p.depth_stencil.depth_enable = false;
+    let run = |start_vertex: u32| {
+        let call = DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            tess: None,
+            gs: None,
+            ps: None,
+            pipeline: &p,
+            topology: Topology::TriangleList,
+            vertices: (start_vertex..start_vertex + 3).collect(),
+            cut: None,
+            vertex_id_base: start_vertex,
+            instances: 2,
+            start_instance: 7,
+            vertex_buffers: Vec::new(),
+            viewports: vec![Viewport { x: 0.0, y: 0.0, width: 8.0, height: 8.0, min_depth: 0.0, max_depth: 1.0 }],
+            scissors: Vec::new(),
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+            sample_positions: None,
+            workers: Workers::serial(),
+        };
+        let log = Buffers { u0: Mutex::new(vec![0xDEAD; 16]), t0: Vec::new() };
+        draw(&call, &log, &Nothing, &Nothing, &mut [], None, &mut []).expect("draws");
+        log.u0.into_inner().unwrap()
+    };
+    let mut want = vec![0xDEAD; 16];
+    want[0] = (5 << 16) | (7 << 8) | (2 << 4) | 1;
+    assert_eq!(run(5), want);
+    for n in 0..2u32 {
+        for v in 0..3u32 {
+            want[(v + 3 * n) as usize] = (7 << 8) | (v << 4) | n;
+        }
+    }
+    assert_eq!(run(0), want);
+}

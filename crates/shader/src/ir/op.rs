@@ -360,6 +360,11 @@ pub enum SysValue {
     OutputControlPointId,
     PrimitiveId,
     ViewId,
+    /// SV_StartVertexLocation (shader model 6.8, vertex shaders): the draw's
+    /// StartVertexLocation, or BaseVertexLocation of an indexed draw.
+    StartVertexLocation,
+    /// SV_StartInstanceLocation (6.8): the draw's StartInstanceLocation.
+    StartInstanceLocation,
 }
 
 impl SysValue {
@@ -377,6 +382,8 @@ impl SysValue {
             OutputControlPointId => 107,
             PrimitiveId => 108,
             ViewId => 138,
+            StartVertexLocation => 256,
+            StartInstanceLocation => 257,
         }
     }
 }
@@ -478,7 +485,7 @@ pub enum Dx {
     Deriv(Deriv),
     /// `EvalSnapped`, `EvalSampleIndex`, `EvalCentroid` (87–89).
     Eval(EvalKind),
-    /// A system value (90, 91, 93–96, 100, 107, 108, 138): its component.
+    /// A system value (90, 91, 93–96, 100, 107, 108, 138, 256, 257): its component.
     SysValue(SysValue),
     /// `EmitStream` (97).
     EmitStream,
@@ -674,6 +681,8 @@ impl Dx {
             224 => SampleCmpLevel,
             254 => SampleCmpGrad,
             255 => SampleCmpBias,
+            256 => SysValue(self::SysValue::StartVertexLocation),
+            257 => SysValue(self::SysValue::StartInstanceLocation),
             244 => BarrierByMemoryType { group_sync: false },
             245 => BarrierByMemoryHandle { group_sync: false },
             _ => return None,
@@ -831,7 +840,7 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254 | 255);
+        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254..=257);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");

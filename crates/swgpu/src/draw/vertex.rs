@@ -69,6 +69,7 @@ impl<'c> VertexStage<'c> {
                 // (which only choose the vertex data fetched).
                 vertex_id: v.wrapping_sub(call.vertex_id_base),
                 instance_id: instance,
+                starts: [call.vertex_id_base, call.start_instance],
                 outputs: HashMap::new(),
                 handles: Handles::default(),
                 resources: &self.resources,
@@ -100,6 +101,9 @@ struct VsEnv<'b> {
     attrs: &'b [Option<[u32; 4]>],
     vertex_id: u32,
     instance_id: u32,
+    /// SV_StartVertexLocation (StartVertexLocation, or an indexed draw's BaseVertexLocation)
+    /// and SV_StartInstanceLocation.
+    starts: [u32; 2],
     outputs: Outputs,
     handles: Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
@@ -148,6 +152,13 @@ impl Env for VsEnv<'_> {
     }
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
+        match opcode {
+            256 => Ok(self.starts[0]),
+            257 => Ok(self.starts[1]),
+            _ => Err(ExecError::Unsupported(format!("system value {opcode} in a vertex shader"))),
+        }
     }
     resource_ops!();
 }
