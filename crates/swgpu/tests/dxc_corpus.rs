@@ -676,3 +676,105 @@ fn vs_start_location() {
     }
     assert_eq!(run(0), want);
 }
+
+/// A double from its (lo, hi) words.
+fn double(w: &[u32]) -> f64 {
+    f64::from_bits(u64::from(w[0]) | u64::from(w[1]) << 32)
+}
+
+/// fp64 add, sub, mul, fma, min and max of a = 0.1 i and b = i - 31.5 exactly as IEEE double
+/// arithmetic gives them (min and max at double precision: 0.1 stays 0x3FB999999999999A), and
+/// b / 3 within 1 ulp (DXC's fast math makes it b * 0x3FD5555555555555, which is what runs).
+#[test]
+fn double_arith() {
+    let out = run("double_arith.cs.dxil", 1, 64 * 14);
+    for i in 0..64 {
+        let (a, b) = (f64::from(i) * 0.1, f64::from(i) - 31.5);
+        let got: Vec<f64> = (0..7).map(|k| double(&out[14 * i as usize + 2 * k..])).collect();
+        let exact = [a + b, a - b, a * b, f64::NAN, a.mul_add(b, 1.0), a.min(b), a.max(b)];
+        for k in [0, 1, 2, 4, 5, 6] {
+            // -0.0 (i = 0: 0 * -31.5) and +0.0 compare equal; fast math leaves the sign open.
+            assert_eq!(got[k], exact[k], "thread {i}, d[{k}]");
+        }
+        let q = b / 3.0;
+        assert!((got[3] - q).abs() <= f64::EPSILON * q.abs(), "thread {i}: {} vs {q}", got[3]);
+        assert_eq!(got[3], b * f64::from_bits(0x3FD5_5555_5555_5555), "thread {i}");
+    }
+    // The header's examples: i = 1 gives a + b = 0xC03E666666666666 and max = 0.1.
+    assert_eq!(out[14..16], [0x6666_6666, 0xC03E_6666]);
+    assert_eq!(out[14 + 12..14 + 14], [0x9999_999A, 0x3FB9_9999]);
+}
+
+/// fp64 conversions: d = 1 + n/16 (n = i & 15) from MakeDouble, to float, to int (d * -10),
+/// to uint (d * 2.2e9, above INT_MAX), from int (i - 40) and uint (0xFFFFFFF0 + i, wrapping),
+/// and a compare.
+#[test]
+fn double_convert() {
+    let out = run("double_convert.cs.dxil", 1, 64 * 8);
+    for i in 0..64u32 {
+        let d = 1.0 + f64::from(i & 15) / 16.0;
+        let sd = f64::from(i as i32 - 40).to_bits();
+        let ud = f64::from(0xFFFF_FFF0u32.wrapping_add(i)).to_bits();
+        let want = [
+            (d as f32).to_bits(),
+            (d * -10.0) as i32 as u32,
+            (d * 2.2e9) as u32,
+            sd as u32,
+            (sd >> 32) as u32,
+            ud as u32,
+            (ud >> 32) as u32,
+            u32::from(d > 1.5),
+        ];
+        assert_eq!(out[8 * i as usize..][..8], want, "thread {i}");
+    }
+    assert_eq!(out[2], 2_200_000_000);
+    assert_eq!(out[8 * 15 + 2], 4_262_500_000);
+}
+
+/// uint64_t / int64_t arithmetic on x = i * 0x100000001 + 0xFFFFFFFF (carries between the
+/// words): add, sub, mul, udiv, urem, shl (amount & 63), ashr of s = i - 32, a compare.
+#[test]
+fn int64_arith() {
+    let out = run("int64_arith.cs.dxil", 1, 64 * 16);
+    for i in 0..64u64 {
+        let x = i.wrapping_mul(0x1_0000_0001).wrapping_add(0xFFFF_FFFF);
+        let s = i as i64 - 32;
+        let want = [
+            x.wrapping_add(0x8000_0001),
+            x.wrapping_sub(0x1_0000_0000),
+            x.wrapping_mul(0x10001),
+            x / (i + 7),
+            x % (i + 7),
+            x << (i & 63),
+            (s >> 1) as u64,
+            u64::from(x > 0x20_0000_0000),
+        ];
+        let got: Vec<u64> = (0..8)
+            .map(|k| u64::from(out[16 * i as usize + 2 * k]) | u64::from(out[16 * i as usize + 2 * k + 1]) << 32)
+            .collect();
+        assert_eq!(got, want, "thread {i}");
+    }
+    assert_eq!(out[..2], [0x8000_0000, 1]);
+}
+
+/// int64 conversions: zext and sext to 64 bits, truncation of a 64-bit product, i64 -> f64,
+/// f64 -> i64, u64 -> f32 (rounded to nearest) and a signed 64-bit min.
+#[test]
+fn int64_convert() {
+    let out = run("int64_convert.cs.dxil", 1, 64 * 12);
+    let lo_hi = |v: u64| [v as u32, (v >> 32) as u32];
+    for i in 0..64i64 {
+        let (s, u) = (i - 32, 0xFFFF_FFC0u32.wrapping_add(i as u32));
+        let mut want = Vec::new();
+        want.extend(lo_hi(u64::from(u)));
+        want.extend(lo_hi(s as u64));
+        want.push(s.wrapping_mul(0x1_0000_0003) as u32);
+        want.extend(lo_hi(((s << 40) as f64).to_bits()));
+        want.extend(lo_hi(((s as f64) * 1e12) as i64 as u64));
+        want.push(((u64::from(u) << 20) as f32).to_bits());
+        want.extend(lo_hi(s.min(-5) as u64));
+        assert_eq!(out[12 * i as usize..][..12], want[..], "thread {i}");
+    }
+    assert_eq!(out[9], 0x5980_0000);
+    assert_eq!(out[12 + 7..12 + 9], [0x4003_1000, 0xFFFF_E3CE]);
+}

@@ -7,7 +7,7 @@ use super::control::{each, Wave};
 use super::env::WaveEnv;
 use super::program::XInst;
 use super::R;
-use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, TwoOut};
+use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, MinMax, TwoOut};
 use crate::ir::{Op, Scalar};
 
 impl Wave<'_> {
@@ -176,6 +176,13 @@ impl Wave<'_> {
             Dx::IUnary(op) => each(mask, w, |l| {
                 let v = alu::iunary(op, width, self.arg(inst, 0, l));
                 self.set(inst.dst, l, v);
+            }),
+            // Doubles compare as doubles (alu::minmax reads floats as f32); one NaN operand gives
+            // the other, as D3D's min and max do.
+            Dx::MinMax(op @ (MinMax::FMax | MinMax::FMin)) if s == Scalar::F64 => each(mask, w, |l| {
+                let (a, b) = (f64::from_bits(self.arg(inst, 0, l)), f64::from_bits(self.arg(inst, 1, l)));
+                let v = if op == MinMax::FMax { a.max(b) } else { a.min(b) };
+                self.set(inst.dst, l, v.to_bits());
             }),
             Dx::MinMax(op) => each(mask, w, |l| {
                 let v = alu::minmax(op, s, self.arg(inst, 0, l), self.arg(inst, 1, l));
