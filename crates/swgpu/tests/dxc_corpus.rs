@@ -778,3 +778,80 @@ fn int64_convert() {
     assert_eq!(out[9], 0x5980_0000);
     assert_eq!(out[12 + 7..12 + 9], [0x4003_1000, 0xFFFF_E3CE]);
 }
+
+/// u0 and t0 structured buffers of 12-byte elements, and b0 one constant-buffer row.
+struct Structured {
+    u0: Mutex<Vec<u32>>,
+    t0: Vec<u32>,
+    b0: [u32; 4],
+}
+
+impl Bindings for Structured {
+    fn cbuffer_row(&self, _space: u32, _register: u32, row: u32) -> [u32; 4] {
+        if row == 0 {
+            self.b0
+        } else {
+            [0; 4]
+        }
+    }
+    fn buffer_load(&self, class: Class, _b: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
+        assert_eq!((stride, offset % 4), (12, 0));
+        let at = (index * stride + offset) as usize / 4;
+        let u0 = self.u0.lock().unwrap();
+        let src: &[u32] = if class == Class::Srv { &self.t0 } else { &u0 };
+        std::array::from_fn(|k| src.get(at + k).copied().unwrap_or(0))
+    }
+    fn buffer_store(&self, _b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
+        assert_eq!((stride, offset % 4), (12, 0));
+        let at = (index * stride + offset) as usize / 4;
+        let mut u0 = self.u0.lock().unwrap();
+        for (k, v) in value.iter().enumerate() {
+            if mask & (1 << k) != 0 {
+                u0[at + k] = *v;
+            }
+        }
+    }
+    fn atomic(&self, _b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
+        // A structured UAV's atomics address (element, byte offset).
+        assert_eq!(c[1] % 4, 0);
+        let mut u0 = self.u0.lock().unwrap();
+        let cell = &mut u0[(c[0] * 12 + c[1]) as usize / 4];
+        let old = *cell;
+        *cell = match op {
+            1 => old & value,
+            2 => old | value,
+            _ => panic!("atomic op {op}"),
+        };
+        old
+    }
+}
+
+/// Structured buffers of { half2 uv; uint16_t id; int16_t delta; float w; } (stride 12) and a
+/// cbuffer of 16-bit members { half scale = 2; uint16_t mask = 0xFF; half2 offs = (0.5, -0.5) }:
+/// In[k] = ((k/8, -k/8), 1000 + k, -k, 2k) gives Out[i] = ((i/4 + 0.5, -i/4 - 0.5),
+/// (1000 + i) & 0xFF, -3i, 2i + 2); id and delta share a word, each stored alone.
+#[test]
+fn structured_16bit() {
+    let h = |x: f32| u32::from(f32_to_half(x));
+    let t0: Vec<u32> = (0..32)
+        .flat_map(|k| {
+            let k16 = k as f32 / 8.0;
+            [halves(h(k16), h(-k16)), halves(1000 + k, (-(k as i32)) as u32), (2.0 * k as f32).to_bits()]
+        })
+        .collect();
+    let p = program("structured_16bit.cs.dxil");
+    let b = Structured {
+        u0: Mutex::new(vec![0xDEAD; 32 * 3]),
+        t0,
+        b0: [halves(h(2.0), 0xFF), halves(h(0.5), h(-0.5)), 0, 0],
+    };
+    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
+    let out = b.u0.into_inner().unwrap();
+    for i in 0..32u32 {
+        let q = i as f32 / 4.0;
+        let want = [halves(h(q + 0.5), h(-q - 0.5)), halves((1000 + i) & 0xFF, (-3 * i as i32) as u32)];
+        assert_eq!(out[3 * i as usize..][..2], want, "Out[{i}]");
+        assert_eq!(f32::from_bits(out[3 * i as usize + 2]), (2 * i + 2) as f32, "Out[{i}].w");
+    }
+    assert_eq!(out[3 * 23 + 1] & 0xFFFF, 0xE8 + 23);
+}

@@ -177,7 +177,24 @@ impl Wave<'_> {
             }
             Dx::CBufferLoadLegacy => {
                 self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
-                self.words(inst, mask, w4, false);
+                // A row is 16 bytes: four 32-bit values (CBufRet.f32 / .i32), eight 16-bit ones
+                // (CBufRet.f16.8 / .i16.8, -enable-16bit-types), two 64-bit ones (CBufRet.f64 /
+                // .i64), each at its own bytes of the row, lowest first.
+                match inst.dst_ty.slot(0).bits() {
+                    16 => each(mask, w, |l| {
+                        for c in 0..inst.dst_ty.slots().min(8) {
+                            let v = (w4[l][c as usize / 2] >> (16 * (c % 2))) & 0xFFFF;
+                            self.regs[(d + c as usize * w) + l] = u64::from(v);
+                        }
+                    }),
+                    64 => each(mask, w, |l| {
+                        for c in 0..inst.dst_ty.slots().min(2) as usize {
+                            let v = u64::from(w4[l][2 * c]) | u64::from(w4[l][2 * c + 1]) << 32;
+                            self.regs[(d + c * w) + l] = v;
+                        }
+                    }),
+                    _ => self.words(inst, mask, w4, false),
+                }
             }
             Dx::Sample(_) | Dx::SampleCmpLevel | Dx::SampleCmpGrad | Dx::SampleCmpBias => {
                 // The quad's coarse derivatives of u, v, w, once per quad.

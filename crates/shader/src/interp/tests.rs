@@ -808,3 +808,49 @@ fn malformed_wave_operations_are_defined() {
         }
     }
 }
+
+/// CBufferLoadLegacy's row by the result's element width: `CBufRet.f64` takes two doubles, each
+/// from two of the row's words (lo, hi), `CBufRet.f16.8` eight halves, two per word, lowest
+/// first. `Rec` answers row r of handle h with the f32 bits of small values; the stored values
+/// are worked out from those words.
+#[test]
+fn cbuffer_rows_of_64_and_16_bit_values() {
+    use crate::ir::interface::ResourceClass;
+    for (ty, n) in [(Scalar::F64, 2u32), (Scalar::I64, 2), (Scalar::F16, 8), (Scalar::I16, 8)] {
+        // %0 = handle (CBV range 0, index 0); %1 = row 0 of it; %2.. = its elements; out each.
+        let mut values = vec![(Type::Handle, Def::Inst), (Type::Agg(vec![ty; n as usize].into()), Def::Inst)];
+        values.extend((0..n).map(|_| reg(ty)));
+        values.extend([int(0), (Type::Scalar(Scalar::Bool), Def::Const([0].into()))]);
+        values.extend((0..8).map(|k| (Type::Scalar(Scalar::I8), Def::Const([k].into()))));
+        let (zero, fals, col) = (2 + n, 3 + n, 4 + n);
+        let mut insts = vec![
+            inst(Op::Dx(Dx::CreateHandle(ResourceClass::Cbv)), &[zero, zero, fals], Some(0)),
+            inst(Op::Dx(Dx::CBufferLoadLegacy), &[0, zero], Some(1)),
+        ];
+        for c in 0..n {
+            insts.push(inst(Op::Extract(c), &[1], Some(2 + c)));
+            insts.push(inst(Op::Dx(Dx::StoreOutput), &[zero, zero, col + c, 2 + c], None));
+        }
+        let f = func(values, vec![Block { phis: vec![], insts, term: Terminator::Ret }]);
+        let (r, envs) = run_wave(f, 1, false);
+        r.unwrap();
+        let mut rec = Rec::new(0, [1, 1, 1]);
+        let row = rec.cbuffer_row(200, 0).unwrap();
+        let want: Vec<String> = (0..n)
+            .map(|c| {
+                let v = match ty.bits() {
+                    64 => u64::from(row[2 * c as usize]) | u64::from(row[2 * c as usize + 1]) << 32,
+                    _ => u64::from((row[c as usize / 2] >> (16 * (c % 2))) & 0xFFFF),
+                };
+                // Outputs are logged as the Val the interpreter hands over: doubles as f64
+                // bits, halves as the f32 of the half.
+                let logged = match ty {
+                    Scalar::F16 => u64::from(alu::half_to_f32(v as u16).to_bits()),
+                    _ => v,
+                };
+                format!("out 0 0 {c} {logged:#x}")
+            })
+            .collect();
+        assert_eq!(envs[0].log, want, "{ty:?}");
+    }
+}
