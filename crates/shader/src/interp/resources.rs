@@ -179,9 +179,10 @@ impl Wave<'_> {
                 self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
                 // A row is 16 bytes: four 32-bit values (CBufRet.f32 / .i32), eight 16-bit ones
                 // (CBufRet.f16.8 / .i16.8, -enable-16bit-types), two 64-bit ones (CBufRet.f64 /
-                // .i64), each at its own bytes of the row, lowest first.
+                // .i64), each at its own bytes of the row, lowest first. Four 16-bit values
+                // (CBufRet.f16, min precision) are 32-bit values of the row, converted.
                 match inst.dst_ty.slot(0).bits() {
-                    16 => each(mask, w, |l| {
+                    16 if inst.dst_ty.slots() == 8 => each(mask, w, |l| {
                         for c in 0..inst.dst_ty.slots().min(8) {
                             let v = (w4[l][c as usize / 2] >> (16 * (c % 2))) & 0xFFFF;
                             self.regs[(d + c as usize * w) + l] = u64::from(v);
