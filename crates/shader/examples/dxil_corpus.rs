@@ -60,20 +60,36 @@ fn main() {
     let root = PathBuf::from(&dir);
     let mut files = Vec::new();
     containers(&root, &mut files);
+    // The repository's copies (byte for byte) of corpus shaders, which its tests dispatch.
+    let fixtures_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil"));
+    let mut fixtures = Vec::new();
+    containers(&fixtures_dir, &mut fixtures);
+    let fixtures: Vec<(String, Vec<u8>)> = fixtures
+        .iter()
+        .filter_map(|f| {
+            let name = f.strip_prefix(&fixtures_dir).ok()?.display().to_string();
+            Some((name, std::fs::read(f).ok()?))
+        })
+        .collect();
     let mut rows = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut blockers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for path in &files {
         let name = path.strip_prefix(&root).unwrap_or(path).with_extension("").display().to_string();
-        let (st, reason) = match std::fs::read(path) {
-            Ok(b) => status(&b),
+        let bytes = std::fs::read(path);
+        let (st, reason) = match &bytes {
+            Ok(b) => status(b),
             Err(e) => ("unreadable", e.to_string()),
         };
+        let fixture = bytes
+            .ok()
+            .and_then(|b| fixtures.iter().find(|(_, f)| *f == b))
+            .map_or(String::new(), |(n, _)| format!("`{n}`"));
         *counts.entry(st).or_default() += 1;
         if st != "executes" {
             blockers.entry(format!("{st}: {}", key(&reason))).or_default().push(name.clone());
         }
-        rows.push((name, st, reason));
+        rows.push((name, st, reason, fixture));
     }
     println!("# DXC's corpus through rd3d12's shader compiler\n");
     println!("Every container of the DXC-compiled corpus (`/work/shared/dxil-corpus`, see its README), read by");
@@ -81,12 +97,20 @@ fn main() {
     println!("(what pipeline creation runs). Regenerate with:\n");
     println!("```sh\ncargo run -p rd3d12-shader --example dxil_corpus -- /work/shared/dxil-corpus > crates/shader/DXC_CORPUS.md\n```\n");
     println!("\"executes\" means pipeline creation accepts it: every operation is one the interpreter runs");
-    println!("(whether the runtime has the stage, e.g. mesh shaders or libraries, is a separate question).\n");
+    println!("(whether the runtime has the stage, e.g. mesh shaders or libraries, is a separate question; the");
+    println!("runtime also refuses shader models above the one the device reports). \"fixture\" names the");
+    println!("repository's byte-identical copy under `tests/fixtures/dxil/`, whose tests check what it computes");
+    println!("against values worked out from its HLSL, or that it is refused naming its operation");
+    println!("(`crates/swgpu/tests/dxc_corpus.rs` for `dxc/`, `crates/swgpu/tests/wave.rs` for `wave/`, the");
+    println!("tests naming the others); a shader that executes without one passes the check, but no test of");
+    println!("the repository verifies its results.\n");
     let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{s}: {n}")).collect();
     println!("{} shaders; {}.\n", files.len(), summary.join(", "));
-    println!("| shader | status | reason |\n| --- | --- | --- |");
-    for (name, st, reason) in &rows {
-        println!("| `{name}` | {st} | {} |", reason.replace('|', "\\|"));
+    let tested = rows.iter().filter(|r| !r.3.is_empty()).count();
+    println!("{tested} of them have a fixture.\n");
+    println!("| shader | status | reason | fixture |\n| --- | --- | --- | --- |");
+    for (name, st, reason, fixture) in &rows {
+        println!("| `{name}` | {st} | {} | {fixture} |", reason.replace('|', "\\|"));
     }
     println!("\n## First refusals, by how many shaders each blocks\n");
     println!("| blocks | construct | shaders |\n| --- | --- | --- |");
