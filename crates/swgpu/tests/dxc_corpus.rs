@@ -855,3 +855,147 @@ fn structured_16bit() {
     }
     assert_eq!(out[3 * 23 + 1] & 0xFFFF, 0xE8 + 23);
 }
+
+/// firstbithigh / firstbitlow of x = (1 << i) | (1 << (i >> 1)) (i < 32) or i - 32, and
+/// firstbithigh of s = i - 32 (signed: the highest bit differing from the sign bit); -1 when
+/// none.
+#[test]
+fn bits_firstbit() {
+    let out = run("bits_firstbit.cs.dxil", 1, 192);
+    let none = u32::MAX;
+    for i in 0..64u32 {
+        let x = if i < 32 { (1 << i) | (1 << (i >> 1)) } else { i - 32 };
+        let s = i as i32 - 32;
+        let hi = if x == 0 { none } else { 31 - x.leading_zeros() };
+        let lo = if x == 0 { none } else { x.trailing_zeros() };
+        let shi = match s {
+            0 | -1 => none,
+            s if s < 0 => 31 - (!s as u32).leading_zeros(),
+            s => 31 - (s as u32).leading_zeros(),
+        };
+        assert_eq!(out[3 * i as usize..][..3], [hi, lo, shi], "thread {i}");
+    }
+    // The header's examples.
+    assert_eq!((out[3 * 40], out[3 * 5 + 1], out[3 * 32]), (3, 2, none));
+    assert_eq!((out[2], out[3 * 30 + 2], out[3 * 63 + 2]), (4, 0, 4));
+}
+
+/// min, max, clamp and saturate of x = i/4 - 4 (NaN for i = 5, which min and max ignore and
+/// saturate makes 0).
+#[test]
+fn minmax_float() {
+    let out = run("minmax_float.cs.dxil", 1, 256);
+    for i in 0..64u32 {
+        let want: [f32; 4] = if i == 5 {
+            [1.5, -1.0, -2.0, 0.0]
+        } else {
+            let x = i as f32 * 0.25 - 4.0;
+            [x.min(1.5), x.max(-1.0), x.clamp(-2.0, 2.0), x.clamp(0.0, 1.0)]
+        };
+        assert_eq!(out[4 * i as usize..][..4], want.map(f32::to_bits), "thread {i}");
+    }
+}
+
+/// isnan, isinf, isfinite, the precise self-compares, ordered compares and isnormal of +0, -0,
+/// 1, the smallest denormal, +inf, -inf, a quiet and a signalling NaN (the denormal compares
+/// unequal to 0: it is not flushed here, which the header allows).
+#[test]
+fn float_classify() {
+    let out = run("float_classify.cs.dxil", 1, 72);
+    let want: [[u32; 9]; 8] = [
+        [0, 0, 1, 1, 0, 1, 0, 1, 0],
+        [0, 0, 1, 1, 0, 1, 0, 1, 0],
+        [0, 0, 1, 1, 0, 0, 1, 0, 1],
+        [0, 0, 1, 1, 0, 1, 0, 0, 0],
+        [0, 1, 0, 1, 0, 0, 1, 0, 0],
+        [0, 1, 0, 1, 0, 1, 0, 0, 0],
+        [1, 0, 0, 0, 1, 0, 0, 0, 0],
+        [1, 0, 0, 0, 1, 0, 0, 0, 0],
+    ];
+    assert_eq!(out, want.concat());
+}
+
+/// float <-> int conversions: int(f) and uint(|f|) of f = 1.75 (i - 32) truncate, float(s) and
+/// float(u) of u = 0xFFFFFF40 + 2i round to nearest even (a tie at i = 32), signed and unsigned
+/// compares.
+#[test]
+fn float_int_convert() {
+    let out = run("float_int_convert.cs.dxil", 1, 384);
+    for i in 0..64u32 {
+        let s = i as i32 - 32;
+        let u = 0xFFFF_FF40u32.wrapping_add(2 * i);
+        let f = s as f32 * 1.75;
+        let want = [
+            f as i32 as u32,
+            f.abs() as u32,
+            (s as f32).to_bits(),
+            (u as f32).to_bits(),
+            u32::from(s < 5),
+            u32::from(u < 0xFFFF_FF80),
+        ];
+        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+        assert_eq!(want[3], if i < 32 { 0x4F7F_FFFF } else { 0x4F80_0000 });
+    }
+}
+
+/// A value rounded to half precision (as f32).
+fn half(x: f32) -> f32 {
+    half_to_f32(f32_to_half(x))
+}
+
+/// Native fp16 add, mul, div and mad, each rounded to half: h = i/8 - 2 and g = i + 1000
+/// (g + 0.25 is a tie below 1024 or rounds to 1 above: 1000 + i, not 1000.25 + i).
+#[test]
+fn half_arith() {
+    let out = run("half_arith.cs.dxil", 1, 320);
+    for i in 0..64u32 {
+        let h = half(half(i as f32 * 0.125) - 2.0);
+        let g = half(i as f32 + 1000.0);
+        let want = [half(h + 0.5), half(h * h), half(g + 0.25), half(1.0 / (i + 3) as f32), half(half(h * 2.0) + 0.5)];
+        assert_eq!(out[5 * i as usize..][..5], want.map(f32::to_bits), "thread {i}");
+        assert_eq!(f32::from_bits(out[5 * i as usize + 2]), (1000 + i) as f32);
+    }
+    assert_eq!(out[3], half_to_f32(0x3555).to_bits());
+}
+
+/// int16_t / uint16_t arithmetic wrapping at 16 bits: u = 1111 i, u + 60000, s * 1000
+/// sign-extended, 1 << (i & 15), s >> 2 (arithmetic), u / 7.
+#[test]
+fn int16_arith() {
+    let out = run("int16_arith.cs.dxil", 1, 384);
+    for i in 0..64u32 {
+        let u = (i * 1111) as u16;
+        let s = i as i16 - 32;
+        let want = [
+            u32::from(u),
+            u32::from(u.wrapping_add(60000)),
+            i32::from(s.wrapping_mul(1000)) as u32,
+            u32::from(1u16 << (i & 15)),
+            i32::from(s >> 2) as u32,
+            u32::from(u / 7),
+        ];
+        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+    }
+    assert_eq!((out[6 * 59], out[6 * 63 + 5]), (13, 636));
+}
+
+/// Conversions among half, float, int16_t, uint16_t and double: f = 1.001 i - 31 to half
+/// (bits and back), to int16 (truncation), half(i) * 100 to uint16, int16 to float, double
+/// i / 3 to half.
+#[test]
+fn convert_16bit() {
+    let out = run("convert_16bit.cs.dxil", 1, 384);
+    for i in 0..64u32 {
+        let f = i as f32 * 1.001 - 31.0;
+        let want = [
+            u32::from(f32_to_half(f)),
+            half(f).to_bits(),
+            f as i16 as i32 as u32,
+            half(half(i as f32) * 100.0) as u16 as u32,
+            f32::from((i as i32 * 1000 - 32000) as i16).to_bits(),
+            half((f64::from(i) / 3.0) as f32).to_bits(),
+        ];
+        assert_eq!(out[6 * i as usize..][..6], want, "thread {i}");
+    }
+    assert_eq!((out[2] as i32, out[6 * 63 + 3]), (-31, 6300));
+}
