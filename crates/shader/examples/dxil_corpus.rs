@@ -8,6 +8,15 @@
 //! ```
 //!
 //! The last section counts how many shaders each first refusal blocks, most first.
+//!
+//! With `--ops` instead of a folder it prints the dx.op table (`crates/shader/DXIL_OPS.md`):
+//! every opcode of shader models 6.0 to 6.8, its name, the shader model that introduced it and
+//! whether the interpreter executes it (the support check's own answer, not a list kept by
+//! hand):
+//!
+//! ```sh
+//! cargo run -p rd3d12-shader --example dxil_corpus -- --ops > crates/shader/DXIL_OPS.md
+//! ```
 
 use rd3d12_shader::dxil;
 use std::collections::BTreeMap;
@@ -52,11 +61,70 @@ fn key(reason: &str) -> String {
     r.to_string()
 }
 
+/// The shader model that introduced dx.op `opcode` (DXIL.rst's operation table), `None` for the
+/// reserved 226..=237 and past 257.
+fn introduced(opcode: u32) -> Option<&'static str> {
+    Some(match opcode {
+        0..=136 => "6.0",
+        137 | 138 => "6.1",
+        139 | 140 => "6.2",
+        141..=161 => "6.3",
+        162..=164 => "6.4",
+        165..=215 => "6.5",
+        216..=221 => "6.6",
+        222..=225 => "6.7",
+        238..=257 => "6.8",
+        _ => return None,
+    })
+}
+
+/// Whether the interpreter executes dx.op `opcode` (given constant kind operands in range):
+/// what `dxil::support::check` accepts.
+fn executes(opcode: u32) -> bool {
+    use rd3d12_shader::interp::wave::WaveOp;
+    rd3d12_shader::ir::op::Dx::from_opcode(opcode).is_some()
+        || matches!(WaveOp::from_dx_op(opcode, &[Some(0); 8]), Ok(Some(_)))
+        || matches!(opcode, 216 | 217)
+}
+
+fn print_ops() {
+    println!("# dx.op operations of shader models 6.0 to 6.8 and whether rd3d12 executes them\n");
+    println!("Generated from the interpreter's own tables (`Dx::from_opcode`, `WaveOp::from_dx_op` and the");
+    println!("shader model 6.6 handles the lowering resolves) by");
+    println!("`cargo run -p rd3d12-shader --example dxil_corpus -- --ops > crates/shader/DXIL_OPS.md`.");
+    println!("\"refused\": pipeline creation fails with E_INVALIDARG and the stage's INVALIDSHADERBYTECODE");
+    println!("message naming the operation. Opcodes 226 to 237 are reserved. The device reports a shader");
+    println!("model (today 6.2) independently: a shader of a higher model is refused whatever it uses.\n");
+    let mut per_model: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for op in 0..=257u32 {
+        let Some(sm) = introduced(op) else { continue };
+        let name = rd3d12_shader::dxil::ops::opcode_name(op).unwrap_or("?");
+        let ex = executes(op);
+        let e = per_model.entry(sm).or_default();
+        e.0 += 1;
+        e.1 += u32::from(ex);
+        rows.push(format!("| {op} | {name} | {sm} | {} |", if ex { "executes" } else { "refused" }));
+    }
+    println!("| shader model | operations | execute |\n| --- | --- | --- |");
+    for (sm, (n, ex)) in &per_model {
+        println!("| {sm} | {n} | {ex} |");
+    }
+    println!("\n| opcode | operation | shader model | |\n| --- | --- | --- | --- |");
+    for r in rows {
+        println!("{r}");
+    }
+}
+
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: dxil_corpus DIR");
+        eprintln!("usage: dxil_corpus DIR | --ops");
         std::process::exit(2);
     };
+    if dir == "--ops" {
+        print_ops();
+        return;
+    }
     let root = PathBuf::from(&dir);
     let mut files = Vec::new();
     containers(&root, &mut files);

@@ -175,6 +175,38 @@ impl Wave<'_> {
                 })?;
                 each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
             }
+            Dx::CBufferLoad => {
+                // The row holding the byte offset; the value at its bytes (8 bytes for a 64-bit
+                // value, which an 8-aligned offset keeps within the row).
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| u32s[l] = ops.u(1, l) as u32);
+                let bits = s0.bits();
+                each(mask, w, |l| u32s2[l] = u32s[l] / 16);
+                // One environment call per (handle, row) the lanes read.
+                let mut left = mask & full(w);
+                while left != 0 {
+                    let l0 = left.trailing_zeros() as usize;
+                    let (h, row) = (ops.u(0, l0), u32s2[l0]);
+                    let mut g = 0u128;
+                    each(left, w, |l| {
+                        if ops.u(0, l) == h && u32s2[l] == row {
+                            g |= 1 << l;
+                        }
+                    });
+                    env.cbuffer_row(g, h as u32, row, w4)?;
+                    left &= !g;
+                }
+                each(mask, w, |l| {
+                    let off = u32s[l] % 16;
+                    let word = |k: u32| u64::from(w4[l].get(k as usize).copied().unwrap_or(0));
+                    let v = match bits {
+                        64 => word(off / 4) | word(off / 4 + 1) << 32,
+                        16 => (word(off / 4) >> (8 * (off % 4))) & 0xFFFF,
+                        _ => word(off / 4),
+                    };
+                    self.regs[d + l] = s0.mask(v);
+                });
+            }
             Dx::CBufferLoadLegacy => {
                 self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
                 // A row is 16 bytes: four 32-bit values (CBufRet.f32 / .i32), eight 16-bit ones

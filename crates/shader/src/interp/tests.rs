@@ -854,3 +854,38 @@ fn cbuffer_rows_of_64_and_16_bit_values() {
         assert_eq!(envs[0].log, want, "{ty:?}");
     }
 }
+
+/// CBufferLoad (58): the value of the result's type at a byte offset, from the row holding
+/// it: a 32-bit value at byte 20 (row 1, word 1), a 64-bit one at byte 40 (row 2, words 2 and
+/// 3), a 16-bit one at byte 18 (row 1, the high half of word 0).
+#[test]
+fn cbuffer_load_reads_a_value_at_a_byte_offset() {
+    use crate::ir::interface::ResourceClass;
+    for (ty, offset) in [(Scalar::I32, 20u64), (Scalar::I64, 40), (Scalar::I16, 18)] {
+        let values = vec![
+            (Type::Handle, Def::Inst),
+            reg(ty),
+            int(0),
+            (Type::Scalar(Scalar::Bool), Def::Const([0].into())),
+            int(offset),
+            int(4),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+        ];
+        let insts = vec![
+            inst(Op::Dx(Dx::CreateHandle(ResourceClass::Cbv)), &[2, 2, 3], Some(0)),
+            inst(Op::Dx(Dx::CBufferLoad), &[0, 4, 5], Some(1)),
+            inst(Op::Dx(Dx::StoreOutput), &[2, 2, 6, 1], None),
+        ];
+        let f = func(values, vec![Block { phis: vec![], insts, term: Terminator::Ret }]);
+        let (r, envs) = run_wave(f, 1, false);
+        r.unwrap();
+        let mut rec = Rec::new(0, [1, 1, 1]);
+        let row = rec.cbuffer_row(200, (offset / 16) as u32).unwrap();
+        let want = match ty {
+            Scalar::I32 => u64::from(row[1]),
+            Scalar::I64 => u64::from(row[2]) | u64::from(row[3]) << 32,
+            _ => u64::from(row[0] >> 16),
+        };
+        assert_eq!(envs[0].log, [format!("out 0 0 0 {want:#x}")], "{ty:?}");
+    }
+}

@@ -440,6 +440,9 @@ pub enum Dx {
     Dot(u8),
     /// `CreateHandle` (57): range id, index, non-uniform.
     CreateHandle(ResourceClass),
+    /// `CBufferLoad` (58): handle, byte offset, alignment: one value of the result's type at
+    /// that offset (DXIL.rst; DXC reads cbuffers with `CBufferLoadLegacy` only).
+    CBufferLoad,
     /// `CBufferLoadLegacy` (59): handle, row.
     CBufferLoadLegacy,
     /// `Sample*` (60–65): texture, sampler, c0..c3, o0..o2, then the mode's operands.
@@ -614,6 +617,7 @@ impl Dx {
             53 => Bfi,
             54..=56 => Dot(opcode as u8 - 52),
             57 => CreateHandle(ResourceClass::Srv),
+            58 => CBufferLoad,
             59 => CBufferLoadLegacy,
             60..=65 => {
                 use SampleKind::*;
@@ -714,6 +718,7 @@ impl Dx {
             Bfi => 53,
             Dot(n) => 52 + u32::from(n),
             CreateHandle(_) => 57,
+            CBufferLoad => 58,
             CBufferLoadLegacy => 59,
             Sample(k) => 60 + k as u32,
             TextureLoad => 66,
@@ -840,7 +845,7 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254..=257);
+        let executes = |op| matches!(op, 4..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254..=257);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");
