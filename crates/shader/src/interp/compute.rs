@@ -173,8 +173,9 @@ impl Wave<'_> {
                 let v = u64::from(alu::fclass(c, a0, self.arg(inst, 0, l)));
                 self.set(inst.dst, l, v);
             }),
+            // The operand's width: FirstbitHi and Countbits of an i64 give an i32.
             Dx::IUnary(op) => each(mask, w, |l| {
-                let v = alu::iunary(op, width, self.arg(inst, 0, l));
+                let v = alu::iunary(op, a0.bits(), self.arg(inst, 0, l));
                 self.set(inst.dst, l, v);
             }),
             // Doubles compare as doubles (alu::minmax reads floats as f32); one NaN operand gives

@@ -889,3 +889,33 @@ fn cbuffer_load_reads_a_value_at_a_byte_offset() {
         assert_eq!(envs[0].log, [format!("out 0 0 0 {want:#x}")], "{ty:?}");
     }
 }
+
+/// FirstbitHi, FirstbitSHi, FirstbitLo and Countbits of an i64 operand give an i32 counted over
+/// the operand's 64 bits (DXIL's `unaryBits.i64`): x = 0x0000_0100_0000_0000 (bit 40) has its
+/// highest bit 23 places below the MSB, its lowest at 40, one bit set; -x's highest bit
+/// differing from the sign is bit 39 (24 below the MSB).
+#[test]
+fn bit_operations_of_64_bit_operands_count_64_bits() {
+    use crate::ir::op::IUnary;
+    let x: u64 = 1 << 40;
+    for (op, v, want) in [
+        (IUnary::FirstbitHi, x, 23u64),
+        (IUnary::FirstbitLo, x, 40),
+        (IUnary::Countbits, x | 1, 2),
+        (IUnary::FirstbitSHi, x.wrapping_neg(), 24),
+        (IUnary::FirstbitHi, 0, 0xFFFF_FFFF),
+    ] {
+        let values = vec![
+            reg(Scalar::I32),
+            (Type::Scalar(Scalar::I64), Def::Const([v].into())),
+            int(0),
+            (Type::Scalar(Scalar::I8), Def::Const([0].into())),
+        ];
+        let insts =
+            vec![inst(Op::Dx(Dx::IUnary(op)), &[1], Some(0)), inst(Op::Dx(Dx::StoreOutput), &[2, 2, 3, 0], None)];
+        let f = func(values, vec![Block { phis: vec![], insts, term: Terminator::Ret }]);
+        let (r, envs) = run_wave(f, 1, false);
+        r.unwrap();
+        assert_eq!(envs[0].log, [format!("out 0 0 0 {want:#x}")], "{op:?} of {v:#x}");
+    }
+}
