@@ -169,9 +169,9 @@ fn main() {
     println!("runtime also refuses shader models above the one the device reports). \"fixture\" names the");
     println!("repository's byte-identical copy under `tests/fixtures/dxil/`, whose tests check what it computes");
     println!("against values worked out from its HLSL, or that it is refused naming its operation");
-    println!("(`crates/swgpu/tests/dxc_corpus.rs` and `dxc_alu.rs` for `dxc/`, `wave.rs` for `wave/`, the");
-    println!("tests naming the others); a shader that executes without one passes the check, but no test of");
-    println!("the repository verifies its results.\n");
+    println!("(`crates/swgpu/tests/dxc_corpus.rs`, `dxc_alu.rs` and `dxc_kernels.rs` for `dxc/`, `wave.rs` for");
+    println!("`wave/`, the tests naming the others); a shader that executes without one passes the check, but");
+    println!("no test of the repository verifies its results.\n");
     let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{s}: {n}")).collect();
     println!("{} shaders; {}.\n", files.len(), summary.join(", "));
     let tested = rows.iter().filter(|r| !r.3.is_empty()).count();
