@@ -4,88 +4,10 @@
 //! the buffers each HLSL header describes, their outputs compared with the header's formulas
 //! evaluated here (all exact: small integers in floats, or integers).
 
-use rd3d12_shader::dxil;
-use rd3d12_swgpu::compute::dispatch;
-use rd3d12_swgpu::draw::{Bindings, Class};
-use std::collections::HashMap;
-use std::sync::Mutex;
+mod common;
 
-/// Buffers by (class, register) in space 0, as 32-bit words addressed by byte (a raw
-/// buffer's index, or index * stride + offset), and b0's words.
-#[derive(Default)]
-struct Mem {
-    buffers: HashMap<(Class, u32), Mutex<Vec<u32>>>,
-    b0: Vec<u32>,
-}
-
-impl Mem {
-    fn with(mut self, class: Class, register: u32, words: Vec<u32>) -> Mem {
-        self.buffers.insert((class, register), Mutex::new(words));
-        self
-    }
-
-    fn cb(mut self, words: Vec<u32>) -> Mem {
-        self.b0 = words;
-        self
-    }
-
-    fn take(&mut self, class: Class, register: u32) -> Vec<u32> {
-        self.buffers.remove(&(class, register)).unwrap().into_inner().unwrap()
-    }
-}
-
-fn byte(stride: u32, index: u32, offset: u32) -> usize {
-    if stride == 0 {
-        index as usize
-    } else {
-        (index * stride + offset) as usize
-    }
-}
-
-impl Bindings for Mem {
-    fn cbuffer_row(&self, space: u32, register: u32, row: u32) -> [u32; 4] {
-        assert_eq!((space, register), (0, 0));
-        std::array::from_fn(|k| self.b0.get(4 * row as usize + k).copied().unwrap_or(0))
-    }
-    fn buffer_load(&self, class: Class, b: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
-        let at = byte(stride, index, offset);
-        assert_eq!(at % 4, 0);
-        let buf = self.buffers[&(class, b.1)].lock().unwrap();
-        std::array::from_fn(|k| buf.get(at / 4 + k).copied().unwrap_or(0))
-    }
-    fn buffer_store(&self, b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
-        let at = byte(stride, index, offset);
-        assert_eq!(at % 4, 0);
-        let mut buf = self.buffers[&(Class::Uav, b.1)].lock().unwrap();
-        for (k, v) in value.iter().enumerate() {
-            if mask & (1 << k) != 0 {
-                if let Some(w) = buf.get_mut(at / 4 + k) {
-                    *w = *v;
-                }
-            }
-        }
-    }
-    fn atomic(&self, b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
-        // Raw buffers only (byte address c[0]); InterlockedAdd.
-        assert_eq!(op, 0);
-        let mut buf = self.buffers[&(Class::Uav, b.1)].lock().unwrap();
-        let cell = &mut buf[c[0] as usize / 4];
-        let old = *cell;
-        *cell = old.wrapping_add(value);
-        old
-    }
-}
-
-fn run(name: &str, groups: [u32; 3], mem: &Mem) {
-    let path = format!("{}/../../tests/fixtures/dxil/dxc/{name}.cs.dxil", env!("CARGO_MANIFEST_DIR"));
-    let p = dxil::parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
-    dxil::support::check(&p.module).unwrap_or_else(|e| panic!("{name}: {e}"));
-    dispatch(&p, &p.dx.entry_points[0], groups, mem).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-}
-
-fn floats(n: usize, f: impl Fn(usize) -> f32) -> Vec<u32> {
-    (0..n).map(|i| f(i).to_bits()).collect()
-}
+use common::{floats, run, Mem};
+use rd3d12_swgpu::draw::Class;
 
 /// A[r][k] = (r + k) % 7 - 3, B[k][c] = (2k + c) % 5 - 2: C = A B, 64x64x64.
 fn gemm_want() -> Vec<u32> {
