@@ -169,7 +169,7 @@ fn main() {
     println!("runtime also refuses shader models above the one the device reports). \"fixture\" names the");
     println!("repository's byte-identical copy under `tests/fixtures/dxil/`, whose tests check what it computes");
     println!("against values worked out from its HLSL, or that it is refused naming its operation");
-    println!("(`crates/swgpu/tests/dxc_corpus.rs`, `dxc_alu.rs`, `dxc_kernels.rs`, `dxc_resources.rs` for `dxc/`, `wave.rs` for");
+    println!("(`crates/swgpu/tests/dxc_*.rs` for `dxc/`, `wave.rs` for");
     println!("`wave/`, the tests naming the others); a shader that executes without one passes the check, but");
     println!("no test of the repository verifies its results.\n");
     let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{s}: {n}")).collect();
