@@ -999,3 +999,27 @@ fn convert_16bit() {
     }
     assert_eq!((out[2] as i32, out[6 * 63 + 3]), (-31, 6300));
 }
+
+/// Shader model 6.6's 64-bit atomics on groupshared memory (LLVM atomicrmw / cmpxchg of i64),
+/// copied out with 64-bit RawBufferStores (two words each, low first): v = ((i + 1) << 32) |
+/// 0xFFFFFFFF summed, min, max, OR of 1 << i, one CompareExchange winner, a signed min.
+#[test]
+fn atomic64_groupshared() {
+    let out = run("atomic64_groupshared.cs.dxil", 1, 16);
+    let q = |k: usize| u64::from(out[2 * k]) | u64::from(out[2 * k + 1]) << 32;
+    let v = |i: u64| (i + 1) << 32 | 0xFFFF_FFFF;
+    assert_eq!(q(0), (0..64).map(v).fold(0u64, u64::wrapping_add));
+    assert_eq!(q(0), 0x0000_085F_FFFF_FFC0);
+    assert_eq!([q(1), q(2), q(3)], [v(0), v(63), u64::MAX]);
+    assert!((0..64).map(v).any(|x| x == q(4)), "g4 = {:#x}", q(4));
+    assert_eq!([q(5), q(6), q(7)], [1, (-40i64) as u64, 1]);
+}
+
+/// 64-bit atomics on a resource are refused by name: the environment's atomics are 32-bit.
+#[test]
+fn atomic64_bab_is_refused() {
+    let path = format!("{}/../../tests/fixtures/dxil/dxc/atomic64_bab.cs.dxil", env!("CARGO_MANIFEST_DIR"));
+    let p = dxil::parse(&std::fs::read(path).unwrap()).unwrap();
+    let e = dxil::support::check(&p.module).unwrap_err();
+    assert_eq!(e.to_string(), "dx.op 78 (AtomicBinOp) of 64-bit values is not supported (in main)");
+}

@@ -620,6 +620,18 @@ impl<'m> Lower<'m> {
                 _ => bad(format!("{what} missing")),
             }
         };
+        // The environment moves 32-bit values: 64-bit typed loads and stores and shader model
+        // 6.6's 64-bit resource atomics would run on half their bits.
+        let bits = |v: Option<&Value>| v.map_or(0, |v| self.out.ty(*v).slot(0).bits());
+        let wide = match d {
+            Dx::AtomicBinOp(_) | Dx::AtomicCompareExchange | Dx::BufferLoad | Dx::TextureLoad => bits(dst.as_ref()),
+            Dx::BufferStore => bits(args.get(3)),
+            Dx::TextureStore => bits(args.get(4)),
+            _ => 0,
+        } == 64;
+        if wide {
+            return unsupported(format!("dx.op {opcode} ({}) of 64-bit values", d.name()));
+        }
         match &mut d {
             Dx::LoadInput { vertex } => {
                 *vertex = match ops.get(3) {
@@ -644,14 +656,17 @@ impl<'m> Lower<'m> {
                 args.remove(0);
             }
             Dx::RawBufferLoad | Dx::RawBufferStore => {
-                let sixteen = |v: Option<Value>| v.is_some_and(|v| self.out.ty(v).slot(0).bits() == 16);
                 let load = matches!(d, Dx::RawBufferLoad);
-                if sixteen(if load { dst } else { args.get(3).copied() }) {
-                    // DXC writes `undef` as the element offset of a ByteAddressBuffer.
-                    let raw = match ops.get(2) {
-                        Some(Operand::Value(v)) => matches!(self.value_def(*v)?.kind, ValueKind::Const(Const::Undef)),
-                        _ => true,
-                    };
+                let value = if load { dst } else { args.get(3).copied() };
+                let bits = value.map_or(32, |v| self.out.ty(v).slot(0).bits());
+                // DXC writes `undef` as the element offset of a ByteAddressBuffer.
+                let raw = match ops.get(2) {
+                    Some(Operand::Value(v)) => matches!(self.value_def(*v)?.kind, ValueKind::Const(Const::Undef)),
+                    _ => true,
+                };
+                if bits == 64 {
+                    d = if load { Dx::RawBufferLoad64 { raw } } else { Dx::RawBufferStore64 { raw } };
+                } else if bits == 16 {
                     if !raw {
                         // A structured element's 16-bit values are found within its 32-bit words
                         // by their offset: exact when every element starts at a multiple of 4.

@@ -353,6 +353,8 @@ impl Wave<'_> {
             }
             Dx::RawBufferLoad16 { raw } => self.raw16_load(raw, inst, mask, env)?,
             Dx::RawBufferStore16 { raw } => self.raw16_store(raw, inst, mask, env)?,
+            Dx::RawBufferLoad64 { raw } => self.raw64_load(raw, inst, mask, env)?,
+            Dx::RawBufferStore64 { raw } => self.raw64_store(raw, inst, mask, env)?,
             Dx::BufferLoad | Dx::RawBufferLoad => {
                 let ops = Operands::new(self, inst);
                 each(mask, w, |l| at[l] = [ops.i(1, l), ops.i(2, l), 0]);

@@ -919,3 +919,45 @@ fn bit_operations_of_64_bit_operands_count_64_bits() {
         assert_eq!(envs[0].log, [format!("out 0 0 0 {want:#x}")], "{op:?} of {v:#x}");
     }
 }
+
+/// RawBufferLoad64 of four values reads the four words at the index and the four 16 bytes on
+/// (each value two words, low first); RawBufferStore64 of values 0, 1 and 3 writes words 0..3
+/// at the index and words 2, 3 (value 3) 16 bytes on, nothing of value 2.
+#[test]
+fn raw_buffer_accesses_of_64_bit_values_move_two_words_each() {
+    use crate::ir::interface::ResourceClass;
+    let agg = Type::Agg(vec![Scalar::I64, Scalar::I64, Scalar::I64, Scalar::I64, Scalar::I32].into());
+    let mut values = vec![(Type::Handle, Def::Inst), (agg, Def::Inst)];
+    values.extend((0..4).map(|_| reg(Scalar::I64)));
+    values.extend([
+        int(0),
+        (Type::Scalar(Scalar::Bool), Def::Const([0].into())),
+        int(8),
+        (Type::Scalar(Scalar::I8), Def::Const([0xF].into())),
+        int(4),
+        int(100),
+        (Type::Scalar(Scalar::I8), Def::Const([0b1011].into())),
+    ]);
+    let (zero, fals, eight, all, four, hundred, some) = (6, 7, 8, 9, 10, 11, 12);
+    let mut insts = vec![
+        inst(Op::Dx(Dx::CreateHandle(ResourceClass::Uav)), &[zero, zero, fals], Some(0)),
+        inst(Op::Dx(Dx::RawBufferLoad64 { raw: true }), &[0, eight, zero, all, four], Some(1)),
+    ];
+    insts.extend((0..4).map(|c| inst(Op::Extract(c), &[1], Some(2 + c))));
+    insts.push(inst(Op::Dx(Dx::RawBufferStore64 { raw: true }), &[0, hundred, zero, 2, 3, 4, 5, some, four], None));
+    let f = func(values, vec![Block { phis: vec![], insts, term: Terminator::Ret }]);
+    let (r, envs) = run_wave(f, 1, false);
+    r.unwrap();
+    let rec = Rec::new(0, [1, 1, 1]);
+    let h = 100; // Rec's handle of (UAV, range 0, index 0)
+    let (a, b) = (rec.words(&[h, 8, 0]), rec.words(&[h, 24, 0]));
+    assert_eq!(
+        envs[0].log,
+        [
+            format!("bload {h} 8 0"),
+            format!("bload {h} 24 0"),
+            format!("bstore {h} 100 0 {:?} 15", a),
+            format!("bstore {h} 116 0 {:?} 12", [0, 0, b[2], b[3]]),
+        ]
+    );
+}

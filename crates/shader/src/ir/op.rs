@@ -555,6 +555,17 @@ pub enum Dx {
     /// `SampleCmpBias` (255, 6.8): texture, sampler, c0..c3, o0..o2, compare, bias, clamp
     /// (the quad's derivatives, as `SampleCmp`).
     SampleCmpBias,
+    /// `RawBufferLoad` (139) of 64-bit values (`Load<uint64_t>`, `Load<double>`), each value two
+    /// 32-bit words of the buffer, low first; `raw` as for [`Dx::RawBufferLoad16`].
+    RawBufferLoad64 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `RawBufferStore` (140) of 64-bit values: two words each.
+    RawBufferStore64 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
     /// `BarrierByMemoryType` (244, shader model 6.8): no operands left; `group_sync`: the
     /// semantics' GroupSync flag (bit 0). Memory types and scopes need nothing more of an
     /// interpreter whose memory operations are seen at once.
@@ -759,8 +770,8 @@ impl Dx {
             Dot4AddPacked { signed } => 164 - u32::from(signed),
             Unpack4x8 { .. } => 219,
             Pack4x8(_) => 220,
-            RawBufferLoad16 { .. } => 139,
-            RawBufferStore16 { .. } => 140,
+            RawBufferLoad16 { .. } | RawBufferLoad64 { .. } => 139,
+            RawBufferStore16 { .. } | RawBufferStore64 { .. } => 140,
             SampleCmpLevel => 224,
             SampleCmpGrad => 254,
             SampleCmpBias => 255,

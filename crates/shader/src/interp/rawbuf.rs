@@ -1,3 +1,7 @@
+//! `RawBufferLoad` / `RawBufferStore` of 64-bit values (`Load<uint64_t>`, `Store<double2>`):
+//! each value is two words, low first, the write mask naming values; `Load4<uint64_t>` spans
+//! 32 bytes, two of the environment's four-word accesses.
+//!
 //! `RawBufferLoad` / `RawBufferStore` of 16-bit values (DXC's `-enable-16bit-types`:
 //! `Load<half>`, `Store<uint16_t4>`, structured buffers of halves): each value is two bytes
 //! of the buffer, where the 32-bit forms move whole words. The environment moves 32-bit words,
@@ -104,6 +108,84 @@ impl Wave<'_> {
             if whole != 0 {
                 at[l] = place;
                 env.buffer_store(1 << l, handle, &at, &words, whole)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Wave<'_> {
+    /// The place 16 bytes past lane `l`'s (index, offset): the second four words of a 64-bit
+    /// access.
+    fn place64(&self, inst: &XInst, raw: bool, l: usize, second: bool) -> At {
+        let (index, offset) = (self.arg(inst, 1, l) as u32, self.arg(inst, 2, l) as u32);
+        let step = if second { 16 } else { 0 };
+        if raw {
+            [index.wrapping_add(step) as i32, 0, 0]
+        } else {
+            [index as i32, offset.wrapping_add(step) as i32, 0]
+        }
+    }
+
+    /// `RawBufferLoad64`: values 0 and 1 from the first four words, 2 and 3 (when the load's
+    /// mask, operand 3, asks for them) from the next four; then the status slot (1).
+    pub(crate) fn raw64_load(&mut self, raw: bool, inst: &XInst, mask: u128, env: &mut dyn WaveEnv) -> R<()> {
+        let w = self.w;
+        let wants = inst.imm.get(3).copied().flatten().unwrap_or(0xF) as u8;
+        let (mut at, mut out) = (vec![[0i32; 3]; w], vec![[[0u32; 4]; 2]; w]);
+        let mut words = vec![[0u32; 4]; w];
+        let mut lanes = Vec::new();
+        each(mask, w, |l| lanes.push(l));
+        for second in [false, true] {
+            if second && wants & 0xC == 0 {
+                break;
+            }
+            for &l in &lanes {
+                at[l] = self.place64(inst, raw, l, second);
+                env.buffer_load(1 << l, self.arg(inst, 0, l) as u32, &at, &mut words)?;
+                out[l][usize::from(second)] = words[l];
+            }
+        }
+        let Type::Agg(sc) = &inst.dst_ty else { return Ok(()) };
+        let n = sc.len().min(4) as u32;
+        for &l in &lanes {
+            for c in 0..n {
+                let w4 = out[l][c as usize / 2];
+                let k = 2 * (c as usize % 2);
+                self.set(inst.dst + c, l, u64::from(w4[k]) | u64::from(w4[k + 1]) << 32);
+            }
+            if sc.len() > 4 {
+                self.set(inst.dst + 4, l, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// `RawBufferStore64` of the values the write mask (operand 7) names: two words each.
+    pub(crate) fn raw64_store(&mut self, raw: bool, inst: &XInst, mask: u128, env: &mut dyn WaveEnv) -> R<()> {
+        let w = self.w;
+        let write = inst.imm.get(7).copied().flatten().unwrap_or(0) as u8;
+        let (mut at, mut words) = (vec![[0i32; 3]; w], vec![[0u32; 4]; w]);
+        let mut lanes = Vec::new();
+        each(mask, w, |l| lanes.push(l));
+        for &l in &lanes {
+            let handle = self.arg(inst, 0, l) as u32;
+            for half in 0..2 {
+                let mut m = 0u8;
+                words[l] = [0; 4];
+                for c in 0..2 {
+                    let v = 2 * half + c;
+                    if write & (1 << v) != 0 {
+                        let x = self.arg(inst, 3 + v, l);
+                        words[l][2 * c] = x as u32;
+                        words[l][2 * c + 1] = (x >> 32) as u32;
+                        m |= 0b11 << (2 * c);
+                    }
+                }
+                if m != 0 {
+                    at[l] = self.place64(inst, raw, l, half == 1);
+                    env.buffer_store(1 << l, handle, &at, &words, m)?;
+                }
             }
         }
         Ok(())
