@@ -141,3 +141,75 @@ fn interlocked_bab() {
     assert_eq!(w[9] + w[8], 2080);
     assert_eq!(w[10..13], [77, (-63i32) as u32, 0]);
 }
+
+/// Every barrier intrinsic around groupshared and UAV traffic: Out[i] = 3 ((i + 1) % 64) +
+/// 3 ((i + 3) % 64), through sh[] and the scratch UAV Tmp.
+#[test]
+fn barriers() {
+    let mut mem = Mem::default().with(Class::Uav, 0, vec![0xDEAD; 64]).with(Class::Uav, 1, vec![0xDEAD; 64]);
+    run("barriers", [1, 1, 1], &mem);
+    let want: Vec<u32> = (0..64).map(|i| 3 * ((i + 1) % 64) + 3 * ((i + 3) % 64)).collect();
+    let out = mem.take(Class::Uav, 0);
+    assert_eq!(out, want);
+    assert_eq!((out[0], out[62], out[63]), (12, 192, 6));
+    assert_eq!(mem.take(Class::Uav, 1), (0..64).map(|i| 3 * ((i + 1) % 64)).collect::<Vec<u32>>());
+}
+
+/// Resource arrays in register spaces: StructuredBuffer<uint> Bufs[4] at t0..t3 of space 1
+/// (Bufs[n][k] = 100 n + k) indexed non-uniformly, a cbuffer in space 2 (sel = 2) choosing one
+/// uniformly, RWByteAddressBuffer Outs[2] at u0..u1 of space 3 indexed non-uniformly.
+#[test]
+fn resource_arrays_spaces() {
+    let mut mem = Mem::default().cb_in(2, 0, vec![2, 0, 0, 0]);
+    for n in 0..4 {
+        mem = mem.with_in(Class::Srv, 1, n, (0..16).map(|k| 100 * n + k).collect());
+    }
+    mem = mem.with_in(Class::Uav, 3, 0, vec![0xDEAD; 32]).with_in(Class::Uav, 3, 1, vec![0xDEAD; 32]);
+    run("resource_arrays_spaces", [1, 1, 1], &mem);
+    let outs = [mem.take_in(Class::Uav, 3, 0), mem.take_in(Class::Uav, 3, 1)];
+    for i in 0..16u32 {
+        let o = &outs[(i & 1) as usize];
+        let at = ((i >> 1) * 2) as usize;
+        assert_eq!(o[at..at + 2], [100 * (i & 3) + i, 200 + 15 - i], "thread {i}");
+    }
+}
+
+/// IncrementCounter compacts the even i into List (each at the slot its increment returned)
+/// and DecrementCounter hands every thread a distinct slot of Down.
+#[test]
+fn structured_counter() {
+    let mut mem = Mem::default()
+        .with(Class::Uav, 0, vec![0xDEAD; 128])
+        .with(Class::Uav, 1, vec![0xDEAD; 64])
+        .counter(0, 0, 0)
+        .counter(0, 1, 64);
+    run("structured_counter", [1, 1, 1], &mem);
+    assert_eq!((mem.counter_now(0, 0), mem.counter_now(0, 1)), (32, 0));
+    let list = mem.take(Class::Uav, 0);
+    let mut evens: Vec<u32> = (0..32).map(|s| list[2 * s]).collect();
+    assert!((0..32).all(|s| list[2 * s + 1] == s as u32), "{list:?}");
+    evens.sort_unstable();
+    assert_eq!(evens, (0..64).step_by(2).collect::<Vec<u32>>());
+    assert_eq!(list[64..], [0xDEAD; 64]);
+    let mut down = mem.take(Class::Uav, 1);
+    down.sort_unstable();
+    assert_eq!(down, (1000..1064).collect::<Vec<u32>>());
+}
+
+/// Consume from a full ConsumeStructuredBuffer (Src[k] = k, counter 64), Append (v, v * v) for
+/// the odd v: the counters end at 0 and 32, Dst holding the 32 odd pairs in some order.
+#[test]
+fn append_consume() {
+    let mut mem = Mem::default()
+        .with(Class::Uav, 0, (0..64).collect())
+        .with(Class::Uav, 1, vec![0xDEAD; 128])
+        .counter(0, 0, 64)
+        .counter(0, 1, 0);
+    run("append_consume", [1, 1, 1], &mem);
+    assert_eq!((mem.counter_now(0, 0), mem.counter_now(0, 1)), (0, 32));
+    let dst = mem.take(Class::Uav, 1);
+    let mut pairs: Vec<(u32, u32)> = (0..32).map(|s| (dst[2 * s], dst[2 * s + 1])).collect();
+    pairs.sort_unstable();
+    assert_eq!(pairs, (1..64).step_by(2).map(|v| (v, v * v)).collect::<Vec<_>>());
+    assert_eq!(dst[64..], [0xDEAD; 64]);
+}

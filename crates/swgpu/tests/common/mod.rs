@@ -13,14 +13,34 @@ use std::sync::Mutex;
 /// buffer's index, or index * stride + offset), and constant buffers by register.
 #[derive(Default)]
 pub struct Mem {
-    buffers: HashMap<(Class, u32), Mutex<Vec<u32>>>,
-    cbuffers: HashMap<u32, Vec<u32>>,
+    /// By (class, space, register).
+    buffers: HashMap<(Class, u32, u32), Mutex<Vec<u32>>>,
+    /// By (space, register).
+    cbuffers: HashMap<(u32, u32), Vec<u32>>,
+    /// UAV counters by (space, register).
+    counters: Mutex<HashMap<(u32, u32), u32>>,
 }
 
 impl Mem {
-    pub fn with(mut self, class: Class, register: u32, words: Vec<u32>) -> Mem {
-        self.buffers.insert((class, register), Mutex::new(words));
+    pub fn with(self, class: Class, register: u32, words: Vec<u32>) -> Mem {
+        self.with_in(class, 0, register, words)
+    }
+
+    /// A buffer at (class, space, register).
+    pub fn with_in(mut self, class: Class, space: u32, register: u32, words: Vec<u32>) -> Mem {
+        self.buffers.insert((class, space, register), Mutex::new(words));
         self
+    }
+
+    /// The hidden counter of the UAV at (space, register).
+    pub fn counter(self, space: u32, register: u32, value: u32) -> Mem {
+        self.counters.lock().unwrap().insert((space, register), value);
+        self
+    }
+
+    /// The counter's value now.
+    pub fn counter_now(&self, space: u32, register: u32) -> u32 {
+        self.counters.lock().unwrap()[&(space, register)]
     }
 
     /// b0's words.
@@ -29,13 +49,22 @@ impl Mem {
     }
 
     /// The words of the constant buffer at b`register`.
-    pub fn cb_at(mut self, register: u32, words: Vec<u32>) -> Mem {
-        self.cbuffers.insert(register, words);
+    pub fn cb_at(self, register: u32, words: Vec<u32>) -> Mem {
+        self.cb_in(0, register, words)
+    }
+
+    /// The words of the constant buffer at (space, register).
+    pub fn cb_in(mut self, space: u32, register: u32, words: Vec<u32>) -> Mem {
+        self.cbuffers.insert((space, register), words);
         self
     }
 
     pub fn take(&mut self, class: Class, register: u32) -> Vec<u32> {
-        self.buffers.remove(&(class, register)).unwrap().into_inner().unwrap()
+        self.take_in(class, 0, register)
+    }
+
+    pub fn take_in(&mut self, class: Class, space: u32, register: u32) -> Vec<u32> {
+        self.buffers.remove(&(class, space, register)).unwrap().into_inner().unwrap()
     }
 }
 
@@ -49,20 +78,19 @@ fn byte(stride: u32, index: u32, offset: u32) -> usize {
 
 impl Bindings for Mem {
     fn cbuffer_row(&self, space: u32, register: u32, row: u32) -> [u32; 4] {
-        assert_eq!(space, 0);
-        let cb = &self.cbuffers[&register];
+        let cb = &self.cbuffers[&(space, register)];
         std::array::from_fn(|k| cb.get(4 * row as usize + k).copied().unwrap_or(0))
     }
     fn buffer_load(&self, class: Class, b: (u32, u32), stride: u32, index: u32, offset: u32) -> [u32; 4] {
         let at = byte(stride, index, offset);
         assert_eq!(at % 4, 0);
-        let buf = self.buffers[&(class, b.1)].lock().unwrap();
+        let buf = self.buffers[&(class, b.0, b.1)].lock().unwrap();
         std::array::from_fn(|k| buf.get(at / 4 + k).copied().unwrap_or(0))
     }
     fn buffer_store(&self, b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
         let at = byte(stride, index, offset);
         assert_eq!(at % 4, 0);
-        let mut buf = self.buffers[&(Class::Uav, b.1)].lock().unwrap();
+        let mut buf = self.buffers[&(Class::Uav, b.0, b.1)].lock().unwrap();
         for (k, v) in value.iter().enumerate() {
             if mask & (1 << k) != 0 {
                 if let Some(w) = buf.get_mut(at / 4 + k) {
@@ -73,7 +101,7 @@ impl Bindings for Mem {
     }
     fn atomic(&self, b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
         // Raw buffers only (byte address c[0]); DXIL's AtomicBinOp codes.
-        let mut buf = self.buffers[&(Class::Uav, b.1)].lock().unwrap();
+        let mut buf = self.buffers[&(Class::Uav, b.0, b.1)].lock().unwrap();
         let cell = &mut buf[c[0] as usize / 4];
         let old = *cell;
         *cell = match op {
@@ -90,8 +118,20 @@ impl Bindings for Mem {
         };
         old
     }
+    fn update_counter(&self, uav: (u32, u32), delta: i32) -> u32 {
+        let mut c = self.counters.lock().unwrap();
+        let n = c.get_mut(&uav).expect("a counter");
+        let old = *n;
+        *n = old.wrapping_add(delta as u32);
+        // IncrementCounter returns the value before, DecrementCounter the value after.
+        if delta > 0 {
+            old
+        } else {
+            *n
+        }
+    }
     fn atomic_cmpxchg(&self, b: (u32, u32), c: [i32; 3], cmp: u32, new: u32) -> u32 {
-        let mut buf = self.buffers[&(Class::Uav, b.1)].lock().unwrap();
+        let mut buf = self.buffers[&(Class::Uav, b.0, b.1)].lock().unwrap();
         let cell = &mut buf[c[0] as usize / 4];
         let old = *cell;
         if old == cmp {
