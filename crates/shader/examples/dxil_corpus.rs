@@ -87,16 +87,22 @@ fn executes(opcode: u32) -> bool {
         || matches!(opcode, 216 | 217)
 }
 
-fn print_ops() {
-    println!("# dx.op operations of shader models 6.0 to 6.8 and whether rd3d12 executes them\n");
-    println!("Generated from the interpreter's own tables (`Dx::from_opcode`, `WaveOp::from_dx_op` and the");
-    println!("shader model 6.6 handles the lowering resolves) by");
-    println!("`cargo run -p rd3d12-shader --example dxil_corpus -- --ops > crates/shader/DXIL_OPS.md`.");
-    println!("\"refused\": pipeline creation fails with E_INVALIDARG and the stage's INVALIDSHADERBYTECODE");
-    println!("message naming the operation. Opcodes 226 to 237 are reserved. The device reports a shader");
-    println!("model (today 6.2) independently: a shader of a higher model is refused whatever it uses.\n");
+/// The text of `crates/shader/DXIL_OPS.md` (a test keeps the committed file equal to it).
+pub fn ops_table() -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    o.push_str("# dx.op operations of shader models 6.0 to 6.8 and whether rd3d12 executes them\n\n");
+    o.push_str("Generated from the interpreter's own tables (`Dx::from_opcode`, `WaveOp::from_dx_op` and the\n");
+    o.push_str("shader model 6.6 handles the lowering resolves) by\n");
+    o.push_str("`cargo run -p rd3d12-shader --example dxil_corpus -- --ops > crates/shader/DXIL_OPS.md`\n");
+    o.push_str("(`cargo test -p rd3d12-shader --test ops_table` fails when this file differs).\n");
+    o.push_str("\"refused\": pipeline creation fails with E_INVALIDARG and the stage's INVALIDSHADERBYTECODE\n");
+    o.push_str("message naming the operation. Opcodes 226 to 237 are reserved. \"executes\" is per opcode: an\n");
+    o.push_str("overload the environment cannot carry is refused by name too (64-bit resource atomics, 64-bit\n");
+    o.push_str("typed loads and stores). The device reports a shader model (today 6.2) independently: a shader\n");
+    o.push_str("of a higher model is refused whatever it uses.\n\n");
     let mut per_model: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    let mut rows = Vec::new();
+    let mut rows = String::new();
     for op in 0..=257u32 {
         let Some(sm) = introduced(op) else { continue };
         let name = rd3d12_shader::dxil::ops::opcode_name(op).unwrap_or("?");
@@ -104,16 +110,15 @@ fn print_ops() {
         let e = per_model.entry(sm).or_default();
         e.0 += 1;
         e.1 += u32::from(ex);
-        rows.push(format!("| {op} | {name} | {sm} | {} |", if ex { "executes" } else { "refused" }));
+        let _ = writeln!(rows, "| {op} | {name} | {sm} | {} |", if ex { "executes" } else { "refused" });
     }
-    println!("| shader model | operations | execute |\n| --- | --- | --- |");
+    o.push_str("| shader model | operations | execute |\n| --- | --- | --- |\n");
     for (sm, (n, ex)) in &per_model {
-        println!("| {sm} | {n} | {ex} |");
+        let _ = writeln!(o, "| {sm} | {n} | {ex} |");
     }
-    println!("\n| opcode | operation | shader model | |\n| --- | --- | --- | --- |");
-    for r in rows {
-        println!("{r}");
-    }
+    o.push_str("\n| opcode | operation | shader model | |\n| --- | --- | --- | --- |\n");
+    o.push_str(&rows);
+    o
 }
 
 fn main() {
@@ -122,7 +127,7 @@ fn main() {
         std::process::exit(2);
     };
     if dir == "--ops" {
-        print_ops();
+        print!("{}", ops_table());
         return;
     }
     let root = PathBuf::from(&dir);
