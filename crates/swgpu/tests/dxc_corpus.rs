@@ -467,20 +467,42 @@ struct DepthTexture {
     subs: Vec<SubresourceBytes>,
     size: u32,
     mips: u32,
+    format: rd3d12_sys::DXGI_FORMAT,
     sampler: Sampler,
 }
 
 impl DepthTexture {
     fn new(size: u32, mips: u32, value: impl Fn(u32) -> f32, func: u32) -> DepthTexture {
+        // D3D12_FILTER_COMPARISON_MIN_MAG_MIP_POINT.
+        DepthTexture::with(size, mips, rd3d12_sys::DXGI_FORMAT_R32_FLOAT, |m| vec![value(m)], 0x80, func)
+    }
+
+    /// An R32G32B32A32_FLOAT texture, mip m all `value(m)`, and a MIN_MAG_MIP_POINT CLAMP sampler.
+    fn rgba(size: u32, mips: u32, value: impl Fn(u32) -> [f32; 4]) -> DepthTexture {
+        DepthTexture::with(size, mips, rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT, |m| value(m).to_vec(), 0, 0)
+    }
+
+    fn with(
+        size: u32,
+        mips: u32,
+        format: rd3d12_sys::DXGI_FORMAT,
+        value: impl Fn(u32) -> Vec<f32>,
+        filter: u32,
+        func: u32,
+    ) -> DepthTexture {
         let (mut bytes, mut subs) = (Vec::new(), Vec::new());
         for m in 0..mips {
             let w = (size >> m).max(1) as usize;
-            subs.push(SubresourceBytes { offset: bytes.len(), row_pitch: 4 * w, depth_pitch: 4 * w * w });
-            bytes.extend((0..w * w).flat_map(|_| value(m).to_le_bytes()));
+            let texel: Vec<u8> = value(m).iter().flat_map(|c| c.to_le_bytes()).collect();
+            let n = texel.len();
+            subs.push(SubresourceBytes { offset: bytes.len(), row_pitch: n * w, depth_pitch: n * w * w });
+            for _ in 0..w * w {
+                bytes.extend_from_slice(&texel);
+            }
         }
         let sampler = Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
-            // D3D12_FILTER_COMPARISON_MIN_MAG_MIP_POINT, D3D12_TEXTURE_ADDRESS_MODE_CLAMP.
-            filter: 0x80,
+            // D3D12_TEXTURE_ADDRESS_MODE_CLAMP.
+            filter,
             address: [3, 3, 3],
             mip_lod_bias: 0.0,
             max_anisotropy: 1,
@@ -490,18 +512,22 @@ impl DepthTexture {
             max_lod: f32::MAX,
             flags: 0,
         });
-        DepthTexture { bytes, subs, size, mips, sampler }
+        DepthTexture { bytes, subs, size, mips, format, sampler }
     }
 
-    fn sample(&self, coords: [f32; 4], offset: [i32; 3], mode: SampleMode, compare: Option<f32>) -> [f32; 4] {
-        let t = MemoryTexels {
+    fn texels(&self) -> MemoryTexels<'_> {
+        MemoryTexels {
             bytes: &self.bytes[..],
-            format: rd3d12_sys::DXGI_FORMAT_R32_FLOAT,
+            format: self.format,
             size: (self.size, self.size, 1),
             mips: self.mips,
             array_size: 1,
             subresources: &self.subs,
-        };
+        }
+    }
+
+    fn sample(&self, coords: [f32; 4], offset: [i32; 3], mode: SampleMode, compare: Option<f32>) -> [f32; 4] {
+        let t = self.texels();
         let view = View::whole(Dim::Tex2D, &t);
         let lod = match mode {
             SampleMode::Grad { ddx, ddy, bias, clamp } => Lod::Derivatives { ddx, ddy, bias, clamp },
@@ -532,6 +558,25 @@ impl Bindings for Sampled {
     ) -> [f32; 4] {
         assert_eq!((texture, sampler), ((0, 0), (0, 0)));
         self.depth.sample(coords, offset, mode, compare)
+    }
+    fn calculate_lod(
+        &self,
+        _texture: (u32, u32),
+        _sampler: (u32, u32),
+        coords: [f32; 3],
+        ddx: [f32; 3],
+        ddy: [f32; 3],
+        clamped: bool,
+    ) -> f32 {
+        let t = self.depth.texels();
+        let view = View::whole(Dim::Tex2D, &t);
+        let c = [coords[0], coords[1], coords[2], 0.0];
+        let (lod, unclamped) = rd3d12_swgpu::sample::calculate_lod(&t, &view, &self.depth.sampler, c, ddx, ddy);
+        if clamped {
+            lod
+        } else {
+            unclamped
+        }
     }
 }
 
@@ -1022,4 +1067,24 @@ fn atomic64_bab_is_refused() {
     let p = dxil::parse(&std::fs::read(path).unwrap()).unwrap();
     let e = dxil::support::check(&p.module).unwrap_err();
     assert_eq!(e.to_string(), "dx.op 78 (AtomicBinOp) of 64-bit values is not supported (in main)");
+}
+
+/// Shader model 6.6's derivatives in a compute shader of 8x8 threads, whose 2x2 blocks of thread
+/// IDs are quads: f = 3x + y^2 gives ddx = 3 and ddy (coarse and fine) = 4 (y / 2) + 1; uv =
+/// (x, y) / 8 steps 1/8 per thread over a 32x32 texture (mip m all (m, 0, 0, 1)), LOD 2: the
+/// implicit-LOD Sample reads mip 2 and CalculateLevelOfDetail gives 2.
+#[test]
+fn cs_derivatives() {
+    let p = program("cs_derivatives.cs.dxil");
+    let depth = DepthTexture::rgba(32, 6, |m| [m as f32, 0.0, 0.0, 1.0]);
+    let b = Sampled { out: Buffers { u0: Mutex::new(vec![0xDEAD; 512]), t0: Vec::new() }, depth };
+    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
+    let out = b.out.u0.into_inner().unwrap();
+    for k in 0..64u32 {
+        let y = k / 8;
+        let dy = (4 * (y / 2) + 1) as f32;
+        let want = [[3.0, dy, dy, 3.0], [2.0, 2.0, 0.0, 1.0]].concat();
+        let got: Vec<f32> = out[8 * k as usize..][..8].iter().map(|w| f32::from_bits(*w)).collect();
+        assert_eq!(got, want, "thread {k}");
+    }
 }
