@@ -474,36 +474,48 @@ struct DepthTexture {
 impl DepthTexture {
     fn new(size: u32, mips: u32, value: impl Fn(u32) -> f32, func: u32) -> DepthTexture {
         // D3D12_FILTER_COMPARISON_MIN_MAG_MIP_POINT.
-        DepthTexture::with(size, mips, rd3d12_sys::DXGI_FORMAT_R32_FLOAT, |m| vec![value(m)], 0x80, func)
+        DepthTexture::with(size, mips, rd3d12_sys::DXGI_FORMAT_R32_FLOAT, |m, _, _| vec![value(m)], (0x80, 3), func)
     }
 
     /// An R32G32B32A32_FLOAT texture, mip m all `value(m)`, and a MIN_MAG_MIP_POINT CLAMP sampler.
     fn rgba(size: u32, mips: u32, value: impl Fn(u32) -> [f32; 4]) -> DepthTexture {
-        DepthTexture::with(size, mips, rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT, |m| value(m).to_vec(), 0, 0)
+        DepthTexture::with(
+            size,
+            mips,
+            rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+            |m, _, _| value(m).to_vec(),
+            (0, 3),
+            0,
+        )
     }
 
+    /// A `size` x `size` texture of `mips` levels, texel (x, y) of mip m `value(m, x, y)` (one
+    /// f32 per channel of `format`), and a sampler of (D3D12_FILTER, address mode) with
+    /// comparison `func`.
     fn with(
         size: u32,
         mips: u32,
         format: rd3d12_sys::DXGI_FORMAT,
-        value: impl Fn(u32) -> Vec<f32>,
-        filter: u32,
+        value: impl Fn(u32, u32, u32) -> Vec<f32>,
+        (filter, address): (u32, u32),
         func: u32,
     ) -> DepthTexture {
         let (mut bytes, mut subs) = (Vec::new(), Vec::new());
         for m in 0..mips {
-            let w = (size >> m).max(1) as usize;
-            let texel: Vec<u8> = value(m).iter().flat_map(|c| c.to_le_bytes()).collect();
-            let n = texel.len();
-            subs.push(SubresourceBytes { offset: bytes.len(), row_pitch: n * w, depth_pitch: n * w * w });
-            for _ in 0..w * w {
-                bytes.extend_from_slice(&texel);
+            let w = (size >> m).max(1);
+            let n = 4 * value(m, 0, 0).len();
+            subs.push(SubresourceBytes {
+                offset: bytes.len(),
+                row_pitch: n * w as usize,
+                depth_pitch: n * (w * w) as usize,
+            });
+            for (x, y) in (0..w).flat_map(|y| (0..w).map(move |x| (x, y))) {
+                bytes.extend(value(m, x, y).iter().flat_map(|c| c.to_le_bytes()));
             }
         }
         let sampler = Sampler::from_desc(&rd3d12_core::descriptor::SamplerDesc {
-            // D3D12_TEXTURE_ADDRESS_MODE_CLAMP.
             filter,
-            address: [3, 3, 3],
+            address: [address; 3],
             mip_lod_bias: 0.0,
             max_anisotropy: 1,
             comparison_func: func,
@@ -544,6 +556,27 @@ struct Sampled {
 }
 
 impl Bindings for Sampled {
+    fn load(&self, texture: (u32, u32), mip: u32, coords: [i32; 3]) -> [u32; 4] {
+        assert_eq!(texture, (0, 0));
+        let t = self.depth.texels();
+        let view = View::whole(Dim::Tex2D, &t);
+        rd3d12_swgpu::sample::load(&t, &view, coords, mip, [0; 3])
+    }
+    fn gather(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        coords: [f32; 4],
+        offset: [i32; 2],
+        channel: u32,
+        compare: Option<f32>,
+    ) -> [f32; 4] {
+        assert_eq!((texture, sampler), ((0, 0), (0, 0)));
+        let t = self.depth.texels();
+        let view = View::whole(Dim::Tex2D, &t);
+        let offset = [offset[0], offset[1], 0];
+        rd3d12_swgpu::sample::gather(&t, &view, &self.depth.sampler, coords, offset, channel as usize, compare)
+    }
     fn buffer_store(&self, b: (u32, u32), stride: u32, index: u32, offset: u32, value: [u32; 4], mask: u8) {
         self.out.buffer_store(b, stride, index, offset, value, mask)
     }
@@ -1086,5 +1119,100 @@ fn cs_derivatives() {
         let want = [[3.0, dy, dy, 3.0], [2.0, 2.0, 0.0, 1.0]].concat();
         let got: Vec<f32> = out[8 * k as usize..][..8].iter().map(|w| f32::from_bits(*w)).collect();
         assert_eq!(got, want, "thread {k}");
+    }
+}
+
+/// Runs `file` with t0/s0 `depth` and u0 of `words` words; returns u0 as floats.
+fn run_sampled(file: &str, depth: DepthTexture, words: usize) -> Vec<f32> {
+    let p = program(file);
+    let b = Sampled { out: Buffers { u0: Mutex::new(vec![0xDEAD; words]), t0: Vec::new() }, depth };
+    dispatch(&p, &p.dx.entry_points[0], [1, 1, 1], &b).unwrap();
+    b.out.u0.into_inner().unwrap().into_iter().map(f32::from_bits).collect()
+}
+
+/// SampleGrad with gradients of 1, 2 and 4 texels of a 16x16 texture selects mips 0, 1 and 2
+/// (texels of mip m (m, 10 + m, 0, 1); point filtering, WRAP).
+#[test]
+fn texture2d_samplegrad() {
+    let t = DepthTexture::with(
+        16,
+        3,
+        rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+        |m, _, _| vec![m as f32, 10.0 + m as f32, 0.0, 1.0],
+        (0, 1),
+        0,
+    );
+    let out = run_sampled("texture2d_samplegrad.cs.dxil", t, 192);
+    let want: Vec<f32> = (0..16).flat_map(|_| (0..3).flat_map(|m| [m as f32, 10.0 + m as f32, 0.0, 1.0])).collect();
+    assert_eq!(out, want);
+}
+
+/// Gather, GatherRed/Green/Blue/Alpha and a Gather with offset (-1, 0) at the corner shared by
+/// texels (2x..2x+1, 2y..2y+1) of an 8x8 texture, texel (x, y) = (x + 8y) + (0, 100, 200, 300):
+/// D3D's order (i0, j1), (i1, j1), (i1, j0), (i0, j0); CLAMP at the left edge.
+#[test]
+fn texture2d_gather() {
+    let t = DepthTexture::with(
+        8,
+        1,
+        rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+        |_, x, y| [0.0, 100.0, 200.0, 300.0].map(|c| c + (x + 8 * y) as f32).to_vec(),
+        (0, 3),
+        0,
+    );
+    let out = run_sampled("texture2d_gather.cs.dxil", t, 384);
+    for k in 0..16usize {
+        let (x, y) = ((k % 4) as i32, (k / 4) as i32);
+        let texel = |i: i32, j: i32| (i.clamp(0, 7) + 8 * j) as f32;
+        let red = |dx: i32| {
+            [
+                texel(2 * x + dx, 2 * y + 1),
+                texel(2 * x + 1 + dx, 2 * y + 1),
+                texel(2 * x + 1 + dx, 2 * y),
+                texel(2 * x + dx, 2 * y),
+            ]
+        };
+        let mut want = Vec::new();
+        for c in [0.0, 0.0, 100.0, 200.0, 300.0] {
+            want.extend(red(0).map(|r| r + c));
+        }
+        want.extend(red(-1));
+        assert_eq!(out[24 * k..][..24], want[..], "thread {k}");
+    }
+}
+
+/// SampleCmpLevelZero and GatherCmp (LESS_EQUAL: ref <= texel) on an 8x8 depth texture of
+/// texels x / 8 with ref = y / 8: x >= y, and the footprint's comparisons at the corner (x + 1,
+/// y + 1) / 8, texels clamped at the edge.
+#[test]
+fn texture2d_samplecmp() {
+    let t = DepthTexture::with(8, 1, rd3d12_sys::DXGI_FORMAT_R32_FLOAT, |_, x, _| vec![x as f32 / 8.0], (0x80, 3), 4);
+    let out = run_sampled("texture2d_samplecmp.cs.dxil", t, 512);
+    for k in 0..64usize {
+        let (x, y) = ((k % 8) as i32, (k / 8) as i32);
+        let ge = |i: i32| if i.clamp(0, 7) >= y { 1.0 } else { 0.0 };
+        let want = [ge(x), 0.0, 0.0, 0.0, ge(x), ge(x + 1), ge(x + 1), ge(x)];
+        assert_eq!(out[8 * k..][..8], want, "thread ({x}, {y})");
+    }
+}
+
+/// Shader model 6.7's non-immediate offsets (x & 3) - 2, (y & 3) - 2 on Load and SampleLevel
+/// around texel (x + 4, y + 4) of a 16x16 texture whose texel (x, y) is (x, y, 0, 1).
+#[test]
+fn nonimmediate_offsets() {
+    let t = DepthTexture::with(
+        16,
+        1,
+        rd3d12_sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+        |_, x, y| vec![x as f32, y as f32, 0.0, 1.0],
+        (0, 3),
+        0,
+    );
+    let out = run_sampled("nonimmediate_offsets.cs.dxil", t, 512);
+    for k in 0..64u32 {
+        let (x, y) = (k % 8, k / 8);
+        let (ox, oy) = ((x & 3) as f32 - 2.0, (y & 3) as f32 - 2.0);
+        let texel = [x as f32 + 4.0 + ox, y as f32 + 4.0 + oy, 0.0, 1.0];
+        assert_eq!(out[8 * k as usize..][..8], [texel, texel].concat()[..], "thread ({x}, {y})");
     }
 }
