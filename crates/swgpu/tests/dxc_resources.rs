@@ -213,3 +213,21 @@ fn append_consume() {
     assert_eq!(pairs, (1..64).step_by(2).map(|v| (v, v * v)).collect::<Vec<_>>());
     assert_eq!(dst[64..], [0xDEAD; 64]);
 }
+
+/// Shader model 6.6's bitwise float atomics on a structured buffer, a raw buffer and groupshared
+/// memory: +0.0 matches +0.0 but not -0.0, a NaN matches its own bits; InterlockedExchange of a
+/// float; one of 64 compare-stores on the raw word wins.
+#[test]
+fn atomic_float_bitwise() {
+    let f = |x: f32| x.to_bits();
+    let mut mem = Mem::default()
+        .with(Class::Uav, 0, vec![0, 0x8000_0000, 0x7FC0_0000, f(1.0)])
+        .structured(0, 0, 4)
+        .with(Class::Uav, 1, vec![f(2.0), 0, 0, 0])
+        .with(Class::Uav, 2, vec![0xDEAD; 4]);
+    run("atomic_float_bitwise", [1, 1, 1], &mem);
+    assert_eq!(mem.take(Class::Uav, 0), [f(5.0), 0x8000_0000, f(7.0), f(8.0)]);
+    let raw = f32::from_bits(mem.take(Class::Uav, 1)[0]);
+    assert!((3.0..=66.0).contains(&raw) && raw.fract() == 0.0, "Raw word 0 = {raw}");
+    assert_eq!(mem.take(Class::Uav, 2), [0x7FC0_0000, f(1.0), f(-1.5), f(1.5)]);
+}

@@ -19,6 +19,8 @@ pub struct Mem {
     cbuffers: HashMap<(u32, u32), Vec<u32>>,
     /// UAV counters by (space, register).
     counters: Mutex<HashMap<(u32, u32), u32>>,
+    /// The element stride of the structured UAVs atomics address, by (space, register).
+    strides: HashMap<(u32, u32), u32>,
 }
 
 impl Mem {
@@ -35,6 +37,13 @@ impl Mem {
     /// The hidden counter of the UAV at (space, register).
     pub fn counter(self, space: u32, register: u32, value: u32) -> Mem {
         self.counters.lock().unwrap().insert((space, register), value);
+        self
+    }
+
+    /// The UAV at (space, register) is a structured buffer of `stride`-byte elements for its
+    /// atomics (which address (element, byte offset)).
+    pub fn structured(mut self, space: u32, register: u32, stride: u32) -> Mem {
+        self.strides.insert((space, register), stride);
         self
     }
 
@@ -65,6 +74,15 @@ impl Mem {
 
     pub fn take_in(&mut self, class: Class, space: u32, register: u32) -> Vec<u32> {
         self.buffers.remove(&(class, space, register)).unwrap().into_inner().unwrap()
+    }
+}
+
+impl Mem {
+    fn atomic_at(&self, b: (u32, u32), c: [i32; 3]) -> usize {
+        match self.strides.get(&b) {
+            Some(&s) => (c[0] as u32 * s + c[1] as u32) as usize,
+            None => c[0] as usize,
+        }
     }
 }
 
@@ -100,9 +118,11 @@ impl Bindings for Mem {
         }
     }
     fn atomic(&self, b: (u32, u32), op: u32, c: [i32; 3], value: u32) -> u32 {
-        // Raw buffers only (byte address c[0]); DXIL's AtomicBinOp codes.
+        // DXIL's AtomicBinOp codes; a raw buffer's byte address, a structured one's (element,
+        // offset).
+        let at = self.atomic_at(b, c);
         let mut buf = self.buffers[&(Class::Uav, b.0, b.1)].lock().unwrap();
-        let cell = &mut buf[c[0] as usize / 4];
+        let cell = &mut buf[at / 4];
         let old = *cell;
         *cell = match op {
             0 => old.wrapping_add(value),
@@ -131,8 +151,9 @@ impl Bindings for Mem {
         }
     }
     fn atomic_cmpxchg(&self, b: (u32, u32), c: [i32; 3], cmp: u32, new: u32) -> u32 {
+        let at = self.atomic_at(b, c);
         let mut buf = self.buffers[&(Class::Uav, b.0, b.1)].lock().unwrap();
-        let cell = &mut buf[c[0] as usize / 4];
+        let cell = &mut buf[at / 4];
         let old = *cell;
         if old == cmp {
             *cell = new;
