@@ -320,3 +320,20 @@ fn tess_tri() {
         }
     }
 }
+
+/// SV_ViewID without view instancing (which rd3d12 does not support: ViewInstancingTier 0) is
+/// view 0 in the vertex and pixel shaders: the full-screen triangle at z = 0.25 gives every
+/// pixel (view, SV_ViewID, z, 1) = (0, 0, 0.25, 1).
+#[test]
+fn vs_viewid() {
+    let out = draw_ids(
+        ("vs_viewid.VSMain.vs.dxil", None, "vs_viewid.PSMain.ps.dxil"),
+        Topology::TriangleList,
+        3,
+        1,
+        sys::DXGI_FORMAT_R32G32B32A32_FLOAT,
+        1,
+    );
+    let want: Vec<u32> = (0..64).flat_map(|_| [0.0f32, 0.0, 0.25, 1.0].map(f32::to_bits)).collect();
+    assert_eq!(out, want);
+}

@@ -66,11 +66,13 @@ impl Env for GsEnv<'_> {
         }
         Ok(())
     }
-    /// GSInstanceID (100) and PrimitiveID (108).
+    /// GSInstanceID (100), PrimitiveID (108) and ViewID (138).
     fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
         match opcode {
             100 => Ok(self.instance),
             108 => Ok(self.primitive_id),
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => Ok(0),
             _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
         }
     }

@@ -250,11 +250,13 @@ impl Env for HsEnv<'_> {
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    /// OutputControlPointID (107) and PrimitiveID (108).
+    /// OutputControlPointID (107), PrimitiveID (108) and ViewID (138: no view instancing,
+    /// view 0).
     fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
         match opcode {
             107 => Ok(self.control_point),
             108 => Ok(self.patch_id),
+            138 => Ok(0),
             _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a hull shader"))),
         }
     }
@@ -309,10 +311,11 @@ impl Env for DsEnv<'_> {
     fn discard(&mut self) -> Result<(), ExecError> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    /// PrimitiveID (108): the patch's.
+    /// PrimitiveID (108): the patch's; ViewID (138): no view instancing, view 0.
     fn system_value(&mut self, opcode: u32, _component: u32) -> Result<u32, ExecError> {
         match opcode {
             108 => Ok(self.patch_id),
+            138 => Ok(0),
             _ => Err(ExecError::Unsupported(format!("dx.op {opcode} in a domain shader"))),
         }
     }

@@ -157,6 +157,8 @@ impl Env for VsEnv<'_> {
         match opcode {
             256 => Ok(self.starts[0]),
             257 => Ok(self.starts[1]),
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => Ok(0),
             _ => Err(ExecError::Unsupported(format!("system value {opcode} in a vertex shader"))),
         }
     }
