@@ -8,7 +8,7 @@ mod common;
 use common::Mem;
 use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
 use rd3d12_shader::dxil;
-use rd3d12_swgpu::draw::{draw, Bindings, Bytes, Class, DrawCall, Shader, Target, Workers};
+use rd3d12_swgpu::draw::{draw, Bindings, Bytes, Class, DepthStencilTarget, DrawCall, Plane, Shader, Target, Workers};
 use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
 use rd3d12_swgpu::raster::Viewport;
 use rd3d12_sys as sys;
@@ -27,6 +27,17 @@ fn program(path: &str) -> dxil::Program {
 /// pixel shader `ps` into targets of `formats` (bytes per pixel), each first filled with `fill`;
 /// returns each target's pixels as 32-bit words.
 fn draw_full(ps: &str, formats: &[(sys::DXGI_FORMAT, usize)], fill: u8, ps_bindings: &dyn Bindings) -> Vec<Vec<u32>> {
+    draw_full_depth(ps, formats, fill, ps_bindings, None)
+}
+
+/// [`draw_full`] with an optional 8x8 D32_FLOAT depth buffer (depth test LESS, writes on).
+fn draw_full_depth(
+    ps: &str,
+    formats: &[(sys::DXGI_FORMAT, usize)],
+    fill: u8,
+    ps_bindings: &dyn Bindings,
+    depth: Option<&Bytes>,
+) -> Vec<Vec<u32>> {
     let vs = program("quad.vs.dxil");
     let ps = program(&format!("dxc/{ps}"));
     let ins = &vs.dx.entry_points[0].inputs;
@@ -43,7 +54,7 @@ fn draw_full(ps: &str, formats: &[(sys::DXGI_FORMAT, usize)], fill: u8, ps_bindi
     p.input_layout =
         vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
     p.rasterizer.cull = 1;
-    p.depth_stencil.depth_enable = false;
+    p.depth_stencil.depth_enable = depth.is_some();
     p.num_render_targets = formats.len() as u32;
     let tri = [[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]];
     let vb: Vec<u8> =
@@ -86,7 +97,16 @@ fn draw_full(ps: &str, formats: &[(sys::DXGI_FORMAT, usize)], fill: u8, ps_bindi
             })
         })
         .collect();
-    draw(&call, &Nothing, &Nothing, ps_bindings, &mut targets, None, &mut []).expect("draws");
+    let mut ds = depth.map(|d| DepthStencilTarget {
+        format: sys::DXGI_FORMAT_D32_FLOAT,
+        width: 8,
+        height: 8,
+        depth: Plane { data: d, row_pitch: 32, sample_stride: 0, layers: 1, layer_stride: 0 },
+        stencil: None,
+        read_only_depth: false,
+        read_only_stencil: false,
+    });
+    draw(&call, &Nothing, &Nothing, ps_bindings, &mut targets, ds.as_mut(), &mut []).expect("draws");
     bytes.iter().map(|b| b.to_vec().chunks(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect()).collect()
 }
 
@@ -336,4 +356,35 @@ fn vs_viewid() {
     );
     let want: Vec<u32> = (0..64).flat_map(|_| [0.0f32, 0.0, 0.25, 1.0].map(f32::to_bits)).collect();
     assert_eq!(out, want);
+}
+
+/// SV_Depth, SV_DepthGreaterEqual and SV_DepthLessEqual over a depth buffer cleared to 1.0
+/// (test LESS, writes on) with Mesa's quad.vs putting the triangle at z = 0: the depth buffer
+/// ends as (px + 8 py) / 128, z + 0.25 = 0.25 and z * 0.5 = 0, every pixel passing, and the
+/// colour target as each entry returns (px, 1, 2).
+#[test]
+fn ps_depth() {
+    for (entry, depth_of, colour) in [
+        (
+            "PSDepth",
+            (|i: u32| (i % 8 + 8 * (i / 8)) as f32 / 128.0) as fn(u32) -> f32,
+            (|i: u32| (i % 8) as f32) as fn(u32) -> f32,
+        ),
+        ("PSDepthGE", |_| 0.25, |_| 1.0),
+        ("PSDepthLE", |_| 0.0, |_| 2.0),
+    ] {
+        let cleared: Vec<u8> = (0..64).flat_map(|_| 1f32.to_le_bytes()).collect();
+        let depth = Bytes::new(&cleared);
+        let rt = draw_full_depth(
+            &format!("ps_depth.{entry}.ps.dxil"),
+            &[(sys::DXGI_FORMAT_R32_FLOAT, 4)],
+            0xEE,
+            &Nothing,
+            Some(&depth),
+        )
+        .remove(0);
+        let d: Vec<f32> = depth.to_vec().chunks(4).map(|w| f32::from_le_bytes(w.try_into().unwrap())).collect();
+        assert_eq!(d, (0..64).map(depth_of).collect::<Vec<f32>>(), "{entry} depth");
+        assert_eq!(rt, (0..64).map(|i| colour(i).to_bits()).collect::<Vec<u32>>(), "{entry} colour");
+    }
 }

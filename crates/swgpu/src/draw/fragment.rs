@@ -606,7 +606,9 @@ impl WaveEnv for PsWave<'_> {
                     }
                 }
             }
-            SemanticKind::Depth if s.is_float() => {
+            // SV_DepthGreaterEqual / SV_DepthLessEqual (conservative depth) are the depth the
+            // shader writes, as SV_Depth is; the inequality is the shader's promise.
+            SemanticKind::Depth | SemanticKind::DepthGreaterEqual | SemanticKind::DepthLessEqual if s.is_float() => {
                 lanes(m).for_each(|l| self.lanes[l].depth = Some(f32::from_bits(word_of(values[l], s))))
             }
             SemanticKind::Coverage => lanes(m).for_each(|l| self.lanes[l].out_coverage = Some(word_of(values[l], s))),
