@@ -16,7 +16,7 @@
 //      waves of 8 lanes (28, -36, 7.0, 24, 1, 0.5). wave/wave_match.cs.dxil (WaveMatch, shader
 //      model 6.5) is refused with E_INVALIDARG and a NULL pipeline, the debug layer reporting
 //      D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE (its shader model is above the
-//      device's 6.2: the interpreter does not run WaveMatch either);
+//      device's 6.2, although the interpreter runs WaveMatch);
 //   3b. ps_derivatives.ps.dxil (DXC; QuadReadAcrossX and friends: dx.op QuadOp) with DXC's
 //      passthrough_interp vertex shader: CreateGraphicsPipelineState creates it, as it does with
 //      passthrough_interp's own pixel shader;

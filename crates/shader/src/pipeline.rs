@@ -119,21 +119,21 @@ mod tests {
                 canonical: Vec::new(),
             }
         };
-        // DXC's wave_match (shader model 6.5): WaveMatch (165) is a wave operation the
+        // DXC's rayquery_inline (shader model 6.5): AllocateRayQuery (178) is an operation the
         // interpreter does not execute.
         let wave = pipeline(
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/wave/wave_match.cs.dxil"))
-                .to_vec(),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/fixtures/dxil/dxc/rayquery_inline.cs.dxil"
+            ))
+            .to_vec(),
         );
         let e = dxil_programs(&wave).unwrap_err();
         assert_eq!(
             (e.hr, e.id),
             (E_INVALIDARG, MessageId(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0))
         );
-        assert_eq!(
-            e.message,
-            "CS: dx.op.waveMatch (165, an opcode DXIL.rst does not define) is not supported (in main)"
-        );
+        assert_eq!(e.message, "CS: dx.op.allocateRayQuery (178, AllocateRayQuery) is not supported (in main)");
         // The wave operations of shader model 6.0 execute.
         let sum = pipeline(
             include_bytes!(concat!(

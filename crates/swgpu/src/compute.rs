@@ -36,13 +36,14 @@ pub struct DispatchStats {
     pub threads: u64,
 }
 
-/// One wave's view: threads `base..base + n` of the group, by flattened id. A worker keeps
+/// One wave's view: lanes `base..base + n` of the group's lane order ([`CsWave::thread_of`]:
+/// flattened-id order, or 2x2 quads of thread IDs for groups of even X and Y). A worker keeps
 /// one per wave of a group for all the groups it runs: only `group` changes (through the
 /// worker's cell), and the handle table stays valid, since a handle names a register whatever
 /// group creates it.
 struct CsWave<'b> {
     group: &'b Cell<[u32; 3]>,
-    /// The flattened id (SV_GroupIndex) of lane 0.
+    /// Lane 0's place in the group's lane order.
     base: u32,
     size: [u32; 3],
     handles: Handles,
@@ -54,6 +55,25 @@ impl CsWave<'_> {
     /// Every lane of a compute wave has its side effects.
     fn writes(&self, m: Mask) -> Mask {
         m
+    }
+
+    /// The flattened thread id (SV_GroupIndex) of lane `l`: lane order is thread order, but
+    /// for a 2-D or 3-D group whose X and Y are even, lanes 4k..4k + 3 are a 2x2 block of
+    /// thread IDs (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1), blocks in row-major order
+    /// within each z slice: the quads of shader model 6.6's compute derivatives (DirectX-Specs,
+    /// "HLSL SM 6.6 Derivatives": with X and Y multiples of 2, a quad is a 2x2 block of the
+    /// group; 1-D groups keep consecutive threads as quads).
+    fn thread_of(&self, l: usize) -> u32 {
+        let i = self.base + l as u32;
+        let [x, y, _] = self.size;
+        if y < 2 || x % 2 != 0 || y % 2 != 0 {
+            return i;
+        }
+        let (quad, lane) = (i / 4, i % 4);
+        let (bx, by) = (x / 2, y / 2);
+        let (qx, qy, qz) = (quad % bx, quad / bx % by, quad / (bx * by));
+        let (tx, ty) = (2 * qx + (lane & 1), 2 * qy + (lane >> 1));
+        tx + x * (ty + y * qz)
     }
 }
 
@@ -68,7 +88,7 @@ impl WaveEnv for CsWave<'_> {
         let c = component.min(2) as usize;
         let (group, size) = (self.group.get(), self.size);
         let thread = |l: usize| {
-            let i = self.base + l as u32;
+            let i = self.thread_of(l);
             [i % size[0], i / size[0] % size[1], i / (size[0] * size[1])]
         };
         match opcode {
@@ -80,7 +100,7 @@ impl WaveEnv for CsWave<'_> {
             94 => lanes(m).for_each(|l| out[l] = group[c]),
             95 => lanes(m).for_each(|l| out[l] = thread(l)[c]),
             // FlattenedThreadIdInGroup: SV_GroupIndex.
-            96 => lanes(m).for_each(|l| out[l] = self.base + l as u32),
+            96 => lanes(m).for_each(|l| out[l] = self.thread_of(l)),
             _ => return Err(ExecError::Unsupported(format!("system value {opcode} in a compute shader"))),
         }
         Ok(())

@@ -69,9 +69,9 @@ fn compiling_notes_which_work_the_backend_runs() {
     // DXBC is accepted and recorded, its dispatches skipped with the reason.
     let e = b.compile(compute_pipeline(ShaderBuilder::dxbc(Stage::Compute).build())).unwrap();
     assert_eq!(e.skip_reason(true), Some("CS: DXBC bytecode is not executed by the CPU backend (DXIL only)"));
-    // An operation nothing executes (WaveMatch, shader model 6.5) refuses the pipeline with the
-    // stage's bytecode message.
-    let err = b.compile(compute_pipeline(fixture("wave/wave_match.cs.dxil"))).err().unwrap();
+    // An operation nothing executes (AllocateRayQuery, shader model 6.5) refuses the pipeline
+    // with the stage's bytecode message.
+    let err = b.compile(compute_pipeline(fixture("dxc/rayquery_inline.cs.dxil"))).err().unwrap();
     assert_eq!(err.hr, E_INVALIDARG);
     assert_eq!(err.id.0, D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0);
 }

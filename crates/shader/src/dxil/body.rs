@@ -396,6 +396,8 @@ impl Body<'_> {
         };
         match def.kind {
             ValueKind::Const(Const::Int(v)) => u64::try_from(v).ok(),
+            // LLVM writes a zero of an integer type as a null constant (CST_CODE_NULL).
+            ValueKind::Const(Const::Null) if matches!(self.m.types.get(def.ty), Some(Type::Int(_))) => Some(0),
             _ => None,
         }
     }

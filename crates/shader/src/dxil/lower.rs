@@ -16,7 +16,7 @@ use super::module::{Const, Function, Module, ValueId, ValueKind};
 use super::types::{Type as LType, TypeId};
 use crate::interp::alu;
 use crate::ir::interface::ResourceClass;
-use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx, WaveOp};
+use crate::ir::op::{AtomicOp, BinOp, CastOp, CmpPred, Dx, PackMode, WaveOp};
 use crate::ir::{self, AddrSpace, Block, BlockId, Def, Inst, Op, Phi, Scalar, Terminator, Type, Value};
 use std::collections::HashMap;
 
@@ -620,6 +620,18 @@ impl<'m> Lower<'m> {
                 _ => bad(format!("{what} missing")),
             }
         };
+        // The environment moves 32-bit values: 64-bit typed loads and stores and shader model
+        // 6.6's 64-bit resource atomics would run on half their bits.
+        let bits = |v: Option<&Value>| v.map_or(0, |v| self.out.ty(*v).slot(0).bits());
+        let wide = match d {
+            Dx::AtomicBinOp(_) | Dx::AtomicCompareExchange | Dx::BufferLoad | Dx::TextureLoad => bits(dst.as_ref()),
+            Dx::BufferStore => bits(args.get(3)),
+            Dx::TextureStore => bits(args.get(4)),
+            _ => 0,
+        } == 64;
+        if wide {
+            return unsupported(format!("dx.op {opcode} ({}) of 64-bit values", d.name()));
+        }
         match &mut d {
             Dx::LoadInput { vertex } => {
                 *vertex = match ops.get(3) {
@@ -641,6 +653,59 @@ impl<'m> Lower<'m> {
             }
             Dx::Barrier { group_sync } => {
                 *group_sync = imm(0, "barrier flags")? & 1 != 0;
+                args.remove(0);
+            }
+            Dx::RawBufferLoad | Dx::RawBufferStore => {
+                let load = matches!(d, Dx::RawBufferLoad);
+                let value = if load { dst } else { args.get(3).copied() };
+                let bits = value.map_or(32, |v| self.out.ty(v).slot(0).bits());
+                // DXC writes `undef` as the element offset of a ByteAddressBuffer.
+                let raw = match ops.get(2) {
+                    Some(Operand::Value(v)) => matches!(self.value_def(*v)?.kind, ValueKind::Const(Const::Undef)),
+                    _ => true,
+                };
+                if bits == 64 {
+                    d = if load { Dx::RawBufferLoad64 { raw } } else { Dx::RawBufferStore64 { raw } };
+                } else if bits == 16 {
+                    if !raw {
+                        // A structured element's 16-bit values are found within its 32-bit words
+                        // by their offset: exact when every element starts at a multiple of 4.
+                        let dx = self.m.dx_metadata().map_err(|e| LowerError::Malformed(e.to_string()))?;
+                        if let Some(r) = dx.resources.iter().find(|r| r.stride % 4 != 0) {
+                            return unsupported(format!(
+                                "16-bit structured buffer access with a structured buffer of stride {} declared",
+                                r.stride
+                            ));
+                        }
+                    }
+                    d = if load { Dx::RawBufferLoad16 { raw } } else { Dx::RawBufferStore16 { raw } };
+                }
+            }
+            Dx::BarrierByMemoryType { group_sync } => {
+                // (memory types, semantics): GroupSync is semantics bit 0 (DXIL.rst
+                // BarrierSemanticFlag: GroupSync 1, GroupScope 2, DeviceScope 4).
+                *group_sync = imm(1, "barrier semantics")? & 1 != 0;
+                args.clear();
+            }
+            Dx::BarrierByMemoryHandle { group_sync } => {
+                *group_sync = imm(1, "barrier semantics")? & 1 != 0;
+                args.truncate(1);
+            }
+            Dx::Unpack4x8 { signed } => {
+                *signed = match imm(0, "an unpack mode")? {
+                    0 => false,
+                    1 => true,
+                    m => return bad(format!("unpack mode {m}")),
+                };
+                args.remove(0);
+            }
+            Dx::Pack4x8(mode) => {
+                *mode = match imm(0, "a pack mode")? {
+                    0 => PackMode::Trunc,
+                    1 => PackMode::UClamp,
+                    2 => PackMode::SClamp,
+                    m => return bad(format!("pack mode {m}")),
+                };
                 args.remove(0);
             }
             _ => {}

@@ -5,9 +5,9 @@
 use super::inst::{InstKind, Operand};
 use super::module::{Function, Module, ValueKind};
 
-/// Names of opcodes 0–140 (shader models 6.0–6.3), indexed by opcode, as DXIL.rst's opcode
+/// Names of opcodes 0–225 (shader models 6.0–6.7), indexed by opcode, as DXIL.rst's opcode
 /// table gives them.
-const NAMES: [&str; 141] = [
+const NAMES: [&str; 226] = [
     "TempRegLoad",
     "TempRegStore",
     "MinPrecXRegLoad",
@@ -149,6 +149,117 @@ const NAMES: [&str; 141] = [
     "ViewID",
     "RawBufferLoad",
     "RawBufferStore",
+    "InstanceID",
+    "InstanceIndex",
+    "HitKind",
+    "RayFlags",
+    "DispatchRaysIndex",
+    "DispatchRaysDimensions",
+    "WorldRayOrigin",
+    "WorldRayDirection",
+    "ObjectRayOrigin",
+    "ObjectRayDirection",
+    "ObjectToWorld",
+    "WorldToObject",
+    "RayTMin",
+    "RayTCurrent",
+    "IgnoreHit",
+    "AcceptHitAndEndSearch",
+    "TraceRay",
+    "ReportHit",
+    "CallShader",
+    "CreateHandleForLib",
+    "PrimitiveIndex",
+    "Dot2AddHalf",
+    "Dot4AddI8Packed",
+    "Dot4AddU8Packed",
+    "WaveMatch",
+    "WaveMultiPrefixOp",
+    "WaveMultiPrefixBitCount",
+    "SetMeshOutputCounts",
+    "EmitIndices",
+    "GetMeshPayload",
+    "StoreVertexOutput",
+    "StorePrimitiveOutput",
+    "DispatchMesh",
+    "WriteSamplerFeedback",
+    "WriteSamplerFeedbackBias",
+    "WriteSamplerFeedbackLevel",
+    "WriteSamplerFeedbackGrad",
+    "AllocateRayQuery",
+    "RayQuery_TraceRayInline",
+    "RayQuery_Proceed",
+    "RayQuery_Abort",
+    "RayQuery_CommitNonOpaqueTriangleHit",
+    "RayQuery_CommitProceduralPrimitiveHit",
+    "RayQuery_CommittedStatus",
+    "RayQuery_CandidateType",
+    "RayQuery_CandidateObjectToWorld3x4",
+    "RayQuery_CandidateWorldToObject3x4",
+    "RayQuery_CommittedObjectToWorld3x4",
+    "RayQuery_CommittedWorldToObject3x4",
+    "RayQuery_CandidateProceduralPrimitiveNonOpaque",
+    "RayQuery_CandidateTriangleFrontFace",
+    "RayQuery_CommittedTriangleFrontFace",
+    "RayQuery_CandidateTriangleBarycentrics",
+    "RayQuery_CommittedTriangleBarycentrics",
+    "RayQuery_RayFlags",
+    "RayQuery_WorldRayOrigin",
+    "RayQuery_WorldRayDirection",
+    "RayQuery_RayTMin",
+    "RayQuery_CandidateTriangleRayT",
+    "RayQuery_CommittedRayT",
+    "RayQuery_CandidateInstanceIndex",
+    "RayQuery_CandidateInstanceID",
+    "RayQuery_CandidateGeometryIndex",
+    "RayQuery_CandidatePrimitiveIndex",
+    "RayQuery_CandidateObjectRayOrigin",
+    "RayQuery_CandidateObjectRayDirection",
+    "RayQuery_CommittedInstanceIndex",
+    "RayQuery_CommittedInstanceID",
+    "RayQuery_CommittedGeometryIndex",
+    "RayQuery_CommittedPrimitiveIndex",
+    "RayQuery_CommittedObjectRayOrigin",
+    "RayQuery_CommittedObjectRayDirection",
+    "GeometryIndex",
+    "RayQuery_CandidateInstanceContributionToHitGroupIndex",
+    "RayQuery_CommittedInstanceContributionToHitGroupIndex",
+    "AnnotateHandle",
+    "CreateHandleFromBinding",
+    "CreateHandleFromHeap",
+    "Unpack4x8",
+    "Pack4x8",
+    "IsHelperLane",
+    "QuadVote",
+    "TextureGatherRaw",
+    "SampleCmpLevel",
+    "TextureStoreSample",
+];
+
+/// Names of opcodes 238–257 (shader model 6.8: work graphs, barriers, SampleCmpGrad/Bias,
+/// the start locations), from 238 on. 226–237 were the experimental wave-matrix operations,
+/// which DXIL.rst lists as reserved.
+const NAMES_6_8: [&str; 20] = [
+    "AllocateNodeOutputRecords",
+    "GetNodeRecordPtr",
+    "IncrementOutputCount",
+    "OutputComplete",
+    "GetInputRecordCount",
+    "FinishedCrossGroupSharing",
+    "BarrierByMemoryType",
+    "BarrierByMemoryHandle",
+    "BarrierByNodeRecordHandle",
+    "CreateNodeOutputHandle",
+    "IndexNodeHandle",
+    "AnnotateNodeHandle",
+    "CreateNodeInputRecordHandle",
+    "AnnotateNodeRecordHandle",
+    "NodeOutputIsValid",
+    "GetRemainingRecursionLevels",
+    "SampleCmpGrad",
+    "SampleCmpBias",
+    "StartVertexLocation",
+    "StartInstanceLocation",
 ];
 
 /// A few opcodes by name, for readable dispatch and tests.
@@ -166,7 +277,10 @@ pub mod opcode {
 
 /// The DXIL.rst name of an opcode, or `None` for one this table does not know.
 pub fn opcode_name(opcode: u32) -> Option<&'static str> {
-    NAMES.get(opcode as usize).copied()
+    match opcode {
+        238.. => NAMES_6_8.get(opcode as usize - 238).copied(),
+        _ => NAMES.get(opcode as usize).copied(),
+    }
 }
 
 /// A decoded `dx.op` call.
@@ -218,6 +332,15 @@ mod tests {
         assert_eq!(opcode_name(93), Some("ThreadId"));
         assert_eq!(opcode_name(126), Some("BitcastI32toF32"));
         assert_eq!(opcode_name(140), Some("RawBufferStore"));
-        assert_eq!(opcode_name(141), None);
+        assert_eq!(opcode_name(141), Some("InstanceID"));
+        assert_eq!(opcode_name(165), Some("WaveMatch"));
+        assert_eq!(opcode_name(213), Some("GeometryIndex"));
+        assert_eq!(opcode_name(225), Some("TextureStoreSample"));
+        assert_eq!(opcode_name(226), None);
+        assert_eq!(opcode_name(237), None);
+        assert_eq!(opcode_name(238), Some("AllocateNodeOutputRecords"));
+        assert_eq!(opcode_name(244), Some("BarrierByMemoryType"));
+        assert_eq!(opcode_name(257), Some("StartInstanceLocation"));
+        assert_eq!(opcode_name(258), None);
     }
 }

@@ -158,18 +158,17 @@ mod tests {
         super::super::parse(&std::fs::read(format!("{dir}/{name}")).unwrap()).unwrap()
     }
 
-    /// The wave and quad operations of shader model 6.0 are accepted; WaveMatch (6.5) is
-    /// refused by name.
+    /// The wave and quad operations of shader models 6.0 and 6.5 are accepted; an operation
+    /// the interpreter does not run (AllocateRayQuery, 6.5) is refused by name.
     #[test]
     fn wave_operations_are_named() {
         assert_eq!(check(&fixture("wave_active_sum_product.cs.dxil").module), Ok(()));
         assert_eq!(check(&fixture("wave/quad_read.cs.dxil").module), Ok(()));
-        let e = check(&fixture("wave/wave_match.cs.dxil").module).unwrap_err();
-        assert_eq!(e.what, "dx.op.waveMatch (165, an opcode DXIL.rst does not define)");
-        assert_eq!(
-            e.to_string(),
-            "dx.op.waveMatch (165, an opcode DXIL.rst does not define) is not supported (in main)"
-        );
+        assert_eq!(check(&fixture("wave/wave_match.cs.dxil").module), Ok(()));
+        assert_eq!(check(&fixture("dxc/wave_multiprefix.cs.dxil").module), Ok(()));
+        let e = check(&fixture("dxc/rayquery_inline.cs.dxil").module).unwrap_err();
+        assert_eq!(e.what, "dx.op.allocateRayQuery (178, AllocateRayQuery)");
+        assert_eq!(e.to_string(), "dx.op.allocateRayQuery (178, AllocateRayQuery) is not supported (in main)");
     }
 
     /// A wave operation whose kind operand is out of range (WaveActiveOp's op kind 7, made
@@ -204,15 +203,19 @@ mod tests {
         assert_eq!(e.what, "dx.op.waveActiveOp (119, WaveActiveOp) (WaveActiveOp's op kind is not a constant 0..=3)");
     }
 
-    /// Every DXIL fixture (Mesa's GL and SPIR-V compilers, DXC; the top level's and `wave/`'s,
-    /// whose WaveSize ones bind resources as shader model 6.6 does) executes, but WaveMatch's.
+    /// Every DXIL fixture (Mesa's GL and SPIR-V compilers, DXC; the top level's, `wave/`'s,
+    /// whose WaveSize ones bind resources as shader model 6.6 does, and `dxc/`'s) executes, but
+    /// those listed, refused naming their first operation the interpreter does not run.
     #[test]
     fn every_fixture_in_the_repository_executes() {
-        const REFUSED: [(&str, &str); 1] =
-            [("wave/wave_match.cs.dxil", "dx.op.waveMatch (165, an opcode DXIL.rst does not define)")];
+        const REFUSED: [(&str, &str); 3] = [
+            ("dxc/atomic64_bab.cs.dxil", "dx.op 78 (AtomicBinOp) of 64-bit values"),
+            ("dxc/mesh_pipeline.MSMain.ms.dxil", "dx.op.getMeshPayload (170, GetMeshPayload)"),
+            ("dxc/rayquery_inline.cs.dxil", "dx.op.allocateRayQuery (178, AllocateRayQuery)"),
+        ];
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil");
         let mut n = 0;
-        for sub in ["", "wave/"] {
+        for sub in ["", "wave/", "dxc/"] {
             for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
                 let name = format!("{sub}{}", entry.unwrap().file_name().to_string_lossy());
                 if !name.ends_with(".dxil") {

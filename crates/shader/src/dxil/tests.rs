@@ -774,3 +774,33 @@ fn constant_cycles_are_errors() {
     assert_eq!(f.values.len(), 3);
     assert_eq!(m.function_text(f), "define void @main(i32 %0) {\n  ret void\n}\n");
 }
+
+/// The `i32 0` of a struct field index may be a null constant (CST_CODE_NULL), as in DXC's
+/// mesh shader of the corpus, whose payload GEPs
+/// (`getelementptr %struct.Payload.0, %struct.Payload.0* %3, i32 0, i32 0, i32 %1, i32 0`)
+/// read, each GEP's result the pointer to the field the indices name.
+#[test]
+fn a_null_struct_index_is_field_zero() {
+    let bytes = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/dxil/dxc/mesh_pipeline.MSMain.ms.dxil"
+    ));
+    let m = parse(bytes).unwrap().module;
+    let f = m.functions.iter().find(|f| !f.declaration).unwrap();
+    let mut float_ptrs = 0;
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        if let InstKind::Gep { indices, .. } = &inst.kind {
+            let null = indices
+                .iter()
+                .any(|&i| matches!(m.value(Some(f), i).map(|v| &v.kind), Some(ValueKind::Const(Const::Null))));
+            let ty = m.types.pointee(inst.ty).map(|(t, _)| m.types.at(t).clone());
+            if null {
+                // Every GEP through the payload ends at one of its floats.
+                assert_eq!(ty, Some(Type::Float), "{:?}", inst.kind);
+                float_ptrs += 1;
+            }
+        }
+    }
+    // color[i].x, .y and .z (field 0 of the payload) at least.
+    assert!(float_ptrs >= 3, "{float_ptrs}");
+}

@@ -348,6 +348,34 @@ pub fn msad(reference: u32, source: u32, acc: u32) -> u32 {
     })
 }
 
+/// Dot4AddI8Packed / Dot4AddU8Packed: `acc` plus the products of byte `k` of `a` and byte `k`
+/// of `b` for k = 0..4, the bytes read as signed (`signed`) or unsigned, wrapping at 32 bits.
+pub fn dot4_add_packed(signed: bool, acc: u32, a: u32, b: u32) -> u32 {
+    (0..4).fold(acc, |sum, k| {
+        let byte = |x: u32| {
+            let v = (x >> (8 * k)) & 0xFF;
+            if signed {
+                v as u8 as i8 as i32 as u32
+            } else {
+                v
+            }
+        };
+        sum.wrapping_add(byte(a).wrapping_mul(byte(b)))
+    })
+}
+
+/// One component of Pack4x8 as its byte: the low 8 bits of `x`, or `x` (signed) clamped to
+/// 0..=255 or -128..=127 first.
+pub fn pack_byte(mode: crate::ir::op::PackMode, x: i64) -> u32 {
+    use crate::ir::op::PackMode;
+    let v = match mode {
+        PackMode::Trunc => x,
+        PackMode::UClamp => x.clamp(0, 255),
+        PackMode::SClamp => x.clamp(-128, 127),
+    };
+    (v as u32) & 0xFF
+}
+
 /// IEEE half bits to f32.
 pub fn half_to_f32(h: u16) -> f32 {
     let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);

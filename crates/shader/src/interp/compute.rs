@@ -7,7 +7,7 @@ use super::control::{each, Wave};
 use super::env::WaveEnv;
 use super::program::XInst;
 use super::R;
-use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, TwoOut};
+use crate::ir::op::{BinOp, Dx, DxBitcast, LegacyConv, MinMax, TwoOut};
 use crate::ir::{Op, Scalar};
 
 impl Wave<'_> {
@@ -173,9 +173,17 @@ impl Wave<'_> {
                 let v = u64::from(alu::fclass(c, a0, self.arg(inst, 0, l)));
                 self.set(inst.dst, l, v);
             }),
+            // The operand's width: FirstbitHi and Countbits of an i64 give an i32.
             Dx::IUnary(op) => each(mask, w, |l| {
-                let v = alu::iunary(op, width, self.arg(inst, 0, l));
+                let v = alu::iunary(op, a0.bits(), self.arg(inst, 0, l));
                 self.set(inst.dst, l, v);
+            }),
+            // Doubles compare as doubles (alu::minmax reads floats as f32); one NaN operand gives
+            // the other, as D3D's min and max do.
+            Dx::MinMax(op @ (MinMax::FMax | MinMax::FMin)) if s == Scalar::F64 => each(mask, w, |l| {
+                let (a, b) = (f64::from_bits(self.arg(inst, 0, l)), f64::from_bits(self.arg(inst, 1, l)));
+                let v = if op == MinMax::FMax { a.max(b) } else { a.min(b) };
+                self.set(inst.dst, l, v.to_bits());
             }),
             Dx::MinMax(op) => each(mask, w, |l| {
                 let v = alu::minmax(op, s, self.arg(inst, 0, l), self.arg(inst, 1, l));
@@ -239,6 +247,35 @@ impl Wave<'_> {
                     _ => f(0) * f(4) + f(1) * f(5) + f(2) * f(6) + f(3) * f(7),
                 };
                 self.set(inst.dst, l, alu::from_f32(s, v));
+            }),
+            Dx::Dot2AddHalf => each(mask, w, |l| {
+                let f = |k| self.argf(inst, k, l);
+                let v = f(0) + (f(1) * f(3) + f(2) * f(4));
+                self.set(inst.dst, l, alu::from_f32(s, v));
+            }),
+            Dx::Dot4AddPacked { signed } => each(mask, w, |l| {
+                let v = alu::dot4_add_packed(
+                    signed,
+                    self.arg(inst, 0, l) as u32,
+                    self.arg(inst, 1, l) as u32,
+                    self.arg(inst, 2, l) as u32,
+                );
+                self.set(inst.dst, l, u64::from(v));
+            }),
+            Dx::Unpack4x8 { signed } => each(mask, w, |l| {
+                let packed = self.arg(inst, 0, l) as u32;
+                for k in 0..4u32 {
+                    let byte = (packed >> (8 * k)) & 0xFF;
+                    let v = if signed { byte as u8 as i8 as i64 as u64 } else { u64::from(byte) };
+                    self.set(inst.dst + k, l, alu::mask(v, width));
+                }
+            }),
+            Dx::Pack4x8(mode) => each(mask, w, |l| {
+                let v = (0..4).fold(0u32, |acc, k| {
+                    let x = alu::sext(self.arg(inst, k, l), a0.bits());
+                    acc | alu::pack_byte(mode, x) << (8 * k)
+                });
+                self.set(inst.dst, l, u64::from(v));
             }),
             Dx::CheckAccessFullyMapped => each(mask, w, |l| {
                 let v = u64::from(self.arg(inst, 0, l) != 0);

@@ -179,7 +179,8 @@ pub trait Env {
     }
     /// A system value read by an operation: `ThreadId` (93), `GroupId` (94), `ThreadIdInGroup`
     /// (95), `FlattenedThreadIdInGroup` (96, component 0), `PrimitiveID` (108), `SampleIndex`
-    /// (90), `Coverage` (91), `GSInstanceID` (100), `OutputControlPointID` (107), `ViewID` (138).
+    /// (90), `Coverage` (91), `GSInstanceID` (100), `OutputControlPointID` (107), `ViewID` (138),
+    /// `StartVertexLocation` (256), `StartInstanceLocation` (257).
     fn system_value(&mut self, opcode: u32, _component: u32) -> R<u32> {
         unsupported(opcode_name(opcode).unwrap_or("system value"))
     }

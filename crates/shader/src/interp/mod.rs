@@ -8,6 +8,8 @@
 //! * `control` — scheduling of divergent lanes, branches, phis, the step budget, barriers.
 //! * `compute` — the arithmetic instructions over the lanes of a mask.
 //! * `memory` — allocas, globals, pointers, loads, stores, atomics on shader memory.
+//! * `rawbuf` — 16- and 64-bit raw and structured buffer loads and stores, in the
+//!   environment's 32-bit words.
 //! * `resources` — the dx.ops that reach the pipeline through each lane's [`Env`]: inputs,
 //!   outputs, resources, system values, derivatives across a quad's lanes, discard.
 //!
@@ -37,6 +39,7 @@ mod env_tests;
 mod lane;
 mod memory;
 pub mod program;
+mod rawbuf;
 mod resources;
 #[cfg(test)]
 mod tests;

@@ -25,18 +25,21 @@ fn word(w: u32, s: Scalar) -> u64 {
     }
 }
 
+/// The most operands an [`Operands`] reads.
+const MAX_OPERANDS: usize = 20;
+
 /// Where each operand of an instruction lies in the registers, looked up once per instruction
 /// rather than once per lane and operand.
 struct Operands<'r> {
     regs: &'r [u64],
-    /// Each operand's first register (`usize::MAX`: none) and type.
-    at: [(usize, Scalar); 16],
+    /// Each operand's first register (`usize::MAX`: none) and type (SampleCmpGrad has 17).
+    at: [(usize, Scalar); MAX_OPERANDS],
 }
 
 impl<'r> Operands<'r> {
     fn new(wave: &'r Wave<'_>, inst: &XInst) -> Self {
-        let mut at = [(usize::MAX, Scalar::I32); 16];
-        for (k, (&a, &t)) in inst.args.iter().zip(inst.arg_ty.iter()).enumerate().take(16) {
+        let mut at = [(usize::MAX, Scalar::I32); MAX_OPERANDS];
+        for (k, (&a, &t)) in inst.args.iter().zip(inst.arg_ty.iter()).enumerate().take(MAX_OPERANDS) {
             at[k] = (a as usize * wave.w, t);
         }
         Operands { regs: &wave.regs, at }
@@ -45,7 +48,7 @@ impl<'r> Operands<'r> {
     /// Operand `k` of lane `l` (0 when the operation has fewer).
     #[inline(always)]
     fn u(&self, k: usize, l: usize) -> u64 {
-        let r = self.at[k].0;
+        let Some(&(r, _)) = self.at.get(k) else { return 0 };
         if r == usize::MAX {
             0
         } else {
@@ -61,13 +64,13 @@ impl<'r> Operands<'r> {
     /// Operand `k` read as an f32.
     #[inline(always)]
     fn f(&self, k: usize, l: usize) -> f32 {
-        alu::to_f32(self.at[k].1, self.u(k, l))
+        self.at.get(k).map_or(0.0, |a| alu::to_f32(a.1, self.u(k, l)))
     }
 
     /// Operand `k` as a 32-bit lane a resource stores (floats as their f32 bits).
     #[inline(always)]
     fn bits(&self, k: usize, l: usize) -> u32 {
-        match self.at[k].1 {
+        match self.at.get(k).map_or(Scalar::I32, |a| a.1) {
             Scalar::F16 => self.f(k, l).to_bits(),
             _ => self.u(k, l) as u32,
         }
@@ -172,13 +175,66 @@ impl Wave<'_> {
                 })?;
                 each(mask, w, |l| self.regs[d + l] = u64::from(u32s[l]));
             }
+            Dx::CBufferLoad => {
+                // The row holding the byte offset; the value at its bytes (8 bytes for a 64-bit
+                // value, which an 8-aligned offset keeps within the row).
+                let ops = Operands::new(self, inst);
+                each(mask, w, |l| u32s[l] = ops.u(1, l) as u32);
+                let bits = s0.bits();
+                each(mask, w, |l| u32s2[l] = u32s[l] / 16);
+                // One environment call per (handle, row) the lanes read.
+                let mut left = mask & full(w);
+                while left != 0 {
+                    let l0 = left.trailing_zeros() as usize;
+                    let (h, row) = (ops.u(0, l0), u32s2[l0]);
+                    let mut g = 0u128;
+                    each(left, w, |l| {
+                        if ops.u(0, l) == h && u32s2[l] == row {
+                            g |= 1 << l;
+                        }
+                    });
+                    env.cbuffer_row(g, h as u32, row, w4)?;
+                    left &= !g;
+                }
+                each(mask, w, |l| {
+                    let off = u32s[l] % 16;
+                    let word = |k: u32| u64::from(w4[l].get(k as usize).copied().unwrap_or(0));
+                    let v = match bits {
+                        64 => word(off / 4) | word(off / 4 + 1) << 32,
+                        16 => (word(off / 4) >> (8 * (off % 4))) & 0xFFFF,
+                        _ => word(off / 4),
+                    };
+                    self.regs[d + l] = s0.mask(v);
+                });
+            }
             Dx::CBufferLoadLegacy => {
                 self.groups(inst, mask, &[0, 1], |g, k| env.cbuffer_row(g, k[0] as u32, k[1] as u32, w4))?;
-                self.words(inst, mask, w4, false);
+                // A row is 16 bytes: four 32-bit values (CBufRet.f32 / .i32), eight 16-bit ones
+                // (CBufRet.f16.8 / .i16.8, -enable-16bit-types), two 64-bit ones (CBufRet.f64 /
+                // .i64), each at its own bytes of the row, lowest first. Four 16-bit values
+                // (CBufRet.f16, min precision) are 32-bit values of the row, converted.
+                match inst.dst_ty.slot(0).bits() {
+                    16 if inst.dst_ty.slots() == 8 => each(mask, w, |l| {
+                        for c in 0..inst.dst_ty.slots().min(8) {
+                            let v = (w4[l][c as usize / 2] >> (16 * (c % 2))) & 0xFFFF;
+                            self.regs[(d + c as usize * w) + l] = u64::from(v);
+                        }
+                    }),
+                    64 => each(mask, w, |l| {
+                        for c in 0..inst.dst_ty.slots().min(2) as usize {
+                            let v = u64::from(w4[l][2 * c]) | u64::from(w4[l][2 * c + 1]) << 32;
+                            self.regs[(d + c * w) + l] = v;
+                        }
+                    }),
+                    _ => self.words(inst, mask, w4, false),
+                }
             }
-            Dx::Sample(kind) => {
+            Dx::Sample(_) | Dx::SampleCmpLevel | Dx::SampleCmpGrad | Dx::SampleCmpBias => {
                 // The quad's coarse derivatives of u, v, w, once per quad.
-                let implicit = matches!(kind, SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp);
+                let implicit = matches!(
+                    dx,
+                    Dx::Sample(SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp) | Dx::SampleCmpBias
+                );
                 let mut dd = std::mem::take(&mut self.tmpf);
                 dd.clear();
                 dd.resize(w * 6, 0.0);
@@ -190,11 +246,28 @@ impl Wave<'_> {
                     let f = |k| ops.f(k, l);
                     let d = &dd[l * 6..l * 6 + 6];
                     let (qx, qy) = ([d[0], d[2], d[4]], [d[1], d[3], d[5]]);
-                    let (mode, compare) = match kind {
-                        SampleKind::Implicit => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None),
-                        SampleKind::Bias => (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None),
-                        SampleKind::Level => (SampleMode::Level(f(9)), None),
-                        SampleKind::Grad => (
+                    let (mode, compare) = match dx {
+                        Dx::SampleCmpLevel => (SampleMode::Level(f(10)), Some(f(9))),
+                        Dx::SampleCmpGrad => (
+                            SampleMode::Grad {
+                                ddx: [f(10), f(11), f(12)],
+                                ddy: [f(13), f(14), f(15)],
+                                bias: 0.0,
+                                clamp: f(16),
+                            },
+                            Some(f(9)),
+                        ),
+                        Dx::SampleCmpBias => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(10), clamp: f(11) }, Some(f(9)))
+                        }
+                        Dx::Sample(SampleKind::Implicit) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None)
+                        }
+                        Dx::Sample(SampleKind::Bias) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None)
+                        }
+                        Dx::Sample(SampleKind::Level) => (SampleMode::Level(f(9)), None),
+                        Dx::Sample(SampleKind::Grad) => (
                             SampleMode::Grad {
                                 ddx: [f(9), f(10), f(11)],
                                 ddy: [f(12), f(13), f(14)],
@@ -203,8 +276,10 @@ impl Wave<'_> {
                             },
                             None,
                         ),
-                        SampleKind::Cmp => (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9))),
-                        SampleKind::CmpLevelZero => (SampleMode::Level(0.0), Some(f(9))),
+                        Dx::Sample(SampleKind::Cmp) => {
+                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9)))
+                        }
+                        _ => (SampleMode::Level(0.0), Some(f(9))),
                     };
                     sreq[l] = SampleReq {
                         coords: [f(2), f(3), f(4), f(5)],
@@ -276,6 +351,10 @@ impl Wave<'_> {
                 });
                 self.groups(inst, mask, &[0, 8], |g, k| env.texture_store(g, k[0] as u32, at, w4, k[1] as u8))?;
             }
+            Dx::RawBufferLoad16 { raw } => self.raw16_load(raw, inst, mask, env)?,
+            Dx::RawBufferStore16 { raw } => self.raw16_store(raw, inst, mask, env)?,
+            Dx::RawBufferLoad64 { raw } => self.raw64_load(raw, inst, mask, env)?,
+            Dx::RawBufferStore64 { raw } => self.raw64_store(raw, inst, mask, env)?,
             Dx::BufferLoad | Dx::RawBufferLoad => {
                 let ops = Operands::new(self, inst);
                 each(mask, w, |l| at[l] = [ops.i(1, l), ops.i(2, l), 0]);
@@ -347,7 +426,9 @@ impl Wave<'_> {
                 self.groups(inst, mask, &[0], |g, k| env.atomic_cmpxchg(g, k[0] as u32, at, pairs, u32s))?;
                 each(mask, w, |l| self.regs[d + l] = s0.mask(u64::from(u32s[l])));
             }
-            Dx::Barrier { group_sync } => return Ok(group_sync && self.grouped),
+            Dx::Barrier { group_sync }
+            | Dx::BarrierByMemoryType { group_sync }
+            | Dx::BarrierByMemoryHandle { group_sync } => return Ok(group_sync && self.grouped),
             Dx::Discard => {
                 let mut m = 0u128;
                 each(mask, w, |l| m |= u128::from(self.arg(inst, 0, l) & 1) << l);
@@ -426,8 +507,11 @@ impl Wave<'_> {
             buf[k * wi..k * wi + held].copy_from_slice(&self.regs[s..s + held]);
         }
         let (ins, out) = buf.split_at_mut(n * wi);
-        let args = [ins.get(..wi).unwrap_or(&[]), ins.get(wi..).unwrap_or(&[])];
-        wave::eval(op, ty, &lanes, &args[..n], out);
+        let mut args: [&[u64]; 5] = [&[]; 5];
+        for (k, a) in args.iter_mut().enumerate().take(n) {
+            *a = ins.get(k * wi..(k + 1) * wi).unwrap_or(&[]);
+        }
+        wave::eval(op, ty, &lanes, &args[..n.min(5)], out);
         let d = inst.dst as usize;
         for c in 0..results.min(inst.dst_ty.slots() as usize) {
             let s = inst.dst_ty.slot(c as u32);

@@ -1,5 +1,5 @@
-//! The wave and quad intrinsics of shader model 6.0, as pure functions over the lanes of one
-//! wave: what the interpreter calls for a `dx.op` of opcodes 110–123, 135 and 136.
+//! The wave and quad intrinsics of shader models 6.0 to 6.7, as pure functions over the lanes of
+//! one wave: what the interpreter calls for a `dx.op` of opcodes 110–123, 135, 136, 165–167, 221 and 222.
 //!
 //! May touch: [`crate::ir::types::Scalar`] (how lane bits are read), the operations as the IR
 //! names them ([`crate::ir::wave`]) and the half-precision conversions of
@@ -68,7 +68,7 @@
 use super::alu::{f32_to_half, half_to_f32};
 use crate::ir::types::Scalar;
 /// The operations, as the IR names them ([`crate::ir::Op::Wave`]).
-pub use crate::ir::wave::{BadWaveOp, BitOp, QuadDir, Reduce, WaveOp};
+pub use crate::ir::wave::{BadWaveOp, BitOp, MultiPrefix, QuadDir, Reduce, WaveOp};
 
 /// The fewest lanes a wave has (WaveGetLaneCount: "between 4 and 128").
 pub const MIN_LANES: u32 = 4;
@@ -190,7 +190,85 @@ pub fn eval(op: WaveOp, ty: Scalar, lanes: &Lanes, args: &[&[u64]], out: &mut [u
         WaveOp::Quad(dir) => quad_read_across(dir, lanes, v, out),
         WaveOp::CountBits => uniform(out, u64::from(count_bits(lanes, v))),
         WaveOp::PrefixCountBits => prefix_count_bits(lanes, v, out),
+        WaveOp::Match => {
+            let w = lanes.width as usize;
+            for i in lanes.lanes().filter(|&i| lanes.is_active(i)) {
+                let m = match_mask(ty, lanes, v, i);
+                for c in 0..4 {
+                    if let Some(o) = out.get_mut(c * w + i) {
+                        *o = u64::from((m >> (32 * c)) as u32);
+                    }
+                }
+            }
+        }
+        WaveOp::MultiPrefix { op, .. } => {
+            let masks = [arg(1), arg(2), arg(3), arg(4)];
+            each_active(lanes, out, |i| multi_prefix(op, ty, lanes, v, lane_mask(&masks, i), i));
+        }
+        WaveOp::IsHelperLane => each_active(lanes, out, |i| u64::from(lanes.helper >> i & 1 == 1)),
+        WaveOp::QuadVote { all } => each_active(lanes, out, |i| u64::from(quad_vote(all, lanes, v, i))),
+        WaveOp::MultiPrefixCountBits => {
+            let masks = [arg(1), arg(2), arg(3), arg(4)];
+            let bits = ballot_mask(lanes, v);
+            each_active(lanes, out, |i| u64::from((bits & lane_mask(&masks, i) & lanes_below(i as u32)).count_ones()));
+        }
     }
+}
+
+/// QuadAny (`all` false) / QuadAll for lane `i`: whether `cond` is true in any / every active
+/// lane of its quad (lanes `4q..4q+3`), helper lanes included, as the quad reads read them.
+pub fn quad_vote(all: bool, lanes: &Lanes, cond: &[u64], i: usize) -> bool {
+    let quad = (i & !3)..(i & !3) + 4;
+    let mut active = quad.filter(|&j| lanes.is_active(j));
+    if all {
+        active.all(|j| bit(cond, j))
+    } else {
+        active.any(|j| bit(cond, j))
+    }
+}
+
+/// WaveMatch for lane `i`: the participating lanes whose value has the bits of lane `i`'s (of
+/// the value's width), lane `i` among them when it participates.
+///
+/// WaveMatch gives the mask of the active lanes holding the current lane's value (DirectX-Specs,
+/// shader model 6.5's wave intrinsics, paraphrased); the comparison here is of the bits, so a
+/// NaN matches the lanes holding the same NaN and -0 does not match +0.
+pub fn match_mask(ty: Scalar, lanes: &Lanes, v: &[u64], i: usize) -> Mask {
+    let m = width_mask(ty);
+    let x = lane(v, i) & m;
+    lanes.lanes().filter(|&j| lanes.participates(j) && lane(v, j) & m == x).fold(0, |a, j| a | 1 << j)
+}
+
+/// The 128-bit mask lane `i` gives in four `i32` words (`.x` bits 0–31).
+fn lane_mask(words: &[&[u64]; 4], i: usize) -> Mask {
+    words.iter().enumerate().fold(0, |m, (c, w)| m | Mask::from(lane(w, i) as u32) << (32 * c))
+}
+
+/// WaveMultiPrefixSum/Product/BitAnd/BitOr/BitXor for lane `i`: the operation over the
+/// participating lanes `j < i` that are in `mask` (lane `i`'s partition), in lane order from
+/// the identity (0 for sum, OR and XOR, 1 for product, all ones for AND).
+///
+/// The partition is the lane's mask operand (DirectX-Specs, shader model 6.5's wave
+/// intrinsics: each lane's prefix runs over the lanes of its own partition, paraphrased);
+/// lanes of the mask that do not participate take no part.
+pub fn multi_prefix(op: MultiPrefix, ty: Scalar, lanes: &Lanes, v: &[u64], mask: Mask, i: usize) -> u64 {
+    let m = width_mask(ty);
+    let init = match op {
+        MultiPrefix::Sum | MultiPrefix::Or | MultiPrefix::Xor => identity(Reduce::Sum, false, ty),
+        MultiPrefix::Product => identity(Reduce::Product, false, ty),
+        MultiPrefix::And => m,
+    };
+    let below = mask & lanes.participants() & lanes_below(i as u32);
+    (0..i).filter(|&j| below >> j & 1 == 1).fold(init, |a, j| {
+        let x = lane(v, j) & m;
+        match op {
+            MultiPrefix::Sum => combine(Reduce::Sum, false, ty, a, x),
+            MultiPrefix::Product => combine(Reduce::Product, false, ty, a, x),
+            MultiPrefix::And => a & x,
+            MultiPrefix::Or => a | x,
+            MultiPrefix::Xor => a ^ x,
+        }
+    })
 }
 
 /// `out[i] = f(i)` for each active lane `i` that `out` reaches.

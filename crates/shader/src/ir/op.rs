@@ -335,6 +335,17 @@ pub enum LegacyConv {
     DoubleToUInt32,
 }
 
+/// How `Pack4x8` (220) narrows each component to a byte (DXIL.rst `PackMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PackMode {
+    /// 0: the low 8 bits (pack_u8, pack_s8).
+    Trunc,
+    /// 1: the signed value clamped to 0..=255 (pack_clamp_u8).
+    UClamp,
+    /// 2: the signed value clamped to -128..=127 (pack_clamp_s8).
+    SClamp,
+}
+
 /// A system value read by an operation of its own (the environment answers it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
@@ -349,6 +360,11 @@ pub enum SysValue {
     OutputControlPointId,
     PrimitiveId,
     ViewId,
+    /// SV_StartVertexLocation (shader model 6.8, vertex shaders): the draw's
+    /// StartVertexLocation, or BaseVertexLocation of an indexed draw.
+    StartVertexLocation,
+    /// SV_StartInstanceLocation (6.8): the draw's StartInstanceLocation.
+    StartInstanceLocation,
 }
 
 impl SysValue {
@@ -366,6 +382,8 @@ impl SysValue {
             OutputControlPointId => 107,
             PrimitiveId => 108,
             ViewId => 138,
+            StartVertexLocation => 256,
+            StartInstanceLocation => 257,
         }
     }
 }
@@ -422,6 +440,9 @@ pub enum Dx {
     Dot(u8),
     /// `CreateHandle` (57): range id, index, non-uniform.
     CreateHandle(ResourceClass),
+    /// `CBufferLoad` (58): handle, byte offset, alignment: one value of the result's type at
+    /// that offset (DXIL.rst; DXC reads cbuffers with `CBufferLoadLegacy` only).
+    CBufferLoad,
     /// `CBufferLoadLegacy` (59): handle, row.
     CBufferLoadLegacy,
     /// `Sample*` (60–65): texture, sampler, c0..c3, o0..o2, then the mode's operands.
@@ -467,7 +488,7 @@ pub enum Dx {
     Deriv(Deriv),
     /// `EvalSnapped`, `EvalSampleIndex`, `EvalCentroid` (87–89).
     Eval(EvalKind),
-    /// A system value (90, 91, 93–96, 100, 107, 108, 138): its component.
+    /// A system value (90, 91, 93–96, 100, 107, 108, 138, 256, 257): its component.
     SysValue(SysValue),
     /// `EmitStream` (97).
     EmitStream,
@@ -495,12 +516,82 @@ pub enum Dx {
     RawBufferLoad,
     /// `RawBufferStore` (140).
     RawBufferStore,
+    /// `Dot2AddHalf` (162): acc, ax, ay, bx, by: `acc + ax * bx + ay * by` in f32 (the halves
+    /// widened exactly).
+    Dot2AddHalf,
+    /// `Dot4AddI8Packed` (163, `signed`) / `Dot4AddU8Packed` (164): acc, a, b: `acc` plus the
+    /// products of the four byte pairs of `a` and `b` (signed or unsigned bytes), wrapping.
+    Dot4AddPacked {
+        /// The bytes are signed (163).
+        signed: bool,
+    },
+    /// `Unpack4x8` (219): packed: the four bytes of an `i32`, lowest first, zero- or
+    /// (`signed`, unpack mode 1) sign-extended to the result's four integers.
+    Unpack4x8 {
+        /// Unpack mode 1 (unpack_s8s16, unpack_s8s32).
+        signed: bool,
+    },
+    /// `Pack4x8` (220): x, y, z, w (integers of one width): one `i32`, x in the lowest byte.
+    Pack4x8(PackMode),
+    /// `RawBufferLoad` (139) of 16-bit values (`-enable-16bit-types`): handle, index, offset,
+    /// as [`Dx::RawBufferLoad`], each value two bytes of the buffer (not a 32-bit word);
+    /// `raw`: a ByteAddressBuffer (the element offset is `undef`), else a structured buffer.
+    RawBufferLoad16 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `RawBufferStore` (140) of 16-bit values: handle, index, offset, v0..v3, as
+    /// [`Dx::RawBufferStore`], writing two bytes per value and no others.
+    RawBufferStore16 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `SampleCmpLevel` (224, shader model 6.7): texture, sampler, c0..c3, o0..o2, compare,
+    /// lod.
+    SampleCmpLevel,
+    /// `SampleCmpGrad` (254, 6.8): texture, sampler, c0..c3, o0..o2, compare, ddx0..ddx2,
+    /// ddy0..ddy2, clamp.
+    SampleCmpGrad,
+    /// `SampleCmpBias` (255, 6.8): texture, sampler, c0..c3, o0..o2, compare, bias, clamp
+    /// (the quad's derivatives, as `SampleCmp`).
+    SampleCmpBias,
+    /// `RawBufferLoad` (139) of 64-bit values (`Load<uint64_t>`, `Load<double>`), each value two
+    /// 32-bit words of the buffer, low first; `raw` as for [`Dx::RawBufferLoad16`].
+    RawBufferLoad64 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `RawBufferStore` (140) of 64-bit values: two words each.
+    RawBufferStore64 {
+        /// The index is the byte address (ByteAddressBuffer).
+        raw: bool,
+    },
+    /// `BarrierByMemoryType` (244, shader model 6.8): no operands left; `group_sync`: the
+    /// semantics' GroupSync flag (bit 0). Memory types and scopes need nothing more of an
+    /// interpreter whose memory operations are seen at once.
+    BarrierByMemoryType {
+        /// Threads of the group wait for each other.
+        group_sync: bool,
+    },
+    /// `BarrierByMemoryHandle` (245): the handle; `group_sync` as for
+    /// [`Dx::BarrierByMemoryType`].
+    BarrierByMemoryHandle {
+        /// Threads of the group wait for each other.
+        group_sync: bool,
+    },
 }
 
 impl Dx {
+    /// Whether this is a group barrier, where a compute wave may stop until its group has
+    /// come (the interpreter's `exec` returns `true` for it; the JIT splits blocks after it).
+    pub fn is_barrier(self) -> bool {
+        matches!(self, Dx::Barrier { .. } | Dx::BarrierByMemoryType { .. } | Dx::BarrierByMemoryHandle { .. })
+    }
+
     /// The operation of a dx.op opcode that the IR knows, with its fields still unset where an
     /// operand gives them ([`Dx::LoadInput`], [`Dx::CreateHandle`], [`Dx::AtomicBinOp`],
-    /// [`Dx::Barrier`] take defaults the lowering replaces).
+    /// [`Dx::Barrier`], [`Dx::Unpack4x8`], [`Dx::Pack4x8`] and the shader model 6.8 barriers take
+    /// defaults the lowering replaces).
     pub fn from_opcode(opcode: u32) -> Option<Dx> {
         use Dx::*;
         Some(match opcode {
@@ -543,6 +634,7 @@ impl Dx {
             53 => Bfi,
             54..=56 => Dot(opcode as u8 - 52),
             57 => CreateHandle(ResourceClass::Srv),
+            58 => CBufferLoad,
             59 => CBufferLoadLegacy,
             60..=65 => {
                 use SampleKind::*;
@@ -602,6 +694,18 @@ impl Dx {
             138 => SysValue(self::SysValue::ViewId),
             139 => RawBufferLoad,
             140 => RawBufferStore,
+            162 => Dot2AddHalf,
+            163 => Dot4AddPacked { signed: true },
+            164 => Dot4AddPacked { signed: false },
+            219 => Unpack4x8 { signed: false },
+            220 => Pack4x8(PackMode::Trunc),
+            224 => SampleCmpLevel,
+            254 => SampleCmpGrad,
+            255 => SampleCmpBias,
+            256 => SysValue(self::SysValue::StartVertexLocation),
+            257 => SysValue(self::SysValue::StartInstanceLocation),
+            244 => BarrierByMemoryType { group_sync: false },
+            245 => BarrierByMemoryHandle { group_sync: false },
             _ => return None,
         })
     }
@@ -631,6 +735,7 @@ impl Dx {
             Bfi => 53,
             Dot(n) => 52 + u32::from(n),
             CreateHandle(_) => 57,
+            CBufferLoad => 58,
             CBufferLoadLegacy => 59,
             Sample(k) => 60 + k as u32,
             TextureLoad => 66,
@@ -667,6 +772,17 @@ impl Dx {
             AttributeAtVertex => 137,
             RawBufferLoad => 139,
             RawBufferStore => 140,
+            Dot2AddHalf => 162,
+            Dot4AddPacked { signed } => 164 - u32::from(signed),
+            Unpack4x8 { .. } => 219,
+            Pack4x8(_) => 220,
+            RawBufferLoad16 { .. } | RawBufferLoad64 { .. } => 139,
+            RawBufferStore16 { .. } | RawBufferStore64 { .. } => 140,
+            SampleCmpLevel => 224,
+            SampleCmpGrad => 254,
+            SampleCmpBias => 255,
+            BarrierByMemoryType { .. } => 244,
+            BarrierByMemoryHandle { .. } => 245,
         }
     }
 
@@ -746,7 +862,7 @@ mod tests {
     /// operations are [`Op::Wave`]), and each names its opcode back.
     #[test]
     fn dx_covers_the_executed_opcodes_and_round_trips() {
-        let executes = |op| matches!(op, 4..=57 | 59..=91 | 93..=108 | 124..=134 | 137..=140);
+        let executes = |op| matches!(op, 4..=91 | 93..=108 | 124..=134 | 137..=140 | 162..=164 | 219 | 220 | 224 | 244 | 245 | 254..=257);
         for opcode in 0..=300u32 {
             let d = Dx::from_opcode(opcode);
             assert_eq!(d.is_some(), executes(opcode), "dx.op {opcode}");

@@ -110,7 +110,9 @@ fn dx(d: &Dx) -> String {
         Dx::LoadInput { vertex: true } => " vertex".to_string(),
         Dx::CreateHandle(c) => format!(" {c:?}"),
         Dx::AtomicBinOp(a) => format!(" {}", a.name()),
-        Dx::Barrier { group_sync: true } => " group".into(),
+        Dx::Barrier { group_sync: true }
+        | Dx::BarrierByMemoryType { group_sync: true }
+        | Dx::BarrierByMemoryHandle { group_sync: true } => " group".into(),
         _ => String::new(),
     };
     format!("dx.{}{extra}", d.name())
@@ -130,6 +132,11 @@ fn wave(op: super::op::WaveOp, ty: Scalar) -> String {
             format!(" {} {}", reduce(op), if signed { "signed" } else { "unsigned" })
         }
         WaveOp::Bit(b) => format!(" {}", ["and", "or", "xor"][b as usize]),
+        WaveOp::MultiPrefix { op, signed } => format!(
+            " {} {}",
+            ["sum", "and", "or", "xor", "product"][op as usize],
+            if signed { "signed" } else { "unsigned" }
+        ),
         WaveOp::Quad(d) => format!(
             " {}",
             match d {

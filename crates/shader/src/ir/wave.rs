@@ -1,4 +1,4 @@
-//! The wave and quad operations of shader model 6.0 (dx.ops 110–123, 135, 136) as the IR names
+//! The wave and quad operations of shader models 6.0 to 6.7 (dx.ops 110–123, 135, 136, 165–167, 221, 222) as the IR names
 //! them in [`super::Op::Wave`]: decoded once from a call's constant kind operands
 //! ([`WaveOp::from_dx_op`]), with their operand and result shapes. What they compute over a
 //! wave's lanes is `crate::interp::wave`'s (D3D's rules and their sources are there). Nothing
@@ -29,6 +29,22 @@ pub enum BitOp {
     Or,
     /// WaveActiveBitXor.
     Xor,
+}
+
+/// WaveMultiPrefixOp's operation (DXIL.rst `WaveMultiPrefixOpKind`: Sum 0, And 1, Or 2, Xor 3,
+/// Product 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MultiPrefix {
+    /// WaveMultiPrefixSum.
+    Sum,
+    /// WaveMultiPrefixBitAnd.
+    And,
+    /// WaveMultiPrefixBitOr.
+    Or,
+    /// WaveMultiPrefixBitXor.
+    Xor,
+    /// WaveMultiPrefixProduct.
+    Product,
 }
 
 /// QuadOp's direction (DXIL.rst `QuadOpKind`: ReadAcrossX 0, ReadAcrossY 1,
@@ -102,6 +118,29 @@ pub enum WaveOp {
     CountBits,
     /// 136 WavePrefixBitCount(bit) (WavePrefixCountBits): `I32`.
     PrefixCountBits,
+    /// 165 WaveMatch(value) (shader model 6.5): like Ballot, four `I32` results, the lanes whose
+    /// value has the same bits as this lane's.
+    Match,
+    /// 166 WaveMultiPrefixOp(value, mask0..mask3, op, sop) (6.5): the exclusive prefix over the
+    /// participating lanes below this one that are in this lane's mask; the value's type.
+    MultiPrefix {
+        /// The operation.
+        op: MultiPrefix,
+        /// The signed flag (`sop` 0; no effect on these wrapping or bitwise operations).
+        signed: bool,
+    },
+    /// 167 WaveMultiPrefixBitCount(bit, mask0..mask3) (6.5): `I32`, the lanes below this one in
+    /// its mask whose `bit` is true.
+    MultiPrefixCountBits,
+    /// 221 IsHelperLane() (6.6): `Bool`, whether this lane is a helper lane.
+    IsHelperLane,
+    /// 222 QuadVote(cond, op) (6.7, QuadAny / QuadAll): `Bool`, whether `cond` holds in any
+    /// (`all` false, op 0) or every (op 1) active lane of this lane's quad, helper lanes
+    /// included as for the other quad operations.
+    QuadVote {
+        /// QuadAll (op 1).
+        all: bool,
+    },
 }
 
 /// A wave opcode whose immediate operand is missing (not a constant) or out of range.
@@ -164,6 +203,15 @@ impl WaveOp {
             ),
             135 => WaveOp::CountBits,
             136 => WaveOp::PrefixCountBits,
+            165 => WaveOp::Match,
+            166 => WaveOp::MultiPrefix {
+                op: [MultiPrefix::Sum, MultiPrefix::And, MultiPrefix::Or, MultiPrefix::Xor, MultiPrefix::Product]
+                    [imm(5, 4, "WaveMultiPrefixOp's op kind is not a constant 0..=4")? as usize],
+                signed: imm(6, 1, "WaveMultiPrefixOp's signed kind is not a constant 0 or 1")? == 0,
+            },
+            167 => WaveOp::MultiPrefixCountBits,
+            221 => WaveOp::IsHelperLane,
+            222 => WaveOp::QuadVote { all: imm(1, 1, "QuadVote's op kind is not a constant 0 (any) or 1 (all)")? == 1 },
             _ => return Ok(None),
         }))
     }
@@ -187,15 +235,22 @@ impl WaveOp {
             WaveOp::Quad(_) => 123,
             WaveOp::CountBits => 135,
             WaveOp::PrefixCountBits => 136,
+            WaveOp::Match => 165,
+            WaveOp::MultiPrefix { .. } => 166,
+            WaveOp::MultiPrefixCountBits => 167,
+            WaveOp::IsHelperLane => 221,
+            WaveOp::QuadVote { .. } => 222,
         }
     }
 
     /// How many lane operands [`eval`](crate::interp::wave::eval) reads from `args`: 0 for the lane queries, 2 for
-    /// ReadLaneAt and QuadReadLaneAt (value, lane), else 1.
+    /// ReadLaneAt and QuadReadLaneAt (value, lane), 5 for the multi-prefix operations (value,
+    /// then the mask's four words), else 1.
     pub fn lane_operands(self) -> usize {
         match self {
-            WaveOp::IsFirstLane | WaveOp::GetLaneIndex | WaveOp::GetLaneCount => 0,
+            WaveOp::IsFirstLane | WaveOp::GetLaneIndex | WaveOp::GetLaneCount | WaveOp::IsHelperLane => 0,
             WaveOp::ReadLaneAt | WaveOp::QuadReadLaneAt => 2,
+            WaveOp::MultiPrefix { .. } | WaveOp::MultiPrefixCountBits => 5,
             _ => 1,
         }
     }
@@ -205,19 +260,26 @@ impl WaveOp {
     /// own type for the reductions, prefixes, broadcasts and quad reads.
     pub fn result(self, value: Scalar) -> Scalar {
         match self {
-            WaveOp::IsFirstLane | WaveOp::AnyTrue | WaveOp::AllTrue | WaveOp::AllEqual => Scalar::Bool,
+            WaveOp::IsFirstLane
+            | WaveOp::AnyTrue
+            | WaveOp::AllTrue
+            | WaveOp::AllEqual
+            | WaveOp::IsHelperLane
+            | WaveOp::QuadVote { .. } => Scalar::Bool,
             WaveOp::GetLaneIndex
             | WaveOp::GetLaneCount
             | WaveOp::Ballot
+            | WaveOp::Match
             | WaveOp::CountBits
-            | WaveOp::PrefixCountBits => Scalar::I32,
+            | WaveOp::PrefixCountBits
+            | WaveOp::MultiPrefixCountBits => Scalar::I32,
             _ => value,
         }
     }
 
-    /// How many values each lane gets (4 for Ballot's `uint4`, else 1).
+    /// How many values each lane gets (4 for Ballot's and WaveMatch's `uint4`, else 1).
     pub fn results(self) -> usize {
-        if self == WaveOp::Ballot {
+        if matches!(self, WaveOp::Ballot | WaveOp::Match) {
             4
         } else {
             1
@@ -227,6 +289,6 @@ impl WaveOp {
     /// Whether it reads helper lanes (the quad operations) rather than only participating
     /// lanes.
     pub fn is_quad(self) -> bool {
-        matches!(self, WaveOp::Quad(_) | WaveOp::QuadReadLaneAt)
+        matches!(self, WaveOp::Quad(_) | WaveOp::QuadReadLaneAt | WaveOp::QuadVote { .. })
     }
 }

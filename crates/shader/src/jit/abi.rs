@@ -284,7 +284,7 @@ pub(crate) fn run(code: &Code, wave: &mut Wave<'_>, env: &mut dyn WaveEnv, group
         0 => {}
         u32::MAX => return Err(ctx.err.take().unwrap_or_else(|| ExecError::Malformed("JIT error".into()))),
         c if c == u32::MAX - 1 => return Err(ExecError::Malformed("reached `unreachable`".into())),
-        _ => return Err(ExecError::Malformed("a barrier at the end of a block".into())),
+        _ => return Err(ExecError::Malformed("an instruction the JIT took for no barrier stopped the wave".into())),
     }
     let parked = state.iter().any(|&x| x != 0);
     wave.pc.fill(Pc::Done);

@@ -71,7 +71,7 @@ fn reads(i: &XInst) -> impl Iterator<Item = u32> + '_ {
 fn segment_starts(insts: &[XInst]) -> Vec<u32> {
     let mut s = vec![0];
     for (k, i) in insts.iter().enumerate() {
-        if matches!(i.op, Op::Dx(Dx::Barrier { .. })) {
+        if matches!(i.op, Op::Dx(d) if d.is_barrier()) {
             s.push(k as u32 + 1);
         }
     }

@@ -647,7 +647,9 @@ impl WaveEnv for PsWave<'_> {
                     _ => {}
                 }
             }
-            SemanticKind::Depth if s.is_float() => {
+            // SV_DepthGreaterEqual / SV_DepthLessEqual (conservative depth) are the depth the
+            // shader writes, as SV_Depth is; the inequality is the shader's promise.
+            SemanticKind::Depth | SemanticKind::DepthGreaterEqual | SemanticKind::DepthLessEqual if s.is_float() => {
                 lanes(m).for_each(|l| self.lanes[l].depth = Some(f32::from_bits(word_of(values[l], s))))
             }
             SemanticKind::Coverage => lanes(m).for_each(|l| self.lanes[l].out_coverage = Some(word_of(values[l], s))),
@@ -675,11 +677,14 @@ impl WaveEnv for PsWave<'_> {
     }
     /// SampleIndex (90): the sample this invocation shades (0 at pixel frequency, see
     /// [`draw`]); Coverage (91): the covered samples under SampleMask (at sample frequency only
-    /// the invocation's own).
+    /// the invocation's own); ViewID (138): 0.
     fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
             90 => lanes(m).for_each(|l| out[l] = self.sample.unwrap_or(0)),
             91 => lanes(m).for_each(|l| out[l] = self.lanes[l].coverage),
+            // ViewID: view instancing is not supported (ViewInstancingTier 0), so every draw has
+            // the one view 0.
+            138 => lanes(m).for_each(|l| out[l] = 0),
             _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a pixel shader"))),
         }
         Ok(())

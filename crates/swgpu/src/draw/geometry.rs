@@ -85,11 +85,13 @@ impl WaveEnv for GsWave<'_> {
         }
         Ok(())
     }
-    /// GSInstanceID (100) and PrimitiveID (108).
+    /// GSInstanceID (100), PrimitiveID (108) and ViewID (138).
     fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
             100 => lanes(m).for_each(|l| out[l] = self.lanes[l].instance),
             108 => lanes(m).for_each(|l| out[l] = self.primitive_id),
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => lanes(m).for_each(|l| out[l] = 0),
             _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a geometry shader"))),
         }
         Ok(())

@@ -309,11 +309,14 @@ impl WaveEnv for HsWave<'_> {
     fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    /// OutputControlPointID (107) and PrimitiveID (108).
+    /// OutputControlPointID (107), PrimitiveID (108) and ViewID (138: no view instancing,
+    /// view 0).
     fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
             107 => lanes(m).for_each(|l| out[l] = self.lanes[l].control_point),
             108 => lanes(m).for_each(|l| out[l] = self.patch_id),
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => lanes(m).for_each(|l| out[l] = 0),
             _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a hull shader"))),
         }
         Ok(())
@@ -386,10 +389,12 @@ impl WaveEnv for DsWave<'_> {
     fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
-    /// PrimitiveID (108): the patch's.
+    /// PrimitiveID (108): the patch's; ViewID (138): no view instancing, view 0.
     fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
         match opcode {
             108 => lanes(m).for_each(|l| out[l] = self.patch_id),
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => lanes(m).for_each(|l| out[l] = 0),
             _ => return Err(ExecError::Unsupported(format!("dx.op {opcode} in a domain shader"))),
         }
         Ok(())

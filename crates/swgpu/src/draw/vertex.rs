@@ -75,6 +75,7 @@ impl<'c> VertexStage<'c> {
             inputs: &self.shader.entry.inputs,
             lanes: &mut lanes,
             instance_id: instance,
+            starts: [call.vertex_id_base, call.start_instance],
             handles: Handles::default(),
             resources: &self.resources,
             bindings: self.bindings,
@@ -109,6 +110,9 @@ struct VsWave<'b> {
     inputs: &'b [SignatureElement],
     lanes: &'b mut [VsLane],
     instance_id: u32,
+    /// SV_StartVertexLocation (StartVertexLocation, or an indexed draw's BaseVertexLocation)
+    /// and SV_StartInstanceLocation.
+    starts: [u32; 2],
     /// The handles the wave's shader creates.
     handles: Handles,
     resources: &'b [rd3d12_shader::dxil::metadata::Resource],
@@ -170,6 +174,19 @@ impl WaveEnv for VsWave<'_> {
     }
     fn discard(&mut self, _m: Mask) -> R<()> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
+    }
+    fn system_value(&mut self, m: Mask, opcode: u32, _component: u32, out: &mut [u32]) -> R<()> {
+        let v = match opcode {
+            // SV_StartVertexLocation (StartVertexLocation, or an indexed draw's
+            // BaseVertexLocation) and SV_StartInstanceLocation.
+            256 => self.starts[0],
+            257 => self.starts[1],
+            // ViewID: no view instancing (ViewInstancingTier 0), the one view 0.
+            138 => 0,
+            _ => return Err(ExecError::Unsupported(format!("system value {opcode} in a vertex shader"))),
+        };
+        lanes(m).for_each(|l| out[l] = v);
+        Ok(())
     }
     wave_resource_ops!();
 }

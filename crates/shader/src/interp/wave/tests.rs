@@ -545,3 +545,60 @@ fn reductions_prefixes_and_ballots_agree_on_random_masks() {
         }
     }
 }
+
+/// WaveMatch on a partial wave of 8 (lanes 0..=5 active, lane 5 a helper): values 7, 7, 9, 7,
+/// 9, 7 give {0, 1, 3} for the 7s and {2, 4} for the 9s; the helper lane gets a mask without
+/// itself, lanes 6 and 7 nothing. Floats compare by bits: -0 does not match +0.
+#[test]
+fn wave_match_masks_the_lanes_of_equal_value() {
+    let lanes = Lanes::new(8, 0b11_1111, 0b10_0000).unwrap();
+    let v = [7u64, 7, 9, 7, 9, 7, 7, 7];
+    let out = run(WaveOp::Match, Scalar::I32, &lanes, &[&v]);
+    assert_eq!(out[..8], [0b1011, 0b1011, 0b10100, 0b1011, 0b10100, 0b1011, 0xDEAD, 0xDEAD]);
+    // Words 1..3 are 0 for a wave of 8.
+    assert!(out[8..8 + 6].iter().all(|&x| x == 0));
+    let z = f32s(&[0.0, -0.0, 0.0, -0.0]);
+    let out = run(WaveOp::Match, Scalar::F32, &full(4), &[&z]);
+    assert_eq!(out[..4], [0b0101, 0b1010, 0b0101, 0b1010]);
+}
+
+/// WaveMultiPrefixSum / BitAnd / CountBits over two partitions of a wave of 8, {0, 2, 3, 5}
+/// and {1, 4, 6, 7}, lane 3 inactive: each lane's prefix runs over the active lanes of its own
+/// partition below it.
+#[test]
+fn multi_prefix_runs_within_each_lanes_partition() {
+    let lanes = Lanes::new(8, 0b1111_0111, 0).unwrap();
+    let (a, b) = (0b0010_1101u64, 0b1101_0010u64);
+    let m: Vec<u64> = (0..8).map(|l| if a >> l & 1 == 1 { a } else { b }).collect();
+    let zero = vec![0u64; 8];
+    let v: Vec<u64> = (0..8).map(|l| 10 + l).collect();
+    let sum = WaveOp::MultiPrefix { op: MultiPrefix::Sum, signed: false };
+    let out = run(sum, Scalar::I32, &lanes, &[&v, &m, &zero, &zero, &zero]);
+    // Lane 5: lanes 0 and 2 (3 is inactive): 10 + 12; lane 7: 1, 4, 6: 11 + 14 + 16.
+    assert_eq!(out, [0, 0, 10, 0xDEAD, 11, 22, 25, 41]);
+    let and = WaveOp::MultiPrefix { op: MultiPrefix::And, signed: false };
+    let out = run(and, Scalar::I32, &lanes, &[&v, &m, &zero, &zero, &zero]);
+    assert_eq!(out[..3], [0xFFFF_FFFF, 0xFFFF_FFFF, 10]);
+    assert_eq!(out[7], 11 & 14 & 16);
+    let bits: Vec<u64> = (0..8).map(|l| u64::from(l % 2 == 0)).collect();
+    let out = run(WaveOp::MultiPrefixCountBits, Scalar::Bool, &lanes, &[&bits, &m, &zero, &zero, &zero]);
+    assert_eq!(out, [0, 0, 1, 0xDEAD, 0, 2, 1, 2]);
+}
+
+/// QuadAny / QuadAll over two quads of a wave of 8, lane 6 inactive and lane 1 a helper: the
+/// helper's value counts (quad operations read helper lanes), the inactive lane's does not.
+/// IsHelperLane is true in the helper lane only.
+#[test]
+fn quad_votes_and_is_helper_lane() {
+    let lanes = Lanes::new(8, 0b1011_1111, 0b10).unwrap();
+    // Quad 0: only the helper (lane 1) true; quad 1: true but in the inactive lane 6.
+    let cond = [0u64, 1, 0, 0, 1, 1, 0, 1];
+    let any = run(WaveOp::QuadVote { all: false }, Scalar::Bool, &lanes, &[&cond]);
+    assert_eq!(any, [1, 1, 1, 1, 1, 1, 0xDEAD, 1]);
+    let all = run(WaveOp::QuadVote { all: true }, Scalar::Bool, &lanes, &[&cond]);
+    assert_eq!(all, [0, 0, 0, 0, 1, 1, 0xDEAD, 1]);
+    let none = [0u64; 8];
+    assert_eq!(run(WaveOp::QuadVote { all: false }, Scalar::Bool, &lanes, &[&none])[..4], [0; 4]);
+    let h = run(WaveOp::IsHelperLane, Scalar::I32, &lanes, &[]);
+    assert_eq!(h, [0, 1, 0, 0, 0, 0, 0xDEAD, 0]);
+}
