@@ -269,3 +269,76 @@ fn cs_system_values() {
     });
     assert_eq!(out[8 * 31..8 * 32], [7, 1, 1, 1, 0, 113, 15, 31]);
 }
+
+/// fp32 add, sub, mul and div of x = i - 32 and y = i/4 + 1 (IEEE round to nearest), and frem
+/// (the sign of x; a zero's sign is open under DXC's fast math, so zeros compare as numbers).
+#[test]
+fn float_arith() {
+    let out = run("float_arith", [1, 1, 1], 320);
+    for i in 0..64u32 {
+        let (x, y) = (i as f32 - 32.0, i as f32 * 0.25 + 1.0);
+        let got: Vec<f32> = out[5 * i as usize..][..5].iter().map(|w| f32::from_bits(*w)).collect();
+        assert_eq!(got[..4], [x + y, x - y, x * y, x / y], "thread {i}");
+        assert_eq!(got[4], x % y, "thread {i}: frem");
+    }
+    assert_eq!(f32::from_bits(out[5 * 6 + 4]), -1.0);
+}
+
+/// floor, ceil, round (half to even), trunc, frac and abs of x = 0.375 (i - 32), exact.
+#[test]
+fn float_rounding() {
+    let out = run("float_rounding", [1, 1, 1], 384);
+    per_thread(&out, 64, |i| {
+        let x = (i as f32 - 32.0) * 0.375;
+        [x.floor(), x.ceil(), x.round_ties_even(), x.trunc(), x - x.floor(), x.abs()].map(f)
+    });
+    assert_eq!(f32::from_bits(out[6 * 20 + 2]), -4.0);
+    assert_eq!(out[6 * 31 + 3], 0x8000_0000);
+}
+
+/// msad4 (DXC's Bfi byte shuffles and four Msad): acc.c plus |ref byte - src byte k + c| over
+/// the reference's non-zero bytes, src's bytes (0x3F, 0x2F, 0x1F, 0x0F, 0x33, 0x22, 0x11, ...).
+#[test]
+fn msad4() {
+    let out = run("msad4", [1, 1, 1], 256);
+    per_thread(&out, 64, |i| {
+        let reference = 0x1020_3040u32 + i;
+        let src = 0x0011_2233_0F1F_2F3Fu64;
+        let acc = [i, 0, 0, 1000];
+        std::array::from_fn::<u32, 4, _>(|c| {
+            (0..4).fold(acc[c], |a, k| {
+                let r = (reference >> (8 * k)) & 0xFF;
+                let s = ((src >> (8 * (k + c))) & 0xFF) as u32;
+                if r == 0 {
+                    a
+                } else {
+                    a + r.abs_diff(s)
+                }
+            })
+        })
+    });
+    assert_eq!(out[..4], [4, 86, 103, 1055]);
+}
+
+/// length, normalize, distance, cross, reflect and dot of a = (3, 4, 0) (i + 1) and b = (0,
+/// 1, i): the exact ones exactly, normalize within 2 ulps of (0.6, 0.8, 0) and length and
+/// distance within 1e-6 relative (DXC writes them as sqrt / rsqrt of a dot).
+#[test]
+fn float_vector_math() {
+    let out = run("float_vector_math", [1, 1, 1], 640);
+    for i in 0..64u32 {
+        let n = (i + 1) as f32;
+        let got: Vec<f32> = out[10 * i as usize..][..10].iter().map(|w| f32::from_bits(*w)).collect();
+        let close = |g: f32, w: f32, tol: f32| (g - w).abs() <= tol * w.abs().max(1.0);
+        assert!(close(got[0], 5.0 * n, 1e-6), "thread {i}: length {}", got[0]);
+        assert!(
+            close(got[1], 0.6, 2.0 * f32::EPSILON) && close(got[2], 0.8, 2.0 * f32::EPSILON),
+            "thread {i}: {got:?}"
+        );
+        assert_eq!(got[3], 0.0, "thread {i}");
+        let d = ((3.0 * n).powi(2) + (4.0 * n - 1.0).powi(2) + (i as f32).powi(2)).sqrt();
+        assert!(close(got[4], d, 1e-6), "thread {i}: distance {} vs {d}", got[4]);
+        let ii = i as f32;
+        assert_eq!(got[5..], [n * 4.0 * ii, -n * 3.0 * ii, n * 3.0, ii - 1.0, 4.0 * n], "thread {i}");
+    }
+}

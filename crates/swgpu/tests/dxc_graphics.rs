@@ -388,3 +388,21 @@ fn ps_depth() {
         assert_eq!(rt, (0..64).map(|i| colour(i).to_bits()).collect::<Vec<u32>>(), "{entry} colour");
     }
 }
+
+/// [earlydepthstencil]: pixels failing the depth test never run, so their UAV writes never
+/// happen. Mesa's quad.vs draws at z = 0 over a depth buffer of 0.0 in the left half (LESS
+/// fails) and 1.0 in the right: the 32 right-half pixels count themselves, mark their word and
+/// write 7; the left half keeps its colour and words.
+#[test]
+fn ps_earlydepth_uav() {
+    let cleared: Vec<u8> = (0..64u32).flat_map(|i| if i % 8 < 4 { 0f32 } else { 1.0 }.to_le_bytes()).collect();
+    let depth = Bytes::new(&cleared);
+    let mut cnt = Mem::default().with(Class::Uav, 1, vec![0; 65]);
+    let rt = draw_full_depth("ps_earlydepth_uav.ps.dxil", &[(sys::DXGI_FORMAT_R32_UINT, 4)], 0xEE, &cnt, Some(&depth))
+        .remove(0);
+    let right = |i: u32| i % 8 >= 4;
+    assert_eq!(rt, (0..64).map(|i| if right(i) { 7 } else { 0xEEEE_EEEE }).collect::<Vec<u32>>());
+    let words = cnt.take(Class::Uav, 1);
+    assert_eq!(words[0], 32);
+    assert_eq!(words[1..], (0..64).map(|i| u32::from(right(i))).collect::<Vec<u32>>()[..]);
+}

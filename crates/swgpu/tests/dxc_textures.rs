@@ -173,3 +173,28 @@ fn rwtexture2darray() {
         assert_eq!(dst.texels[0][i as usize], [3 - x, y, 2 - s, 0xABCD_0000 + (2 - s) + 16 * s], "Dst {i}");
     }
 }
+
+/// A horizontal 5-tap (1 4 6 4 1) / 16 blur of a 64x8 image through a groupshared row with a
+/// clamped 2-texel apron, one group per row: texel (x, y) = (x, y, x & 1, 1).
+#[test]
+fn image_blur() {
+    let src = Tex::new([64, 8, 1], 1, false, |_, [x, y, _]| fv([x as f32, y as f32, (x & 1) as f32, 1.0]));
+    let dst = Tex::new([64, 8, 1], 1, false, |_, _| [0xDEAD; 4]);
+    let b = Textures {
+        tex: [((Class::Srv, 0), Mutex::new(src)), ((Class::Uav, 0), Mutex::new(dst))].into(),
+        out: Mutex::new(Vec::new()),
+    };
+    run("image_blur", [1, 8, 1], &b);
+    let dst = b.tex[&(Class::Uav, 0)].lock().unwrap();
+    let weights = [1.0, 4.0, 6.0, 4.0, 1.0].map(|w: f32| w / 16.0);
+    for (x, y) in (0..8i32).flat_map(|y| (0..64).map(move |x| (x, y))) {
+        let texel = |d: i32| {
+            let sx = (x + d).clamp(0, 63);
+            [sx as f32, y as f32, (sx & 1) as f32, 1.0]
+        };
+        let want: [f32; 4] = std::array::from_fn(|c| (0..5).map(|k| weights[k] * texel(k as i32 - 2)[c]).sum());
+        assert_eq!(dst.texels[0][(64 * y + x) as usize], fv(want), "Dst[{x}, {y}]");
+    }
+    assert_eq!(dst.texels[0][0][0], f(0.375));
+    assert_eq!(dst.texels[0][63][2], f(0.75));
+}

@@ -200,7 +200,14 @@ pub struct EntryPoint {
     /// `[WaveSize(...)]` (the WaveSize tag, 11, of shader model 6.6, or the RangedWaveSize
     /// tag, 23, of 6.8); `None` when the shader runs with any wave size.
     pub wave_size: Option<WaveSize>,
+    /// The ShaderFlags tag, 0, of the entry's properties (DXIL.rst's shader flags, e.g.
+    /// [`FORCE_EARLY_DEPTH_STENCIL`]); 0 without it.
+    pub shader_flags: u64,
 }
+
+/// Shader flag 0x8 of an entry point: `[earlydepthstencil]`, the depth-stencil test runs before
+/// the pixel shader, which pixels failing it never run.
+pub const FORCE_EARLY_DEPTH_STENCIL: u64 = 0x8;
 
 /// The wave sizes an entry point may run with: `[WaveSize(n)]` (shader model 6.6: min = max =
 /// n) or `[WaveSize(min, max[, preferred])]` (6.8). Metadata: `!{i32 11, !{i32 n}}` or
@@ -469,6 +476,7 @@ impl Module {
             let mut hs = None;
             let mut ds = None;
             let mut wave_size = None;
+            let mut shader_flags = 0;
             let props = if field(4).is_some() { self.md_list(field(4))? } else { Vec::new() };
             for pair in props.chunks(2) {
                 if let [tag, value] = pair {
@@ -476,6 +484,9 @@ impl Module {
                         let t = self.md_list(*value)?;
                         let n = |i: usize| self.md_u32(t.get(i).copied().flatten());
                         num_threads = Some([n(0)?, n(1)?, n(2)?]);
+                    }
+                    if self.md_int(*tag) == Some(0) {
+                        shader_flags = self.md_int(*value).map_or(0, |f| f as u64);
                     }
                     if self.md_int(*tag) == Some(1) {
                         let t = self.md_list(*value)?;
@@ -541,6 +552,7 @@ impl Module {
                 hs,
                 ds,
                 wave_size,
+                shader_flags,
             });
         }
         Ok(DxMetadata { dxil_version, stage, model, entry_points, resources })

@@ -9,6 +9,7 @@ use super::target::{DepthStencilTarget, Target};
 use super::{input_element, Bindings, Class, DrawError, Handles};
 use crate::input_assembler::Primitive;
 use crate::raster::{self, Rect, Viewport};
+use rd3d12_shader::dxil::metadata::FORCE_EARLY_DEPTH_STENCIL;
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
 use rd3d12_shader::interp::{self, Mask, WaveEnv};
 use rd3d12_shader::interp::{EvalAt, ExecError};
@@ -120,6 +121,9 @@ pub(super) fn shade(
     let samples = st.samples;
     let per_sample = ps.per_sample;
     let passes = if per_sample { samples.len() } else { 1 };
+    // [earlydepthstencil]: the depth-stencil test (and its writes) runs before the shader, and
+    // pixels failing it never run: they become helper lanes, and the merge tests nothing more.
+    let early = depth.filter(|_| shader.entry.shader_flags & FORCE_EARLY_DEPTH_STENCIL != 0);
     // Quads in (y, x) order, each quad's fragments by place.
     quad_order(frags, quads);
     // Any covered pixel of a quad (a quad covers one at least).
@@ -183,6 +187,14 @@ pub(super) fn shade(
                     let ls = &mut wave.lanes[lane];
                     ls.frag = k;
                     ls.covered = frag.map_or(0, |f| f.coverage & only);
+                    if let (Some(d), Some(f)) = (early, frag) {
+                        let test = |s: u32| {
+                            let z = f.sample_depth[s as usize] + bias;
+                            let at = (x, y, s, layer);
+                            depth_write((d, st.depth_kind), p, &viewport, at, z, f.front_facing, call.stencil_ref)
+                        };
+                        ls.covered = bits(ls.covered & sample_mask).filter(|&s| test(s)).fold(0, |m, s| m | 1 << s);
+                    }
                     let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                     let (persp, linear, z) = match frag {
                         Some(f) => (f.persp, f.linear, f.depth),
@@ -215,7 +227,8 @@ pub(super) fn shade(
                     }
                     let ls = &wave.lanes[lane];
                     let zs = &frags[ls.frag as usize].sample_depth;
-                    merge_lane(st, ls, zs, (targets, depth), (&viewport, bias, layer, front), stats);
+                    let late = if early.is_some() { None } else { depth };
+                    merge_lane(st, ls, zs, (targets, late), (&viewport, bias, layer, front), stats);
                 }
             }
         }
