@@ -71,6 +71,9 @@ impl<'c> VertexStage<'c> {
             })
             .collect();
         let n = lanes.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
         let mut wave = VsWave {
             inputs: &self.shader.entry.inputs,
             lanes: &mut lanes,
