@@ -195,13 +195,10 @@ pub fn compare(p: CmpPred, s: Scalar, a: u64, b: u64) -> bool {
     }
 }
 
+/// Round to nearest, ties to even, keeping the sign of a zero result (-0.5 gives -0, as
+/// IEEE's roundToIntegralTiesToEven and x86's ROUNDPS do; the JIT's code uses the latter).
 fn round_half_even(x: f64) -> f64 {
-    let r = x.round();
-    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
-        r - x.signum()
-    } else {
-        r
-    }
+    x.round_ties_even()
 }
 
 /// A unary float dx.op on a value of type `s` (computed in f64; f32 and f16 results rounded
@@ -467,6 +464,8 @@ mod tests {
         assert!(!compare(CmpPred::FOlt, Scalar::F32, f(f32::NAN), f(2.0)));
         assert!(compare(CmpPred::ISlt, Scalar::I32, 0xFFFF_FFFF, 0), "-1 < 0 signed");
         assert_eq!(funary(FUnary::RoundNe, Scalar::F32, f(2.5)), f(2.0));
+        assert_eq!(funary(FUnary::RoundNe, Scalar::F32, f(-0.5)), f(-0.0), "the sign stays");
+        assert_eq!(funary(FUnary::RoundNe, Scalar::F32, f(-1.5)), f(-2.0));
         assert_eq!(minmax(MinMax::FMax, Scalar::F32, f(f32::NAN), f(1.0)), f(1.0));
         assert_eq!(iunary(IUnary::FirstbitHi, 32, 1), 31);
         assert_eq!(bfe(false, 4, 4, 0xABCD), 0xC);

@@ -2,7 +2,8 @@
 //! random programs of every operation the JIT compiles natively, over inputs that include the
 //! awkward values (NaN, infinities, signed zeros, denormals, integer extremes), with a
 //! divergent branch and phis, run in both modes at several wave widths; every output bit must
-//! agree ([`compare`]).
+//! agree ([`compare`]), NaNs counting as one (which NaN an operation on NaNs gives is not
+//! defined).
 
 use super::{with_mode, Mode};
 use crate::interp::program::Program;
@@ -63,6 +64,10 @@ impl Env for Io {
     fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()> {
         let b = match value {
             Val::Int(i) => *i,
+            // Which NaN comes out of an operation on NaNs is the hardware's choice (x86 keeps
+            // the first operand's, and a compiler may swap a product's operands); D3D defines
+            // none: every NaN is one.
+            Val::F32(f) if f.is_nan() => 0x7fc0_0000,
             Val::F32(f) => u64::from(f.to_bits()),
             Val::F64(f) => f.to_bits(),
             _ => u64::MAX,
