@@ -43,7 +43,7 @@ use crate::input_assembler::{self, Primitive, VertexBuffer};
 use crate::raster::{Rect, Viewport};
 use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
-use rd3d12_shader::interp::{ExecError, Mask, SampleMode, Val};
+use rd3d12_shader::interp::{ExecError, Mask, SampleMode};
 use rd3d12_shader::ir::Scalar;
 use std::collections::HashMap;
 
@@ -525,30 +525,45 @@ impl Handles {
     }
 }
 
-/// A shaded vertex: outputs by (signature id, row).
+/// A shaded vertex: outputs by (signature id, row), shared by the primitives that use the
+/// vertex (a clone is a reference count, not a copy of the rows).
 #[derive(Clone)]
 struct ShadedVertex {
     clip: [f32; 4],
-    outputs: Outputs,
+    outputs: std::sync::Arc<Outputs>,
 }
 
 /// A stage's outputs by (signature id, row), in the order first written: a short list (a
 /// shader writes a few rows), searched instead of hashed.
 #[derive(Clone, Default)]
-struct Outputs(Vec<((u32, u32), [Val; 4])>);
+struct Outputs(Vec<((u32, u32), [Comp; 4])>);
+
+/// One component of a stage's output: a value of the kinds a slot hands the environment,
+/// as plain data (no drop, copied by value: a vertex writes and its primitives read many).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Comp {
+    Int(u64),
+    F32(f32),
+    F64(f64),
+}
 
 impl Outputs {
+    /// Room for `rows` rows (a stage's output signature: one allocation per vertex).
+    fn with_rows(rows: usize) -> Outputs {
+        Outputs(Vec::with_capacity(rows))
+    }
+
     /// The row at (signature id, row), if written.
-    fn get(&self, at: &(u32, u32)) -> Option<&[Val; 4]> {
+    fn get(&self, at: &(u32, u32)) -> Option<&[Comp; 4]> {
         self.0.iter().find(|(k, _)| k == at).map(|(_, v)| v)
     }
 
     /// The row at `at`, unwritten components 0.
-    fn row_mut(&mut self, at: (u32, u32)) -> &mut [Val; 4] {
+    fn row_mut(&mut self, at: (u32, u32)) -> &mut [Comp; 4] {
         let i = match self.0.iter().position(|(k, _)| *k == at) {
             Some(i) => i,
             None => {
-                self.0.push((at, [Val::F32(0.0), Val::F32(0.0), Val::F32(0.0), Val::F32(0.0)]));
+                self.0.push((at, [Comp::F32(0.0); 4]));
                 self.0.len() - 1
             }
         };
@@ -559,51 +574,48 @@ impl Outputs {
 /// Input (signature id, row) of one stage ← output (signature id, row) of the stage before.
 type Link = ((u32, u32), (u32, u32));
 
-fn f32_of(v: &Val) -> f32 {
+fn f32_of(v: &Comp) -> f32 {
     match v {
-        Val::F32(f) => *f,
-        Val::F64(f) => *f as f32,
-        Val::Int(i) => f32::from_bits(*i as u32),
-        _ => 0.0,
+        Comp::F32(f) => *f,
+        Comp::F64(f) => *f as f32,
+        Comp::Int(i) => f32::from_bits(*i as u32),
     }
 }
 
 /// A stage's output value as the bits of an interpreter slot of type `s`: what the
 /// interpreter hands a per-invocation environment, bit for bit (floats widened or narrowed to
 /// the slot's type, integers masked to its width).
-fn slot_bits(v: &Val, s: Scalar) -> u64 {
+fn slot_bits(v: &Comp, s: Scalar) -> u64 {
     use rd3d12_shader::interp::alu;
     match v {
-        Val::Int(i) => s.mask(*i),
-        Val::F32(f) => match s {
+        Comp::Int(i) => s.mask(*i),
+        Comp::F32(f) => match s {
             Scalar::F64 => f64::from(*f).to_bits(),
             Scalar::F16 => u64::from(alu::f32_to_half(*f)),
             s => s.mask(u64::from(f.to_bits())),
         },
-        Val::F64(d) => match s {
+        Comp::F64(d) => match s {
             Scalar::F64 => d.to_bits(),
             Scalar::F32 | Scalar::F16 => alu::from_f64(s, *d),
             s => s.mask(d.to_bits()),
         },
-        Val::Handle(h) => u64::from(*h),
-        _ => 0,
     }
 }
 
 /// The bits of a slot of type `s` as the value a stage keeps of an output (halves as f32).
-fn slot_val(bits: u64, s: Scalar) -> Val {
+fn slot_val(bits: u64, s: Scalar) -> Comp {
     match s {
-        Scalar::F32 => Val::F32(f32::from_bits(bits as u32)),
-        Scalar::F64 => Val::F64(f64::from_bits(bits)),
-        Scalar::F16 => Val::F32(rd3d12_shader::interp::alu::half_to_f32(bits as u16)),
-        _ => Val::Int(bits),
+        Scalar::F32 => Comp::F32(f32::from_bits(bits as u32)),
+        Scalar::F64 => Comp::F64(f64::from_bits(bits)),
+        Scalar::F16 => Comp::F32(rd3d12_shader::interp::alu::half_to_f32(bits as u16)),
+        _ => Comp::Int(bits),
     }
 }
 
-fn bits_of(v: &Val) -> u32 {
+fn bits_of(v: &Comp) -> u32 {
     match v {
-        Val::F32(f) => f.to_bits(),
-        Val::Int(i) => *i as u32,
+        Comp::F32(f) => f.to_bits(),
+        Comp::Int(i) => *i as u32,
         other => f32_of(other).to_bits(),
     }
 }

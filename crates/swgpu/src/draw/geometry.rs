@@ -214,7 +214,7 @@ impl<'b> GsStage<'b> {
                             .position
                             .and_then(|p| outputs.get(&(p, 0)))
                             .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
-                        shaded.push(ShadedVertex { clip, outputs });
+                        shaded.push(ShadedVertex { clip, outputs: std::sync::Arc::new(outputs) });
                     }
                     Some(_) => {}
                     None => order.push(u32::MAX),

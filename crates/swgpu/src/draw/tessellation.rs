@@ -23,12 +23,14 @@
 //! its own clamping, rounding and culling (a factor ≤ 0 or NaN drops the patch).
 
 use super::{f32_of, input_element, lane_val, link_stages, slot_bits, slot_val, store_lane};
-use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader};
+use super::{
+    Bindings, Class, Comp, DrawError, DrawStats, Handles, Link, Outputs, RasterPrimitive, ShadedVertex, Shader,
+};
 use crate::input_assembler::Primitive;
 use crate::tessellator::{self, Domain, OutputPrimitive, Partitioning};
 use rd3d12_shader::dxil::{Function, HsState};
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
-use rd3d12_shader::interp::{self, ExecError, Mask, Val, WaveEnv};
+use rd3d12_shader::interp::{self, ExecError, Mask, WaveEnv};
 use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
 use rd3d12_shader::ir::Scalar;
 
@@ -191,7 +193,7 @@ impl<'b> TessStage<'b> {
                     .position
                     .and_then(|s| lane.outputs.get(&(s, 0)))
                     .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
-                shaded.push(ShadedVertex { clip, outputs: lane.outputs });
+                shaded.push(ShadedVertex { clip, outputs: std::sync::Arc::new(lane.outputs) });
             }
         }
         let per = tessellator::vertices_per_primitive(self.domain, self.output);
@@ -215,13 +217,13 @@ fn linked_input<'o>(
     point: impl Fn(usize) -> Option<&'o Outputs>,
     (sig, row, col): (u32, u32, u8),
     vertex: Option<u32>,
-) -> Result<Val, ExecError> {
+) -> Result<Comp, ExecError> {
     let e = input_element(inputs, sig)?;
     let value = links
         .iter()
         .find(|(k, _)| *k == (sig, row))
         .and_then(|(_, from)| point(vertex.unwrap_or(0) as usize)?.get(from))
-        .map(|v| v[col as usize & 3].clone());
+        .map(|v| v[col as usize & 3]);
     Ok(value.unwrap_or_else(|| lane_val(0, e.component)))
 }
 
@@ -271,7 +273,7 @@ impl WaveEnv for HsWave<'_> {
             let v = linked_input(
                 self.inputs,
                 self.links,
-                |i| verts.get(i).map(|v| &v.outputs),
+                |i| verts.get(i).map(|v| &*v.outputs),
                 at,
                 vertex.map(|v| v[l] as u32),
             )?;
@@ -296,7 +298,7 @@ impl WaveEnv for HsWave<'_> {
         let (sig, row, col) = at;
         for l in lanes(m) {
             let v = self.control_points.get(index[l] as u32 as usize).and_then(|cp| cp.get(&(sig, row)));
-            out[l] = slot_bits(v.map_or(&Val::F32(0.0), |v| &v[col as usize & 3]), s);
+            out[l] = slot_bits(v.map_or(&Comp::F32(0.0), |v| &v[col as usize & 3]), s);
         }
         Ok(())
     }
@@ -371,7 +373,7 @@ impl WaveEnv for DsWave<'_> {
             .iter()
             .find(|(k, _)| *k == (sig, row))
             .and_then(|(_, from)| self.patch_constants.get(from))
-            .map_or(&Val::F32(0.0), |v| &v[col as usize & 3]);
+            .map_or(&Comp::F32(0.0), |v| &v[col as usize & 3]);
         let bits = slot_bits(value, s);
         lanes(m).for_each(|l| out[l] = bits);
         Ok(())

@@ -3,13 +3,13 @@
 //! [`VS_WAVE`] lanes.
 
 use super::{
-    f32_of, slot_bits, slot_val, Bindings, Class, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader,
+    f32_of, slot_bits, slot_val, Bindings, Class, Comp, DrawCall, DrawError, Handles, Outputs, ShadedVertex, Shader,
 };
 use crate::input_assembler;
 use rd3d12_core::pipeline::InputElement;
 use rd3d12_shader::dxil::Function;
 use rd3d12_shader::interp::env::{lanes, At, GatherReq, LodReq, SampleReq};
-use rd3d12_shader::interp::{self, ExecError, Mask, Val, WaveEnv};
+use rd3d12_shader::interp::{self, ExecError, Mask, WaveEnv};
 use rd3d12_shader::ir::interface::{ComponentType, SemanticKind, SignatureElement};
 use rd3d12_shader::ir::Scalar;
 
@@ -50,6 +50,8 @@ impl<'c> VertexStage<'c> {
     pub(super) fn shade(&self, vs: &[u32], instance: u32) -> Result<Vec<ShadedVertex>, DrawError> {
         let call = self.call;
         let p = call.pipeline;
+        // The rows the shader can write: each vertex's outputs in one allocation.
+        let rows = call.vs.entry.outputs.iter().map(|e| e.rows.max(1) as usize).sum();
         let mut lanes: Vec<VsLane> = vs
             .iter()
             .map(|&v| {
@@ -66,7 +68,7 @@ impl<'c> VertexStage<'c> {
                     // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start
                     // locations (which only choose the vertex data fetched).
                     vertex_id: v.wrapping_sub(call.vertex_id_base),
-                    outputs: Outputs::default(),
+                    outputs: Outputs::with_rows(rows),
                 }
             })
             .collect();
@@ -91,7 +93,7 @@ impl<'c> VertexStage<'c> {
                     .position
                     .and_then(|s| lane.outputs.get(&(s, 0)))
                     .map_or([0.0; 4], |p| [0, 1, 2, 3].map(|c| f32_of(&p[c])));
-                ShadedVertex { clip: pos, outputs: lane.outputs }
+                ShadedVertex { clip: pos, outputs: std::sync::Arc::new(lane.outputs) }
             })
             .collect())
     }
@@ -122,10 +124,10 @@ struct VsWave<'b> {
     bindings: &'b dyn Bindings,
 }
 
-pub(super) fn lane_val(bits: u32, component: ComponentType) -> Val {
+pub(super) fn lane_val(bits: u32, component: ComponentType) -> Comp {
     match component {
-        ComponentType::F16 | ComponentType::F32 => Val::F32(f32::from_bits(bits)),
-        _ => Val::Int(u64::from(bits)),
+        ComponentType::F16 | ComponentType::F32 => Comp::F32(f32::from_bits(bits)),
+        _ => Comp::Int(u64::from(bits)),
     }
 }
 
@@ -135,8 +137,8 @@ pub(super) fn input_element(inputs: &[SignatureElement], sig: u32) -> Result<&Si
 }
 
 /// Component `col` of the output at (signature id, row); unwritten components read 0.
-pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Val) {
-    outputs.row_mut(at)[col as usize & 3] = value.clone();
+pub(super) fn store_lane(outputs: &mut Outputs, at: (u32, u32), col: u8, value: &Comp) {
+    outputs.row_mut(at)[col as usize & 3] = *value;
 }
 
 impl VsWave<'_> {
