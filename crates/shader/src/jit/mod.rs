@@ -118,8 +118,9 @@ impl Cache {
                 Ok(c) => {
                     if log() {
                         eprintln!(
-                            "rd3d12: jit {} (width {width}): {} instructions native, {} through the interpreter {:?}, {:.2} ms",
+                            "rd3d12: jit {} (width {width}, {} slots): {} instructions native, {} through the interpreter {:?}, {:.2} ms",
                             p.ir.name,
+                            p.slots,
                             c.native,
                             c.called,
                             c.called_ops,
