@@ -241,7 +241,7 @@ impl Gen<'_> {
             }
             8 => {
                 use FUnary::*;
-                let ops = [FAbs, Saturate, Sqrt, RoundNe, RoundNi, RoundPi, RoundZ];
+                let ops = [FAbs, Saturate, Sqrt, Rsqrt, Frc, RoundNe, RoundNi, RoundPi, RoundZ];
                 let op = ops[self.next() as usize % ops.len()];
                 let a = self.pick(2);
                 self.emit(Op::Dx(Dx::FUnary(op)), vec![a], 2);

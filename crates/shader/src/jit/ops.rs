@@ -89,7 +89,7 @@ pub(crate) fn native(i: &XInst) -> bool {
         Op::Dx(dx) => match dx {
             Dx::FUnary(op) => {
                 use FUnary::*;
-                matches!(op, FAbs | Saturate | Sqrt | RoundNe | RoundNi | RoundPi | RoundZ)
+                matches!(op, FAbs | Saturate | Sqrt | Rsqrt | Frc | RoundNe | RoundNi | RoundPi | RoundZ)
                     && d == Some(K::F)
                     && all(1, K::F)
             }
@@ -380,6 +380,36 @@ impl<'a> Seg<'a, '_> {
                             let t = b.ins().bitselect(gt, one, t);
                             let nan = b.ins().fcmp(FloatCC::Unordered, f, f);
                             b.ins().bitselect(nan, zero, t)
+                        })
+                    }
+                    FUnary::Rsqrt | FUnary::Frc => {
+                        // As alu: in f64, rounded once to f32 (1 / sqrt(x); x - floor(x)).
+                        let one = self.b.ins().f64const(1.0);
+                        let one = self.b.ins().splat(types::F64X2, one);
+                        let swap = self.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(
+                            &[8u8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7][..],
+                        ));
+                        let join = self.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(
+                            &[0u8, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23][..],
+                        ));
+                        self.imap(&[x], |b, v| {
+                            let f = b.ins().bitcast(types::F32X4, le(), v[0]);
+                            let bytes = b.ins().bitcast(types::I8X16, le(), f);
+                            let high = b.ins().shuffle(bytes, bytes, swap);
+                            let high = b.ins().bitcast(types::F32X4, le(), high);
+                            let halves = [b.ins().fvpromote_low(f), b.ins().fvpromote_low(high)].map(|d| {
+                                let r = if op == FUnary::Rsqrt {
+                                    let s = b.ins().sqrt(d);
+                                    b.ins().fdiv(one, s)
+                                } else {
+                                    let fl = b.ins().floor(d);
+                                    b.ins().fsub(d, fl)
+                                };
+                                let r = b.ins().fvdemote(r);
+                                b.ins().bitcast(types::I8X16, le(), r)
+                            });
+                            let r = b.ins().shuffle(halves[0], halves[1], join);
+                            b.ins().bitcast(V, le(), r)
                         })
                     }
                     _ => self.fmap(&[x], |b, v| match op {
