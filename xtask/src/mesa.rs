@@ -63,10 +63,15 @@ fn egl_program(exe: &Path, libs: Option<&Path>) -> Result<(), String> {
 /// atomic counter, integer target, float targets, storage buffer, image atomics and transform
 /// feedback capture printed as numbers; gl_desktop: desktop OpenGL 4.2 core, 66 lines) prints on
 /// llvmpipe and on d3d12 over rd3d12 must be equal, and there must be at least `lines` of them.
-fn scenes_equal(exe: &Path, libs: &Path, lines: usize) -> Result<(), String> {
+/// `shader`: the RD3D12_SHADER rd3d12 runs under (`None`: the default, the JIT).
+fn scenes_equal(exe: &Path, libs: &Path, lines: usize, shader: Option<&str>) -> Result<(), String> {
     let name = exe.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let hashes = |libs: Option<&Path>| -> Result<Vec<(String, String)>, String> {
-        let (out, _) = output(&mut gl(exe, libs))?;
+        let mut c = gl(exe, libs);
+        if let (Some(_), Some(s)) = (libs, shader) {
+            c.env("RD3D12_SHADER", s);
+        }
+        let (out, _) = output(&mut c)?;
         Ok(out
             .lines()
             .filter_map(|l| {
@@ -215,7 +220,12 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
         if ok {
             step(
                 &format!("mesa: {name} scenes on d3d12 over rd3d12 equal llvmpipe's pixels"),
-                scenes_equal(&exe, &libs, lines),
+                scenes_equal(&exe, &libs, lines, None),
+            );
+            // The interpreter, the JIT's oracle, on the same scenes.
+            step(
+                &format!("mesa: {name} scenes on d3d12 over rd3d12 (RD3D12_SHADER=interp) equal llvmpipe's pixels"),
+                scenes_equal(&exe, &libs, lines, Some("interp")),
             );
         }
     }

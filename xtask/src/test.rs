@@ -173,6 +173,12 @@ pub fn run_all(quick: bool) -> Result<(), String> {
 
     step("regenerated bindings equal the committed ones", crate::gen::run(true));
     step("cargo test --workspace", run(cargo().args(["test", "--workspace"])));
+    // Shaders run under the JIT by default; the software GPU's and the runtime's tests again
+    // under the interpreter alone, the JIT's oracle (rd3d12-shader's tests compare the two).
+    step(
+        "cargo test -p rd3d12-swgpu -p rd3d12 under RD3D12_SHADER=interp",
+        run(cargo().args(["test", "-p", "rd3d12-swgpu", "-p", "rd3d12"]).env("RD3D12_SHADER", "interp")),
+    );
     step(
         "cargo build -p rd3d12-capi -p rd3d12-dxcore",
         run(cargo().args(["build", "-p", "rd3d12-capi", "-p", "rd3d12-dxcore"])),
