@@ -52,11 +52,30 @@ thread_local! {
     static FORCED: Cell<Option<Mode>> = const { Cell::new(None) };
 }
 
-/// The mode `RD3D12_SHADER` asks for (read once), unless [`with_mode`] overrides it on this
-/// thread.
+/// [`set_process_mode`]'s choice: 0 none, 1 the interpreter, 2 the JIT.
+static PROCESS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Every thread's mode from now on (`None`: `RD3D12_SHADER`'s again), for benchmarks that
+/// compare the two in one run across worker threads; [`with_mode`] still wins on its thread.
+pub fn set_process_mode(m: Option<Mode>) {
+    let v = match m {
+        None => 0,
+        Some(Mode::Interp) => 1,
+        Some(Mode::Jit) => 2,
+    };
+    PROCESS.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The mode `RD3D12_SHADER` asks for (read once), unless [`set_process_mode`] or, on this
+/// thread, [`with_mode`] overrides it.
 pub fn mode() -> Mode {
     if let Some(m) = FORCED.with(Cell::get) {
         return m;
+    }
+    match PROCESS.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => return Mode::Interp,
+        2 => return Mode::Jit,
+        _ => {}
     }
     static ENV: OnceLock<Mode> = OnceLock::new();
     *ENV.get_or_init(|| match std::env::var("RD3D12_SHADER").as_deref() {
