@@ -4,6 +4,8 @@
 //! the HLSL (the header's formulas, evaluated here; its examples checked as spot values).
 //! Outputs start as 0xDEAD words so that a missed store shows.
 
+mod common;
+
 use rd3d12_shader::dxil::{self, Program};
 use rd3d12_shader::interp::alu::{f32_to_half, half_to_f32};
 use rd3d12_shader::interp::{self, Env, ExecError, SampleMode, Val};
@@ -299,59 +301,17 @@ fn quad_any_all() {
 /// Quad word 1 store are discarded.
 #[test]
 fn is_helper_lane() {
-    use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
-    use rd3d12_swgpu::draw::{draw, Bytes, DrawCall, Shader, Target, Workers};
-    use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
-    use rd3d12_swgpu::raster::Viewport;
+    use rd3d12_swgpu::draw::{draw, Bytes, Target, Workers};
     use rd3d12_sys as sys;
     struct Nothing;
     impl Bindings for Nothing {}
-    let vs = {
-        let path = format!("{}/../../tests/fixtures/dxil/quad.vs.dxil", env!("CARGO_MANIFEST_DIR"));
-        dxil::parse(&std::fs::read(path).unwrap()).unwrap()
-    };
+    let vs = common::quad::vs();
     let ps = program("is_helper_lane.ps.dxil");
-    let ins = &vs.dx.entry_points[0].inputs;
-    let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
-        semantic_name: Some(ins[i].name.clone()),
-        semantic_index: ins[i].semantic_indices[0],
-        format: format.0,
-        input_slot: 0,
-        aligned_byte_offset: offset,
-        slot_class: 0,
-        instance_step_rate: 0,
-    };
-    let mut p = PipelineDesc::new(PipelineKind::Graphics);
-    p.input_layout =
-        vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
-    p.rasterizer.cull = 1;
-    p.depth_stencil.depth_enable = false;
-    p.num_render_targets = 1;
+    let p = common::quad::pipeline(&vs, 1);
     // Pixel coordinates (0.2, 0.2), (0.9, 0.2), (0.2, 0.9): x + y <= 1.1 holds (0.5, 0.5) only.
     let clip = |x: f32, y: f32| [x / 4.0 - 1.0, 1.0 - y / 4.0];
-    let tri = [clip(0.2, 0.2), clip(0.9, 0.2), clip(0.2, 0.9)];
-    let vb: Vec<u8> =
-        tri.iter().flat_map(|v| [v[0], v[1], 1.0, 1.0, 1.0, 1.0]).flat_map(|f: f32| f.to_le_bytes()).collect();
-    let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-        tess: None,
-        gs: None,
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-        pipeline: &p,
-        topology: Topology::TriangleList,
-        vertices: vec![0, 1, 2],
-        cut: None,
-        vertex_id_base: 0,
-        instances: 1,
-        start_instance: 0,
-        vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-        viewports: vec![Viewport { x: 0.0, y: 0.0, width: 8.0, height: 8.0, min_depth: 0.0, max_depth: 1.0 }],
-        scissors: Vec::new(),
-        blend_factor: [0.0; 4],
-        stencil_ref: 0,
-        sample_positions: None,
-        workers: Workers::serial(),
-    };
+    let vb = common::quad::vertices(&[clip(0.2, 0.2), clip(0.9, 0.2), clip(0.2, 0.9)]);
+    let call = common::quad::call(&vs, &ps, &p, &vb, 8.0, Workers::serial());
     let rt = Bytes::new(&[0xEE; 8 * 8 * 4]);
     let mut targets = [Some(Target {
         data: &rt,

@@ -40,45 +40,10 @@ fn draw_full_depth(
 ) -> Vec<Vec<u32>> {
     let vs = program("quad.vs.dxil");
     let ps = program(&format!("dxc/{ps}"));
-    let ins = &vs.dx.entry_points[0].inputs;
-    let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
-        semantic_name: Some(ins[i].name.clone()),
-        semantic_index: ins[i].semantic_indices[0],
-        format: format.0,
-        input_slot: 0,
-        aligned_byte_offset: offset,
-        slot_class: 0,
-        instance_step_rate: 0,
-    };
-    let mut p = PipelineDesc::new(PipelineKind::Graphics);
-    p.input_layout =
-        vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
-    p.rasterizer.cull = 1;
+    let mut p = common::quad::pipeline(&vs, formats.len() as u32);
     p.depth_stencil.depth_enable = depth.is_some();
-    p.num_render_targets = formats.len() as u32;
-    let tri = [[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]];
-    let vb: Vec<u8> =
-        tri.iter().flat_map(|v| [v[0], v[1], 1.0, 1.0, 1.0, 1.0]).flat_map(|f: f32| f.to_le_bytes()).collect();
-    let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-        tess: None,
-        gs: None,
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-        pipeline: &p,
-        topology: Topology::TriangleList,
-        vertices: vec![0, 1, 2],
-        cut: None,
-        vertex_id_base: 0,
-        instances: 1,
-        start_instance: 0,
-        vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-        viewports: vec![Viewport { x: 0.0, y: 0.0, width: 8.0, height: 8.0, min_depth: 0.0, max_depth: 1.0 }],
-        scissors: Vec::new(),
-        blend_factor: [0.0; 4],
-        stencil_ref: 0,
-        sample_positions: None,
-        workers: Workers::serial(),
-    };
+    let vb = common::quad::vertices(&[[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]]);
+    let call = common::quad::call(&vs, &ps, &p, &vb, 8.0, Workers::serial());
     let memory: Vec<Vec<u8>> = formats.iter().map(|(_, n)| vec![fill; 64 * n]).collect();
     let bytes: Vec<Bytes> = memory.iter().map(|m| Bytes::new(m)).collect();
     let mut targets: Vec<Option<Target<'_>>> = formats

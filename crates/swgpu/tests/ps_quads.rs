@@ -5,10 +5,9 @@
 //! check that each quad's lanes read only their own quad, with helper lanes (pixels of a quad
 //! outside the triangle) taking part in derivatives and quad reads but writing nothing.
 
-use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
-use rd3d12_swgpu::draw::{draw, Bindings, Bytes, DrawCall, Shader, Target, Workers};
-use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
-use rd3d12_swgpu::raster::Viewport;
+mod common;
+
+use rd3d12_swgpu::draw::{draw, Bindings, Bytes, Target, Workers};
 use rd3d12_sys as sys;
 
 struct Nothing;
@@ -24,45 +23,10 @@ const W: u32 = 8;
 /// Draws the triangle `tri` (clip-space x, y) over the 8x8 targets; returns both targets as
 /// 64 pixels of 4 floats (NaN where nothing was written).
 fn run(tri: [[f32; 2]; 3], workers: Workers) -> [Vec<[f32; 4]>; 2] {
-    let (vs, ps) = (fixture("quad.vs.dxil"), fixture("ps_derivatives.ps.dxil"));
-    let ins = &vs.dx.entry_points[0].inputs;
-    let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
-        semantic_name: Some(ins[i].name.clone()),
-        semantic_index: ins[i].semantic_indices[0],
-        format: format.0,
-        input_slot: 0,
-        aligned_byte_offset: offset,
-        slot_class: 0,
-        instance_step_rate: 0,
-    };
-    let mut p = PipelineDesc::new(PipelineKind::Graphics);
-    p.input_layout =
-        vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
-    p.rasterizer.cull = 1;
-    p.depth_stencil.depth_enable = false;
-    p.num_render_targets = 2;
-    let vb: Vec<u8> =
-        tri.iter().flat_map(|v| [v[0], v[1], 1.0, 1.0, 1.0, 1.0]).flat_map(|f: f32| f.to_le_bytes()).collect();
-    let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
-        tess: None,
-        gs: None,
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
-        pipeline: &p,
-        topology: Topology::TriangleList,
-        vertices: vec![0, 1, 2],
-        cut: None,
-        vertex_id_base: 0,
-        instances: 1,
-        start_instance: 0,
-        vertex_buffers: vec![Some(VertexBuffer { data: &vb, stride: 24 })],
-        viewports: vec![Viewport { x: 0.0, y: 0.0, width: W as f32, height: W as f32, min_depth: 0.0, max_depth: 1.0 }],
-        scissors: Vec::new(),
-        blend_factor: [0.0; 4],
-        stencil_ref: 0,
-        sample_positions: None,
-        workers,
-    };
+    let (vs, ps) = (common::quad::vs(), fixture("ps_derivatives.ps.dxil"));
+    let p = common::quad::pipeline(&vs, 2);
+    let vb = common::quad::vertices(&tri);
+    let call = common::quad::call(&vs, &ps, &p, &vb, W as f32, workers);
     let nan: Vec<u8> = (0..W * W * 4).flat_map(|_| f32::NAN.to_le_bytes()).collect();
     let rts = [Bytes::new(&nan), Bytes::new(&nan)];
     let target = |b| Target {

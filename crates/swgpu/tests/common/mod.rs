@@ -172,3 +172,77 @@ pub fn run(name: &str, groups: [u32; 3], mem: &Mem) {
 pub fn floats(n: usize, f: impl Fn(usize) -> f32) -> Vec<u32> {
     (0..n).map(|i| f(i).to_bits()).collect()
 }
+
+/// Mesa's quad.vs (float2 position, float4 colour) as the vertex stage of a draw test.
+pub mod quad {
+    use rd3d12_core::pipeline::{InputElement, PipelineDesc, PipelineKind};
+    use rd3d12_shader::dxil::Program;
+    use rd3d12_swgpu::draw::{DrawCall, Shader, Workers};
+    use rd3d12_swgpu::input_assembler::{Topology, VertexBuffer};
+    use rd3d12_swgpu::raster::Viewport;
+    use rd3d12_sys as sys;
+
+    /// quad.vs itself.
+    pub fn vs() -> Program {
+        let path = format!("{}/../../tests/fixtures/dxil/quad.vs.dxil", env!("CARGO_MANIFEST_DIR"));
+        rd3d12_shader::dxil::parse(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    /// A graphics pipeline for quad.vs: its input layout (position at 0, colour at 8 of a
+    /// 24-byte vertex), no culling, no depth, `targets` render targets.
+    pub fn pipeline(vs: &Program, targets: u32) -> PipelineDesc {
+        let ins = &vs.dx.entry_points[0].inputs;
+        let element = |i: usize, format: sys::DXGI_FORMAT, offset: u32| InputElement {
+            semantic_name: Some(ins[i].name.clone()),
+            semantic_index: ins[i].semantic_indices[0],
+            format: format.0,
+            input_slot: 0,
+            aligned_byte_offset: offset,
+            slot_class: 0,
+            instance_step_rate: 0,
+        };
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.input_layout =
+            vec![element(0, sys::DXGI_FORMAT_R32G32_FLOAT, 0), element(1, sys::DXGI_FORMAT_R32G32B32A32_FLOAT, 8)];
+        p.rasterizer.cull = 1;
+        p.depth_stencil.depth_enable = false;
+        p.num_render_targets = targets;
+        p
+    }
+
+    /// The vertex buffer of triangle `tri` (clip-space x, y; colour white).
+    pub fn vertices(tri: &[[f32; 2]; 3]) -> Vec<u8> {
+        tri.iter().flat_map(|v| [v[0], v[1], 1.0, 1.0, 1.0, 1.0]).flat_map(|f: f32| f.to_le_bytes()).collect()
+    }
+
+    /// One triangle of `vb` through quad.vs and `ps` over a `size` x `size` viewport.
+    pub fn call<'a>(
+        vs: &'a Program,
+        ps: &'a Program,
+        p: &'a PipelineDesc,
+        vb: &'a dyn rd3d12_swgpu::bytes::ReadBytes,
+        size: f32,
+        workers: Workers<'a>,
+    ) -> DrawCall<'a> {
+        DrawCall {
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            tess: None,
+            gs: None,
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            pipeline: p,
+            topology: Topology::TriangleList,
+            vertices: vec![0, 1, 2],
+            cut: None,
+            vertex_id_base: 0,
+            instances: 1,
+            start_instance: 0,
+            vertex_buffers: vec![Some(VertexBuffer { data: vb, stride: 24 })],
+            viewports: vec![Viewport { x: 0.0, y: 0.0, width: size, height: size, min_depth: 0.0, max_depth: 1.0 }],
+            scissors: Vec::new(),
+            blend_factor: [0.0; 4],
+            stencil_ref: 0,
+            sample_positions: None,
+            workers,
+        }
+    }
+}
