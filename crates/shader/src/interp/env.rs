@@ -9,10 +9,11 @@
 //! once for each set of lanes that agree. Values are the bits of a register slot of the given
 //! [`Scalar`] type (floats as their own width's bits); resource data are 32-bit words.
 //!
-//! [`PerLane`] runs a wave over one [`Env`] per lane (the per-invocation interface the
-//! geometry, hull and domain stages and the tests implement); the pixel, vertex and compute
-//! stages implement [`WaveEnv`] themselves, over the whole wave. The JIT's call table will be
-//! this interface.
+//! Every pipeline stage of swgpu implements [`WaveEnv`] over its whole wave; [`PerLane`] runs
+//! a wave over one [`Env`] per lane (the per-invocation interface the tests implement). The
+//! JIT reaches the pipeline through this interface too: its call table (`crate::jit`) runs an
+//! instruction's interpreter code, which calls these methods, or calls `load_input` /
+//! `store_output` straight on the wave's register rows.
 
 use super::{bits_of, val_of, Env, EvalAt, ExecError, SampleMode, R};
 use crate::ir::Scalar;
