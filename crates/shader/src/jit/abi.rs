@@ -6,11 +6,12 @@
 //!   [`exec_one`] (`extern "C" fn(ctx, block, inst, mask_lo, mask_hi) -> u32`) and
 //!   [`check_one`] (`extern "C" fn(ctx, steps) -> u32`) and [`io_one`] (a signature input
 //!   or output straight between the environment and a register row), the only functions
-//!   generated code calls, then the state array (two `u64`s of lanes per segment: those waiting to run it on
-//!   entry, those parked at a group barrier before it on return) and the wave's step counts;
+//!   generated code calls, then the state array (two `u64`s of lanes per segment: those
+//!   waiting to run it on entry, those parked at a group barrier before it on return) and the
+//!   wave's step counts;
 //! * `regs` is the wave's register file, `slots * width` `u64`s, which the code reads and
 //!   writes only at offsets below that (every slot it names was checked against the
-//!   program's slot count when it was compiled, and [`run_segment`] checks the wave's width
+//!   program's slot count when it was compiled, and [`run`] checks the wave's width
 //!   and register file before calling);
 //! * it returns 0 when no lane has anything left to run, `u32::MAX` when an instruction or
 //!   the deadline failed (the error in `ctx`), `u32::MAX - 1` when lanes reached

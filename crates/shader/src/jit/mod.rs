@@ -1,28 +1,35 @@
-//! The JIT back end: IR blocks compiled to native SIMD code with Cranelift.
+//! The JIT back end: IR programs compiled to native SIMD code with Cranelift.
 //!
 //! A compiled [`Code`] belongs to one [`Program`] and one wave width W (4, 8, 16, 32, 64 or
-//! 128 lanes: [`width_for`]). Each block of the program (each piece between group barriers)
-//! becomes one native function that runs the block's instructions for every lane of a mask at
-//! once, over the interpreter's own register file (slot `s` of lane `l` at `s * W + l`, raw
-//! bits in a `u64`): 32-bit values (`i1`, `i32`, `float`) are computed four lanes to a 128-bit
-//! vector, results written back under the mask with bitselects, so lanes outside the mask keep
-//! their values. Values used only later in the same block stay in registers; the others are
-//! stored for the blocks, branches and phi copies that read them.
+//! 128 lanes: [`width_for`]): one native function that runs the whole wave, until every lane
+//! has returned or waits at a group barrier, over the interpreter's own register file (slot
+//! `s` of lane `l` at `s * W + l`, raw bits in a `u64`). Divergent lanes are scheduled as the
+//! interpreter schedules them (a pending mask per segment — a block, split after group
+//! barriers — and the first pending one in the structured order runs next), so lanes meet at
+//! the same places and wave operations see the same lanes. 32-bit values (`i1`, `i32`,
+//! `float`) are computed four lanes to a 128-bit vector and written back under the mask with
+//! bitselects, so lanes outside it keep their values; values used only later in the same
+//! segment stay in registers, the others are stored for the segments, branches and phi
+//! copies that read them. The step budget and the deadline are looked at every
+//! `DEADLINE_EVERY` steps of the wave.
 //!
 //! What the JIT does not compile natively (resource operations, memory, wave operations,
 //! 64- and 16-bit arithmetic, transcendental functions, ...) runs through the interpreter's
 //! own implementation of that one instruction (`Wave::exec`, called back through the small
-//! `extern "C"` table of [`abi`]): same registers, same semantics, no conversion. The
-//! interpreter keeps the scheduling of divergent lanes, branches, phi copies, the step
-//! budget and the deadline; a block's native code is what [`crate::interp::Wave`] runs in
-//! place of interpreting it.
+//! `extern "C"` table of `abi`): same registers, same semantics, no conversion; signature
+//! inputs and outputs at constant places go straight between the [`crate::interp::WaveEnv`]
+//! and the register row.
 //!
 //! `RD3D12_SHADER=interp|jit` (default `jit`) chooses; [`with_mode`] overrides it for the
-//! calling thread (tests run both and compare). A program the JIT cannot compile runs in
-//! the interpreter, with a one-time warning naming why.
+//! calling thread and [`set_process_mode`] for every thread (tests and benchmarks run both
+//! and compare). A program the JIT cannot compile runs in the interpreter, with a one-time
+//! warning naming why. `RD3D12_JIT_LOG=1|2` reports each compiled program.
 //!
-//! Files: `lower` (IR → Cranelift, safe code), `abi` (the only unsafe code of the crate: the
-//! compiled functions' calling convention, the call table, ownership of the code memory).
+//! Files: `lower` (the program's function: segments, dispatcher, terminators, phi copies,
+//! register traffic), `ops` (which instructions are native, and their vector code), `abi`
+//! (the only unsafe code of the crate: the compiled function's calling convention, the call
+//! table, ownership of the code memory), [`differential`] (the JIT against the interpreter,
+//! for the tests and the `jit` fuzz target).
 
 mod abi;
 pub mod differential;
