@@ -45,7 +45,6 @@ use rd3d12_core::pipeline::PipelineDesc;
 use rd3d12_shader::dxil::{EntryPoint, Function, Module};
 use rd3d12_shader::interp::{ExecError, Mask, SampleMode};
 use rd3d12_shader::ir::Scalar;
-use std::collections::HashMap;
 
 mod stream_output;
 pub use stream_output::SoBuffer;
@@ -94,6 +93,21 @@ pub trait Bindings: Sync {
         _compare: Option<f32>,
     ) -> [f32; 4] {
         [0.0; 4]
+    }
+    /// [`Bindings::sample`] for each lane `l` of `m`, with `reqs[l]`, into `out[l]`: one
+    /// call per wave, so an implementation finds the texture and the sampler once.
+    fn sample_lanes(
+        &self,
+        texture: (u32, u32),
+        sampler: (u32, u32),
+        m: Mask,
+        reqs: &[rd3d12_shader::interp::env::SampleReq],
+        out: &mut [[f32; 4]],
+    ) {
+        for_lanes(m, |l| {
+            let q = &reqs[l];
+            out[l] = self.sample(texture, sampler, q.coords, q.offset, q.mode, q.compare);
+        });
     }
     /// A texel of the SRV (TextureLoad), as four 32-bit lanes; unbound reads 0.
     fn load(&self, _texture: (u32, u32), _mip: u32, _coords: [i32; 3]) -> [u32; 4] {
@@ -215,11 +229,7 @@ macro_rules! wave_resource_ops {
             out: &mut [[f32; 4]],
         ) -> Result<(), ExecError> {
             let (tr, sr) = self.handles.srv_sampler(t, s, "sample")?;
-            let bindings = self.bindings;
-            $crate::draw::for_lanes(m, |l| {
-                let q = &reqs[l];
-                out[l] = bindings.sample(tr, sr, q.coords, q.offset, q.mode, q.compare);
-            });
+            self.bindings.sample_lanes(tr, sr, m, reqs, out);
             Ok(())
         }
         fn gather(
@@ -725,32 +735,37 @@ pub fn draw(
                 (None, None, None) => &[],
             }
         };
-        // Each vertex once per instance, in the order the primitives first use them: shaded
-        // in waves of that order's next vertices when a primitive needs one not shaded yet.
+        // Each vertex once per instance, in the order the primitives first use them, shaded
+        // in waves of that order's consecutive vertices: the waves a serial walk would make,
+        // shading the next wave when a primitive needs a vertex not shaded yet, since that
+        // vertex is always the next of the order. The waves run on the workers ahead of the
+        // primitives (D3D orders no vertex shader invocations, UAV writes included).
         let mut order: Vec<u32> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut place = vertex::Places::default();
         for prim_id in 0..count {
-            order.extend(ids_of(prim_id).iter().filter(|&&v| seen.insert(v)));
+            for &v in ids_of(prim_id) {
+                if place.insert(v, order.len() as u32) {
+                    order.push(v);
+                }
+            }
         }
+        let waves: Vec<&[u32]> = order.chunks(vertex::VS_WAVE).collect();
         for instance in 0..call.instances {
-            let mut cache: HashMap<u32, ShadedVertex> = HashMap::new();
-            let mut next = 0;
+            // The vertices shaded, by place in `order`, up to the first wave that failed.
+            let (shaded, failed) = vs.shade_waves(&waves, instance);
+            stats.vertices_shaded += shaded.len() as u64;
             for prim_id in 0..count {
                 let ids = ids_of(prim_id);
                 if ids.is_empty() {
                     continue;
                 }
-                let mut verts = Vec::with_capacity(3);
+                let mut verts = Vec::with_capacity(ids.len());
                 for &v in ids {
-                    if !cache.contains_key(&v) {
-                        let wave = &order[next..(next + vertex::VS_WAVE).min(order.len())];
-                        next += wave.len();
-                        for (&w, shaded) in wave.iter().zip(vs.shade(wave, instance)?) {
-                            cache.insert(w, shaded);
-                        }
-                        stats.vertices_shaded += wave.len() as u64;
+                    match place.get(v).and_then(|k| shaded.get(k as usize)) {
+                        Some(sv) => verts.push(sv.clone()),
+                        // A vertex of the failed wave or after it: where the serial walk stops.
+                        None => return Err(failed.unwrap_or(DrawError::Unsupported("a vertex was not shaded"))),
                     }
-                    verts.push(cache[&v].clone());
                 }
                 stats.primitives += 1;
                 // The primitives to rasterize: the assembled one, or what the geometry shader

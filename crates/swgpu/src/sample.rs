@@ -952,7 +952,9 @@ struct Ctx<'a, T: Texels + ?Sized> {
     t: &'a T,
     view: &'a View,
     s: &'a Sampler,
-    border: [f32; 4],
+    /// The border color as the format reduces it ([`Texels::border`]), worked out at the
+    /// first tap that needs it: most samples never address the border.
+    border: std::cell::OnceCell<[f32; 4]>,
 }
 
 impl<T: Texels + ?Sized> Ctx<'_, T> {
@@ -993,7 +995,7 @@ impl<T: Texels + ?Sized> Ctx<'_, T> {
         for a in 0..axes {
             match address(self.s.address[a], p[a], size[a]) {
                 Some(v) => q[a] = v,
-                None => return self.border,
+                None => return *self.border.get_or_init(|| self.t.border(self.s.border)),
             }
         }
         let z = if self.view.dim == Dim::Tex3D { q[2] } else { slice };
@@ -1083,7 +1085,7 @@ pub fn sample(
         return t.zero();
     }
     let lod = lod(t, view, s, coords, mode);
-    let ctx = Ctx { t, view, s, border: t.border(s.border) };
+    let ctx = Ctx { t, view, s, border: std::cell::OnceCell::new() };
     // Anisotropic samples take ceil(ratio) trilinear taps spread evenly along the major axis of
     // the footprint, each at the minor axis' LOD; everything else takes one tap.
     let (taps, step) = match mode {
@@ -1143,7 +1145,7 @@ pub fn gather(
     component: usize,
     compare: Option<f32>,
 ) -> [f32; 4] {
-    let ctx = Ctx { t, view, s, border: t.border(s.border) };
+    let ctx = Ctx { t, view, s, border: std::cell::OnceCell::new() };
     let c = resolve(view, s, coords);
     let cmp = compare.map(|r| (s.comparison_func, t.quantize_reference(r)));
     let pick = |texel: [f32; 4]| match cmp {

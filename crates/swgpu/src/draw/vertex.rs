@@ -99,6 +99,85 @@ impl<'c> VertexStage<'c> {
     }
 }
 
+impl VertexStage<'_> {
+    /// [`VertexStage::shade`] of every wave of `waves` (consecutive vertices of one order) of
+    /// `instance`, on the workers: the shaded vertices in order, up to the first wave that
+    /// failed, and that wave's error.
+    pub(super) fn shade_waves(&self, waves: &[&[u32]], instance: u32) -> (Vec<ShadedVertex>, Option<DrawError>) {
+        type Slot = std::sync::Mutex<Option<Vec<ShadedVertex>>>;
+        let done: Vec<Slot> = waves.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let lowest = crate::pool::Lowest::default();
+        // A wave's work is small: several to a claim keep the claim counter cold.
+        let per = waves.len().div_ceil(crate::pool::threads() * 8).clamp(1, 16);
+        crate::pool::workers(crate::pool::threads(), waves.len().div_ceil(per), |claim| {
+            while let Some(c) = claim.next() {
+                for i in c * per..((c + 1) * per).min(waves.len()) {
+                    if lowest.passed(i) {
+                        return;
+                    }
+                    match self.shade(waves[i], instance) {
+                        Ok(v) => *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(v),
+                        Err(e) => return lowest.fail(i, e),
+                    }
+                }
+            }
+        });
+        let mut out = Vec::with_capacity(waves.iter().map(|w| w.len()).sum());
+        for slot in done {
+            match slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                Some(v) => out.extend(v),
+                None => break,
+            }
+        }
+        (out, lowest.into_result().err())
+    }
+}
+
+/// Where each vertex number stands in a draw's order of first use: a table by number for
+/// the numbers of one draw's usual range, a map beyond.
+#[derive(Default)]
+pub(super) struct Places {
+    dense: Vec<u32>,
+    sparse: std::collections::HashMap<u32, u32>,
+}
+
+impl Places {
+    /// Numbers below this many go in the table.
+    const DENSE: u32 = 1 << 20;
+
+    /// Records that `v` stands at `k`; `false` (and nothing changes) when `v` has a place.
+    pub(super) fn insert(&mut self, v: u32, k: u32) -> bool {
+        if v < Self::DENSE {
+            let i = v as usize;
+            if i >= self.dense.len() {
+                self.dense.resize((i + 1).next_power_of_two(), u32::MAX);
+            }
+            if self.dense[i] != u32::MAX {
+                return false;
+            }
+            self.dense[i] = k;
+            true
+        } else {
+            match self.sparse.entry(v) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(k);
+                    true
+                }
+            }
+        }
+    }
+
+    /// The place of `v`.
+    pub(super) fn get(&self, v: u32) -> Option<u32> {
+        if v < Self::DENSE {
+            self.dense.get(v as usize).copied().filter(|&k| k != u32::MAX)
+        } else {
+            self.sparse.get(&v).copied()
+        }
+    }
+}
+
 /// Vertices shaded together, as one wave (WaveGetLaneCount in a vertex shader).
 pub(super) const VS_WAVE: usize = 8;
 
@@ -212,4 +291,23 @@ fn input_links(layout: &[InputElement], sig: &[SignatureElement]) -> Vec<Option<
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Places;
+
+    /// Numbers in the table and in the map each get the first place given; later inserts of
+    /// the same number change nothing; numbers never inserted have none.
+    #[test]
+    fn places_keep_the_first_use() {
+        let mut p = Places::default();
+        let big = Places::DENSE + 7;
+        for (k, v) in [5u32, 0, big, 5, u32::MAX, big, 0].into_iter().enumerate() {
+            let fresh = p.insert(v, k as u32);
+            assert_eq!(fresh, [0, 1, 2, 4].contains(&k), "insert #{k} of {v}");
+        }
+        assert_eq!([5, 0, big, u32::MAX].map(|v| p.get(v)), [Some(0), Some(1), Some(2), Some(4)]);
+        assert_eq!([1, 6, Places::DENSE, big + 1].map(|v| p.get(v)), [None; 4]);
+    }
 }
