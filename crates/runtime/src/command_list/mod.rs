@@ -95,8 +95,6 @@ struct ListState {
     /// The RESOLVE ending accesses of the open render pass, performed at EndRenderPass.
     pass_resolves: Vec<PassResolve>,
     gfx: GraphicsState,
-    /// SetMarker / BeginEvent / EndEvent, kept for tools: (kind, metadata, bytes).
-    markers: Vec<(u8, u32, Vec<u8>)>,
     event_depth: u32,
     recorded: Option<Arc<Recorded>>,
 }
@@ -117,7 +115,6 @@ impl ListState {
             in_render_pass: false,
             pass_resolves: Vec::new(),
             gfx: GraphicsState::default(),
-            markers: Vec::new(),
             event_depth: 0,
             recorded: None,
         }
