@@ -87,7 +87,7 @@ pub fn find_libs(exe: &Path) -> Result<PathBuf, String> {
     let candidates = [dir.to_path_buf(), dir.join("../lib/rd3d12")];
     for c in &candidates {
         if LIBS.iter().all(|l| c.join(l).is_file()) {
-            return Ok(c.clone());
+            return Ok(std::fs::canonicalize(c).unwrap_or_else(|_| c.clone()));
         }
     }
     Err(format!(
@@ -287,7 +287,7 @@ mod tests {
         assert!(find_libs(&src.join("rd3d12")).unwrap_err().contains("cargo build --release -p rd3d12-capi"));
         std::fs::write(src.join("libd3d12.so"), b"one").unwrap();
         std::fs::write(src.join("libdxcore.so"), b"dx").unwrap();
-        assert_eq!(find_libs(&src.join("rd3d12")).unwrap(), src);
+        assert_eq!(find_libs(&src.join("rd3d12")).unwrap(), std::fs::canonicalize(&src).unwrap());
         refresh(&src, &dir).unwrap();
         assert_eq!(std::fs::read(dir.join("libd3d12.so")).unwrap(), b"one");
         assert_eq!(std::fs::read(dir.join("libd3d12core.so")).unwrap(), b"one");
