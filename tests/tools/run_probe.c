@@ -6,7 +6,8 @@
  *     private folder;
  *   - dlopen("libd3d12core.so") is the same library (the same D3D12CreateDevice), and
  *     libdxcore.so from DIR exports DXCoreCreateAdapterFactory;
- *   - the device works: an empty command list executes and a fence signals;
+ *   - the device works: a command list holding PIX markers (one of them malformed) executes
+ *     between the queue's BeginEvent and EndEvent, and a fence signals;
  *   - with "debug" (rd3d12 run --debug) the device has the debug layer (ID3D12InfoQueue),
  *     without it none (E_NOINTERFACE).
  * Prints "run_probe: N passed, M failed"; exits 0 only when M is 0. */
@@ -75,12 +76,17 @@ int main(int argc, char **argv)
                                             &IID_ID3D12GraphicsCommandList, (void **)&l), S_OK);
     CHECK_HR(ID3D12Device_CreateFence(dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
     if (q && a && l && fence) {
-        static const char name[] = "run_probe";
+        static const char name[] = "run_probe", queue_name[] = "probe queue";
+        /* A PIX3BLOB (metadata 2) too short to be one: the trace shows its bytes. */
+        static const unsigned char bad[3] = {1, 2, 3};
+        ID3D12CommandQueue_BeginEvent(q, 1, queue_name, sizeof queue_name);
         ID3D12GraphicsCommandList_BeginEvent(l, 1, name, sizeof name);
+        ID3D12GraphicsCommandList_SetMarker(l, 2, bad, sizeof bad);
         ID3D12GraphicsCommandList_EndEvent(l);
         CHECK_HR(ID3D12GraphicsCommandList_Close(l), S_OK);
         ID3D12CommandList *lists[] = {(ID3D12CommandList *)l};
         ID3D12CommandQueue_ExecuteCommandLists(q, 1, lists);
+        ID3D12CommandQueue_EndEvent(q);
         CHECK_HR(ID3D12CommandQueue_Signal(q, fence, 1), S_OK);
         CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
         CHECK_EQ(ID3D12Fence_GetCompletedValue(fence), 1);

@@ -132,7 +132,8 @@ pub fn install_from(build: &Path, prefix: &Path) -> Result<Vec<PathBuf>, String>
 
 /// Removes what the manifest lists: its files, then its folders if they are empty.
 pub fn uninstall_from(prefix: &Path) -> Result<usize, String> {
-    let entries = read_manifest(prefix).map_err(|e| format!("nothing installed by xtask in {}? {e}", prefix.display()))?;
+    let entries =
+        read_manifest(prefix).map_err(|e| format!("nothing installed by xtask in {}? {e}", prefix.display()))?;
     let mut removed = 0;
     for (_, f) in entries.iter().filter(|(k, _)| k == "file") {
         match std::fs::remove_file(f) {
@@ -160,7 +161,8 @@ fn build(debug: bool) -> Result<PathBuf, String> {
     if !st.success() {
         return Err(format!("cargo build failed ({st})"));
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| crate::root().join("target"));
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| crate::root().join("target"));
     Ok(target.join(if debug { "debug" } else { "release" }))
 }
 

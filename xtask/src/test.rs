@@ -244,7 +244,10 @@ pub fn run_all(quick: bool) -> Result<(), String> {
     crate::decl_check::steps(&mut step);
     // The main job as the README runs it (the built binary, in the target folder, where it
     // writes rd3d12-frame.png).
-    step("rd3d12 (the main job: adapter report and frame)", run(Command::new(libdir.join("rd3d12")).current_dir(&target)));
+    step(
+        "rd3d12 (the main job: adapter report and frame)",
+        run(Command::new(libdir.join("rd3d12")).current_dir(&target)),
+    );
 
     let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();
     eprintln!();

@@ -127,7 +127,11 @@ fn texture_desc(w: u32, h: u32, format: DXGI_FORMAT, flags: D3D12_RESOURCE_FLAGS
     }
 }
 
-fn transition(r: *mut ID3D12Resource, before: D3D12_RESOURCE_STATES, after: D3D12_RESOURCE_STATES) -> D3D12_RESOURCE_BARRIER {
+fn transition(
+    r: *mut ID3D12Resource,
+    before: D3D12_RESOURCE_STATES,
+    after: D3D12_RESOURCE_STATES,
+) -> D3D12_RESOURCE_BARRIER {
     let mut b = D3D12_RESOURCE_BARRIER { Type: D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, ..Default::default() };
     b.__bindgen_anon_1.Transition = D3D12_RESOURCE_TRANSITION_BARRIER {
         pResource: r,
@@ -173,9 +177,8 @@ unsafe fn render_inner() -> Result<Frame, String> {
             D3D12EnableExperimentalFeatures(1, &D3D12ExperimentalShaderModels, null_mut(), null_mut()),
             "D3D12EnableExperimentalFeatures",
         )?;
-        let dev = make("D3D12CreateDevice", |p| {
-            D3D12CreateDevice(null_mut(), D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, p)
-        })?;
+        let dev =
+            make("D3D12CreateDevice", |p| D3D12CreateDevice(null_mut(), D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, p))?;
         let d: *mut ID3D12Device = dev.p();
         let qd = D3D12_COMMAND_QUEUE_DESC { Type: D3D12_COMMAND_LIST_TYPE_DIRECT, ..Default::default() };
         let queue = make("CreateCommandQueue", |p| call!(d, CreateCommandQueue, &qd, &IID_ID3D12CommandQueue, p))?;
@@ -184,7 +187,16 @@ unsafe fn render_inner() -> Result<Frame, String> {
             call!(d, CreateCommandAllocator, D3D12_COMMAND_LIST_TYPE_DIRECT, &IID_ID3D12CommandAllocator, p)
         })?;
         let list = make("CreateCommandList", |p| {
-            call!(d, CreateCommandList, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, alloc.p(), null_mut(), &IID_ID3D12GraphicsCommandList, p)
+            call!(
+                d,
+                CreateCommandList,
+                0,
+                D3D12_COMMAND_LIST_TYPE_DIRECT,
+                alloc.p(),
+                null_mut(),
+                &IID_ID3D12GraphicsCommandList,
+                p
+            )
         })?;
         let l: *mut ID3D12GraphicsCommandList = list.p();
         let fence = make("CreateFence", |p| call!(d, CreateFence, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, p))?;
@@ -199,7 +211,15 @@ unsafe fn render_inner() -> Result<Frame, String> {
             check(hr, what)?;
             let b: *mut ID3DBlob = blob.p();
             make("CreateRootSignature", |p| {
-                call!(d, CreateRootSignature, 0, call!(b, GetBufferPointer), call!(b, GetBufferSize), &IID_ID3D12RootSignature, p)
+                call!(
+                    d,
+                    CreateRootSignature,
+                    0,
+                    call!(b, GetBufferPointer),
+                    call!(b, GetBufferSize),
+                    &IID_ID3D12RootSignature,
+                    p
+                )
             })
         };
         let range = |ty, reg| D3D12_DESCRIPTOR_RANGE1 {
@@ -214,12 +234,14 @@ unsafe fn render_inner() -> Result<Frame, String> {
                 ShaderVisibility: vis,
                 ..Default::default()
             };
-            p.__bindgen_anon_1.DescriptorTable = D3D12_ROOT_DESCRIPTOR_TABLE1 { NumDescriptorRanges: 1, pDescriptorRanges: r };
+            p.__bindgen_anon_1.DescriptorTable =
+                D3D12_ROOT_DESCRIPTOR_TABLE1 { NumDescriptorRanges: 1, pDescriptorRanges: r };
             p
         };
         let uav_range = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 0);
         let cparams = [table(&uav_range, D3D12_SHADER_VISIBILITY_ALL)];
-        let mut rd = D3D12_VERSIONED_ROOT_SIGNATURE_DESC { Version: D3D_ROOT_SIGNATURE_VERSION_1_1, ..Default::default() };
+        let mut rd =
+            D3D12_VERSIONED_ROOT_SIGNATURE_DESC { Version: D3D_ROOT_SIGNATURE_VERSION_1_1, ..Default::default() };
         rd.__bindgen_anon_1.Desc_1_1 =
             D3D12_ROOT_SIGNATURE_DESC1 { NumParameters: 1, pParameters: cparams.as_ptr(), ..Default::default() };
         let crs = serialize(&rd, "D3D12SerializeVersionedRootSignature (compute)")?;
@@ -229,7 +251,9 @@ unsafe fn render_inner() -> Result<Frame, String> {
         gparams[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
         gparams[0].__bindgen_anon_1.Descriptor = D3D12_ROOT_DESCRIPTOR1 { ShaderRegister: 0, ..Default::default() };
         gparams[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_VERTEX;
-        for (i, (reg, vis)) in [(1, D3D12_SHADER_VISIBILITY_VERTEX), (0, D3D12_SHADER_VISIBILITY_PIXEL)].into_iter().enumerate() {
+        for (i, (reg, vis)) in
+            [(1, D3D12_SHADER_VISIBILITY_VERTEX), (0, D3D12_SHADER_VISIBILITY_PIXEL)].into_iter().enumerate()
+        {
             gparams[1 + i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
             gparams[1 + i].__bindgen_anon_1.Constants =
                 D3D12_ROOT_CONSTANTS { ShaderRegister: reg, RegisterSpace: 0, Num32BitValues: 4 };
@@ -255,7 +279,8 @@ unsafe fn render_inner() -> Result<Frame, String> {
         let grs = serialize(&rd, "D3D12SerializeVersionedRootSignature (graphics)")?;
 
         // Pipelines, named for the trace.
-        let cdesc = D3D12_COMPUTE_PIPELINE_STATE_DESC { pRootSignature: crs.p(), CS: bytecode(IMAGE_CS), ..Default::default() };
+        let cdesc =
+            D3D12_COMPUTE_PIPELINE_STATE_DESC { pRootSignature: crs.p(), CS: bytecode(IMAGE_CS), ..Default::default() };
         let cpso = make("CreateComputePipelineState", |p| {
             call!(d, CreateComputePipelineState, &cdesc, &IID_ID3D12PipelineState, p)
         })?;
@@ -324,7 +349,17 @@ unsafe fn render_inner() -> Result<Frame, String> {
         let committed = |ty: D3D12_HEAP_TYPE, desc: &D3D12_RESOURCE_DESC, state: D3D12_RESOURCE_STATES, what: &str| {
             let hp = D3D12_HEAP_PROPERTIES { Type: ty, ..Default::default() };
             make(what, |p| {
-                call!(d, CreateCommittedResource, &hp, D3D12_HEAP_FLAG_NONE, desc, state, null(), &IID_ID3D12Resource, p)
+                call!(
+                    d,
+                    CreateCommittedResource,
+                    &hp,
+                    D3D12_HEAP_FLAG_NONE,
+                    desc,
+                    state,
+                    null(),
+                    &IID_ID3D12Resource,
+                    p
+                )
             })
         };
         let tex = committed(
@@ -368,9 +403,12 @@ unsafe fn render_inner() -> Result<Frame, String> {
             let y = |py: u32| 1.0 - py as f32 / (H as f32 / 2.0);
             // GL clip z that the pipeline's depth range maps to `depth`: z_d = (z + 1) / 2.
             let z = quad.depth * 2.0 - 1.0;
-            for (px, py, u, v) in
-                [(quad.x0, quad.y0, 0.0, 0.0), (quad.x1, quad.y0, 1.0, 0.0), (quad.x0, quad.y1, 0.0, quad.v1), (quad.x1, quad.y1, 1.0, quad.v1)]
-            {
+            for (px, py, u, v) in [
+                (quad.x0, quad.y0, 0.0, 0.0),
+                (quad.x1, quad.y0, 1.0, 0.0),
+                (quad.x0, quad.y1, 0.0, quad.v1),
+                (quad.x1, quad.y1, 1.0, quad.v1),
+            ] {
                 verts.extend_from_slice(&[x(px), y(py), z, 1.0, u, v]);
             }
         }
@@ -392,7 +430,8 @@ unsafe fn render_inner() -> Result<Frame, String> {
         )?;
         let qh = |ty, count| D3D12_QUERY_HEAP_DESC { Type: ty, Count: count, NodeMask: 0 };
         let (tsd, psd) = (qh(D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 4), qh(D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1));
-        let timestamps = make("CreateQueryHeap (timestamps)", |p| call!(d, CreateQueryHeap, &tsd, &IID_ID3D12QueryHeap, p))?;
+        let timestamps =
+            make("CreateQueryHeap (timestamps)", |p| call!(d, CreateQueryHeap, &tsd, &IID_ID3D12QueryHeap, p))?;
         let stats = make("CreateQueryHeap (statistics)", |p| call!(d, CreateQueryHeap, &psd, &IID_ID3D12QueryHeap, p))?;
 
         // Views.
@@ -402,7 +441,8 @@ unsafe fn render_inner() -> Result<Frame, String> {
             heap(D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE),
             heap(D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE),
         );
-        let views = make("CreateDescriptorHeap", |p| call!(d, CreateDescriptorHeap, &hv, &IID_ID3D12DescriptorHeap, p))?;
+        let views =
+            make("CreateDescriptorHeap", |p| call!(d, CreateDescriptorHeap, &hv, &IID_ID3D12DescriptorHeap, p))?;
         let rtvs = make("CreateDescriptorHeap", |p| call!(d, CreateDescriptorHeap, &hr, &IID_ID3D12DescriptorHeap, p))?;
         let dsvs = make("CreateDescriptorHeap", |p| call!(d, CreateDescriptorHeap, &hd, &IID_ID3D12DescriptorHeap, p))?;
         let vh: *mut ID3D12DescriptorHeap = views.p();
@@ -468,7 +508,14 @@ unsafe fn render_inner() -> Result<Frame, String> {
         };
         call!(l, IASetIndexBuffer, &ibv);
         call!(l, IASetPrimitiveTopology, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
-        let vp = D3D12_VIEWPORT { TopLeftX: 0.0, TopLeftY: 0.0, Width: W as f32, Height: H as f32, MinDepth: 0.0, MaxDepth: 1.0 };
+        let vp = D3D12_VIEWPORT {
+            TopLeftX: 0.0,
+            TopLeftY: 0.0,
+            Width: W as f32,
+            Height: H as f32,
+            MinDepth: 0.0,
+            MaxDepth: 1.0,
+        };
         call!(l, RSSetViewports, 1, &vp);
         let sc = D3D12_RECT { left: 0, top: 0, right: W as i32, bottom: H as i32 };
         call!(l, RSSetScissorRects, 1, &sc);
@@ -499,8 +546,11 @@ unsafe fn render_inner() -> Result<Frame, String> {
                 RowPitch: row_pitch,
             },
         };
-        let mut src =
-            D3D12_TEXTURE_COPY_LOCATION { pResource: rt.p(), Type: D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, ..Default::default() };
+        let mut src = D3D12_TEXTURE_COPY_LOCATION {
+            pResource: rt.p(),
+            Type: D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX,
+            ..Default::default()
+        };
         src.__bindgen_anon_1.SubresourceIndex = 0;
         call!(l, CopyTextureRegion, &dst, 0, 0, 0, &src, null());
         call!(l, EndQuery, ts, D3D12_QUERY_TYPE_TIMESTAMP, 3);
@@ -587,7 +637,10 @@ pub fn verify(pixels: &[u8]) -> Result<(), String> {
             let (want, blended) = expected(x, y);
             let tol = if blended { 1 } else { 0 };
             if got.iter().zip(want).any(|(&g, w)| g.abs_diff(w) > tol) {
-                return Err(format!("pixel ({x}, {y}) is {got:?}, expected {want:?}{}", if blended { " ± 1" } else { "" }));
+                return Err(format!(
+                    "pixel ({x}, {y}) is {got:?}, expected {want:?}{}",
+                    if blended { " ± 1" } else { "" }
+                ));
             }
         }
     }
@@ -628,7 +681,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let f = render()?;
     let wall = start.elapsed().as_secs_f64();
     write_png(&out, &f.pixels)?;
-    verify(&f.pixels).map_err(|e| format!("the frame differs from the expected image: {e} (written to {})", out.display()))?;
+    verify(&f.pixels)
+        .map_err(|e| format!("the frame differs from the expected image: {e} (written to {})", out.display()))?;
     let ms = |s: f64| s * 1e3;
     let mpix = |n: f64, s: f64| if s > 0.0 { n / s / 1e6 } else { 0.0 };
     let gpu: f64 = f.passes.iter().sum();

@@ -23,7 +23,8 @@ const USAGE: &str = "usage: rd3d12 [COMMAND] [--help]\n\
   decl       D3D12 struct/enum/interface declarations for C, C++, C#, VB.NET, Python, Rust, Go, Pascal,\n\
              Zig, Nim, D, HSP and IronHSP, with offsets per ABI (rd3d12 decl --help)";
 
-const INFO_USAGE: &str = "usage: rd3d12 info\n  the adapter's description, LUID, architecture and feature support, read through the C ABI";
+const INFO_USAGE: &str =
+    "usage: rd3d12 info\n  the adapter's description, LUID, architecture and feature support, read through the C ABI";
 
 fn help_asked(args: &[String]) -> bool {
     args.iter().any(|a| a == "-h" || a == "--help")

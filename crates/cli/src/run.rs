@@ -16,7 +16,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage: rd3d12 run [--gl] [--debug] [--as-hardware] [--threads N] [--trace FILE] [--] PROGRAM [ARGS...]\n\
+const USAGE: &str =
+    "usage: rd3d12 run [--gl] [--debug] [--as-hardware] [--threads N] [--trace FILE] [--] PROGRAM [ARGS...]\n\
   runs PROGRAM with rd3d12 as its D3D12 (libd3d12.so, libdxcore.so and libd3d12core.so first on\n\
   LD_LIBRARY_PATH, from a private folder under ~/.cache/rd3d12) and returns its exit status\n\
   --gl           OpenGL through Mesa's d3d12 Gallium driver on rd3d12 (GALLIUM_DRIVER=d3d12)\n\
@@ -54,9 +55,12 @@ pub fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--threads" => {
                 let n = args.get(i).ok_or("--threads needs a number")?;
                 i += 1;
-                o.threads = Some(n.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!("--threads {n:?}: expected a number of threads of at least 1")
-                })?);
+                o.threads = Some(
+                    n.parse::<u32>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--threads {n:?}: expected a number of threads of at least 1"))?,
+                );
             }
             "--trace" => {
                 let f = args.get(i).ok_or("--trace needs a file name")?;
@@ -150,11 +154,15 @@ pub fn refresh(src: &Path, dir: &Path) -> Result<(), String> {
 
 /// Where Mesa keeps its DRI drivers on this machine: LIBGL_DRIVERS_PATH, then the usual places.
 fn dri_dirs() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::env::var_os("LIBGL_DRIVERS_PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
+    let mut v: Vec<PathBuf> =
+        std::env::var_os("LIBGL_DRIVERS_PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
     let arch = std::env::consts::ARCH;
-    for d in [format!("/usr/lib/{arch}-linux-gnu/dri"), "/usr/lib64/dri".into(), "/usr/lib/dri".into(), "/usr/local/lib/dri".into()] {
+    for d in [
+        format!("/usr/lib/{arch}-linux-gnu/dri"),
+        "/usr/lib64/dri".into(),
+        "/usr/lib/dri".into(),
+        "/usr/local/lib/dri".into(),
+    ] {
         v.push(PathBuf::from(d));
     }
     v
@@ -177,7 +185,11 @@ pub fn resolve(program: &std::ffi::OsStr, path: Option<OsString>) -> Result<Path
     let runnable = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     let p = Path::new(program);
     if program.as_encoded_bytes().contains(&b'/') {
-        return if runnable(p) { Ok(p.to_path_buf()) } else { Err(format!("program {} not found (or not executable)", p.display())) };
+        return if runnable(p) {
+            Ok(p.to_path_buf())
+        } else {
+            Err(format!("program {} not found (or not executable)", p.display()))
+        };
     }
     let path = path.unwrap_or_default();
     std::env::split_paths(&path)
@@ -308,7 +320,10 @@ mod tests {
 
     #[test]
     fn programs_are_found_as_exec_finds_them() {
-        assert_eq!(resolve("sh".as_ref(), Some("/nonexistent:/bin:/usr/bin".into())).unwrap(), PathBuf::from("/bin/sh"));
+        assert_eq!(
+            resolve("sh".as_ref(), Some("/nonexistent:/bin:/usr/bin".into())).unwrap(),
+            PathBuf::from("/bin/sh")
+        );
         assert!(resolve("sh".as_ref(), Some("/nonexistent".into())).unwrap_err().contains("not found on PATH"));
         assert!(resolve("/no/such/program".as_ref(), None).unwrap_err().contains("not found"));
         // A file that is not executable is not a program.

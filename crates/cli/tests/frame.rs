@@ -36,7 +36,8 @@ fn the_main_job_reports_the_adapter_and_renders_the_frame() {
     }
     // 3 quads: A and B 128x128 pixels each, C 128x64, every pixel shaded once.
     assert!(out.contains("40960 pixels shaded"), "{out}");
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(dir.join("rd3d12-frame.png")).unwrap()));
+    let decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(dir.join("rd3d12-frame.png")).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
@@ -56,7 +57,9 @@ fn every_command_has_help_and_errors_are_one_line() {
         assert!(o.status.success(), "{cmd} --help");
         assert!(String::from_utf8_lossy(&o.stdout).starts_with(&format!("usage: rd3d12 {cmd}")), "{cmd}");
     }
-    for args in [&["nonsense"][..], &["frame", "--bogus"], &["info", "extra"], &["run"], &["run", "--", "/no/such/program"]] {
+    for args in
+        [&["nonsense"][..], &["frame", "--bogus"], &["info", "extra"], &["run"], &["run", "--", "/no/such/program"]]
+    {
         let o = rd3d12(args, &dir, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{args:?}");

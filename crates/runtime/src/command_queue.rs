@@ -165,7 +165,14 @@ impl CommandQueue {
                             }
                             if let Some((tid, t0)) = traced {
                                 let args = format!("{{\"lists\":{}}}", lists.len());
-                                crate::trace::slice(tid, "ExecuteCommandLists", "queue", t0, crate::trace::now_us(), &args);
+                                crate::trace::slice(
+                                    tid,
+                                    "ExecuteCommandLists",
+                                    "queue",
+                                    t0,
+                                    crate::trace::now_us(),
+                                    &args,
+                                );
                                 crate::trace::flush();
                             }
                         }

@@ -593,7 +593,12 @@ unsafe extern "C" fn reset(
 /// The pipeline behind a PSO pointer (Reset's and ClearState's pInitialState), if it is one.
 fn executable(pso: *mut ID3D12PipelineState) -> Option<Arc<crate::work::pipeline::Executable>> {
     // SAFETY: null or a live COM pointer the caller passed, recognised by vtable.
-    unsafe { crate::pipeline_state::PipelineState::from_iface(pso) }.map(|p| p.inner.pipeline.clone())
+    let p = unsafe { crate::pipeline_state::PipelineState::from_iface(pso) }?;
+    // RD3D12_TRACE names draws and dispatches by their pipeline state.
+    if crate::trace::on() {
+        crate::trace::name_pipeline(&p.inner.pipeline, crate::com::live::name_of(&p.private));
+    }
+    Some(p.inner.pipeline.clone())
 }
 
 unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState) {

@@ -88,11 +88,7 @@ fn init() -> bool {
 fn start(path: &str) -> std::io::Result<Sink> {
     let file = std::fs::File::create(path)?;
     START_NS.store(crate::work::queries::now_ns(), Ordering::Relaxed);
-    let mut s = Sink {
-        out: std::io::BufWriter::new(file),
-        path: path.to_string(),
-        pid: std::process::id(),
-    };
+    let mut s = Sink { out: std::io::BufWriter::new(file), path: path.to_string(), pid: std::process::id() };
     let name = std::env::args().next().unwrap_or_else(|| "process".into());
     write!(
         s.out,

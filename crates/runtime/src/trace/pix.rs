@@ -63,23 +63,27 @@ fn ansi(data: &[u8]) -> String {
 /// A wide string: UTF-32 (Linux `wchar_t`) when every 4-byte unit up to the NUL is a character
 /// and the data holds whole units, else UTF-16 (Windows `wchar_t`); None when neither decodes.
 fn wide(data: &[u8]) -> Option<String> {
-    if data.len() % 4 == 0 {
-        let units: Vec<u32> =
-            data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).take_while(|&u| u != 0).collect();
+    if data.len().is_multiple_of(4) {
+        let units: Vec<u32> = data
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .take_while(|&u| u != 0)
+            .collect();
         if let Some(s) = units.iter().map(|&u| char::from_u32(u)).collect::<Option<String>>() {
             return Some(s);
         }
     }
-    if data.len() % 2 != 0 {
+    if !data.len().is_multiple_of(2) {
         return None;
     }
-    let units: Vec<u16> = data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).take_while(|&u| u != 0).collect();
+    let units: Vec<u16> =
+        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).take_while(|&u| u != 0).collect();
     String::from_utf16(&units).ok()
 }
 
 /// The UINT64 words of a blob; None when the size is not a whole number of words.
 fn words(data: &[u8]) -> Option<Vec<u64>> {
-    if data.is_empty() || data.len() % 8 != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(8) {
         return None;
     }
     Some(data.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect())
@@ -146,7 +150,7 @@ fn blob_v1(data: &[u8]) -> Option<String> {
     if !with_args {
         return Some(format);
     }
-    format_args(&format, &w, &mut i, |w, i| info_string(w, i))
+    format_args(&format, &w, &mut i, info_string)
 }
 
 /// Metadata 6345127: PIX3BLOB V2.
@@ -287,7 +291,7 @@ mod tests {
     fn packed(s: &str) -> Vec<u64> {
         let mut b = s.as_bytes().to_vec();
         b.push(0);
-        while b.len() % 8 != 0 {
+        while !b.len().is_multiple_of(8) {
             b.push(0);
         }
         b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
