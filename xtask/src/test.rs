@@ -17,6 +17,8 @@ const NEEDS: &[(&str, &str)] = &[
     ("libclang-dev", "/usr/lib/llvm-14/lib/libclang.so"),
     ("clang", "/usr/bin/clang++"),
     ("binutils", "/usr/bin/nm"),
+    // cargo xtask install's pkg-config file, built against by tools.rs.
+    ("pkg-config", "/usr/bin/pkg-config"),
     // Mesa's GL on rd3d12 (tests/mesa): the Gallium d3d12 driver, EGL/GLES, eglinfo/glxinfo, Xvfb.
     ("libgl1-mesa-dri", "/usr/lib/x86_64-linux-gnu/dri/d3d12_dri.so"),
     ("libegl1", "/usr/lib/x86_64-linux-gnu/libEGL.so.1"),
