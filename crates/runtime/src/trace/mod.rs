@@ -12,8 +12,9 @@
 //! closing bracket to be missing, so a trace of a program that crashed still loads. A file that
 //! cannot be created or written is reported once on stderr and tracing turns off.
 //!
-//! Cost with tracing off: [`on`] is one relaxed atomic load, made once per ExecuteCommandLists,
-//! per executed list and per SetPipelineState, never per primitive or pixel.
+//! Cost with tracing off: [`on`] is one relaxed atomic load, made once per executed list, per
+//! SetPipelineState (and Reset / ClearState with a pipeline) and per queue marker, never per
+//! draw, primitive or pixel; a queue decides once, when its thread starts.
 //!
 //! What this module may touch: the environment, the trace file and `crate::work` (recorded
 //! commands, the GPU clock `work::queries::now_ns`); never the objects, so that a backend may
