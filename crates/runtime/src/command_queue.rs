@@ -182,6 +182,7 @@ impl CommandQueue {
                         Work::Marker(kind, meta, data) => {
                             if let Some(tid) = track {
                                 events.marker(tid, kind, meta, &data, crate::trace::now_us());
+                                crate::trace::flush();
                             }
                         }
                     }
