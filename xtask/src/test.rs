@@ -1,6 +1,7 @@
 //! `cargo xtask test`: installs what the tests need (when root; otherwise prints the command and
 //! fails), then runs every test: the regeneration check, the workspace's Rust tests, the export
-//! table of libd3d12.so, the C / C++ / Python ABI clients (the C one also under valgrind) and the
+//! table of libd3d12.so, the C / C++ / Python ABI clients (the C one also under valgrind), Mesa's
+//! GL on rd3d12, the user-facing tools (`rd3d12 run`, `cargo xtask install`: `tools.rs`) and the
 //! CLI's main job.
 
 use std::path::{Path, PathBuf};
@@ -16,6 +17,8 @@ const NEEDS: &[(&str, &str)] = &[
     ("libclang-dev", "/usr/lib/llvm-14/lib/libclang.so"),
     ("clang", "/usr/bin/clang++"),
     ("binutils", "/usr/bin/nm"),
+    // cargo xtask install's pkg-config file, built against by tools.rs.
+    ("pkg-config", "/usr/bin/pkg-config"),
     // Mesa's GL on rd3d12 (tests/mesa): the Gallium d3d12 driver, EGL/GLES, eglinfo/glxinfo, Xvfb.
     ("libgl1-mesa-dri", "/usr/lib/x86_64-linux-gnu/dri/d3d12_dri.so"),
     ("libegl1", "/usr/lib/x86_64-linux-gnu/libEGL.so.1"),
@@ -81,7 +84,7 @@ fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(crate::root());
     c
@@ -128,14 +131,14 @@ fn check_dxcore_exports(lib: &Path) -> Result<(), String> {
     }
 }
 
-fn dx_cflags() -> Vec<String> {
+pub(crate) fn dx_cflags() -> Vec<String> {
     ["-I/usr/include/directx", "-I/usr/include/wsl/stubs", "-I/usr/include/wsl", "-I/usr/include"]
         .iter()
         .map(|s| s.to_string())
         .collect()
 }
 
-fn guids_lib() -> Result<PathBuf, String> {
+pub(crate) fn guids_lib() -> Result<PathBuf, String> {
     ["/usr/lib/x86_64-linux-gnu/libDirectX-Guids.a", "/usr/lib/libDirectX-Guids.a"]
         .iter()
         .map(PathBuf::from)
@@ -238,8 +241,15 @@ pub fn run_all(quick: bool) -> Result<(), String> {
         step(&format!("{}.py", stem(src)), run(Command::new("python3").arg(src).arg(libdir.join("libd3d12.so"))));
     }
     crate::mesa::run_all(&mut step, &root, &target, &libdir);
+    // rd3d12 run, the trace through it, and cargo xtask install / uninstall.
+    crate::tools::run_all(&mut step, &root, &target, &libdir);
     crate::decl_check::steps(&mut step);
-    step("rd3d12 info (the main job)", run(cargo().args(["run", "--quiet", "-p", "rd3d12-cli", "--", "info"])));
+    // The main job as the README runs it (the built binary, in the target folder, where it
+    // writes rd3d12-frame.png).
+    step(
+        "rd3d12 (the main job: adapter report and frame)",
+        run(Command::new(libdir.join("rd3d12")).current_dir(&target)),
+    );
 
     let failed: Vec<&String> = steps.iter().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();
     eprintln!();

@@ -200,7 +200,15 @@ fn tex(w: u64, h: u32, mips: u16, alignment: u64) -> D3D12_RESOURCE_DESC {
     }
 }
 
+const USAGE: &str = "usage: rd3d12 bench [LIBRARY...]\n\
+  layout-math calls per second (GetCopyableFootprints, GetResourceAllocationInfo)\n\
+  through the C ABI: rd3d12's own, then each libd3d12-like LIBRARY named, side by side";
+
 pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     let mut libs = vec![Lib::ours()?];
     for a in args {
         libs.push(Lib::load(a)?);

@@ -80,7 +80,11 @@ pub fn run() -> Result<(), String> {
         )
     };
     println!("rd3d12 {} — Direct3D 12 for Linux", env!("CARGO_PKG_VERSION"));
-    println!("adapter:            rd3d12 CPU adapter (software)");
+    // RD3D12_AS_HARDWARE (rd3d12 run --as-hardware) changes what DXCore reports, not what it is.
+    let as_hw = std::env::var("RD3D12_AS_HARDWARE")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "on" | "yes"));
+    let kind = if as_hw { "software, presented as hardware: RD3D12_AS_HARDWARE" } else { "software" };
+    println!("adapter:            rd3d12 CPU adapter ({kind})");
     println!("LUID:               {:08x}-{:08x}", luid.HighPart as u32, luid.LowPart);
     println!("nodes:              {nodes}");
     println!(

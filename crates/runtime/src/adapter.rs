@@ -42,6 +42,16 @@ pub fn heap_usage() -> u64 {
     std::fs::read_to_string("/proc/self/maps").map(|m| facts::heap_usage_from_maps(&m)).unwrap_or(0)
 }
 
+/// `RD3D12_AS_HARDWARE=1` (or true / on / yes): the CPU adapter presents itself as a hardware
+/// adapter (DXCore's IsHardware property TRUE), the opt-in that libraries which skip software
+/// adapters (DirectML, torch-directml) need to use it. Only that report changes: the adapter's
+/// identity, attributes and D3D12_FEATURE_ARCHITECTURE stay the CPU adapter's. Read each time
+/// an adapter object is made, so a program may set it before its first DXCore call.
+pub fn as_hardware() -> bool {
+    std::env::var("RD3D12_AS_HARDWARE")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "on" | "yes"))
+}
+
 fn version_word(s: &str) -> u16 {
     s.parse().unwrap_or(0)
 }
@@ -71,7 +81,8 @@ pub fn adapter_facts() -> AdapterFacts {
         shared_system_memory: total_memory(),
         // No code is generated at run time, so Arbitrary Code Guard does not get in the way.
         acg_compatible: true,
-        is_hardware: false,
+        // A software adapter, unless the user opted in (see `as_hardware`).
+        is_hardware: as_hardware(),
         // UMA: the adapter's memory is the CPU's.
         is_integrated: true,
         is_detachable: false,

@@ -31,6 +31,8 @@ enum Work {
     Wait(QueueWait),
     /// A tile-mapping update (UpdateTileMappings / CopyTileMappings).
     Tiles(Box<dyn FnOnce() + Send>),
+    /// The queue's SetMarker (0) / BeginEvent (1) / EndEvent (2), submitted while tracing.
+    Marker(u8, u32, Vec<u8>),
 }
 
 /// The GPU timeout of a queue's draws and dispatches, Windows' TDR on the CPU: `RD3D12_TDR_DELAY`
@@ -109,9 +111,17 @@ impl CommandQueue {
         let timeout = gpu_timeout(desc.Flags, std::env::var("RD3D12_TDR_DELAY").ok().as_deref());
         let removal = device.inner.removal().clone();
         let backend = device.inner.backend().clone();
+        let track_name = match desc.Type {
+            D3D12_COMMAND_LIST_TYPE_COMPUTE => "COMPUTE queue",
+            D3D12_COMMAND_LIST_TYPE_COPY => "COPY queue",
+            _ => "DIRECT queue",
+        };
         let worker = std::thread::Builder::new()
             .name("rd3d12-queue".into())
             .spawn(move || {
+                // RD3D12_TRACE: this queue's track, and its PIX events.
+                let track = crate::trace::on().then(|| crate::trace::start_track(track_name));
+                let mut events = crate::trace::Events::default();
                 // Spin briefly before sleeping: submissions often come in quick succession, and
                 // waking a sleeping thread costs tens of microseconds.
                 let next = || {
@@ -132,6 +142,7 @@ impl CommandQueue {
                 while let Some(w) = next() {
                     match w {
                         Work::Execute(lists) => {
+                            let traced = track.map(|tid| (tid, crate::trace::now_us()));
                             let mut hung = None;
                             for l in &lists {
                                 // A removed device executes nothing more (its GPU was reset).
@@ -152,11 +163,33 @@ impl CommandQueue {
                                 report_hang(h, timeout);
                                 removal.remove_with(DXGI_ERROR_DEVICE_HUNG);
                             }
+                            if let Some((tid, t0)) = traced {
+                                let args = format!("{{\"lists\":{}}}", lists.len());
+                                crate::trace::slice(
+                                    tid,
+                                    "ExecuteCommandLists",
+                                    "queue",
+                                    t0,
+                                    crate::trace::now_us(),
+                                    &args,
+                                );
+                                crate::trace::flush();
+                            }
                         }
                         Work::Signal(f, v) => f.signal(v),
                         Work::Wait(w) => w.wait_or_abort(&abort_w),
                         Work::Tiles(f) => f(),
+                        Work::Marker(kind, meta, data) => {
+                            if let Some(tid) = track {
+                                events.marker(tid, kind, meta, &data, crate::trace::now_us());
+                                crate::trace::flush();
+                            }
+                        }
                     }
+                }
+                if let Some(tid) = track {
+                    events.close_all(tid, crate::trace::now_us());
+                    crate::trace::flush();
                 }
             })
             .map_err(|_| Error::OUT_OF_MEMORY)?;
@@ -349,10 +382,35 @@ unsafe extern "C" fn get_desc(this: *mut Iface) -> D3D12_COMMAND_QUEUE_DESC {
     })
 }
 
-/// PIX-style markers and events on the queue: kept for tools (nothing consumes them yet).
-unsafe extern "C" fn set_marker(_this: *mut Iface, _meta: UINT, _data: *const std::ffi::c_void, _size: UINT) {}
-unsafe extern "C" fn begin_event(_this: *mut Iface, _meta: UINT, _data: *const std::ffi::c_void, _size: UINT) {}
-unsafe extern "C" fn end_event(_this: *mut Iface) {}
+/// PIX-style markers and events on the queue: nothing executes; while tracing they reach the
+/// queue's thread in order with its work, and the trace shows them (`crate::trace`).
+unsafe fn queue_marker(this: *mut Iface, kind: u8, meta: UINT, data: *const std::ffi::c_void, size: UINT) {
+    guard("ID3D12CommandQueue::SetMarker/BeginEvent/EndEvent", (), || {
+        if !crate::trace::on() {
+            return;
+        }
+        // SAFETY: COM This pointer; `data` holds `size` bytes when non-null.
+        let Ok(q) = (unsafe { queue(this) }) else { return };
+        let bytes = if data.is_null() || size == 0 {
+            Vec::new()
+        } else {
+            unsafe { std::slice::from_raw_parts(data as *const u8, size as usize) }.to_vec()
+        };
+        q.submit(Work::Marker(kind, meta, bytes));
+    })
+}
+unsafe extern "C" fn set_marker(this: *mut Iface, meta: UINT, data: *const std::ffi::c_void, size: UINT) {
+    // SAFETY: forwarded.
+    unsafe { queue_marker(this, 0, meta, data, size) }
+}
+unsafe extern "C" fn begin_event(this: *mut Iface, meta: UINT, data: *const std::ffi::c_void, size: UINT) {
+    // SAFETY: forwarded.
+    unsafe { queue_marker(this, 1, meta, data, size) }
+}
+unsafe extern "C" fn end_event(this: *mut Iface) {
+    // SAFETY: forwarded.
+    unsafe { queue_marker(this, 2, 0, std::ptr::null(), 0) }
+}
 
 /// The tile map of a reserved resource.
 fn tiles_of(r: &Resource) -> Option<Arc<Mutex<TileMap>>> {

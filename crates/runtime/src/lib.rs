@@ -31,6 +31,7 @@ pub mod residency;
 pub mod resource;
 pub mod root_signature;
 pub mod share;
+pub mod trace;
 pub mod work;
 
 pub use device::{create_device, Device};

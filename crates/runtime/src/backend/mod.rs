@@ -2,7 +2,8 @@
 //! `Arc<dyn Backend>` ([`default_backend`] makes it); heaps, resources, pipeline states and
 //! queues reach the backend only through the [`Backend`] trait, never by a backend's path, and
 //! a backend reaches only [`crate::work`] (recorded work and the memory it touches), this
-//! module, `crate::error` and the message sink `crate::debug` — never the objects.
+//! module, `crate::error`, the message sink `crate::debug` and the timeline `crate::trace`
+//! (RD3D12_TRACE) — never the objects.
 //!
 //! # What a backend implements
 //! - **The adapter** it drives: [`Backend::description`] and [`Backend::architecture`] (UMA,

@@ -77,7 +77,7 @@ fn compiling_notes_which_work_the_backend_runs() {
 }
 
 /// The modules a backend may reach: the seam, recorded work, errors and the message sink.
-const BELOW_THE_OBJECTS: &[&str] = &["backend", "work", "error", "debug"];
+const BELOW_THE_OBJECTS: &[&str] = &["backend", "work", "error", "debug", "trace"];
 
 fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {

@@ -198,7 +198,7 @@ pub fn snapshot() -> Vec<LiveObject> {
     out
 }
 
-fn name_of(p: &PrivateData) -> Option<String> {
+pub(crate) fn name_of(p: &PrivateData) -> Option<String> {
     let mut size = 0u32;
     // SAFETY: a NULL buffer asks for the size only.
     unsafe { p.get(&WKPDID_D3DDebugObjectNameW, &mut size, std::ptr::null_mut()) };

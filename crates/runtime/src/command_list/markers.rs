@@ -1,4 +1,5 @@
-//! SetMarker, BeginEvent and EndEvent (PIX markers): accepted, nothing to execute.
+//! SetMarker, BeginEvent and EndEvent (PIX markers): nothing executes; they are kept for tools
+//! in the command stream (`Command::Marker`), where the trace (`crate::trace`) shows them.
 
 use super::*;
 
@@ -14,7 +15,7 @@ unsafe fn marker(this: *mut Iface, kind: u8, meta: UINT, data: *const c_void, si
             if kind == 1 {
                 s.event_depth += 1;
             }
-            s.markers.push((kind, meta, bytes));
+            s.commands.push(Command::Marker(Box::new((kind, meta, bytes))));
             Ok(())
         })
     }
@@ -33,7 +34,7 @@ pub(super) unsafe extern "C" fn end_event(this: *mut Iface) {
     unsafe {
         record(this, "EndEvent", |_, s| {
             s.event_depth = s.event_depth.saturating_sub(1);
-            s.markers.push((2, 0, Vec::new()));
+            s.commands.push(Command::Marker(Box::new((2, 0, Vec::new()))));
             Ok(())
         })
     }

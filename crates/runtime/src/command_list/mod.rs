@@ -95,8 +95,6 @@ struct ListState {
     /// The RESOLVE ending accesses of the open render pass, performed at EndRenderPass.
     pass_resolves: Vec<PassResolve>,
     gfx: GraphicsState,
-    /// SetMarker / BeginEvent / EndEvent, kept for tools: (kind, metadata, bytes).
-    markers: Vec<(u8, u32, Vec<u8>)>,
     event_depth: u32,
     recorded: Option<Arc<Recorded>>,
 }
@@ -117,7 +115,6 @@ impl ListState {
             in_render_pass: false,
             pass_resolves: Vec::new(),
             gfx: GraphicsState::default(),
-            markers: Vec::new(),
             event_depth: 0,
             recorded: None,
         }
@@ -596,7 +593,12 @@ unsafe extern "C" fn reset(
 /// The pipeline behind a PSO pointer (Reset's and ClearState's pInitialState), if it is one.
 fn executable(pso: *mut ID3D12PipelineState) -> Option<Arc<crate::work::pipeline::Executable>> {
     // SAFETY: null or a live COM pointer the caller passed, recognised by vtable.
-    unsafe { crate::pipeline_state::PipelineState::from_iface(pso) }.map(|p| p.inner.pipeline.clone())
+    let p = unsafe { crate::pipeline_state::PipelineState::from_iface(pso) }?;
+    // RD3D12_TRACE names draws and dispatches by their pipeline state.
+    if crate::trace::on() {
+        crate::trace::name_pipeline(&p.inner.pipeline, crate::com::live::name_of(&p.private));
+    }
+    Some(p.inner.pipeline.clone())
 }
 
 unsafe extern "C" fn clear_state(this: *mut Iface, pso: *mut ID3D12PipelineState) {

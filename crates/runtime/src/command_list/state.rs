@@ -140,6 +140,9 @@ pub(super) unsafe extern "C" fn set_pipeline_state(this: *mut Iface, p: *mut ID3
             };
             g.pipeline = p as usize;
             g.executable = Some(pso.inner.pipeline.clone());
+            if crate::trace::on() {
+                crate::trace::name_pipeline(&pso.inner.pipeline, crate::com::live::name_of(&pso.private));
+            }
             Ok(())
         })
     }

@@ -74,6 +74,9 @@ pub enum Command {
     BundleWork(Box<(crate::work::state::GraphicsState, BundleWork)>),
     /// A draw, dispatch or ExecuteIndirect (`what`) that the CPU backend does not execute, and
     /// why: recorded and validated, reported as skipped when it executes.
+    /// A PIX-style marker of the list: kind 0 SetMarker, 1 BeginEvent, 2 EndEvent, with the
+    /// metadata and bytes the program passed. Nothing executes; the trace shows it.
+    Marker(Box<(u8, u32, Vec<u8>)>),
     ShaderWork {
         /// "draw", "dispatch" or "set of indirect commands" (an ExecuteIndirect).
         what: &'static str,

@@ -14,6 +14,7 @@ use super::bindings::linear_bytes;
 use super::draw::Skipped;
 use crate::backend::memory::SharedBytes;
 use crate::backend::Hung;
+use crate::trace::list::ListTrace;
 use crate::work::commands::{Command, Recorded, SubState, TexSide};
 use crate::work::memory::Memory;
 use crate::work::queries::QueryData;
@@ -31,7 +32,13 @@ use std::sync::Arc;
 pub fn run(list: &Recorded, timeout: Option<std::time::Duration>) -> Result<(), Hung> {
     let mut predicate: Option<(Memory, u64, D3D12_PREDICATION_OP)> = None;
     let mut counters = Counters::default();
-    run_commands(&list.commands, &mut predicate, &mut counters, timeout)
+    // Tracing off: one relaxed atomic load per list.
+    let mut trace = crate::trace::track().map(ListTrace::new);
+    let r = run_commands(&list.commands, &mut predicate, &mut counters, timeout, &mut trace);
+    if let Some(t) = &mut trace {
+        t.end();
+    }
+    r
 }
 
 /// What a list's draws and dispatches did so far, for queries: samples that passed the depth
@@ -100,6 +107,7 @@ fn run_commands(
     predicate: &mut Option<(Memory, u64, D3D12_PREDICATION_OP)>,
     counters: &mut Counters,
     timeout: Option<std::time::Duration>,
+    trace: &mut Option<ListTrace>,
 ) -> Result<(), Hung> {
     use rd3d12_shader::interp::with_deadline;
     // Shader work runs with the deadline of the GPU timeout, counted from its start.
@@ -108,6 +116,7 @@ fn run_commands(
         if c.predicated() && skipped(predicate) {
             continue;
         }
+        let traced = trace.as_ref().map(|t| (t.start(), counters.stats));
         match c {
             Command::CopyBuffer { dst, dst_offset, src, src_offset, bytes } => {
                 copy_bytes(dst, *dst_offset, src, *src_offset, *bytes)
@@ -149,7 +158,7 @@ fn run_commands(
                 atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
             }
             Command::Predication(p) => *predicate = p.clone(),
-            Command::Bundle(b) => run_commands(&b.commands, predicate, counters, timeout)?,
+            Command::Bundle(b) => run_commands(&b.commands, predicate, counters, timeout, trace)?,
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
@@ -157,6 +166,11 @@ fn run_commands(
             Command::AssertState { states, id, sub, state } => assert_state(states, *id, *sub, *state),
             Command::ShaderWork { what, why } => super::draw::report_skipped(what, why),
             Command::BundleWork(_) => {}
+            Command::Marker(m) => {
+                if let Some(t) = trace {
+                    t.marker(m)
+                }
+            }
             Command::Draw(w) => {
                 let r = with_deadline(deadline(), || contained(|| super::draw::run(w)));
                 settle("draw", r, |s| counters.draw(&s))?
@@ -185,6 +199,9 @@ fn run_commands(
                 let r = with_deadline(deadline(), || contained(|| super::compute::run(w)));
                 settle("dispatch", r, |s| counters.stats[10] += s.threads)?
             }
+        }
+        if let (Some(t), Some((t0, before))) = (trace.as_mut(), traced) {
+            t.command(c, t0, &before, &counters.stats);
         }
     }
     Ok(())
