@@ -1,0 +1,538 @@
+//! The DXBC front end: the assembler against hand-encoded tokens of the format's documented
+//! bit layouts, the decoder's refusals, and programs run on the interpreter and the JIT with
+//! results worked out by hand.
+
+use super::asm::{assemble, container};
+use super::tokens::{decode, Select};
+use super::*;
+use crate::interp::{Env, ExecError, Val};
+use crate::jit::Mode;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+type R<T> = Result<T, ExecError>;
+
+/// Compute threads over shared UAV words: handle = class * 16 + register; UAV `u` register
+/// `k` is `uavs[k]` (its stride from `strides`); constant buffer rows from `cb`.
+struct Cs {
+    lane: u32,
+    size: [u32; 3],
+    group: [u32; 3],
+    uavs: Rc<RefCell<Vec<Vec<u32>>>>,
+    strides: Vec<u32>,
+    cb: Vec<[u32; 4]>,
+}
+
+impl Cs {
+    fn addr(&self, h: u32, i: u32, o: u32) -> usize {
+        let s = self.strides.get((h % 16) as usize).copied().unwrap_or(0);
+        (if s == 0 { i } else { i * s + o }) as usize / 4
+    }
+}
+
+impl Env for Cs {
+    fn load_input(&mut self, _: u32, _: u32, _: u8, _: Option<u32>) -> R<Val> {
+        Err(ExecError::Malformed("no inputs".into()))
+    }
+    fn store_output(&mut self, _: u32, _: u32, _: u8, _: &Val) -> R<()> {
+        Err(ExecError::Malformed("no outputs".into()))
+    }
+    fn create_handle(&mut self, class: u8, _range: u32, index: u32) -> R<u32> {
+        Ok(u32::from(class) * 16 + index)
+    }
+    fn cbuffer_row(&mut self, _: u32, row: u32) -> R<[u32; 4]> {
+        Ok(self.cb.get(row as usize).copied().unwrap_or([0; 4]))
+    }
+    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+        Err(ExecError::Malformed("no textures".into()))
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+    fn buffer_load(&mut self, h: u32, i: u32, o: u32) -> R<[u32; 4]> {
+        let a = self.addr(h, i, o);
+        let u = self.uavs.borrow();
+        let b = &u[(h % 16) as usize];
+        Ok([0, 1, 2, 3].map(|k| b.get(a + k).copied().unwrap_or(0)))
+    }
+    fn buffer_store(&mut self, h: u32, i: u32, o: u32, v: [u32; 4], mask: u8) -> R<()> {
+        let a = self.addr(h, i, o);
+        let mut u = self.uavs.borrow_mut();
+        let b = &mut u[(h % 16) as usize];
+        for k in 0..4 {
+            if mask & (1 << k) != 0 && a + k < b.len() {
+                b[a + k] = v[k];
+            }
+        }
+        Ok(())
+    }
+    fn atomic(&mut self, h: u32, op: u32, c: [i32; 3], v: u32) -> R<u32> {
+        let a = self.addr(h, c[0] as u32, c[1] as u32);
+        let mut u = self.uavs.borrow_mut();
+        let cell = &mut u[(h % 16) as usize][a];
+        let old = *cell;
+        *cell = match op {
+            0 => old.wrapping_add(v),
+            1 => old & v,
+            2 => old | v,
+            3 => old ^ v,
+            4 => (old as i32).min(v as i32) as u32,
+            5 => (old as i32).max(v as i32) as u32,
+            6 => old.min(v),
+            7 => old.max(v),
+            _ => v,
+        };
+        Ok(old)
+    }
+    fn atomic_cmpxchg(&mut self, h: u32, c: [i32; 3], cmp: u32, new: u32) -> R<u32> {
+        let a = self.addr(h, c[0] as u32, c[1] as u32);
+        let mut u = self.uavs.borrow_mut();
+        let cell = &mut u[(h % 16) as usize][a];
+        let old = *cell;
+        if old == cmp {
+            *cell = new;
+        }
+        Ok(old)
+    }
+    fn dimensions(&mut self, h: u32, _: u32) -> R<[u32; 4]> {
+        let n = self.uavs.borrow()[(h % 16) as usize].len() as u32 * 4;
+        Ok([n, 0, 0, 0])
+    }
+    fn system_value(&mut self, opcode: u32, c: u32) -> R<u32> {
+        let c = c.min(2) as usize;
+        let [sx, sy, _] = self.size;
+        let t = [self.lane % sx, self.lane / sx % sy, self.lane / (sx * sy)];
+        Ok(match opcode {
+            93 => self.group[c] * self.size[c] + t[c],
+            94 => self.group[c],
+            95 => t[c],
+            96 => self.lane,
+            _ => 0,
+        })
+    }
+}
+
+/// Runs one thread group of `text` (a compute shader) over `uavs`, as waves of the
+/// interpreter or the JIT; the UAVs afterwards.
+fn run_cs(text: &str, uavs: Vec<Vec<u32>>, strides: Vec<u32>, cb: Vec<[u32; 4]>, mode: Mode) -> Vec<Vec<u32>> {
+    let bytes = container(text, &[], &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let p = parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let size = p.dx.entry_points[0].num_threads.expect("dcl_thread_group");
+    let uavs = Rc::new(RefCell::new(uavs));
+    let n = size.iter().product::<u32>();
+    let mut envs: Vec<Cs> = (0..n)
+        .map(|lane| Cs { lane, size, group: [0; 3], uavs: uavs.clone(), strides: strides.clone(), cb: cb.clone() })
+        .collect();
+    let mut refs: Vec<&mut dyn Env> = envs.iter_mut().map(|e| e as &mut dyn Env).collect();
+    let f = &p.module.functions[0];
+    crate::jit::with_mode(mode, || crate::interp::run_group(&p.module, f, &mut refs)).unwrap_or_else(|e| panic!("{e}"));
+    drop(refs);
+    drop(envs);
+    Rc::try_unwrap(uavs).ok().expect("one owner").into_inner()
+}
+
+/// Runs on both executors and requires the same words from each.
+fn both(text: &str, uavs: Vec<Vec<u32>>, strides: Vec<u32>, cb: Vec<[u32; 4]>) -> Vec<Vec<u32>> {
+    let a = run_cs(text, uavs.clone(), strides.clone(), cb.clone(), Mode::Interp);
+    let b = run_cs(text, uavs, strides, cb, Mode::Jit);
+    assert_eq!(a, b, "the interpreter and the JIT differ");
+    a
+}
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+// ---- the assembler against the format's encodings ----
+
+/// Tokens worked out by hand from the header's bit layouts (opcode `[10:0]`, length
+/// `[30:24]`; operand components `[1:0]`, selection mode `[3:2]`, mask / swizzle `[11:4]`,
+/// type `[19:12]`, index dimension `[21:20]`, representations from `[22]`; extended operand
+/// type `[5:0]`, modifier `[13:6]`), several of them the well-known words of fxc's output
+/// (`dcl_globalFlags refactoringAllowed` 0x0100086a, `dcl_thread_group` 0x0400009b, `ret`
+/// 0x0100003e, `o0.xyzw` 0x001020f2, `v0.xyzw` 0x00101e46, `cb0[0].xyzw` 0x00208e46, the
+/// 4-component immediate 0x00004002, the neg modifier 0x00000041).
+#[test]
+fn the_assembler_writes_the_documented_encodings() {
+    let t = assemble(
+        "vs_5_0
+         dcl_globalFlags refactoringAllowed
+         mov o0.xyzw, l(1.0, 0, 0, 1.0)
+         dp4 o0.x, v0.xyzw, cb0[0].xyzw
+         mov r1.yw, -|r2.zzzx|
+         ishl r0.x, r1.x, l(2)
+         mov r0.x, x3[r1.w + 2].y
+         ret",
+    )
+    .unwrap();
+    let want: Vec<u32> = vec![
+        0x0001_0050,
+        0, // length, patched below
+        0x0100_086a,
+        0x0800_0036,
+        0x0010_20f2,
+        0,
+        0x0000_4002,
+        f(1.0),
+        0,
+        0,
+        f(1.0),
+        // dp4: 1 + 2 + 2 + 3 DWORDs; o0.x is mask x (0x12).
+        0x0800_0011,
+        0x0010_2012,
+        0,
+        0x0010_1e46,
+        0,
+        0x0020_8e46,
+        0,
+        0,
+        // mov r1.yw (mask 0xA: 0xA2), -|r2.zzzx| (swizzle z,z,z,x = 2|2<<2|2<<4|0<<6 = 0x2A,
+        // so 0x2A6 | extended bit), absneg modifier 3 << 6 | type 1.
+        0x0600_0036,
+        0x0010_00a2,
+        1,
+        0x8010_02a6,
+        0x0000_00c1,
+        2,
+        // ishl r0.x, r1.x (swizzle xxxx: 0x06), l(2) (one component: 0x00004001): 7 DWORDs.
+        0x0700_0029,
+        0x0010_0012,
+        0,
+        0x0010_0006,
+        1,
+        0x0000_4001,
+        2,
+        // mov r0.x, x3[r1.w + 2].y (8 DWORDs): indexable temp (type 3), two dimensions, index 1 as
+        // immediate + relative (representation 3 at [27:25]), swizzle yyyy (0x55 << 4 | 6).
+        0x0800_0036,
+        0x0010_0012,
+        0,
+        0x0620_3556,
+        3,
+        2,
+        0x0010_0ff6, // r1.w: swizzle wwww (0xFF << 4 | 6)
+        1,
+        0x0100_003e,
+    ];
+    let mut want = want;
+    want[1] = want.len() as u32;
+    assert_eq!(t.len(), want.len(), "{t:08x?}");
+    for (k, (a, b)) in t.iter().zip(&want).enumerate() {
+        assert_eq!(a, b, "DWORD {k}: {a:#010x} != {b:#010x}");
+    }
+    // The decoder reads them back.
+    let p = decode(&asm::bytes(&t)).unwrap();
+    assert_eq!((p.kind, p.major, p.minor, p.insts.len()), (1, 5, 0, 7));
+    let mov = &p.insts[3].operands[1];
+    assert!(mov.modifier.neg && mov.modifier.abs);
+    assert_eq!(mov.select, Select::Swizzle([2, 2, 2, 0]));
+    let x = &p.insts[5].operands[1];
+    assert_eq!((x.ty, x.index[1].imm, x.index[1].rel.as_ref().map(|r| r.select)), (3, 2, Some(Select::Swizzle([3; 4]))));
+}
+
+#[test]
+fn the_decoder_reads_select_one_and_sample_offsets() {
+    // sample_l(1,-2,0) r0.xyzw, v0.xyxx, t0.xyzw, s0, r1.x as select-1 (mode 2, component x):
+    // hand encoded; the extended opcode's offsets are 4-bit two's complement at [12:9],
+    // [16:13], [20:17].
+    let ext = 1 | 1 << 9 | (0xE << 13);
+    let words = [
+        0x0000_0050u32,
+        12,
+        0x8B00_0048, // sample_l, 11 DWORDs, extended
+        ext,
+        0x0010_00f2,
+        0,
+        0x0010_1046,
+        0,
+        0x0010_7e46,
+        0,
+        0x0010_6000,
+        0,
+        // r1.x select-1: components 2, mode 2 (8), component 0.
+    ];
+    let mut w = words.to_vec();
+    w.extend([0x0010_000a, 1]);
+    w[1] = w.len() as u32;
+    w[2] = 0x8000_0048 | ((w.len() as u32 - 2) << 24);
+    let p = decode(&asm::bytes(&w)).unwrap();
+    let i = &p.insts[0];
+    assert_eq!(i.offsets, [1, -2, 0]);
+    assert_eq!(i.operands[4].select, Select::One(0));
+    assert_eq!(i.operands[3].comps, 0, "a sampler without components");
+}
+
+#[test]
+fn malformed_token_streams_are_refused() {
+    let ok = assemble("cs_5_0\ndcl_thread_group 1, 1, 1\nret").unwrap();
+    assert!(decode(&asm::bytes(&ok)).is_ok());
+    let refuse = |w: Vec<u32>, what: &str| {
+        let e = decode(&asm::bytes(&w)).unwrap_err();
+        assert!(e.what.contains(what), "{e} (wanted {what})");
+    };
+    let mut w = ok.clone();
+    w[1] = 99;
+    refuse(w, "length exceeds");
+    let mut w = ok.clone();
+    w[6] = 0x0100_07ff;
+    refuse(w, "unknown opcode");
+    let mut w = ok.clone();
+    w[6] = 0x0000_003e;
+    refuse(w, "length 0");
+    let mut w = ok.clone();
+    w[2] = 0x0900_009b;
+    refuse(w, "length 9");
+    // An operand type past the table, a bad index representation, a bad modifier.
+    let prog = |ops: &[u32]| {
+        let mut w = vec![0x0005_0050, 0, 0x0000_0036 | ((ops.len() as u32 + 1) << 24)];
+        w.extend(ops);
+        w[1] = w.len() as u32;
+        w
+    };
+    refuse(prog(&[0x0010_0012, 0, 0x0007_f006]), "unknown operand type");
+    refuse(prog(&[0x0010_0012, 0, 0x01d0_0006, 0]), "index representation 7");
+    refuse(prog(&[0x0010_0012, 0, 0x8010_0006, 0x0000_3fc1, 0]), "operand modifier");
+    refuse(prog(&[0x0010_0012, 0]), "operands");
+    refuse(prog(&[0x0010_0012]), "ends before");
+    // Relative indices nested without end.
+    let mut deep = vec![0x0010_0012, 0];
+    for _ in 0..6 {
+        deep.push(0x0090_3006);
+    }
+    deep.push(0x0010_0006);
+    deep.push(0);
+    refuse(prog(&deep), "");
+}
+
+/// Every mutation of valid programs (one word changed, truncations) decodes to a program or
+/// an error, never a panic, and lowering what decodes is an error or a program too.
+#[test]
+fn mutated_programs_never_panic() {
+    let texts = [ALU, CONTROL, GROUPSHARED];
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut rnd = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut n = 0;
+    for t in texts {
+        let w = assemble(t).unwrap();
+        for _ in 0..3000 {
+            let mut m = w.clone();
+            let k = (rnd() as usize) % m.len();
+            m[k] = match rnd() % 4 {
+                0 => rnd() as u32,
+                1 => m[k] ^ (1 << (rnd() % 32)),
+                2 => m[k].wrapping_add(1),
+                _ => 0,
+            };
+            if rnd() % 8 == 0 {
+                m.truncate((rnd() as usize) % m.len());
+            }
+            let bytes = container_words(&m);
+            let _ = parse(&bytes);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 9000);
+}
+
+/// A compute container around raw tokens.
+fn container_words(w: &[u32]) -> Vec<u8> {
+    let prog = asm::bytes(w);
+    let empty = rd3d12_core::shader::signature_part(&[], rd3d12_core::shader::SignatureLayout::V0, None);
+    rd3d12_core::dxbc::build(&[(*b"ISGN", &empty), (*b"OSGN", &empty), (*b"SHEX", &prog)])
+}
+
+// ---- programs ----
+
+/// Arithmetic, bit and conversion instructions; each thread writes 16 words.
+const ALU: &str = "cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 4
+dcl_thread_group 4, 1, 1
+utof r0.x, vThreadIDInGroupFlattened
+add r0.y, r0.x, l(0.5)
+mul r0.z, r0.y, l(-2.0)
+mad r0.w, r0.y, r0.y, l(1.0)
+ishl r1.x, vThreadIDInGroupFlattened, l(6)
+store_raw u0.xyzw, r1.x, r0.xyzw
+ftoi r2.x, r0.z
+ftou r2.y, r0.z
+iadd r2.z, -r2.x, l(100)
+ushr r2.w, l(0x80000000), vThreadIDInGroupFlattened
+iadd r3.x, r1.x, l(16)
+store_raw u0.xyzw, r3.x, r2.xyzw
+dp3 r2.x, r0.xyzx, r0.xyzx
+max r2.y, -r0.z, l(1.25)
+movc r2.z, vThreadIDInGroupFlattened, l(7), l(9)
+lt r2.w, r0.x, l(1.5)
+iadd r3.x, r1.x, l(32)
+store_raw u0.xyzw, r3.x, r2.xyzw
+imul null, r2.x, vThreadIDInGroupFlattened, l(-3)
+udiv r2.y, r2.z, l(17), vThreadIDInGroupFlattened
+bfi r2.w, l(4), l(8), vThreadIDInGroupFlattened, l(0xffffffff)
+firstbit_hi r2.z, l(0x00010000)
+iadd r3.x, r1.x, l(48)
+store_raw u0.xyzw, r3.x, r2.xyzw
+ret";
+
+fn alu_expected(t: u32) -> [u32; 16] {
+    let x = t as f32;
+    let y = x + 0.5;
+    let z = y * -2.0;
+    let w = y * y + 1.0;
+    let i = z as i32;
+    let q = if t == 0 { u32::MAX } else { 17 / t };
+    [
+        f(x),
+        f(y),
+        f(z),
+        f(w),
+        i as u32,
+        0, // ftou of a negative float saturates to 0
+        (100 - i) as u32,
+        0x8000_0000 >> t,
+        f(x * x + y * y + z * z),
+        f((-z).max(1.25)),
+        if t != 0 { 7 } else { 9 },
+        if x < 1.5 { u32::MAX } else { 0 },
+        (t as i32 * -3) as u32,
+        q,                                 // udiv by 0 gives 0xFFFFFFFF
+        15,                                // firstbit_hi counts from the most significant bit
+        0xFFFF_F0FF | (t & 0xF) << 8,      // bfi: 4 bits of t at bit 8
+    ]
+}
+
+#[test]
+fn arithmetic_bits_and_conversions_match_hand_worked_values() {
+    let out = both(ALU, vec![vec![0; 64]], vec![0], vec![]);
+    for t in 0..4u32 {
+        let want = alu_expected(t);
+        assert_eq!(&out[0][16 * t as usize..16 * t as usize + 16], &want, "thread {t}");
+    }
+}
+
+/// Loops with break and continue, a switch with fallthrough and default, if/else.
+const CONTROL: &str = "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadID.x
+dcl_temps 3
+dcl_thread_group 8, 1, 1
+mov r0.x, l(0)
+mov r0.y, l(0)
+loop
+  uge r0.z, r0.y, l(10)
+  breakc_nz r0.z
+  iadd r0.y, r0.y, l(1)
+  and r0.w, r0.y, l(1)
+  continuec_nz r0.w
+  iadd r0.x, r0.x, r0.y
+endloop
+switch vThreadID.x
+  case l(0)
+    mov r1.x, l(100)
+    break
+  case l(1)
+  case l(2)
+    mov r1.x, l(200)
+    break
+  case l(3)
+    mov r1.x, l(300)
+  case l(4)
+    mov r1.x, l(400)
+    break
+  default
+    mov r1.x, l(999)
+    break
+endswitch
+ult r2.x, vThreadID.x, l(5)
+if_nz r2.x
+  iadd r1.y, r1.x, l(1)
+else
+  iadd r1.y, r1.x, l(2)
+endif
+ishl r2.y, vThreadID.x, l(3)
+store_raw u0.xy, r2.y, r0.x
+iadd r2.y, r2.y, l(4)
+store_raw u0.x, r2.y, r1.y
+retc_nz r2.x
+store_raw u0.x, l(128), l(1)
+ret";
+
+#[test]
+fn structured_control_flow_runs_per_lane() {
+    let out = both(CONTROL, vec![vec![0; 33]], vec![0], vec![]);
+    // Sum of the even numbers 2..=10.
+    let sum = 2 + 4 + 6 + 8 + 10;
+    for t in 0..8usize {
+        let r1 = match t {
+            0 => 100,
+            1 | 2 => 200,
+            3 | 4 => 400,
+            _ => 999,
+        };
+        let r1y = if t < 5 { r1 + 1 } else { r1 + 2 };
+        assert_eq!(out[0][2 * t], sum, "thread {t}");
+        assert_eq!(out[0][2 * t + 1], r1y, "thread {t}");
+    }
+    // Threads 5..7 pass the retc.
+    assert_eq!(out[0][32], 1);
+}
+
+/// Groupshared memory, a group barrier, UAV atomics and an immediate constant buffer.
+const GROUPSHARED: &str = "cs_5_0
+dcl_immediateConstantBuffer { { 1, 2, 3, 4 }, { 10, 20, 30, 40 } }
+dcl_uav_raw u0
+dcl_uav_structured u1, 8
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_tgsm_raw g0, 64
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 3
+dcl_thread_group 16, 1, 1
+ishl r0.x, vThreadIDInGroupFlattened, l(2)
+imul null, r0.y, vThreadIDInGroupFlattened, vThreadIDInGroupFlattened
+store_raw g0.x, r0.x, r0.y
+sync_g_t
+xor r0.z, vThreadIDInGroupFlattened, l(15)
+ishl r0.z, r0.z, l(2)
+ld_raw r1.x, r0.z, g0.xxxx
+and r0.w, vThreadIDInGroupFlattened, l(1)
+iadd r1.y, r1.x, icb[r0.w + 0].y
+iadd r1.y, r1.y, cb0[0].z
+store_structured u1.xy, vThreadIDInGroupFlattened, l(0), r1.xyxx
+atomic_iadd u0, l(0), vThreadIDInGroupFlattened
+imm_atomic_umax r2.x, u0, l(4), vThreadIDInGroupFlattened
+atomic_or u0, l(8), r0.y
+ret";
+
+#[test]
+fn groupshared_memory_atomics_and_constant_buffers() {
+    let out = both(GROUPSHARED, vec![vec![0; 3], vec![0; 32]], vec![0, 8], vec![[0, 0, 1000, 0]]);
+    assert_eq!(out[0][0], (0..16).sum::<u32>());
+    assert_eq!(out[0][1], 15);
+    assert_eq!(out[0][2], (0..16u32).fold(0, |a, t| a | t * t));
+    for t in 0..16u32 {
+        let other = t ^ 15;
+        let icb = if t & 1 == 0 { 2 } else { 20 };
+        assert_eq!(out[1][2 * t as usize], other * other, "thread {t}");
+        assert_eq!(out[1][2 * t as usize + 1], other * other + icb + 1000, "thread {t}");
+    }
+}
+
+#[test]
+fn instructions_of_a_later_model_and_unbalanced_flow_are_refused() {
+    let sm4 = container("cs_4_0\ndcl_thread_group 1, 1, 1\ncountbits r0.x, l(3)\nret", &[], &[], None).unwrap();
+    assert_eq!(parse(&sm4).unwrap_err(), DxbcError::Model("dcl_thread_group", 50, 40));
+    let unbalanced = container("cs_5_0\ndcl_thread_group 1, 1, 1\nloop\nret", &[], &[], None).unwrap();
+    assert!(matches!(parse(&unbalanced), Err(DxbcError::Lower(lower::LowerError::Malformed(_)))));
+    let past = container("cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r3.x, l(1)\nret", &[], &[], None).unwrap();
+    let e = parse(&past).unwrap_err().to_string();
+    assert!(e.contains("r3 past dcl_temps 1"), "{e}");
+    let undeclared = container("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw u2.x, l(0), l(1)\nret", &[], &[], None).unwrap();
+    assert!(parse(&undeclared).unwrap_err().to_string().contains("not declared"));
+}
