@@ -667,3 +667,82 @@ pub fn container(
     parts.push((if major >= 5 { *b"SHEX" } else { *b"SHDR" }, &prog));
     Ok(rd3d12_core::dxbc::build(&parts))
 }
+
+/// A whole shader container from a fixture source: the assembly text with, before its
+/// profile line, the container's other parts as directives:
+///
+/// * `.input NAME INDEX REGISTER MASK TYPE [SYSTEM_VALUE]` — an `ISGN` element, e.g.
+///   `.input POSITION 0 0 xyzw float`, `.input SV_VertexID 0 1 x uint vertex_id`;
+/// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`;
+/// * `.root_uav REGISTER` / `.root_srv` / `.root_cbv` — a root descriptor parameter of an
+///   embedded root signature (version 1.0, visible to every stage) in an `RTS0` part.
+pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
+    use rd3d12_core::root_signature::{ParameterKind, RootDescriptor, RootParameter, RootSignatureDesc, Version};
+    use rd3d12_core::shader::{ComponentType, SemanticKind, SignatureElement};
+    let (mut inputs, mut outputs, mut params) = (Vec::new(), Vec::new(), Vec::new());
+    let mut program = String::new();
+    for (n, raw) in text.lines().enumerate() {
+        let l = raw.split("//").next().unwrap_or("").trim();
+        let err = |e: String| AsmError(n + 1, e);
+        let Some(d) = l.strip_prefix('.') else {
+            program.push_str(raw);
+            program.push('\n');
+            continue;
+        };
+        program.push('\n');
+        let w: Vec<&str> = d.split_whitespace().collect();
+        match w.as_slice() {
+            [kind @ ("input" | "output"), name, index, reg, mask, ty, sv @ ..] => {
+                let m = mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
+                let component = match *ty {
+                    "float" => ComponentType::F32,
+                    "uint" => ComponentType::U32,
+                    "int" => ComponentType::I32,
+                    t => return Err(err(format!("unknown component type {t}"))),
+                };
+                let semantic = match sv.first().copied() {
+                    None => SemanticKind::Arbitrary,
+                    Some("position") => SemanticKind::Position,
+                    Some("target") => SemanticKind::Target,
+                    Some("depth") => SemanticKind::Depth,
+                    Some("vertex_id") => SemanticKind::VertexId,
+                    Some("instance_id") => SemanticKind::InstanceId,
+                    Some("primitive_id") => SemanticKind::PrimitiveId,
+                    Some("is_front_face") => SemanticKind::IsFrontFace,
+                    Some(o) => return Err(err(format!("unknown system value {o}"))),
+                };
+                let first = m.trailing_zeros();
+                let e = SignatureElement {
+                    name: (*name).to_owned(),
+                    semantic_indices: vec![number(index).map_err(err)?],
+                    semantic,
+                    component,
+                    rows: 1,
+                    cols: m.count_ones(),
+                    start_row: number(reg).map_err(err)? as i32,
+                    start_col: first as i32,
+                    mask: m,
+                    rw_mask: m,
+                    ..Default::default()
+                };
+                if *kind == "input" { &mut inputs } else { &mut outputs }.push(e);
+            }
+            [kind @ ("root_uav" | "root_srv" | "root_cbv"), reg] => {
+                let d = RootDescriptor { shader_register: number(reg).map_err(err)?, register_space: 0, flags: 0 };
+                let kind = match *kind {
+                    "root_uav" => ParameterKind::Uav(d),
+                    "root_srv" => ParameterKind::Srv(d),
+                    _ => ParameterKind::Cbv(d),
+                };
+                params.push(RootParameter { kind, visibility: 0 });
+            }
+            _ => return Err(err(format!("unknown directive .{d}"))),
+        }
+    }
+    let rts0 = (!params.is_empty()).then(|| {
+        let mut r = RootSignatureDesc::new(Version::V1_0);
+        r.parameters = params;
+        r.encode_rts0()
+    });
+    container(&program, &inputs, &outputs, rts0.as_deref())
+}

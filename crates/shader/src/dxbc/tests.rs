@@ -536,3 +536,51 @@ fn instructions_of_a_later_model_and_unbalanced_flow_are_refused() {
     let undeclared = container("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw u2.x, l(0), l(1)\nret", &[], &[], None).unwrap();
     assert!(parse(&undeclared).unwrap_err().to_string().contains("not declared"));
 }
+
+/// The assembled fixtures of `tests/fixtures/dxbc` (used by the C ABI tests) are what their
+/// sources assemble to; `RD3D12_WRITE_DXBC_FIXTURES=1` writes them anew. Each one that is
+/// not meant to be refused parses and lowers.
+#[test]
+fn the_dxbc_fixtures_are_their_sources_assembled() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxbc");
+    let write = std::env::var_os("RD3D12_WRITE_DXBC_FIXTURES").is_some();
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "asm") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let bytes = asm::source(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let blob = path.with_extension("dxbc");
+        if write {
+            std::fs::write(&blob, &bytes).unwrap();
+        }
+        assert_eq!(std::fs::read(&blob).ok().as_deref(), Some(&bytes[..]), "{} is stale", blob.display());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(parse(&bytes).is_ok(), !name.starts_with("bad_"), "{name}: {:?}", parse(&bytes).err());
+        n += 1;
+    }
+    assert!(n >= 4, "{n} fixtures");
+}
+
+/// The fixtures the C ABI test dispatches, run here on one group with the same inputs.
+#[test]
+fn the_fixture_programs_compute_what_the_abi_test_expects() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxbc");
+    let text = |n: &str| {
+        let s = std::fs::read_to_string(format!("{dir}/{n}")).unwrap();
+        s.lines().filter(|l| !l.trim_start().starts_with('.')).collect::<Vec<_>>().join("\n")
+    };
+    let src: Vec<u32> = (0..64).map(|i| 1000 + 7 * i).collect();
+    let out = both(&text("copy.cs.asm"), vec![src.clone(), vec![0; 64]], vec![0, 0], vec![]);
+    assert!((0..64).all(|i| out[1][i] == src[i] * 3 + i as u32));
+    let sq: Vec<u32> = (0..64).map(|i| i * i).collect();
+    let out = both(&text("reduce.cs.asm"), vec![sq, vec![0; 1]], vec![0, 0], vec![]);
+    assert_eq!(out[1][0], 85344);
+    let out = both(&text("append.cs.asm"), vec![vec![0; 33]], vec![0], vec![]);
+    assert_eq!(out[0][0], 32);
+    let mut got = out[0][1..].to_vec();
+    got.sort();
+    assert_eq!(got, (100..132).collect::<Vec<u32>>());
+}
