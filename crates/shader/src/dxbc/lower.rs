@@ -183,6 +183,19 @@ impl<'a> L<'a> {
         self.cast(CastOp::BitCast, Scalar::F32, Scalar::I32, v)
     }
 
+    /// An `f32` with a denormal flushed to zero of its sign (D3D11.3 "32-bit floating point
+    /// rules": denorms are flushed on input and output of float math; moves keep them).
+    fn ftz(&mut self, v: Value) -> Value {
+        let b = self.to_i(v);
+        let (e, sign) = (self.ci(0x7F80_0000), self.ci(0x8000_0000));
+        let exp = self.bin(BinOp::And, Scalar::I32, b, e);
+        let z = self.ci(0);
+        let denorm = self.cmp(CmpPred::IEq, Scalar::I32, exp, z);
+        let signed = self.bin(BinOp::And, Scalar::I32, b, sign);
+        let r = self.emit(Op::Select, vec![denorm, signed, b], Type::Scalar(Scalar::I32));
+        self.to_f(r)
+    }
+
     fn cmp(&mut self, p: CmpPred, s: Scalar, a: Value, b: Value) -> Value {
         self.emit(Op::Cmp(p, s), vec![a, b], Type::Scalar(Scalar::Bool))
     }
@@ -479,8 +492,9 @@ impl<'a> L<'a> {
         let mut outs = Vec::new();
         for k in (0..4).filter(|k| mask & (1 << k) != 0) {
             let args: Vec<Value> = vals.iter().map(|v| v[k]).collect();
-            let args: Vec<Value> = args.into_iter().map(|a| self.to_f(a)).collect();
+            let args: Vec<Value> = args.into_iter().map(|a| self.ftz(a)).collect();
             let mut r = f(self, &args);
+            r = self.ftz(r);
             if inst.saturate() {
                 r = self.dx(Dx::FUnary(FUnary::Saturate), vec![r], Type::Scalar(Scalar::F32));
             }
@@ -522,9 +536,11 @@ impl<'a> L<'a> {
         for k in (0..4).filter(|k| mask & (1 << k) != 0) {
             let args: Vec<Value> = vals.iter().map(|v| v[k]).collect();
             let args: Vec<Value> =
-                if kind == Kind::Float { args.into_iter().map(|a| self.to_f(a)).collect() } else { args };
-            let (a, mut b) = f(self, &args);
-            let mut a = a;
+                if kind == Kind::Float { args.into_iter().map(|a| self.ftz(a)).collect() } else { args };
+            let (mut a, mut b) = f(self, &args);
+            if kind == Kind::Float {
+                (a, b) = (self.ftz(a), self.ftz(b));
+            }
             if inst.saturate() && kind == Kind::Float {
                 a = self.dx(Dx::FUnary(FUnary::Saturate), vec![a], Type::Scalar(Scalar::F32));
                 b = self.dx(Dx::FUnary(FUnary::Saturate), vec![b], Type::Scalar(Scalar::F32));
@@ -548,10 +564,11 @@ impl<'a> L<'a> {
         let (va, vb) = (self.read(a, m, Kind::Float)?, self.read(b, m, Kind::Float)?);
         let mut args = Vec::new();
         for v in va.iter().take(n as usize).chain(vb.iter().take(n as usize)) {
-            let x = self.to_f(*v);
+            let x = self.ftz(*v);
             args.push(x);
         }
         let mut r = self.dx(Dx::Dot(n), args, Type::Scalar(Scalar::F32));
+        r = self.ftz(r);
         if inst.saturate() {
             r = self.dx(Dx::FUnary(FUnary::Saturate), vec![r], Type::Scalar(Scalar::F32));
         }
@@ -613,7 +630,7 @@ impl<'a> L<'a> {
                     _ => CmpPred::FUne,
                 };
                 self.iop(inst, Kind::Float, |s, a| {
-                    let (x, y) = (s.to_f(a[0]), s.to_f(a[1]));
+                    let (x, y) = (s.ftz(a[0]), s.ftz(a[1]));
                     let b = s.cmp(p, f32_, x, y);
                     s.mask_of(b)
                 })

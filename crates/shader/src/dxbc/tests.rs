@@ -584,3 +584,29 @@ fn the_fixture_programs_compute_what_the_abi_test_expects() {
     got.sort();
     assert_eq!(got, (100..132).collect::<Vec<u32>>());
 }
+
+/// D3D11.3's 32-bit float rules: denorms are flushed to zero of their sign on input and
+/// output of float math (comparisons too), and moves keep them.
+#[test]
+fn float_math_flushes_denormals_and_moves_keep_them() {
+    let text = "cs_5_0
+dcl_uav_raw u0
+dcl_temps 2
+dcl_thread_group 1, 1, 1
+add r0.x, l(0x00000001), l(0)
+mul r0.y, l(1e-30), l(-1e-10)
+mov r0.z, l(0x00000001)
+lt r0.w, l(0), l(0x00000001)
+store_raw u0.xyzw, l(0), r0.xyzw
+max r1.x, l(0x80000003), l(0)
+min r1.y, l(nan), l(2.0)
+ne r1.z, l(nan), l(nan)
+eq r1.w, l(-0.0), l(0.0)
+store_raw u0.xyzw, l(16), r1.xyzw
+ret";
+    let out = both(text, vec![vec![7; 8]], vec![0], vec![]);
+    assert_eq!(&out[0][..4], &[0, 0x8000_0000, 1, 0]);
+    // max(-denorm, 0): both zeros after the flush; min(NaN, 2) is 2; NaN != NaN; -0 == +0.
+    assert_eq!(out[0][4] & 0x7FFF_FFFF, 0);
+    assert_eq!(&out[0][5..], &[f(2.0), u32::MAX, u32::MAX]);
+}
