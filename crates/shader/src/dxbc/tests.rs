@@ -610,3 +610,122 @@ ret";
     assert_eq!(out[0][4] & 0x7FFF_FFFF, 0);
     assert_eq!(&out[0][5..], &[f(2.0), u32::MAX, u32::MAX]);
 }
+
+/// The bit, rounding, transcendental, conversion and two-result instructions the first ALU
+/// program leaves out, one thread, each result worked out by hand.
+#[test]
+fn more_arithmetic_matches_hand_worked_values() {
+    let text = "cs_5_0
+dcl_uav_raw u0
+dcl_temps 4
+dcl_thread_group 1, 1, 1
+ubfe r0.x, l(8), l(4), l(0xABCDEF12)
+ibfe r0.y, l(8), l(4), l(0xABCDEF82)
+countbits r0.z, l(0xF0F0000F)
+bfrev r0.w, l(0x00000001)
+store_raw u0.xyzw, l(0), r0.xyzw
+firstbit_lo r0.x, l(0x00000100)
+firstbit_shi r0.y, l(0xFFFFFF00)
+firstbit_hi r0.z, l(0)
+f32tof16 r0.w, l(1.5)
+store_raw u0.xyzw, l(16), r0.xyzw
+f16tof32 r0.x, l(0x00003c00)
+round_ne r0.y, l(2.5)
+round_ni r0.z, l(-1.25)
+round_pi r0.w, l(-1.75)
+store_raw u0.xyzw, l(32), r0.xyzw
+round_z r0.x, l(-1.75)
+frc r0.y, l(-1.25)
+exp r0.z, l(3.0)
+log r0.w, l(0.25)
+store_raw u0.xyzw, l(48), r0.xyzw
+sqrt r0.x, l(16.0)
+rsq r0.y, l(4.0)
+rcp r0.z, l(8.0)
+sincos r1.x, r1.y, l(0.0)
+mov r0.w, r1.y
+store_raw u0.xyzw, l(64), r0.xyzw
+uaddc r0.x, r0.y, l(0xFFFFFFFF), l(2)
+usubb r0.z, r0.w, l(1), l(2)
+store_raw u0.xyzw, l(80), r0.xyzw
+umul r0.x, r0.y, l(0x80000000), l(4)
+imin r0.z, l(-5), l(3)
+umin r0.w, l(-5), l(3)
+store_raw u0.xyzw, l(96), r0.xyzw
+swapc r0.xy, r1.xy, l(0, 0xFFFFFFFF, 0, 0), l(1, 2, 0, 0), l(3, 4, 0, 0)
+mov r0.zw, r1.xxxy
+store_raw u0.xyzw, l(112), r0.xyzw
+ftoi r0.x, l(3e9)
+ftoi r0.y, l(nan)
+ftou r0.z, l(5e9)
+mov_sat r0.w, l(1.5)
+store_raw u0.xyzw, l(128), r0.xyzw
+mul_sat r0.x, l(nan), l(1.0)
+imax r0.y, l(-5), l(3)
+umax r0.z, l(-5), l(3)
+ineg r0.w, l(7)
+store_raw u0.xyzw, l(144), r0.xyzw
+ret";
+    let out = both(text, vec![vec![0; 40]], vec![0], vec![]);
+    let w = &out[0];
+    assert_eq!(&w[0..4], &[0xF1, 0xFFFF_FFF8, 12, 0x8000_0000], "ubfe ibfe countbits bfrev");
+    // firstbit_shi of 0xFFFFFF00: the first bit (from the top) unlike the sign is bit 7: 31 - 7.
+    assert_eq!(&w[4..8], &[8, 24, u32::MAX, 0x3E00], "firstbit_lo firstbit_shi firstbit_hi(0) f32tof16");
+    assert_eq!(&w[8..12], &[f(1.0), f(2.0), f(-2.0), f(-1.0)], "f16tof32 round_ne round_ni round_pi");
+    assert_eq!(&w[12..16], &[f(-1.0), f(0.75), f(8.0), f(-2.0)], "round_z frc exp log");
+    assert_eq!(&w[16..20], &[f(4.0), f(0.5), f(0.125), f(1.0)], "sqrt rsq rcp cos(0)");
+    assert_eq!(&w[20..24], &[1, 1, u32::MAX, 1], "uaddc usubb");
+    assert_eq!(&w[24..28], &[2, 0, (-5i32) as u32, 3], "umul imin umin");
+    assert_eq!(&w[28..32], &[1, 4, 3, 2], "swapc");
+    assert_eq!(&w[32..36], &[i32::MAX as u32, 0, u32::MAX, f(1.0)], "ftoi/ftou saturate, NaN to 0; mov_sat");
+    assert_eq!(&w[36..40], &[0, 3, (-5i32) as u32, (-7i32) as u32], "mul_sat(NaN) imax umax ineg");
+}
+
+/// Structured and typed buffers, an indexable temp indexed by a register, a constant buffer
+/// indexed dynamically, compare-exchange on a UAV and on groupshared memory, bufinfo.
+#[test]
+fn memory_families_match_hand_worked_values() {
+    let text = "cs_5_0
+dcl_uav_structured u0, 8
+dcl_uav_raw u1
+dcl_constantbuffer cb0[4], dynamicIndexed
+dcl_tgsm_structured g0, 4, 4
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 3
+dcl_indexableTemp x0[4], 4
+dcl_thread_group 4, 1, 1
+mov x0[0].x, l(10)
+mov x0[1].x, l(11)
+mov x0[2].x, l(12)
+mov x0[3].x, l(13)
+xor r0.x, vThreadIDInGroupFlattened, l(3)
+mov r0.y, x0[r0.x + 0].x
+iadd r0.z, cb0[r0.x + 0].y, r0.y
+store_structured u0.xy, vThreadIDInGroupFlattened, l(0), r0.yzyy
+ld_structured r1.xy, r0.x, l(4), u0.xxxx
+store_structured g0.x, vThreadIDInGroupFlattened, l(0), l(5)
+sync_g_t
+imm_atomic_cmp_exch r2.x, g0, l(0, 0, 0, 0), l(5), vThreadIDInGroupFlattened
+atomic_cmp_store u1, l(0), l(0), l(77)
+bufinfo r2.y, u1
+ieq r2.z, vThreadIDInGroupFlattened, l(0)
+if_nz r2.z
+  ld_structured r2.w, l(0), l(0), g0.xxxx
+  store_raw u1.xyz, l(4), r2.xyw
+endif
+ret";
+    // cb0[k].y = 100 * k.
+    let cb = (0..4).map(|k| [0, 100 * k, 0, 0]).collect();
+    let out = both(text, vec![vec![0; 8], vec![0; 4]], vec![8, 0], cb);
+    for t in 0..4usize {
+        let other = t ^ 3;
+        assert_eq!(out[0][2 * t], 10 + other as u32, "thread {t}");
+        assert_eq!(out[0][2 * t + 1], 10 + other as u32 + 100 * other as u32, "thread {t}");
+    }
+    assert_eq!(out[1][0], 77, "atomic_cmp_store on 0");
+    // Thread 0 wrote: its cmp-exch result (5: some thread swapped first, or it did and saw
+    // 5), bufinfo (16 bytes), the cell's final value (the id of the thread that swapped).
+    assert_eq!(out[1][1], 5);
+    assert_eq!(out[1][2], 16);
+    assert!(out[1][3] < 4);
+}
