@@ -9,8 +9,13 @@
 // table) and s0 a static point/clamp sampler. Signatures are linked by semantic (VS OSGN ->
 // PS ISGN), the pixel input COLOR declared `constant` (not interpolated).
 //
-// Checked pixel by pixel after a copy to a readback buffer: all 16x16 pixels of the RGBA8
-// target show the texel of their quadrant times the tint times COLOR, rounded to bytes.
+// Checked pixel by pixel after a copy to a readback buffer:
+//   1. the triangle: all 16x16 pixels of the RGBA8 target show the texel of their quadrant
+//      times the tint times COLOR, rounded to bytes;
+//   2. a geometry shader (tests/fixtures/dxbc/quad.gs.dxbc: point in, a four-vertex triangle
+//      strip and a cut out, COLOR written before each emit) over two points from
+//      points.vs.dxbc at (-0.5, 0.5) and (0.5, 0.5): two squares of 4x4 pixels, x in 2..6 and
+//      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0).
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -66,9 +71,14 @@ struct Gpu : GpuBase {
     }
 };
 
-static void test_draw(Gpu &g)
+// Draws `vertices` vertices of `topology` through VS `vs`, GS `gs` (or none) and the textured
+// pixel shader; every pixel `covered` says must show its texel times the tint and COLOR, the
+// others the clear.
+static void test_draw(Gpu &g, const char *what, const char *vs_name, const char *gs_name,
+                      D3D12_PRIMITIVE_TOPOLOGY_TYPE type, D3D12_PRIMITIVE_TOPOLOGY topology, UINT vertices,
+                      bool (*covered)(int, int))
 {
-    set_ctx("draw");
+    set_ctx("%s", what);
     // Root signature: PS b0 four constants (the tint), PS t0 in a table, a static sampler s0.
     D3D12_DESCRIPTOR_RANGE1 srv = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
     D3D12_ROOT_PARAMETER1 p[2] = {};
@@ -95,17 +105,19 @@ static void test_draw(Gpu &g)
     Com<ID3D12RootSignature> rs;
     CHECK_HR(g.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
 
-    std::vector<char> vs = dxbc("fullscreen.vs.dxbc"), ps = dxbc("textured.ps.dxbc");
+    std::vector<char> vs = dxbc(vs_name), ps = dxbc("textured.ps.dxbc");
+    std::vector<char> gs = gs_name ? dxbc(gs_name) : std::vector<char>();
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
     pd.pRootSignature = rs;
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
+    if (gs_name) pd.GS = {gs.data(), gs.size()};
     pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
     pd.SampleMask = 0xFFFFFFFF;
     pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
     pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
     pd.RasterizerState.DepthClipEnable = TRUE;
-    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.PrimitiveTopologyType = type;
     pd.NumRenderTargets = 1;
     pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
     pd.SampleDesc.Count = 1;
@@ -155,12 +167,12 @@ static void test_draw(Gpu &g)
     const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     l->SetGraphicsRoot32BitConstants(0, 4, tint, 0);
     l->SetGraphicsRootDescriptorTable(1, srv_heap->GetGPUDescriptorHandleForHeapStart());
-    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    l->IASetPrimitiveTopology(topology);
     D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
     l->RSSetViewports(1, &vp);
     D3D12_RECT sc = {0, 0, 16, 16};
     l->RSSetScissorRects(1, &sc);
-    l->DrawInstanced(3, 1, 0, 0);
+    l->DrawInstanced(vertices, 1, 0, 0);
 
     b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
@@ -183,7 +195,7 @@ static void test_draw(Gpu &g)
             const Rgba &t = kTexels[(y >= 8) * 2 + (x >= 8)];
             for (int c = 0; c < 4; c++) {
                 float v = t.c[c] / 255.0f * tint[c] * color[c];
-                unsigned char want = (unsigned char)(v * 255.0f + 0.5f);
+                unsigned char want = covered(x, y) ? (unsigned char)(v * 255.0f + 0.5f) : 0;
                 unsigned char got = px[y * 256 + x * 4 + c];
                 if (got != want) {
                     if (bad < 4) printf("pixel (%d, %d) channel %d: got %u, expected %u\n", x, y, c, got, want);
@@ -193,12 +205,31 @@ static void test_draw(Gpu &g)
         }
     }
     CHECK_EQ(bad, 0u);
-    // Spot checks worked by hand: the top-left texel (255, 0, 0, 255) times the tint and
-    // COLOR is (255, 0, 0, 255); the bottom-right (200, 100, 50, 128) gives (200, 25, 13, 128).
-    CHECK_EQ((unsigned)px[0], 255u);
-    CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 25u);
-    CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 2], 13u);
-    CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 3], 128u);
+    if (covered(15, 15)) {
+        // Worked by hand: the top-left texel (255, 0, 0, 255) times the tint and COLOR is
+        // (255, 0, 0, 255); the bottom-right (200, 100, 50, 128) gives (200, 25, 13, 128).
+        CHECK_EQ((unsigned)px[0], 255u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 25u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 2], 13u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 3], 128u);
+    } else {
+        // The second square's pixel (10, 2): the top-right texel (0, 255, 0, 255) gives
+        // (0, 64, 0, 255) (255 * 0.5 * 0.5 = 63.75); (6, 2) and (2, 6) are outside.
+        CHECK_EQ((unsigned)px[2 * 256 + 10 * 4 + 1], 64u);
+        CHECK_EQ((unsigned)px[2 * 256 + 10 * 4 + 3], 255u);
+        CHECK_EQ((unsigned)px[2 * 256 + 6 * 4 + 3], 0u);
+        CHECK_EQ((unsigned)px[6 * 256 + 2 * 4 + 3], 0u);
+    }
+}
+
+static bool everywhere(int, int)
+{
+    return true;
+}
+
+static bool two_squares(int x, int y)
+{
+    return y >= 2 && y < 6 && ((x >= 2 && x < 6) || (x >= 10 && x < 14));
 }
 
 int main()
@@ -214,7 +245,10 @@ int main()
         {
             Gpu g;
             g.init(dev);
-            test_draw(g);
+            test_draw(g, "triangle", "fullscreen.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST, 3, everywhere);
+            test_draw(g, "geometry shader", "points.vs.dxbc", "quad.gs.dxbc", D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT,
+                      D3D_PRIMITIVE_TOPOLOGY_POINTLIST, 2, two_squares);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -394,6 +394,20 @@ fn line(text: &str, sm51: bool, out: &mut Vec<u32>) -> R<()> {
             out.push(decl(op, 0));
             out.push(number(args.first().ok_or("a count")?)?);
         }
+        "dcl_inputprimitive" | "dcl_outputtopology" => {
+            let v = match (mnemonic, args.first().copied()) {
+                ("dcl_inputprimitive", Some("point")) => 1,
+                ("dcl_inputprimitive", Some("line")) => 2,
+                ("dcl_inputprimitive", Some("triangle")) => 3,
+                ("dcl_inputprimitive", Some("lineadj")) => 6,
+                ("dcl_inputprimitive", Some("triangleadj")) => 7,
+                ("dcl_outputtopology", Some("pointlist")) => 1,
+                ("dcl_outputtopology", Some("linestrip")) => 3,
+                ("dcl_outputtopology", Some("trianglestrip")) => 5,
+                (_, o) => return Err(format!("{mnemonic} {o:?}")),
+            };
+            tok = Some(decl(opcodes::by_name(mnemonic).ok_or("?")?.0, v));
+        }
         "dcl_thread_group" => {
             out.push(decl(155, 0));
             if args.len() != 3 {

@@ -71,7 +71,7 @@ enum Frame {
 }
 
 /// What the lowering found in the declarations, for the interface.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Facts {
     /// `dcl_thread_group`.
     pub num_threads: Option<[u32; 3]>,
@@ -81,6 +81,11 @@ pub struct Facts {
     pub interpolation: Vec<(u32, u32)>,
     /// `dcl_globalFlags` forceEarlyDepthStencil.
     pub early_depth: bool,
+    /// A geometry shader's declarations (`dcl_inputprimitive`, `dcl_outputtopology`,
+    /// `dcl_maxout`, `dcl_gsinstances`).
+    pub gs: crate::dxil::GsState,
+    /// The streams a geometry shader emits to or cuts, one bit each.
+    pub streams: u32,
 }
 
 /// The lowering's state.
@@ -113,7 +118,20 @@ impl<'a> L<'a> {
             xs: vec![],
             icb: None,
             flow: vec![],
-            facts: Facts::default(),
+            facts: Facts {
+                num_threads: None,
+                resources: vec![],
+                interpolation: vec![],
+                early_depth: false,
+                gs: crate::dxil::GsState {
+                    input_primitive: 0,
+                    max_vertex_count: 0,
+                    active_stream_mask: 0,
+                    output_topology: 0,
+                    instance_count: 1,
+                },
+                streams: 0,
+            },
             res: res::Ranges::default(),
         }
     }
@@ -346,17 +364,25 @@ impl<'a> L<'a> {
                 Ok(self.extract(row, c as u32, Scalar::I32))
             }
             ty::INPUT => {
-                if o.index.len() != 1 {
-                    return unsupported("multi-dimensional inputs (geometry and tessellation stages)");
-                }
-                let reg = Self::imm_index(o, 0)?;
+                // v# of a vertex or pixel shader; a geometry shader's v[vertex][#].
+                let (reg, vertex) = match (o.index.len(), self.prog.kind) {
+                    (1, 0 | 1 | 5) => (Self::imm_index(o, 0)?, None),
+                    (2, 2) => (Self::imm_index(o, 1)?, Some(self.index(&o.index[0])?)),
+                    _ => return unsupported(format!("{}-dimensional inputs of this stage", o.index.len())),
+                };
                 let inputs = self.inputs;
                 let Some((e, row, col)) = Self::element(inputs, reg, c) else {
                     return bad(format!("v{reg}.{} is in no input signature element", b"xyzw"[c & 3] as char));
                 };
                 let s = Self::scalar_of(e.component);
-                let (id, row, col, zero) = (self.ci(e.id), self.ci(row), self.ci(col), self.ci(0));
-                let v = self.dx(Dx::LoadInput { vertex: false }, vec![id, row, col, zero], Type::Scalar(s));
+                let (id, row, col) = (self.ci(e.id), self.ci(row), self.ci(col));
+                let v = match vertex {
+                    Some(k) => self.dx(Dx::LoadInput { vertex: true }, vec![id, row, col, k], Type::Scalar(s)),
+                    None => {
+                        let zero = self.ci(0);
+                        self.dx(Dx::LoadInput { vertex: false }, vec![id, row, col, zero], Type::Scalar(s))
+                    }
+                };
                 Ok(self.to_i(v))
             }
             ty::THREAD_ID | ty::THREAD_GROUP_ID | ty::THREAD_ID_IN_GROUP | ty::THREAD_ID_IN_GROUP_FLATTENED => {
@@ -871,7 +897,30 @@ impl<'a> L<'a> {
             4 | 5 | 44 => unsupported("subroutines (call, callc, label)"),
             120 => unsupported("interface calls (fcall)"),
             191..=202 | 211..=213 | 215..=218 => unsupported(format!("double-precision {}", inst.name())),
-            9 | 19 | 20 | 117..=119 => unsupported(format!("geometry shader {}", inst.name())),
+            9 | 19 | 20 | 117..=119 => {
+                if self.prog.kind != 2 {
+                    return bad(format!("{} outside a geometry shader", inst.name()));
+                }
+                let stream = match inst.opcode {
+                    117..=119 => {
+                        let o = inst.operands.first().ok_or_else(|| LowerError::Malformed("a stream".into()))?;
+                        Self::imm_index(o, 0)?
+                    }
+                    _ => 0,
+                };
+                if stream > 3 {
+                    return bad(format!("stream {stream}"));
+                }
+                self.facts.streams |= 1 << stream;
+                let d = match inst.opcode {
+                    19 | 117 => Dx::EmitStream,
+                    9 | 118 => Dx::CutStream,
+                    _ => Dx::EmitThenCutStream,
+                };
+                let s = self.ci(stream);
+                self.emit_void(Op::Dx(d), vec![s]);
+                Ok(())
+            }
             203..=205 => unsupported(format!("{} (pull-model interpolation)", inst.name())),
             208 | 209 => unsupported(inst.name()),
             _ => res::lower(self, inst),
@@ -946,9 +995,12 @@ impl<'a> L<'a> {
                 }
             }
             88..=90 | 156..=162 => res::declare(self, inst)?,
-            92..=94 | 143..=154 | 206 | 113..=116 => {
-                return unsupported(format!("{} (geometry and tessellation stages)", inst.name()))
-            }
+            92 => self.facts.gs.output_topology = inst.controls() & 0x7F,
+            93 => self.facts.gs.input_primitive = inst.controls() & 0x3F,
+            94 => self.facts.gs.max_vertex_count = inst.extra.first().copied().unwrap_or(0),
+            206 => self.facts.gs.instance_count = inst.extra.first().copied().unwrap_or(1),
+            143 => {}
+            144..=154 | 113..=116 => return unsupported(format!("{} (tessellation stages, interfaces)", inst.name())),
             _ => {}
         }
         Ok(())
@@ -958,7 +1010,7 @@ impl<'a> L<'a> {
 /// Lowers `prog` with the container's signatures; the IR function (control flow facts
 /// computed) and what the declarations say.
 pub fn lower(prog: &Program, inputs: &[SignatureElement], outputs: &[SignatureElement]) -> R<(Function, Facts)> {
-    if !matches!(prog.kind, 0 | 1 | 5) {
+    if !matches!(prog.kind, 0 | 1 | 2 | 5) {
         return unsupported(format!(
             "{} shaders",
             ["pixel", "vertex", "geometry", "hull", "domain", "compute"][prog.kind as usize]

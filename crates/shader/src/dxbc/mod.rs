@@ -124,7 +124,8 @@ pub fn parse(container: &[u8]) -> Result<crate::dxil::Program, DxbcError> {
         outputs: shader.outputs.clone(),
         patch_constants: shader.patch_constants.clone(),
         num_threads: facts.num_threads,
-        gs: None,
+        gs: (shader.stage == Stage::Geometry)
+            .then_some(crate::dxil::GsState { active_stream_mask: facts.streams.max(1), ..facts.gs }),
         hs: None,
         ds: None,
         wave_size: None,

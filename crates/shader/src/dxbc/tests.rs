@@ -729,3 +729,82 @@ ret";
     assert_eq!(out[1][2], 16);
     assert!(out[1][3] < 4);
 }
+
+/// An environment for one geometry-shader invocation: input vertex `v` component `c` of
+/// element `sig` reads `100 * v + 10 * sig + c`; outputs and emits and cuts are logged.
+struct Gs {
+    log: Vec<String>,
+    out: Vec<(u32, u32)>,
+}
+
+impl Env for Gs {
+    fn load_input(&mut self, sig: u32, _row: u32, col: u8, vertex: Option<u32>) -> R<Val> {
+        Ok(Val::F32((100 * vertex.unwrap_or(99) + 10 * sig + u32::from(col)) as f32))
+    }
+    fn store_output(&mut self, sig: u32, _row: u32, col: u8, value: &Val) -> R<()> {
+        let Val::F32(f) = value else { return Err(ExecError::Malformed(format!("{value:?}"))) };
+        self.out.push((sig * 4 + u32::from(col), *f as u32));
+        Ok(())
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+    fn emit_stream(&mut self, s: u32) -> R<()> {
+        let o = std::mem::take(&mut self.out);
+        self.log.push(format!("emit {s} {o:?}"));
+        Ok(())
+    }
+    fn cut_stream(&mut self, s: u32) -> R<()> {
+        self.log.push(format!("cut {s}"));
+        Ok(())
+    }
+}
+
+/// A geometry shader: its declarations become the entry's GsState, `v[vertex][reg]` reads
+/// the vertex's input, emit and cut reach the environment in program order.
+#[test]
+fn a_geometry_shader_reads_vertices_and_emits() {
+    use rd3d12_core::shader::element;
+    let text = "gs_5_0
+dcl_inputprimitive triangle
+dcl_outputtopology trianglestrip
+dcl_maxout 4
+dcl_input v[3][0].xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.x, l(0)
+loop
+  uge r0.y, r0.x, l(3)
+  breakc_nz r0.y
+  mov o0.xyzw, v[r0.x + 0][0].xyzw
+  emit
+  iadd r0.x, r0.x, l(1)
+endloop
+cut
+ret";
+    let bytes = container(text, &[element("A", 0, 0)], &[element("B", 0, 0)], None).unwrap();
+    let p = parse(&bytes).unwrap();
+    let gs = p.dx.entry_points[0].gs.expect("a GsState");
+    assert_eq!(
+        (gs.input_primitive, gs.output_topology, gs.max_vertex_count, gs.instance_count, gs.active_stream_mask),
+        (3, 5, 4, 1, 1)
+    );
+    for mode in [Mode::Interp, Mode::Jit] {
+        let mut env = Gs { log: vec![], out: vec![] };
+        crate::jit::with_mode(mode, || crate::interp::run(&p.module, &p.module.functions[0], &mut env)).unwrap();
+        let want: Vec<String> = (0..3)
+            .map(|v| format!("emit 0 {:?}", (0..4).map(|c| (c, 100 * v + c)).collect::<Vec<_>>()))
+            .chain(["cut 0".to_string()])
+            .collect();
+        assert_eq!(env.log, want, "{mode:?}");
+    }
+}
