@@ -921,10 +921,61 @@ impl<'a> L<'a> {
                 self.emit_void(Op::Dx(d), vec![s]);
                 Ok(())
             }
-            203..=205 => unsupported(format!("{} (pull-model interpolation)", inst.name())),
+            203..=205 => self.eval(inst),
             208 | 209 => unsupported(inst.name()),
             _ => res::lower(self, inst),
         }
+    }
+
+    /// `eval_snapped dest, v#, offset.xy`, `eval_sample_index dest, v#, index`,
+    /// `eval_centroid dest, v#`: the pixel shader input interpolated elsewhere in the pixel.
+    fn eval(&mut self, inst: &Inst) -> R<()> {
+        use crate::ir::op::EvalKind;
+        if self.prog.kind != 0 {
+            return bad(format!("{} outside a pixel shader", inst.name()));
+        }
+        let (d, v) = (&inst.operands[0], &inst.operands[1]);
+        if v.ty != ty::INPUT || v.index.len() != 1 {
+            return bad(format!("{} of operand type {}", inst.name(), v.ty));
+        }
+        let reg = Self::imm_index(v, 0)?;
+        let extra = match inst.opcode {
+            203 => {
+                let o = self.read(&inst.operands[2], 0x3, Kind::Int)?;
+                vec![o[0], o[1]]
+            }
+            204 => vec![self.read(&inst.operands[2], 1, Kind::Int)?[0]],
+            _ => vec![],
+        };
+        let kind = match inst.opcode {
+            203 => EvalKind::Snapped,
+            204 => EvalKind::SampleIndex,
+            _ => EvalKind::Centroid,
+        };
+        let mask = Self::dst_mask(d);
+        let mut outs = Vec::new();
+        for k in (0..4).filter(|k| mask & (1 << k) != 0) {
+            let c = if v.comps == 4 { v.select.comp(k) } else { 0 };
+            let inputs = self.inputs;
+            let Some((e, row, col)) = Self::element(inputs, reg, c) else {
+                return bad(format!("v{reg} component {c} is in no input signature element"));
+            };
+            let (id, row, col) = (self.ci(e.id), self.ci(row), self.ci(col));
+            let mut args = vec![id, row, col];
+            args.extend(&extra);
+            let x = self.dx(Dx::Eval(kind), args, Type::Scalar(Scalar::F32));
+            let x = self.to_i(x);
+            let mut r = self.modify(x, v, Kind::Float);
+            if inst.saturate() {
+                let f = self.to_f(r);
+                r = self.dx(Dx::FUnary(FUnary::Saturate), vec![f], Type::Scalar(Scalar::F32));
+            }
+            outs.push((k, r));
+        }
+        for (k, r) in outs {
+            self.write(d, k, r)?;
+        }
+        Ok(())
     }
 
     /// `break`, `continue`, `ret` to `target` (the conditional forms test their operand); what

@@ -808,3 +808,83 @@ ret";
         assert_eq!(env.log, want, "{mode:?}");
     }
 }
+
+/// A pixel-shader invocation whose input `sig` component `c` reads `10 * sig + c`, and at
+/// an `Eval*` point `1000 + 100 * (x + 8) + (y + 8)` (snapped), `2000 + n` (sample n) or
+/// `3000` (centroid); outputs logged.
+struct Ps {
+    out: Vec<(u32, u8, u32)>,
+}
+
+impl Env for Ps {
+    fn load_input(&mut self, sig: u32, _: u32, col: u8, _: Option<u32>) -> R<Val> {
+        Ok(Val::F32((10 * sig + u32::from(col)) as f32))
+    }
+    fn eval_input(&mut self, sig: u32, _: u32, col: u8, at: crate::interp::EvalAt) -> R<Val> {
+        use crate::interp::EvalAt as E;
+        let base = match at {
+            E::Snapped(x, y) => 1000 + 100 * (x + 8) + (y + 8),
+            E::Sample(n) => 2000 + n as i32,
+            E::Centroid => 3000,
+        };
+        Ok(Val::F32((base + 10 * sig as i32 + i32::from(col)) as f32))
+    }
+    fn store_output(&mut self, sig: u32, _: u32, col: u8, value: &Val) -> R<()> {
+        let Val::F32(f) = value else { return Err(ExecError::Malformed(format!("{value:?}"))) };
+        self.out.push((sig, col, *f as u32));
+        Ok(())
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+}
+
+/// eval_snapped / eval_sample_index / eval_centroid read the input through the environment's
+/// Eval* with their offsets and index; a plain read of the same input is a LoadInput.
+#[test]
+fn pull_model_interpolation_reaches_the_environment() {
+    use rd3d12_core::shader::{element, system_element, SemanticKind};
+    let text = "ps_5_0
+dcl_input_ps linear v1.xy
+dcl_output o0.xyzw
+dcl_temps 1
+eval_snapped r0.x, v1.y, l(-1, 3, 0, 0)
+eval_sample_index r0.y, v1.x, l(2)
+eval_centroid r0.z, v1.y
+mov r0.w, v1.x
+mov o0.xyzw, r0.xyzw
+ret";
+    let ins = [element("A", 0, 0), element("B", 0, 1)];
+    let outs = [system_element("SV_Target", 0, 0, SemanticKind::Target)];
+    let p = parse(&container(text, &ins, &outs, None).unwrap()).unwrap();
+    let mut env = Ps { out: vec![] };
+    crate::interp::run(&p.module, &p.module.functions[0], &mut env).unwrap();
+    // Input B is element 1: 10 * 1 + component.
+    assert_eq!(env.out, vec![(0, 0, 1000 + 700 + 11 + 11), (0, 1, 2002 + 10), (0, 2, 3011), (0, 3, 10)]);
+    assert_eq!(p.dx.entry_points[0].inputs[1].interpolation, rd3d12_core::shader::Interpolation::Linear);
+}
+
+/// Shader model 5.1: a UAV range indexed by a register (`U0[r0.x + 1]`), the handle made for
+/// the register the index names.
+#[test]
+fn a_range_indexed_by_a_register_reaches_each_register() {
+    let text = "cs_5_1
+dcl_uav_raw U0[0:3], space=0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 3, 1, 1
+iadd r0.x, vThreadIDInGroupFlattened, l(5)
+store_raw U0[vThreadIDInGroupFlattened + 1].x, l(0), r0.x
+ret";
+    let out = both(text, vec![vec![0; 1]; 4], vec![0; 4], vec![]);
+    assert_eq!(out, vec![vec![0], vec![5], vec![6], vec![7]]);
+}
