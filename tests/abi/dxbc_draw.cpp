@@ -15,7 +15,9 @@
 //   2. a geometry shader (tests/fixtures/dxbc/quad.gs.dxbc: point in, a four-vertex triangle
 //      strip and a cut out, COLOR written before each emit) over two points from
 //      points.vs.dxbc at (-0.5, 0.5) and (0.5, 0.5): two squares of 4x4 pixels, x in 2..6 and
-//      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0).
+//      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0);
+//   3. an input layout (POSITION, R32G32_FLOAT, from a vertex buffer) read by layout.vs.dxbc's
+//      v0.xy: a triangle strip over the left half, x < 8, shaded as in 1., the rest clear.
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -76,7 +78,7 @@ struct Gpu : GpuBase {
 // others the clear.
 static void test_draw(Gpu &g, const char *what, const char *vs_name, const char *gs_name,
                       D3D12_PRIMITIVE_TOPOLOGY_TYPE type, D3D12_PRIMITIVE_TOPOLOGY topology, UINT vertices,
-                      bool (*covered)(int, int))
+                      bool (*covered)(int, int), const float (*positions)[2] = nullptr)
 {
     set_ctx("%s", what);
     // Root signature: PS b0 four constants (the tint), PS t0 in a table, a static sampler s0.
@@ -99,6 +101,7 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
     rd.Desc_1_1.pParameters = p;
     rd.Desc_1_1.NumStaticSamplers = 1;
     rd.Desc_1_1.pStaticSamplers = &ss;
+    if (positions) rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
     Com<ID3DBlob> blob, err;
     CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
     if (!blob) return;
@@ -112,6 +115,9 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
     pd.VS = {vs.data(), vs.size()};
     pd.PS = {ps.data(), ps.size()};
     if (gs_name) pd.GS = {gs.data(), gs.size()};
+    const D3D12_INPUT_ELEMENT_DESC layout = {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
+                                             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
+    if (positions) pd.InputLayout = {&layout, 1};
     pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
     pd.SampleMask = 0xFFFFFFFF;
     pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
@@ -168,6 +174,15 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
     l->SetGraphicsRoot32BitConstants(0, 4, tint, 0);
     l->SetGraphicsRootDescriptorTable(1, srv_heap->GetGPUDescriptorHandleForHeapStart());
     l->IASetPrimitiveTopology(topology);
+    Com<ID3D12Resource> vb;
+    if (positions) {
+        vb.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, vertices * 8, D3D12_RESOURCE_STATE_GENERIC_READ);
+        void *m = nullptr;
+        CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
+        if (m) memcpy(m, positions, vertices * 8);
+        D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), vertices * 8, 8};
+        l->IASetVertexBuffers(0, 1, &vbv);
+    }
     D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
     l->RSSetViewports(1, &vp);
     D3D12_RECT sc = {0, 0, 16, 16};
@@ -212,6 +227,11 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
         CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 25u);
         CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 2], 13u);
         CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 3], 128u);
+    } else if (covered(2, 2) && covered(2, 8)) {
+        // The left half: (7, 15) shows the bottom-left texel (0, 0, 255, 255) as (0, 0, 64,
+        // 255); (8, 0) keeps the clear.
+        CHECK_EQ((unsigned)px[15 * 256 + 7 * 4 + 2], 64u);
+        CHECK_EQ((unsigned)px[8 * 4 + 3], 0u);
     } else {
         // The second square's pixel (10, 2): the top-right texel (0, 255, 0, 255) gives
         // (0, 64, 0, 255) (255 * 0.5 * 0.5 = 63.75); (6, 2) and (2, 6) are outside.
@@ -225,6 +245,11 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
 static bool everywhere(int, int)
 {
     return true;
+}
+
+static bool left_half(int x, int)
+{
+    return x < 8;
 }
 
 static bool two_squares(int x, int y)
@@ -249,6 +274,9 @@ int main()
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST, 3, everywhere);
             test_draw(g, "geometry shader", "points.vs.dxbc", "quad.gs.dxbc", D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT,
                       D3D_PRIMITIVE_TOPOLOGY_POINTLIST, 2, two_squares);
+            const float strip[4][2] = {{-1, 1}, {0, 1}, {-1, -1}, {0, -1}};
+            test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
         }
         CHECK_EQ(dev->Release(), 0u);
     }
