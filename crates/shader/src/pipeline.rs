@@ -192,9 +192,18 @@ mod tests {
         assert_eq!(p.dx.entry_points[0].num_threads, Some([1, 1, 1]));
         let asm = |t: &str| crate::dxbc::asm::container(t, &[], &[], None).unwrap();
         let refused = [
-            (asm("cs_4_0\ndcl_thread_group 1, 1, 1\nret"), "CS: dcl_thread_group needs shader model 5.0, the program is 4.0"),
-            (asm("cs_5_0\ndcl_thread_group 1, 1, 1\nif_nz l(1)\nret"), "CS: malformed DXBC: a block is not closed at the end of the program"),
-            (asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret"), "CS: unsupported DXBC: subroutines (call, callc, label)"),
+            (
+                asm("cs_4_0\ndcl_thread_group 1, 1, 1\nret"),
+                "CS: dcl_thread_group needs shader model 5.0, the program is 4.0",
+            ),
+            (
+                asm("cs_5_0\ndcl_thread_group 1, 1, 1\nif_nz l(1)\nret"),
+                "CS: malformed DXBC: a block is not closed at the end of the program",
+            ),
+            (
+                asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret"),
+                "CS: unsupported DXBC: subroutines (call, callc, label)",
+            ),
         ];
         for (bytes, want) in refused {
             let e = programs(&pipeline(bytes)).unwrap_err();

@@ -673,7 +673,8 @@ pub fn container(
     let t = assemble(text)?;
     let major = (t[0] >> 4) & 0xF;
     let prog = bytes(&t);
-    let (i, o) = (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, SignatureLayout::V0, None));
+    let (i, o) =
+        (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, SignatureLayout::V0, None));
     let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (*b"OSGN", &o)];
     if let Some(r) = rts0 {
         parts.push((*b"RTS0", r));
@@ -707,7 +708,8 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
         let w: Vec<&str> = d.split_whitespace().collect();
         match w.as_slice() {
             [kind @ ("input" | "output"), name, index, reg, mask, ty, sv @ ..] => {
-                let m = mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
+                let m =
+                    mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
                 let component = match *ty {
                     "float" => ComponentType::F32,
                     "uint" => ComponentType::U32,

@@ -111,7 +111,13 @@ impl<'a> L<'a> {
             prog,
             inputs,
             outputs,
-            f: Function { name: "main".into(), values: vec![], blocks: vec![entry], globals: vec![], cfg: Default::default() },
+            f: Function {
+                name: "main".into(),
+                values: vec![],
+                blocks: vec![entry],
+                globals: vec![],
+                cfg: Default::default(),
+            },
             cur: BlockId(0),
             prologue: vec![],
             temps: None,
@@ -186,7 +192,7 @@ impl<'a> L<'a> {
     }
 
     /// `i32` bits as an `f32`.
-    fn to_f(&mut self, v: Value) -> Value {
+    fn as_f32(&mut self, v: Value) -> Value {
         if self.f.ty(v) == &Type::Scalar(Scalar::F32) {
             return v;
         }
@@ -194,7 +200,7 @@ impl<'a> L<'a> {
     }
 
     /// An `f32` as its `i32` bits.
-    fn to_i(&mut self, v: Value) -> Value {
+    fn as_bits(&mut self, v: Value) -> Value {
         if self.f.ty(v) == &Type::Scalar(Scalar::I32) {
             return v;
         }
@@ -204,14 +210,14 @@ impl<'a> L<'a> {
     /// An `f32` with a denormal flushed to zero of its sign (D3D11.3 "32-bit floating point
     /// rules": denorms are flushed on input and output of float math; moves keep them).
     fn ftz(&mut self, v: Value) -> Value {
-        let b = self.to_i(v);
+        let b = self.as_bits(v);
         let (e, sign) = (self.ci(0x7F80_0000), self.ci(0x8000_0000));
         let exp = self.bin(BinOp::And, Scalar::I32, b, e);
         let z = self.ci(0);
         let denorm = self.cmp(CmpPred::IEq, Scalar::I32, exp, z);
         let signed = self.bin(BinOp::And, Scalar::I32, b, sign);
         let r = self.emit(Op::Select, vec![denorm, signed, b], Type::Scalar(Scalar::I32));
-        self.to_f(r)
+        self.as_f32(r)
     }
 
     fn cmp(&mut self, p: CmpPred, s: Scalar, a: Value, b: Value) -> Value {
@@ -383,7 +389,7 @@ impl<'a> L<'a> {
                         self.dx(Dx::LoadInput { vertex: false }, vec![id, row, col, zero], Type::Scalar(s))
                     }
                 };
-                Ok(self.to_i(v))
+                Ok(self.as_bits(v))
             }
             ty::THREAD_ID | ty::THREAD_GROUP_ID | ty::THREAD_ID_IN_GROUP | ty::THREAD_ID_IN_GROUP_FLATTENED => {
                 let sv = match o.ty {
@@ -468,7 +474,7 @@ impl<'a> L<'a> {
         match o.ty {
             ty::NULL => Ok(()),
             ty::TEMP | ty::INDEXABLE_TEMP => {
-                let v = self.to_i(v);
+                let v = self.as_bits(v);
                 let p = self.reg_ptr(o, k)?;
                 self.emit_void(Op::Store(1), vec![p, v]);
                 Ok(())
@@ -491,7 +497,7 @@ impl<'a> L<'a> {
                 let Some((e, row, col)) = found else {
                     return bad(format!("output operand type {} component {k} is in no output element", o.ty));
                 };
-                let v = if Self::scalar_of(e.component) == Scalar::F32 { self.to_f(v) } else { self.to_i(v) };
+                let v = if Self::scalar_of(e.component) == Scalar::F32 { self.as_f32(v) } else { self.as_bits(v) };
                 let (id, row, col) = (self.ci(e.id), self.ci(row), self.ci(col));
                 self.emit_void(Op::Dx(Dx::StoreOutput), vec![id, row, col, v]);
                 Ok(())
@@ -643,8 +649,12 @@ impl<'a> L<'a> {
                 s.bin(B::FDiv, f32_, one, a[0])
             }),
             77 => self.two(inst, Kind::Float, |s, a| (s.fun(FUnary::Sin, a[0]), s.fun(FUnary::Cos, a[0]))),
-            11 | 122 => self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::CoarseX), vec![a[0]], Type::Scalar(f32_))),
-            12 | 124 => self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::CoarseY), vec![a[0]], Type::Scalar(f32_))),
+            11 | 122 => {
+                self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::CoarseX), vec![a[0]], Type::Scalar(f32_)))
+            }
+            12 | 124 => {
+                self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::CoarseY), vec![a[0]], Type::Scalar(f32_)))
+            }
             123 => self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::FineX), vec![a[0]], Type::Scalar(f32_))),
             125 => self.fop(inst, |s, a| s.dx(Dx::Deriv(crate::ir::op::Deriv::FineY), vec![a[0]], Type::Scalar(f32_))),
             // Float comparisons: ordered, but ne is unordered (true for NaN).
@@ -665,14 +675,14 @@ impl<'a> L<'a> {
             27 | 28 => {
                 let op = if inst.opcode == 27 { CastOp::FPToSI } else { CastOp::FPToUI };
                 self.iop(inst, Kind::Float, |s, a| {
-                    let x = s.to_f(a[0]);
+                    let x = s.as_f32(a[0]);
                     s.cast(op, f32_, i32_, x)
                 })
             }
             43 => self.iop(inst, Kind::Int, |s, a| s.cast(CastOp::SIToFP, i32_, f32_, a[0])),
             86 => self.iop(inst, Kind::Int, |s, a| s.cast(CastOp::UIToFP, i32_, f32_, a[0])),
             130 => self.iop(inst, Kind::Float, |s, a| {
-                let x = s.to_f(a[0]);
+                let x = s.as_f32(a[0]);
                 s.dx(Dx::Legacy(crate::ir::op::LegacyConv::F32ToF16), vec![x], Type::Scalar(i32_))
             }),
             131 => self.iop(inst, Kind::Int, |s, a| {
@@ -964,10 +974,10 @@ impl<'a> L<'a> {
             let mut args = vec![id, row, col];
             args.extend(&extra);
             let x = self.dx(Dx::Eval(kind), args, Type::Scalar(Scalar::F32));
-            let x = self.to_i(x);
+            let x = self.as_bits(x);
             let mut r = self.modify(x, v, Kind::Float);
             if inst.saturate() {
-                let f = self.to_f(r);
+                let f = self.as_f32(r);
                 r = self.dx(Dx::FUnary(FUnary::Saturate), vec![f], Type::Scalar(Scalar::F32));
             }
             outs.push((k, r));
@@ -1025,25 +1035,23 @@ impl<'a> L<'a> {
                 }
             }
             95..=97 | 101..=103 | 91 => {}
-            opcodes_customdata if opcodes_customdata == super::opcodes::CUSTOMDATA => {
-                if inst.controls() == 3 {
-                    if self.icb.is_some() {
-                        return bad("two immediate constant buffers");
-                    }
-                    if inst.extra.len() % 4 != 0 {
-                        return bad("an immediate constant buffer of partial rows");
-                    }
-                    let rows = (inst.extra.len() / 4) as u32;
-                    self.f.globals.push(ir::Global {
-                        name: "icb".into(),
-                        space: AddrSpace::Private,
-                        cells: 4 * rows.max(1),
-                        init: Some(inst.extra.iter().map(|&w| u64::from(w)).collect()),
-                    });
-                    let g = self.f.globals.len() as u32 - 1;
-                    let p = self.prologue(Op::Global(g), Type::Ptr(AddrSpace::Private));
-                    self.icb = Some((p, rows));
+            opcodes_customdata if opcodes_customdata == super::opcodes::CUSTOMDATA && inst.controls() == 3 => {
+                if self.icb.is_some() {
+                    return bad("two immediate constant buffers");
                 }
+                if !inst.extra.len().is_multiple_of(4) {
+                    return bad("an immediate constant buffer of partial rows");
+                }
+                let rows = (inst.extra.len() / 4) as u32;
+                self.f.globals.push(ir::Global {
+                    name: "icb".into(),
+                    space: AddrSpace::Private,
+                    cells: 4 * rows.max(1),
+                    init: Some(inst.extra.iter().map(|&w| u64::from(w)).collect()),
+                });
+                let g = self.f.globals.len() as u32 - 1;
+                let p = self.prologue(Op::Global(g), Type::Ptr(AddrSpace::Private));
+                self.icb = Some((p, rows));
             }
             88..=90 | 156..=162 => res::declare(self, inst)?,
             92 => self.facts.gs.output_topology = inst.controls() & 0x7F,

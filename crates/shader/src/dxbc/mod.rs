@@ -45,14 +45,9 @@ impl core::fmt::Display for DxbcError {
         match self {
             DxbcError::Container(e) => write!(f, "{e}"),
             DxbcError::Tokens(e) => write!(f, "{e}"),
-            DxbcError::Model(name, m, v) => write!(
-                f,
-                "{name} needs shader model {}.{}, the program is {}.{}",
-                m / 10,
-                m % 10,
-                v / 10,
-                v % 10
-            ),
+            DxbcError::Model(name, m, v) => {
+                write!(f, "{name} needs shader model {}.{}, the program is {}.{}", m / 10, m % 10, v / 10, v % 10)
+            }
             DxbcError::Lower(e) => write!(f, "{e}"),
         }
     }

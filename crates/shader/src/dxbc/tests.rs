@@ -43,7 +43,15 @@ impl Env for Cs {
     fn cbuffer_row(&mut self, _: u32, row: u32) -> R<[u32; 4]> {
         Ok(self.cb.get(row as usize).copied().unwrap_or([0; 4]))
     }
-    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: crate::interp::SampleMode,
+        _: Option<f32>,
+    ) -> R<[f32; 4]> {
         Err(ExecError::Malformed("no textures".into()))
     }
     fn discard(&mut self) -> R<()> {
@@ -128,7 +136,7 @@ fn run_cs(text: &str, uavs: Vec<Vec<u32>>, strides: Vec<u32>, cb: Vec<[u32; 4]>,
     crate::jit::with_mode(mode, || crate::interp::run_group(&p.module, f, &mut refs)).unwrap_or_else(|e| panic!("{e}"));
     drop(refs);
     drop(envs);
-    Rc::try_unwrap(uavs).ok().expect("one owner").into_inner()
+    Rc::try_unwrap(uavs).unwrap_or_else(|_| panic!("one owner")).into_inner()
 }
 
 /// Runs on both executors and requires the same words from each.
@@ -227,7 +235,10 @@ fn the_assembler_writes_the_documented_encodings() {
     assert!(mov.modifier.neg && mov.modifier.abs);
     assert_eq!(mov.select, Select::Swizzle([2, 2, 2, 0]));
     let x = &p.insts[5].operands[1];
-    assert_eq!((x.ty, x.index[1].imm, x.index[1].rel.as_ref().map(|r| r.select)), (3, 2, Some(Select::Swizzle([3; 4]))));
+    assert_eq!(
+        (x.ty, x.index[1].imm, x.index[1].rel.as_ref().map(|r| r.select)),
+        (3, 2, Some(Select::Swizzle([3; 4])))
+    );
 }
 
 #[test]
@@ -296,9 +307,7 @@ fn malformed_token_streams_are_refused() {
     refuse(prog(&[0x0010_0012]), "ends before");
     // Relative indices nested without end.
     let mut deep = vec![0x0010_0012, 0];
-    for _ in 0..6 {
-        deep.push(0x0090_3006);
-    }
+    deep.extend([0x0090_3006; 6]);
     deep.push(0x0010_0006);
     deep.push(0);
     refuse(prog(&deep), "");
@@ -387,7 +396,7 @@ fn alu_expected(t: u32) -> [u32; 16] {
     let z = y * -2.0;
     let w = y * y + 1.0;
     let i = z as i32;
-    let q = if t == 0 { u32::MAX } else { 17 / t };
+    let q = 17u32.checked_div(t).unwrap_or(u32::MAX);
     [
         f(x),
         f(y),
@@ -402,9 +411,9 @@ fn alu_expected(t: u32) -> [u32; 16] {
         if t != 0 { 7 } else { 9 },
         if x < 1.5 { u32::MAX } else { 0 },
         (t as i32 * -3) as u32,
-        q,                                 // udiv by 0 gives 0xFFFFFFFF
-        15,                                // firstbit_hi counts from the most significant bit
-        0xFFFF_F0FF | (t & 0xF) << 8,      // bfi: 4 bits of t at bit 8
+        q,                            // udiv by 0 gives 0xFFFFFFFF
+        15,                           // firstbit_hi counts from the most significant bit
+        0xFFFF_F0FF | (t & 0xF) << 8, // bfi: 4 bits of t at bit 8
     ]
 }
 
@@ -515,7 +524,7 @@ fn groupshared_memory_atomics_and_constant_buffers() {
     let out = both(GROUPSHARED, vec![vec![0; 3], vec![0; 32]], vec![0, 8], vec![[0, 0, 1000, 0]]);
     assert_eq!(out[0][0], (0..16).sum::<u32>());
     assert_eq!(out[0][1], 15);
-    assert_eq!(out[0][2], (0..16u32).fold(0, |a, t| a | t * t));
+    assert_eq!(out[0][2], (0..16u32).fold(0, |a, t| a | (t * t)));
     for t in 0..16u32 {
         let other = t ^ 15;
         let icb = if t & 1 == 0 { 2 } else { 20 };
@@ -533,7 +542,8 @@ fn instructions_of_a_later_model_and_unbalanced_flow_are_refused() {
     let past = container("cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r3.x, l(1)\nret", &[], &[], None).unwrap();
     let e = parse(&past).unwrap_err().to_string();
     assert!(e.contains("r3 past dcl_temps 1"), "{e}");
-    let undeclared = container("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw u2.x, l(0), l(1)\nret", &[], &[], None).unwrap();
+    let undeclared =
+        container("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw u2.x, l(0), l(1)\nret", &[], &[], None).unwrap();
     assert!(parse(&undeclared).unwrap_err().to_string().contains("not declared"));
 }
 
@@ -752,7 +762,15 @@ impl Env for Gs {
     fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
         Ok([0; 4])
     }
-    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: crate::interp::SampleMode,
+        _: Option<f32>,
+    ) -> R<[f32; 4]> {
         Ok([0.0; 4])
     }
     fn discard(&mut self) -> R<()> {
@@ -840,7 +858,15 @@ impl Env for Ps {
     fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
         Ok([0; 4])
     }
-    fn sample(&mut self, _: u32, _: u32, _: [f32; 4], _: [i32; 3], _: crate::interp::SampleMode, _: Option<f32>) -> R<[f32; 4]> {
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: crate::interp::SampleMode,
+        _: Option<f32>,
+    ) -> R<[f32; 4]> {
         Ok([0.0; 4])
     }
     fn discard(&mut self) -> R<()> {

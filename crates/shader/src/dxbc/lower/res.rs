@@ -4,8 +4,8 @@
 //! Groupshared memory (`g#`) is a group global, reached by pointer.
 
 use super::{bad, unsupported, Kind, LowerError, L, R};
-use crate::dxil::metadata::Resource;
 use crate::dxbc::tokens::{ty, Inst, Operand};
+use crate::dxil::metadata::Resource;
 use crate::dxil::types::TypeId;
 use crate::ir::interface::{ResourceClass, ResourceKind};
 use crate::ir::op::{AtomicOp, BinOp, Dx, SampleKind};
@@ -102,7 +102,12 @@ pub(super) fn declare(l: &mut L<'_>, inst: &Inst) -> R<()> {
             return bad(format!("dcl_tgsm g{g} of {bytes} bytes (at most 32768, a multiple of 4, once)"));
         }
         let cells = (bytes / 4) as u32;
-        l.f.globals.push(ir::Global { name: format!("g{g}"), space: AddrSpace::Group, cells: cells.max(1), init: None });
+        l.f.globals.push(ir::Global {
+            name: format!("g{g}"),
+            space: AddrSpace::Group,
+            cells: cells.max(1),
+            init: None,
+        });
         let n = l.f.globals.len() as u32 - 1;
         let p = l.prologue(Op::Global(n), Type::Ptr(AddrSpace::Group));
         l.res.tgsm.push((g, p, stride, cells));
@@ -124,7 +129,8 @@ pub(super) fn declare(l: &mut L<'_>, inst: &Inst) -> R<()> {
         return bad(format!("register {lower} past the 128 of a class"));
     }
     let extra = &inst.extra;
-    let word = |k: usize| extra.get(k).copied().ok_or_else(|| LowerError::Malformed(format!("{}: DWORD {k}", inst.name())));
+    let word =
+        |k: usize| extra.get(k).copied().ok_or_else(|| LowerError::Malformed(format!("{}: DWORD {k}", inst.name())));
     let space_at = |k: usize| if sm51 { word(k) } else { Ok(0) };
     let (dim, stride, rows, space) = match inst.opcode {
         88 | 156 => (inst.controls() & 0x1F, 0, 0, space_at(1)?),
@@ -181,7 +187,8 @@ fn handle(l: &mut L<'_>, o: &Operand) -> R<(Value, Range)> {
 /// Row `o` of a constant buffer operand (`cb#[row]`; 5.1: `CB#[reg][row]`) as four `i32`s.
 pub(super) fn cbuffer_row(l: &mut L<'_>, o: &Operand) -> R<Value> {
     let (h, r) = handle(l, o)?;
-    let ix = o.index.get(if l.sm51() { 2 } else { 1 }).ok_or_else(|| LowerError::Malformed("cb without a row".into()))?;
+    let ix =
+        o.index.get(if l.sm51() { 2 } else { 1 }).ok_or_else(|| LowerError::Malformed("cb without a row".into()))?;
     if ix.rel.is_none() && ix.imm >= u64::from(r.rows) {
         return bad(format!("cb row {} past its {} rows", ix.imm, r.rows));
     }
@@ -305,11 +312,8 @@ pub(super) fn lower(l: &mut L<'_>, inst: &Inst) -> R<()> {
                 return bad(format!("{}: the mask must be .x, .xy, .xyz or .xyzw", inst.name()));
             }
             let a = l.read(&ops[1], 1, Kind::Int)?[0];
-            let (off, value) = if inst.opcode == 168 {
-                (l.read(&ops[2], 1, Kind::Int)?[0], &ops[3])
-            } else {
-                (l.ci(0), &ops[2])
-            };
+            let (off, value) =
+                if inst.opcode == 168 { (l.read(&ops[2], 1, Kind::Int)?[0], &ops[3]) } else { (l.ci(0), &ops[2]) };
             let v = l.read(value, mask, Kind::Int)?;
             if d.ty == ty::TGSM {
                 let (w, base, _) = tgsm_word(l, d, &[a, off, a, a])?;
@@ -430,7 +434,7 @@ pub(super) fn lower(l: &mut L<'_>, inst: &Inst) -> R<()> {
                         } else {
                             f
                         };
-                        l.to_i(f)
+                        l.as_bits(f)
                     }
                 };
                 comps.push(v);
@@ -451,7 +455,7 @@ pub(super) fn lower(l: &mut L<'_>, inst: &Inst) -> R<()> {
             let (th, _) = handle(l, t)?;
             let (sh, _) = handle(l, s)?;
             let a = l.read(a, 0x7, Kind::Float)?;
-            let c: Vec<Value> = a.iter().take(3).map(|v| l.to_f(*v)).collect();
+            let c: Vec<Value> = a.iter().take(3).map(|v| l.as_f32(*v)).collect();
             let mut vals = Vec::new();
             for clamped in [true, false] {
                 let b = l.c(Scalar::Bool, u64::from(clamped));
@@ -502,8 +506,8 @@ fn sample(l: &mut L<'_>, inst: &Inst) -> R<()> {
     let n = coords(r.dim);
     let zf = l.c(Scalar::F32, 0);
     let mut args = vec![th, sh];
-    for k in 0..4 {
-        let v = if k < n { l.to_f(a[k]) } else { zf };
+    for (k, &x) in a.iter().enumerate() {
+        let v = if k < n { l.as_f32(x) } else { zf };
         args.push(v);
     }
     for &o in &inst.offsets {
@@ -511,7 +515,7 @@ fn sample(l: &mut L<'_>, inst: &Inst) -> R<()> {
     }
     let scalar = |l: &mut L<'_>, k: usize| -> R<Value> {
         let v = l.read(&ops[k], 1, Kind::Float)?[0];
-        Ok(l.to_f(v))
+        Ok(l.as_f32(v))
     };
     let kind = match inst.opcode {
         69 => {
@@ -531,7 +535,7 @@ fn sample(l: &mut L<'_>, inst: &Inst) -> R<()> {
         73 => {
             let (dx, dy) = (l.read(&ops[4], 0x7, Kind::Float)?, l.read(&ops[5], 0x7, Kind::Float)?);
             for v in dx.iter().take(3).chain(dy.iter().take(3)) {
-                let f = l.to_f(*v);
+                let f = l.as_f32(*v);
                 args.push(f);
             }
             args.push(zf);
@@ -565,8 +569,8 @@ fn gather(l: &mut L<'_>, inst: &Inst) -> R<()> {
     let n = coords(r.dim);
     let zf = l.c(Scalar::F32, 0);
     let mut args = vec![th, sh];
-    for k in 0..4 {
-        let v = if k < n { l.to_f(a[k]) } else { zf };
+    for (k, &x) in a.iter().enumerate() {
+        let v = if k < n { l.as_f32(x) } else { zf };
         args.push(v);
     }
     if po {
@@ -581,7 +585,7 @@ fn gather(l: &mut L<'_>, inst: &Inst) -> R<()> {
     let cmp = matches!(inst.opcode, 126 | 128);
     if cmp {
         let c = l.read(&ops[if po { 5 } else { 4 }], 1, Kind::Float)?[0];
-        let c = l.to_f(c);
+        let c = l.as_f32(c);
         args.push(c);
     }
     let op = if cmp { Dx::TextureGatherCmp } else { Dx::TextureGather };
