@@ -93,6 +93,10 @@ fn comp(c: char) -> R<u32> {
 
 /// Register names without an index, and their operand types.
 const NAMED: &[(&str, u32)] = &[
+    ("vOutputControlPointID", 22),
+    ("vForkInstanceID", 23),
+    ("vJoinInstanceID", 24),
+    ("vDomain", 28),
     ("vThreadIDInGroupFlattened", ty::THREAD_ID_IN_GROUP_FLATTENED),
     ("vThreadIDInGroup", ty::THREAD_ID_IN_GROUP),
     ("vThreadGroupID", ty::THREAD_GROUP_ID),
@@ -109,6 +113,9 @@ const NAMED: &[(&str, u32)] = &[
 
 /// Register prefixes and their operand types, longest first.
 const PREFIXES: &[(&str, u32)] = &[
+    ("vicp", 25),
+    ("vocp", 26),
+    ("vpc", 27),
     ("icb", ty::IMMEDIATE_CONSTANT_BUFFER),
     ("cb", ty::CONSTANT_BUFFER),
     ("CB", ty::CONSTANT_BUFFER),
@@ -242,7 +249,7 @@ fn operand(text: &str, role: Role) -> R<Vec<u32>> {
             && matches!(opty, ty::SAMPLER | ty::RESOURCE | ty::UAV | ty::TGSM | ty::CONSTANT_BUFFER))
         || (comps.is_none() && matches!(opty, ty::SAMPLER));
     let one = matches!(opty, ty::INPUT_PRIMITIVEID | ty::OUTPUT_DEPTH | ty::OUTPUT_DEPTH_GE | ty::OUTPUT_DEPTH_LE)
-        || matches!(opty, ty::OUTPUT_COVERAGE_MASK | ty::COVERAGE_MASK | ty::THREAD_ID_IN_GROUP_FLATTENED)
+        || matches!(opty, ty::OUTPUT_COVERAGE_MASK | ty::COVERAGE_MASK | ty::THREAD_ID_IN_GROUP_FLATTENED | 22..=24)
             && comps.is_none();
     let mut tok = if no_comps {
         0
@@ -393,6 +400,32 @@ fn line(text: &str, sm51: bool, out: &mut Vec<u32>) -> R<()> {
             let op = opcodes::by_name(mnemonic).ok_or("?")?.0;
             out.push(decl(op, 0));
             out.push(number(args.first().ok_or("a count")?)?);
+        }
+        "hs_decls" | "hs_control_point_phase" | "hs_fork_phase" | "hs_join_phase" => {
+            tok = Some(decl(opcodes::by_name(mnemonic).ok_or("?")?.0, 0));
+        }
+        "dcl_input_control_point_count" | "dcl_output_control_point_count" => {
+            let n = number(args.first().ok_or("a count")?)?;
+            if n > 32 {
+                return Err("at most 32 control points".into());
+            }
+            tok = Some(decl(opcodes::by_name(mnemonic).ok_or("?")?.0, n));
+        }
+        "dcl_tessellator_domain" | "dcl_tessellator_partitioning" | "dcl_tessellator_output_primitive" => {
+            let v = match args.first().copied().unwrap_or("") {
+                "domain_isoline" | "partitioning_integer" | "output_point" => 1,
+                "domain_tri" | "partitioning_pow2" | "output_line" => 2,
+                "domain_quad" | "partitioning_fractional_odd" | "output_triangle_cw" => 3,
+                "partitioning_fractional_even" | "output_triangle_ccw" => 4,
+                o => return Err(format!("{mnemonic} {o}")),
+            };
+            tok = Some(decl(opcodes::by_name(mnemonic).ok_or("?")?.0, v));
+        }
+        "dcl_hs_max_tessfactor" | "dcl_hs_fork_phase_instance_count" | "dcl_hs_join_phase_instance_count" => {
+            let a = args.first().ok_or("a value")?;
+            let a = a.strip_prefix("l(").and_then(|b| b.strip_suffix(')')).unwrap_or(a);
+            out.push(decl(opcodes::by_name(mnemonic).ok_or("?")?.0, 0));
+            out.push(number(a)?);
         }
         "dcl_inputprimitive" | "dcl_outputtopology" => {
             let v = match (mnemonic, args.first().copied()) {
@@ -669,13 +702,30 @@ pub fn container(
     outputs: &[rd3d12_core::shader::SignatureElement],
     rts0: Option<&[u8]>,
 ) -> Result<Vec<u8>, AsmError> {
+    container_with(text, inputs, outputs, &[], None, rts0)
+}
+
+/// [`container`] with a patch constant signature (`PCSG`, written when not empty, its tess
+/// factors named for `domain`).
+pub fn container_with(
+    text: &str,
+    inputs: &[rd3d12_core::shader::SignatureElement],
+    outputs: &[rd3d12_core::shader::SignatureElement],
+    patch: &[rd3d12_core::shader::SignatureElement],
+    domain: Option<rd3d12_core::shader::TessDomain>,
+    rts0: Option<&[u8]>,
+) -> Result<Vec<u8>, AsmError> {
     use rd3d12_core::shader::{signature_part, SignatureLayout};
     let t = assemble(text)?;
     let major = (t[0] >> 4) & 0xF;
     let prog = bytes(&t);
     let (i, o) =
         (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, SignatureLayout::V0, None));
+    let pc = signature_part(patch, SignatureLayout::V0, domain);
     let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (*b"OSGN", &o)];
+    if !patch.is_empty() {
+        parts.push((*b"PCSG", &pc));
+    }
     if let Some(r) = rts0 {
         parts.push((*b"RTS0", r));
     }
@@ -689,12 +739,15 @@ pub fn container(
 /// * `.input NAME INDEX REGISTER MASK TYPE [SYSTEM_VALUE]` — an `ISGN` element, e.g.
 ///   `.input POSITION 0 0 xyzw float`, `.input SV_VertexID 0 1 x uint vertex_id`;
 /// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`;
+/// * `.patch ...` — a `PCSG` element (`tess_factor`, `inside_tess_factor` system values),
+///   `.domain quad|tri|isoline` the domain that names them;
 /// * `.root_uav REGISTER` / `.root_srv` / `.root_cbv` — a root descriptor parameter of an
 ///   embedded root signature (version 1.0, visible to every stage) in an `RTS0` part.
 pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
     use rd3d12_core::root_signature::{ParameterKind, RootDescriptor, RootParameter, RootSignatureDesc, Version};
     use rd3d12_core::shader::{ComponentType, SemanticKind, SignatureElement};
     let (mut inputs, mut outputs, mut params) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut patch, mut domain) = (Vec::new(), None);
     let mut program = String::new();
     for (n, raw) in text.lines().enumerate() {
         let l = raw.split("//").next().unwrap_or("").trim();
@@ -707,7 +760,16 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
         program.push('\n');
         let w: Vec<&str> = d.split_whitespace().collect();
         match w.as_slice() {
-            [kind @ ("input" | "output"), name, index, reg, mask, ty, sv @ ..] => {
+            ["domain", d] => {
+                use rd3d12_core::shader::TessDomain as T;
+                domain = Some(match *d {
+                    "isoline" => T::Isoline,
+                    "tri" => T::Tri,
+                    "quad" => T::Quad,
+                    o => return Err(err(format!("unknown domain {o}"))),
+                });
+            }
+            [kind @ ("input" | "output" | "patch"), name, index, reg, mask, ty, sv @ ..] => {
                 let m =
                     mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
                 let component = match *ty {
@@ -725,6 +787,8 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     Some("instance_id") => SemanticKind::InstanceId,
                     Some("primitive_id") => SemanticKind::PrimitiveId,
                     Some("is_front_face") => SemanticKind::IsFrontFace,
+                    Some("tess_factor") => SemanticKind::TessFactor,
+                    Some("inside_tess_factor") => SemanticKind::InsideTessFactor,
                     Some(o) => return Err(err(format!("unknown system value {o}"))),
                 };
                 let first = m.trailing_zeros();
@@ -741,7 +805,11 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     rw_mask: m,
                     ..Default::default()
                 };
-                if *kind == "input" { &mut inputs } else { &mut outputs }.push(e);
+                match *kind {
+                    "input" => inputs.push(e),
+                    "output" => outputs.push(e),
+                    _ => patch.push(e),
+                }
             }
             [kind @ ("root_uav" | "root_srv" | "root_cbv"), reg] => {
                 let d = RootDescriptor { shader_register: number(reg).map_err(err)?, register_space: 0, flags: 0 };
@@ -760,5 +828,5 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
         r.parameters = params;
         r.encode_rts0()
     });
-    container(&program, &inputs, &outputs, rts0.as_deref())
+    container_with(&program, &inputs, &outputs, &patch, domain, rts0.as_deref())
 }

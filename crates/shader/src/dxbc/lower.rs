@@ -17,10 +17,16 @@
 //!   range id, bounds and space as declared; before it one range per register), uses become
 //!   `CreateHandle` and the same `dx.op`-like operations DXIL's lowering produces.
 //!
-//! What the lowering does not implement (subroutines, interfaces, doubles, the geometry and
-//! tessellation stages) is an `Unsupported` error naming it, which refuses the pipeline.
+//! * Stages: pixel, vertex, compute, geometry (`v[vertex][#]`, emit/cut with streams), hull
+//!   and domain ([`tess`]: a hull shader's phases become DXIL's control-point and patch
+//!   constant functions).
+//!
+//! What the lowering does not implement (subroutines, interfaces and `fcall`, doubles, `vpc`
+//! in a join phase, multisample queries) is an `Unsupported` error naming it, which refuses
+//! the pipeline.
 
 mod res;
+mod tess;
 
 use super::tokens::{ty, Index, Inst, Operand, Program};
 use crate::ir::op::{BinOp, CastOp, CmpPred, Dx, FUnary, IUnary, MinMax, SysValue, TwoOut};
@@ -86,6 +92,8 @@ pub struct Facts {
     pub gs: crate::dxil::GsState,
     /// The streams a geometry shader emits to or cuts, one bit each.
     pub streams: u32,
+    /// A hull or domain shader's declarations (the patch constant function is function 1).
+    pub hs: crate::dxil::HsState,
 }
 
 /// The lowering's state.
@@ -93,6 +101,14 @@ pub(crate) struct L<'a> {
     prog: &'a Program,
     inputs: &'a [SignatureElement],
     outputs: &'a [SignatureElement],
+    /// The patch constant signature (hull and domain shaders).
+    patch: &'a [SignatureElement],
+    /// Lowering a hull shader's fork or join phase: outputs are patch constants.
+    patch_phase: bool,
+    /// Where `ret` goes inside a hull shader phase (the phase's next instance).
+    ret_to: Option<BlockId>,
+    /// The fork / join phase's instance counter (a private cell).
+    instance: Option<Value>,
     f: Function,
     cur: BlockId,
     prologue: Vec<ir::Inst>,
@@ -105,12 +121,21 @@ pub(crate) struct L<'a> {
 }
 
 impl<'a> L<'a> {
-    fn new(prog: &'a Program, inputs: &'a [SignatureElement], outputs: &'a [SignatureElement]) -> Self {
+    fn new(
+        prog: &'a Program,
+        inputs: &'a [SignatureElement],
+        outputs: &'a [SignatureElement],
+        patch: &'a [SignatureElement],
+    ) -> Self {
         let entry = Block { phis: vec![], insts: vec![], term: Terminator::Unreachable };
         L {
             prog,
             inputs,
             outputs,
+            patch,
+            patch_phase: false,
+            ret_to: None,
+            instance: None,
             f: Function {
                 name: "main".into(),
                 values: vec![],
@@ -137,6 +162,15 @@ impl<'a> L<'a> {
                     instance_count: 1,
                 },
                 streams: 0,
+                hs: crate::dxil::HsState {
+                    patch_constant_function: 1,
+                    input_control_points: 0,
+                    output_control_points: 0,
+                    domain: 0,
+                    partitioning: 0,
+                    output_primitive: 0,
+                    max_tess_factor: 64.0,
+                },
             },
             res: res::Ranges::default(),
         }
@@ -402,6 +436,7 @@ impl<'a> L<'a> {
                 let k = self.ci(k);
                 Ok(self.dx(Dx::SysValue(sv), vec![k], Type::Scalar(Scalar::I32)))
             }
+            22..=28 => tess::fetch(self, o, c),
             ty::INPUT_PRIMITIVEID => {
                 let k = self.ci(0);
                 Ok(self.dx(Dx::SysValue(SysValue::PrimitiveId), vec![k], Type::Scalar(Scalar::I32)))
@@ -479,6 +514,7 @@ impl<'a> L<'a> {
                 self.emit_void(Op::Store(1), vec![p, v]);
                 Ok(())
             }
+            ty::OUTPUT if self.patch_phase => tess::write_patch(self, o, k, v),
             ty::OUTPUT | ty::OUTPUT_DEPTH | ty::OUTPUT_DEPTH_GE | ty::OUTPUT_DEPTH_LE | ty::OUTPUT_COVERAGE_MASK => {
                 let outputs = self.outputs;
                 let found = if o.ty == ty::OUTPUT {
@@ -845,6 +881,10 @@ impl<'a> L<'a> {
                     .ok_or_else(|| LowerError::Malformed("continue outside loop".into()))?;
                 self.branch_out(inst, header)
             }
+            62 | 63 if self.ret_to.is_some() => {
+                let to = self.ret_to.unwrap_or(BlockId(0));
+                self.branch_out(inst, to)
+            }
             62 | 63 => {
                 let ret = self.block();
                 self.f.blocks[ret.0 as usize].term = Terminator::Ret;
@@ -1059,46 +1099,74 @@ impl<'a> L<'a> {
             94 => self.facts.gs.max_vertex_count = inst.extra.first().copied().unwrap_or(0),
             206 => self.facts.gs.instance_count = inst.extra.first().copied().unwrap_or(1),
             143 => {}
-            144..=154 | 113..=116 => return unsupported(format!("{} (tessellation stages, interfaces)", inst.name())),
+            147 => self.facts.hs.input_control_points = inst.controls() & 0x3F,
+            148 => self.facts.hs.output_control_points = inst.controls() & 0x3F,
+            149 => self.facts.hs.domain = inst.controls() & 0x3,
+            150 => self.facts.hs.partitioning = inst.controls() & 0x7,
+            151 => self.facts.hs.output_primitive = inst.controls() & 0x7,
+            152 => self.facts.hs.max_tess_factor = f32::from_bits(inst.extra.first().copied().unwrap_or(0)),
+            153 | 154 => {}
+            113..=116 if self.prog.kind == 3 => {}
+            144..=146 | 113..=116 => {
+                return unsupported(format!("{} (interfaces; phases outside a hull shader)", inst.name()))
+            }
             _ => {}
         }
         Ok(())
     }
 }
 
-/// Lowers `prog` with the container's signatures; the IR function (control flow facts
-/// computed) and what the declarations say.
-pub fn lower(prog: &Program, inputs: &[SignatureElement], outputs: &[SignatureElement]) -> R<(Function, Facts)> {
-    if !matches!(prog.kind, 0 | 1 | 2 | 5) {
-        return unsupported(format!(
-            "{} shaders",
-            ["pixel", "vertex", "geometry", "hull", "domain", "compute"][prog.kind as usize]
-        ));
-    }
-    let mut l = L::new(prog, inputs, outputs);
-    for inst in &prog.insts {
-        if super::opcodes::is_declaration(inst.opcode) || inst.opcode == super::opcodes::CUSTOMDATA {
-            l.declare(inst)?;
-        } else {
-            l.lower_inst(inst).map_err(|e| match e {
-                LowerError::Malformed(s) => LowerError::Malformed(format!("{} (DWORD {}): {s}", inst.name(), inst.at)),
-                LowerError::Unsupported(s) => LowerError::Unsupported(s),
-            })?;
+impl L<'_> {
+    /// Declares and lowers `insts` into the current function.
+    fn run(&mut self, insts: &[Inst]) -> R<()> {
+        for inst in insts {
+            if super::opcodes::is_declaration(inst.opcode) || inst.opcode == super::opcodes::CUSTOMDATA {
+                self.declare(inst)?;
+            } else {
+                self.lower_inst(inst).map_err(|e| match e {
+                    LowerError::Malformed(s) => {
+                        LowerError::Malformed(format!("{} (DWORD {}): {s}", inst.name(), inst.at))
+                    }
+                    LowerError::Unsupported(s) => LowerError::Unsupported(s),
+                })?;
+            }
         }
+        if !self.flow.is_empty() {
+            return bad("a block is not closed at the end of the program");
+        }
+        Ok(())
     }
-    if !l.flow.is_empty() {
-        return bad("a block is not closed at the end of the program");
+
+    /// Ends the function (its last block returns), places the allocations first and computes
+    /// the control flow facts.
+    fn finish(mut self) -> (Function, Facts) {
+        self.end(Terminator::Ret, BlockId(0));
+        let mut pro = std::mem::take(&mut self.prologue);
+        let entry = &mut self.f.blocks[0].insts;
+        pro.append(entry);
+        *entry = pro;
+        let mut f = self.f;
+        crate::passes::cfg::analyse(&mut f);
+        let mut facts = self.facts;
+        facts.resources = self.res.resources();
+        (f, facts)
     }
-    l.end(Terminator::Ret, BlockId(0));
-    // Zero the temps (fxc reads none before writing; a program that does reads 0) and place
-    // the allocations first.
-    let mut pro = std::mem::take(&mut l.prologue);
-    let entry = &mut l.f.blocks[0].insts;
-    pro.append(entry);
-    *entry = pro;
-    let mut f = l.f;
-    crate::passes::cfg::analyse(&mut f);
-    let mut facts = l.facts;
-    facts.resources = l.res.resources();
-    Ok((f, facts))
+}
+
+/// Lowers `prog` with the container's signatures (`patch`: the patch constant signature);
+/// the IR functions (control flow facts computed: one, or a hull shader's control-point and
+/// patch constant functions) and what the declarations say.
+pub fn lower(
+    prog: &Program,
+    inputs: &[SignatureElement],
+    outputs: &[SignatureElement],
+    patch: &[SignatureElement],
+) -> R<(Vec<Function>, Facts)> {
+    if prog.kind == 3 {
+        return tess::lower_hs(prog, inputs, outputs, patch);
+    }
+    let mut l = L::new(prog, inputs, outputs, patch);
+    l.run(&prog.insts)?;
+    let (f, facts) = l.finish();
+    Ok((vec![f], facts))
 }

@@ -59,6 +59,33 @@ pub fn program_part(container: &[u8]) -> Result<&[u8], ShaderError> {
     c.part(*b"SHEX").or_else(|| c.part(*b"SHDR")).ok_or(ShaderError::NoProgram)
 }
 
+/// A patch constant signature with each tess factor array as one element of several rows
+/// (the container lists SV_TessFactor / SV_InsideTessFactor one register each; DXIL, and so
+/// the tessellator's reader, has one element with a row per factor), ids renumbered.
+fn merge_tess_factors(sig: &[rd3d12_core::shader::SignatureElement]) -> Vec<rd3d12_core::shader::SignatureElement> {
+    use rd3d12_core::shader::SemanticKind as S;
+    let mut out: Vec<rd3d12_core::shader::SignatureElement> = Vec::new();
+    for e in sig {
+        if let Some(last) = out.last_mut() {
+            let tess = matches!(e.semantic, S::TessFactor | S::InsideTessFactor);
+            if tess
+                && last.semantic == e.semantic
+                && last.mask == e.mask
+                && i64::from(last.start_row) + i64::from(last.rows) == i64::from(e.start_row)
+            {
+                last.rows += 1;
+                last.semantic_indices.extend(&e.semantic_indices);
+                continue;
+            }
+        }
+        out.push(e.clone());
+    }
+    for (k, e) in out.iter_mut().enumerate() {
+        e.id = k as u32;
+    }
+    out
+}
+
 /// Checks that every instruction belongs to the program's shader model.
 fn check_model(p: &tokens::Program) -> Result<(), DxbcError> {
     let v = p.major * 10 + p.minor;
@@ -88,24 +115,28 @@ pub fn parse(container: &[u8]) -> Result<crate::dxil::Program, DxbcError> {
         return Err(DxbcError::Container(ShaderError::NoProgram));
     }
     check_model(&prog)?;
-    let (f, facts) = lower::lower(&prog, &shader.inputs, &shader.outputs).map_err(DxbcError::Lower)?;
-    let laid = crate::interp::program::Program::new(f)
-        .map_err(|e| DxbcError::Lower(lower::LowerError::Malformed(e.to_string())))?;
-    let cache = ExecCache::default();
-    let _ = cache.0.set(Ok(laid));
-    let function = Function {
-        name: "main".into(),
-        value: crate::dxil::ValueId(0),
-        ty: crate::dxil::TypeId(0),
-        declaration: false,
-        linkage: 0,
-        calling_conv: 0,
-        paramattr: 0,
-        first_local: 0,
-        values: Vec::new(),
-        blocks: Vec::new(),
-        exec_cache: cache,
-    };
+    let patch = merge_tess_factors(&shader.patch_constants);
+    let (fs, facts) = lower::lower(&prog, &shader.inputs, &shader.outputs, &patch).map_err(DxbcError::Lower)?;
+    let mut functions = Vec::new();
+    for f in fs {
+        let laid = crate::interp::program::Program::new(f)
+            .map_err(|e| DxbcError::Lower(lower::LowerError::Malformed(e.to_string())))?;
+        let cache = ExecCache::default();
+        let _ = cache.0.set(Ok(laid));
+        functions.push(Function {
+            name: if functions.is_empty() { "main" } else { "patch_constants" }.into(),
+            value: crate::dxil::ValueId(0),
+            ty: crate::dxil::TypeId(0),
+            declaration: false,
+            linkage: 0,
+            calling_conv: 0,
+            paramattr: 0,
+            first_local: 0,
+            values: Vec::new(),
+            blocks: Vec::new(),
+            exec_cache: cache,
+        });
+    }
     let mut inputs = shader.inputs.clone();
     for e in &mut inputs {
         if let Some(&(_, mode)) = facts.interpolation.iter().find(|(r, _)| i64::from(*r) == i64::from(e.start_row)) {
@@ -117,12 +148,15 @@ pub fn parse(container: &[u8]) -> Result<crate::dxil::Program, DxbcError> {
         name: "main".into(),
         inputs,
         outputs: shader.outputs.clone(),
-        patch_constants: shader.patch_constants.clone(),
+        patch_constants: patch,
         num_threads: facts.num_threads,
         gs: (shader.stage == Stage::Geometry)
             .then_some(crate::dxil::GsState { active_stream_mask: facts.streams.max(1), ..facts.gs }),
-        hs: None,
-        ds: None,
+        hs: (shader.stage == Stage::Hull).then_some(facts.hs),
+        ds: (shader.stage == Stage::Domain).then_some(crate::dxil::DsState {
+            domain: facts.hs.domain,
+            input_control_points: facts.hs.input_control_points,
+        }),
         wave_size: None,
         shader_flags: if facts.early_depth { FORCE_EARLY_DEPTH_STENCIL } else { 0 },
     };
@@ -140,7 +174,7 @@ pub fn parse(container: &[u8]) -> Result<crate::dxil::Program, DxbcError> {
         types: Default::default(),
         values: Vec::new(),
         globals: Vec::new(),
-        functions: vec![function],
+        functions,
         metadata: Default::default(),
     };
     Ok(crate::dxil::Program { module, dx })

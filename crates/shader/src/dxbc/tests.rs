@@ -914,3 +914,224 @@ ret";
     let out = both(text, vec![vec![0; 1]; 4], vec![0; 4], vec![]);
     assert_eq!(out, vec![vec![0], vec![5], vec![6], vec![7]]);
 }
+
+/// A hull-shader invocation: input control point `v` element `sig` component `c` reads
+/// `100 * v + 10 * sig + c`; outputs, patch constants and output control point reads logged.
+struct Hs {
+    cp: u32,
+    log: Vec<String>,
+}
+
+impl Env for Hs {
+    fn load_input(&mut self, sig: u32, _: u32, col: u8, vertex: Option<u32>) -> R<Val> {
+        Ok(Val::F32((100 * vertex.unwrap_or(99) + 10 * sig + u32::from(col)) as f32))
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()> {
+        self.log.push(format!("out {sig} {row} {col} {value:?}"));
+        Ok(())
+    }
+    fn store_patch_constant(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()> {
+        self.log.push(format!("pc {sig} {row} {col} {value:?}"));
+        Ok(())
+    }
+    fn load_output_control_point(&mut self, sig: u32, _: u32, col: u8, index: u32) -> R<Val> {
+        Ok(Val::F32((1000 * index + 10 * sig + u32::from(col)) as f32))
+    }
+    fn system_value(&mut self, opcode: u32, _: u32) -> R<u32> {
+        Ok(if opcode == 107 { self.cp } else { 0 })
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: crate::interp::SampleMode,
+        _: Option<f32>,
+    ) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+}
+
+/// A hull shader without a control-point phase: its control-point function passes the input
+/// control point of its index through; the patch constant function runs the fork phase once
+/// per instance (vForkInstanceID), its `ret` ending the instance, then the join phase; the
+/// container's four SV_TessFactor elements become one element of four rows.
+#[test]
+fn a_hull_shader_lowers_to_its_two_functions() {
+    use rd3d12_core::shader::{element, SemanticKind, TessDomain};
+    let pos = element("P", 0, 0);
+    let tf = |i: u32| rd3d12_core::shader::SignatureElement {
+        semantic: SemanticKind::TessFactor,
+        mask: 1,
+        rw_mask: 1,
+        cols: 1,
+        ..element("SV_TessFactor", i, i)
+    };
+    let inside = |i: u32| rd3d12_core::shader::SignatureElement {
+        semantic: SemanticKind::InsideTessFactor,
+        mask: 1,
+        rw_mask: 1,
+        cols: 1,
+        ..element("SV_InsideTessFactor", i, 4 + i)
+    };
+    let patch = [tf(0), tf(1), tf(2), tf(3), inside(0), inside(1)];
+    let text = "hs_5_0
+hs_decls
+dcl_input_control_point_count 4
+dcl_output_control_point_count 4
+dcl_tessellator_domain domain_quad
+dcl_tessellator_partitioning partitioning_integer
+dcl_tessellator_output_primitive output_triangle_cw
+dcl_hs_max_tessfactor l(64.0)
+hs_fork_phase
+dcl_hs_fork_phase_instance_count 4
+dcl_input vForkInstanceID
+dcl_temps 1
+ieq r0.x, vForkInstanceID, l(2)
+retc_nz r0.x
+utof r0.y, vForkInstanceID
+add o0.x, r0.y, vocp[1][0].y
+ret
+hs_join_phase
+mov o4.x, l(3.0)
+mov o5.x, l(5.0)
+ret";
+    let bytes = asm::container_with(
+        text,
+        std::slice::from_ref(&pos),
+        std::slice::from_ref(&pos),
+        &patch,
+        Some(TessDomain::Quad),
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // The fork phase writes o0 only: instances 0, 1, 3 (instance 2 returns first) reach row
+    // 0 of the merged element; the other rows stay unwritten here.
+    let p = parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let e = &p.dx.entry_points[0];
+    let hs = e.hs.expect("an HsState");
+    assert_eq!(
+        (hs.patch_constant_function, hs.input_control_points, hs.output_control_points, hs.domain),
+        (1, 4, 4, 3)
+    );
+    assert_eq!((hs.partitioning, hs.output_primitive, hs.max_tess_factor), (1, 3, 64.0));
+    assert_eq!(e.patch_constants.len(), 2, "{:?}", e.patch_constants);
+    assert_eq!((e.patch_constants[0].rows, e.patch_constants[1].rows), (4, 2));
+    for mode in [Mode::Interp, Mode::Jit] {
+        let mut env = Hs { cp: 2, log: vec![] };
+        crate::jit::with_mode(mode, || crate::interp::run(&p.module, &p.module.functions[0], &mut env)).unwrap();
+        assert_eq!(
+            env.log,
+            (0..4).map(|c| format!("out 0 0 {c} F32({}.0)", 200 + c)).collect::<Vec<_>>(),
+            "pass-through ({mode:?})"
+        );
+        let mut env = Hs { cp: 3, log: vec![] };
+        crate::jit::with_mode(mode, || crate::interp::run(&p.module, &p.module.functions[1], &mut env)).unwrap();
+        // vocp[1][0].y = 1000 + 1; instance i adds i.
+        let want = vec![
+            "pc 0 0 0 F32(1001.0)".to_string(),
+            "pc 0 0 0 F32(1002.0)".into(),
+            "pc 0 0 0 F32(1004.0)".into(),
+            "pc 1 0 0 F32(3.0)".into(),
+            "pc 1 1 0 F32(5.0)".into(),
+        ];
+        assert_eq!(env.log, want, "{mode:?}");
+    }
+}
+
+/// A domain-shader invocation at domain location (0.25, 0.5, 0): control point `v` element
+/// `sig` component `c` reads `100 * v + 10 * sig + c`, patch constant `sig` row `r` reads
+/// `7 + r`.
+struct Ds {
+    log: Vec<String>,
+}
+
+impl Env for Ds {
+    fn load_input(&mut self, sig: u32, _: u32, col: u8, vertex: Option<u32>) -> R<Val> {
+        Ok(Val::F32((100 * vertex.unwrap_or(99) + 10 * sig + u32::from(col)) as f32))
+    }
+    fn load_patch_constant(&mut self, _: u32, row: u32, _: u8) -> R<Val> {
+        Ok(Val::F32(7.0 + row as f32))
+    }
+    fn domain_location(&mut self, c: u32) -> R<f32> {
+        Ok([0.25, 0.5, 0.0][c.min(2) as usize])
+    }
+    fn store_output(&mut self, sig: u32, row: u32, col: u8, value: &Val) -> R<()> {
+        self.log.push(format!("out {sig} {row} {col} {value:?}"));
+        Ok(())
+    }
+    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
+        Ok(0)
+    }
+    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
+        Ok([0; 4])
+    }
+    fn sample(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: [f32; 4],
+        _: [i32; 3],
+        _: crate::interp::SampleMode,
+        _: Option<f32>,
+    ) -> R<[f32; 4]> {
+        Ok([0.0; 4])
+    }
+    fn discard(&mut self) -> R<()> {
+        Ok(())
+    }
+}
+
+/// A domain shader: vDomain through DomainLocation, vicp[cp][#] through the control points,
+/// vpc# through the patch constants (the merged tess factor rows), its DsState declared.
+#[test]
+fn a_domain_shader_reads_its_domain_point_control_points_and_patch_constants() {
+    use rd3d12_core::shader::{element, SemanticKind, TessDomain};
+    let tf = |i: u32| rd3d12_core::shader::SignatureElement {
+        semantic: SemanticKind::TessFactor,
+        mask: 1,
+        rw_mask: 1,
+        cols: 1,
+        ..element("SV_TessFactor", i, i)
+    };
+    let text = "ds_5_0
+dcl_input_control_point_count 4
+dcl_tessellator_domain domain_quad
+dcl_output o0.xyzw
+dcl_temps 1
+mul r0.x, vDomain.y, vicp[3][0].z
+add o0.x, r0.x, vDomain.x
+mov o0.y, vpc2.x
+mov o0.zw, vicp[1][0].xxxy
+ret";
+    let bytes = asm::container_with(
+        text,
+        &[element("P", 0, 0)],
+        &[element("Q", 0, 0)],
+        &[tf(0), tf(1), tf(2), tf(3)],
+        Some(TessDomain::Quad),
+        None,
+    )
+    .unwrap();
+    let p = parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let ds = p.dx.entry_points[0].ds.expect("a DsState");
+    assert_eq!((ds.domain, ds.input_control_points), (3, 4));
+    for mode in [Mode::Interp, Mode::Jit] {
+        let mut env = Ds { log: vec![] };
+        crate::jit::with_mode(mode, || crate::interp::run(&p.module, &p.module.functions[0], &mut env)).unwrap();
+        // 0.5 * 302 + 0.25; row 2 of the tess factors; control point 1's x and y.
+        let want: Vec<String> =
+            [151.25f32, 9.0, 100.0, 101.0].iter().enumerate().map(|(c, v)| format!("out 0 0 {c} F32({v:?})")).collect();
+        assert_eq!(env.log, want, "{mode:?}");
+    }
+}
