@@ -19,6 +19,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dxbc;
 pub mod dxil;
 pub mod interp;
 pub mod ir;

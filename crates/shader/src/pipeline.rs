@@ -1,10 +1,11 @@
-//! Which DXIL programs of a pipeline state the CPU backend holds, read and checked at
-//! creation ([`dxil_programs`]).
+//! Which programs of a pipeline state the CPU backend holds, read and checked at creation
+//! ([`programs`]): DXIL through [`crate::dxil`], DXBC through [`crate::dxbc`], both to the same
+//! [`crate::dxil::Program`] (a module of IR-lowered functions and its interface).
 
 use rd3d12_core::pipeline::{Pipeline, PsoError, Slot};
 use rd3d12_core::shader::Bytecode;
 
-/// A pipeline shader's DXIL program as the CPU backend holds it: the program (shared by every
+/// A pipeline shader's program as the CPU backend holds it: the program (shared by every
 /// pipeline made from the same bytes: [`shared`]), or why it could not be read.
 pub type DxilProgram = Result<Arc<crate::dxil::Program>, crate::dxil::DxilError>;
 
@@ -19,6 +20,18 @@ static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
 /// (`interp::program`, `jit::Cache`): pipelines that repeat a shader (Mesa makes one per
 /// state variant) share the work. Entries go with the last pipeline holding them.
 pub fn shared(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxil::DxilError> {
+    shared_by(bytes, crate::dxil::parse)
+}
+
+/// [`shared`] for DXBC bytes ([`crate::dxbc::parse`]).
+pub fn shared_dxbc(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxbc::DxbcError> {
+    shared_by(bytes, crate::dxbc::parse)
+}
+
+fn shared_by<E>(
+    bytes: &[u8],
+    read: fn(&[u8]) -> Result<crate::dxil::Program, E>,
+) -> Result<Arc<crate::dxil::Program>, E> {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
@@ -27,7 +40,7 @@ pub fn shared(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxil::Dx
     if let Some(p) = found(SHARED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default)) {
         return Ok(p);
     }
-    let p = Arc::new(crate::dxil::parse(bytes)?);
+    let p = Arc::new(read(bytes)?);
     let mut g = SHARED.lock().unwrap_or_else(|e| e.into_inner());
     let m = g.get_or_insert_with(Default::default);
     if let Some(other) = found(m) {
@@ -46,8 +59,14 @@ pub fn shared(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxil::Dx
     Ok(p)
 }
 
-/// Reads the DXIL program of each DXIL shader of `p` and checks that the CPU interpreter
-/// executes all of it ([`crate::dxil::support::check`]).
+/// Reads the program of each shader of `p`: DXIL, checked that the CPU interpreter executes
+/// all of it ([`crate::dxil::support::check`]), and DXBC, read, checked and lowered by
+/// [`crate::dxbc::parse`].
+///
+/// Guarantees for DXBC: a program that does not read, holds an instruction of a later shader
+/// model than its version, breaks the format's rules or uses what the lowering does not
+/// implement is an E_INVALIDARG error with the stage's INVALIDSHADERBYTECODE message naming
+/// why; a DXBC shader never reaches the backend unexecutable.
 ///
 /// Guarantees: a program that reads but calls an operation (or holds an instruction or a
 /// constant expression) the interpreter does not implement, or that uses a construct the
@@ -55,15 +74,15 @@ pub fn shared(bytes: &[u8]) -> Result<Arc<crate::dxil::Program>, crate::dxil::Dx
 /// error with the stage's INVALIDSHADERBYTECODE message naming it: its draws and dispatches
 /// would be skipped, and a refusal is better than wrong results. Bitcode that does not read
 /// at all is returned as its error, for the backend to skip with a warning as before.
-/// DXBC shaders have no entry.
-pub fn dxil_programs(p: &Pipeline) -> Result<Vec<(Slot, DxilProgram)>, PsoError> {
+pub fn programs(p: &Pipeline) -> Result<Vec<(Slot, DxilProgram)>, PsoError> {
     let mut out = Vec::new();
     for (slot, s) in &p.shaders {
-        if s.bytecode != Bytecode::Dxil {
-            continue;
-        }
         let Some(bytes) = p.desc.shader(*slot) else { continue };
         let refuse = |why: String| PsoError::invalid(slot.bad_bytecode(), format!("{}: {why}", slot.name()));
+        if s.bytecode != Bytecode::Dxil {
+            out.push((*slot, Ok(shared_dxbc(bytes).map_err(|e| refuse(e.to_string()))?)));
+            continue;
+        }
         let program = shared(bytes);
         match &program {
             // A [WaveSize] the device does not run is DxilError::Unsupported: refused below.
@@ -128,7 +147,7 @@ mod tests {
             ))
             .to_vec(),
         );
-        let e = dxil_programs(&wave).unwrap_err();
+        let e = programs(&wave).unwrap_err();
         assert_eq!(
             (e.hr, e.id),
             (E_INVALIDARG, MessageId(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0))
@@ -142,16 +161,56 @@ mod tests {
             ))
             .to_vec(),
         );
-        assert!(matches!(&dxil_programs(&sum).unwrap()[..], [(Slot::Cs, Ok(_))]));
+        assert!(matches!(&programs(&sum).unwrap()[..], [(Slot::Cs, Ok(_))]));
         // IMul, UMul and UDiv execute: the program is read once, here.
         let ok = pipeline(
             include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/twoouts.cs.dxil")).to_vec(),
         );
-        assert!(matches!(&dxil_programs(&ok).unwrap()[..], [(Slot::Cs, Ok(_))]));
-        // Bitcode that does not read (the builder's token stream) is handed on as its error, and
-        // DXBC has no DXIL program at all.
+        assert!(matches!(&programs(&ok).unwrap()[..], [(Slot::Cs, Ok(_))]));
+        // Bitcode that does not read (the builder's token stream) is handed on as its error.
         let fake = pipeline(ShaderBuilder::dxil(Stage::Compute).build());
-        assert!(matches!(&dxil_programs(&fake).unwrap()[..], [(Slot::Cs, Err(_))]));
-        assert!(dxil_programs(&pipeline(ShaderBuilder::dxbc(Stage::Compute).build())).unwrap().is_empty());
+        assert!(matches!(&programs(&fake).unwrap()[..], [(Slot::Cs, Err(_))]));
+    }
+
+    /// DXBC programs are read and lowered at creation; malformed or unexecutable ones are
+    /// refused with E_INVALIDARG and the stage's INVALIDSHADERBYTECODE message.
+    #[test]
+    fn dxbc_programs_are_lowered_or_refused_at_creation() {
+        let pipeline = |bytes: Vec<u8>| {
+            let s = rd3d12_core::shader::parse(&bytes).unwrap();
+            let mut desc = PipelineDesc::new(PipelineKind::Compute);
+            desc.set_shader(Slot::Cs, Some(bytes));
+            Pipeline {
+                desc,
+                shaders: vec![(Slot::Cs, s)],
+                root_signature: RootSignatureInfo { blob: Vec::new(), flags: 0, params: Vec::new() },
+                canonical: Vec::new(),
+            }
+        };
+        let ok = programs(&pipeline(ShaderBuilder::dxbc(Stage::Compute).build())).unwrap();
+        let [(Slot::Cs, Ok(p))] = &ok[..] else { panic!("one program") };
+        assert_eq!(p.dx.entry_points[0].num_threads, Some([1, 1, 1]));
+        let asm = |t: &str| crate::dxbc::asm::container(t, &[], &[], None).unwrap();
+        let refused = [
+            (
+                asm("cs_4_0\ndcl_thread_group 1, 1, 1\nret"),
+                "CS: dcl_thread_group needs shader model 5.0, the program is 4.0",
+            ),
+            (
+                asm("cs_5_0\ndcl_thread_group 1, 1, 1\nif_nz l(1)\nret"),
+                "CS: malformed DXBC: a block is not closed at the end of the program",
+            ),
+            (
+                asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret"),
+                "CS: unsupported DXBC: subroutines (call, callc, label)",
+            ),
+        ];
+        for (bytes, want) in refused {
+            let e = programs(&pipeline(bytes)).unwrap_err();
+            assert_eq!(
+                (e.hr, e.id, e.message.as_str()),
+                (E_INVALIDARG, MessageId(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0), want)
+            );
+        }
     }
 }

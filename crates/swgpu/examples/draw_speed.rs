@@ -86,10 +86,10 @@ fn main() {
     let vb: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
     let (w, h) = (256u32, 256u32);
     let mut call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0], resources: &vs.dx.resources },
         tess: None,
         gs: None,
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0], resources: &ps.dx.resources }),
         pipeline: &p,
         topology: Topology::TriangleList,
         vertices: vec![0, 1, 2, 2, 1, 3],

@@ -55,6 +55,9 @@ pub struct Shader<'a> {
     pub module: &'a Module,
     /// Its entry point (function and signatures).
     pub entry: &'a EntryPoint,
+    /// The resource ranges it declares (the program's interface, whichever front end read it:
+    /// DXIL's `dx.resources`, DXBC's declarations).
+    pub resources: &'a [rd3d12_shader::dxil::metadata::Resource],
 }
 
 impl Shader<'_> {

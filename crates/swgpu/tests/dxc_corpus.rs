@@ -681,7 +681,7 @@ fn vs_start_location() {
     p.depth_stencil.depth_enable = false;
     let run = |start_vertex: u32| {
         let call = DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0], resources: &vs.dx.resources },
             tess: None,
             gs: None,
             ps: None,

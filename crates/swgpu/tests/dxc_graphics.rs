@@ -140,10 +140,10 @@ fn draw_ids(
     p.depth_stencil.depth_enable = false;
     p.num_render_targets = 1;
     let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0], resources: &vs.dx.resources },
         tess: None,
-        gs: gs.as_ref().map(|g| Shader { module: &g.module, entry: &g.dx.entry_points[0] }),
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+        gs: gs.as_ref().map(|g| Shader { module: &g.module, entry: &g.dx.entry_points[0], resources: &g.dx.resources }),
+        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0], resources: &ps.dx.resources }),
         pipeline: &p,
         topology,
         vertices: (0..vertices).collect(),
@@ -254,15 +254,15 @@ fn tess_tri() {
         .collect();
     let tess = Mem::default().cb(vec![4f32.to_bits(), 3f32.to_bits(), 0, 0]);
     let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+        vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0], resources: &vs.dx.resources },
         tess: Some(Tess {
-            hs: Shader { module: &hs.module, entry: &hs.dx.entry_points[0] },
-            ds: Shader { module: &ds.module, entry: &ds.dx.entry_points[0] },
+            hs: Shader { module: &hs.module, entry: &hs.dx.entry_points[0], resources: &hs.dx.resources },
+            ds: Shader { module: &ds.module, entry: &ds.dx.entry_points[0], resources: &ds.dx.resources },
             hs_bindings: &tess,
             ds_bindings: &Nothing,
         }),
         gs: None,
-        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+        ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0], resources: &ps.dx.resources }),
         pipeline: &p,
         topology: Topology::PatchList(3),
         vertices: vec![0, 1, 2],

@@ -66,9 +66,18 @@ fn compiling_notes_which_work_the_backend_runs() {
     assert!(e.runs(true));
     assert!(matches!(e.program(Slot::Cs), Some(Ok(_))));
     assert_eq!(e.skip_reason(false), Some("the pipeline state is not a graphics pipeline"));
-    // DXBC is accepted and recorded, its dispatches skipped with the reason.
+    // DXBC is lowered to the same IR: its dispatches run too.
     let e = b.compile(compute_pipeline(ShaderBuilder::dxbc(Stage::Compute).build())).unwrap();
-    assert_eq!(e.skip_reason(true), Some("CS: DXBC bytecode is not executed by the CPU backend (DXIL only)"));
+    assert_eq!(e.skip_reason(true), None);
+    assert!(matches!(e.program(Slot::Cs), Some(Ok(_))));
+    // DXBC that does not decode (an unknown opcode in place of `ret`) refuses the pipeline.
+    let mut bad = ShaderBuilder::dxbc(Stage::Compute).build();
+    let n = bad.len();
+    bad[n - 4..].copy_from_slice(&0x0100_07ffu32.to_le_bytes());
+    rd3d12_core::dxbc::seal(&mut bad);
+    let err = b.compile(compute_pipeline(bad)).err().unwrap();
+    assert_eq!((err.hr, err.id.0), (E_INVALIDARG, D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE.0));
+    assert!(err.message.contains("unknown opcode 2047"), "{}", err.message);
     // An operation nothing executes (AllocateRayQuery, shader model 6.5) refuses the pipeline
     // with the stage's bytecode message.
     let err = b.compile(compute_pipeline(fixture("dxc/rayquery_inline.cs.dxil"))).err().unwrap();

@@ -51,13 +51,14 @@ impl Executable {
         self.skip_reason(compute).is_none()
     }
 
-    /// The DXIL program of the shader in `slot`: `None` without a shader there, an error when
-    /// the CPU backend cannot run it (DXBC bytecode, or DXIL it cannot read).
+    /// The program (DXIL, or DXBC lowered to the same IR) of the shader in `slot`: `None`
+    /// without a shader there, an error when the CPU backend cannot run it (DXIL it cannot
+    /// read; DXBC it cannot run is refused at creation).
     pub fn program(&self, slot: Slot) -> Option<std::result::Result<&Program, &str>> {
         self.pipeline.desc.shader(slot)?;
         Some(match self.programs.iter().find(|(s, _)| *s == slot) {
             Some((_, p)) => p.as_deref().map_err(String::as_str),
-            None => Err("DXBC bytecode is not executed by the CPU backend (DXIL only)"),
+            None => Err("the shader's program was not read at creation"),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! What the CPU interpreter ([`crate::interp`]) executes, decided for a whole module before
 //! anything runs. A draw or dispatch stopped by an operation the interpreter does not implement
 //! is skipped, which leaves its targets with wrong contents; pipeline creation refuses such a
-//! shader instead ([`crate::pipeline::dxil_programs`]), naming the first construct found.
+//! shader instead ([`crate::pipeline::programs`]), naming the first construct found.
 //!
 //! The dx.op table is the IR's ([`Dx::from_opcode`]), plus the wave and quad operations of
 //! [`WaveOp::from_dx_op`] and shader model 6.6's handles, which the lowering turns into IR

@@ -158,7 +158,7 @@ impl<'b> GsStage<'b> {
             state,
             topology,
             links: link_stages(from, &shader.entry.inputs),
-            resources: shader.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            resources: shader.resources.to_vec(),
             bindings,
             position: find(SemanticKind::Position),
             primitive_id: find(SemanticKind::PrimitiveId),

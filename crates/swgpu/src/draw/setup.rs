@@ -169,7 +169,7 @@ impl<'c> DrawState<'c> {
         let ps = call.ps.as_ref().map(|ps| PsInfo {
             shader: ps,
             function: ps.function().ok(),
-            resources: ps.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            resources: ps.resources.to_vec(),
             per_sample: ps.entry.inputs.iter().any(|e| {
                 e.semantic == SemanticKind::SampleIndex
                     || matches!(e.interpolation, Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample)

@@ -103,8 +103,8 @@ impl<'b> TessStage<'b> {
             hs_links: link_stages(vs_outputs, &hs_entry.inputs),
             ds_links: link_stages(&hs_entry.outputs, &ds_entry.inputs),
             pc_links: link_stages(&hs_entry.patch_constants, &ds_entry.patch_constants),
-            hs_resources: tess.hs.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
-            ds_resources: tess.ds.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            hs_resources: tess.hs.resources.to_vec(),
+            ds_resources: tess.ds.resources.to_vec(),
             tess_factor: find(&hs_entry.patch_constants, SemanticKind::TessFactor),
             inside_tess_factor: find(&hs_entry.patch_constants, SemanticKind::InsideTessFactor),
             position: find(&ds_entry.outputs, SemanticKind::Position),
@@ -490,8 +490,8 @@ mod tests {
         let mut call =
             simple_call((&vs, None, Some(&ps)), &p, Topology::PatchList(n as u8), (0..n).collect(), &vb, (16, 16));
         call.tess = Some(Tess {
-            hs: Shader { module: &hs.module, entry: &hs.dx.entry_points[0] },
-            ds: Shader { module: &ds.module, entry: &ds.dx.entry_points[0] },
+            hs: Shader { module: &hs.module, entry: &hs.dx.entry_points[0], resources: &hs.dx.resources },
+            ds: Shader { module: &ds.module, entry: &ds.dx.entry_points[0], resources: &ds.dx.resources },
             hs_bindings: &f,
             ds_bindings: &f,
         });

@@ -56,7 +56,11 @@ pub(super) fn simple_call<'a>(
     vb: &'a dyn crate::bytes::ReadBytes,
     (w, h): (u32, u32),
 ) -> DrawCall<'a> {
-    let shader = |p: &'a rd3d12_shader::dxil::Program| Shader { module: &p.module, entry: &p.dx.entry_points[0] };
+    let shader = |p: &'a rd3d12_shader::dxil::Program| Shader {
+        module: &p.module,
+        entry: &p.dx.entry_points[0],
+        resources: &p.dx.resources,
+    };
     DrawCall {
         vs: shader(vs),
         tess: None,

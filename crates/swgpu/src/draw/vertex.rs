@@ -37,7 +37,7 @@ impl<'c> VertexStage<'c> {
             call,
             shader: &call.vs,
             function: call.vs.function()?,
-            resources: call.vs.module.dx_metadata().map(|m| m.resources).unwrap_or_default(),
+            resources: call.vs.resources.to_vec(),
             bindings,
             offsets: input_assembler::element_offsets(layout),
             links: input_links(layout, &call.vs.entry.inputs),

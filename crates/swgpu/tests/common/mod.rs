@@ -225,10 +225,10 @@ pub mod quad {
         workers: Workers<'a>,
     ) -> DrawCall<'a> {
         DrawCall {
-            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0] },
+            vs: Shader { module: &vs.module, entry: &vs.dx.entry_points[0], resources: &vs.dx.resources },
             tess: None,
             gs: None,
-            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0] }),
+            ps: Some(Shader { module: &ps.module, entry: &ps.dx.entry_points[0], resources: &ps.dx.resources }),
             pipeline: p,
             topology: Topology::TriangleList,
             vertices: vec![0, 1, 2],

@@ -181,7 +181,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
     };
     let (hs, ds, gs, ps) = (stage(Slot::Hs)?, stage(Slot::Ds)?, stage(Slot::Gs)?, stage(Slot::Ps)?);
     fn shader<'s>(s: &'s Stage<'_>) -> Option<Shader<'s>> {
-        s.as_ref().map(|(p, e)| Shader { module: &p.module, entry: e })
+        s.as_ref().map(|(p, e)| Shader { module: &p.module, entry: e, resources: &p.dx.resources })
     }
     // Each stage's declared registers resolved once, for every worker to read without a lock.
     let bindings = |s: &Stage<'_>, visibility| {
@@ -240,7 +240,7 @@ pub fn run(w: &DrawWork) -> Result<draw::DrawStats, Skipped> {
         })
         .collect();
     let call = DrawCall {
-        vs: Shader { module: &vs.module, entry: &vs_entry },
+        vs: Shader { module: &vs.module, entry: &vs_entry, resources: &vs.dx.resources },
         tess,
         gs: shader(&gs),
         ps: shader(&ps),

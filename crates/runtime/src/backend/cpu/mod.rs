@@ -33,10 +33,11 @@ impl Backend for CpuBackend {
         AddressRange::reserve(bytes)
     }
 
-    /// Reads the pipeline's DXIL programs (refusing one that calls an operation the
-    /// interpreter does not implement) and notes why its draws or dispatches would not run.
+    /// Reads the pipeline's DXIL and DXBC programs (refusing one that calls an operation the
+    /// interpreter does not implement, and DXBC that does not lower) and notes why its draws
+    /// or dispatches would not run.
     fn compile(&self, pipeline: Pipeline) -> Result<Executable, PsoError> {
-        let programs = rd3d12_shader::pipeline::dxil_programs(&pipeline)?
+        let programs = rd3d12_shader::pipeline::programs(&pipeline)?
             .into_iter()
             .map(|(slot, p)| (slot, p.map_err(|e| e.to_string())))
             .collect();

@@ -1,0 +1,285 @@
+// tests/abi/dxbc_draw.cpp - a draw with a DXBC vertex and pixel shader (fxc's shader model 5.0
+// bytecode) executed by the CPU backend, through the C ABI from C++.
+//
+// The shaders are tests/fixtures/dxbc/fullscreen.vs.dxbc and textured.ps.dxbc, assembled from
+// the *.asm beside them by the shader crate's DXBC assembler. The vertex shader makes one
+// triangle covering the viewport from SV_VertexID (no input layout, no vertex buffer) and a
+// COLOR of (1, 0.5, 1, 1); the pixel shader returns texture(t0, SV_Position.xy / 16) * tint *
+// COLOR with tint the root constants at b0, t0 a 2x2 RGBA8 texture (an SRV in a descriptor
+// table) and s0 a static point/clamp sampler. Signatures are linked by semantic (VS OSGN ->
+// PS ISGN), the pixel input COLOR declared `constant` (not interpolated).
+//
+// Checked pixel by pixel after a copy to a readback buffer:
+//   1. the triangle: all 16x16 pixels of the RGBA8 target show the texel of their quadrant
+//      times the tint times COLOR, rounded to bytes;
+//   2. a geometry shader (tests/fixtures/dxbc/quad.gs.dxbc: point in, a four-vertex triangle
+//      strip and a cut out, COLOR written before each emit) over two points from
+//      points.vs.dxbc at (-0.5, 0.5) and (0.5, 0.5): two squares of 4x4 pixels, x in 2..6 and
+//      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0);
+//   3. an input layout (POSITION, R32G32_FLOAT, from a vertex buffer) read by layout.vs.dxbc's
+//      v0.xy: a triangle strip over the left half, x < 8, shaded as in 1., the rest clear.
+//
+// The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
+#include <wsl/winadapter.h>
+#include <directx/d3d12.h>
+#include <directx/d3d12sdklayers.h>
+#include <dxguids/dxguids.h>
+
+#include "check.h"
+#include "common.hpp"
+
+#include <string>
+#include <vector>
+
+static std::vector<char> dxbc(const char *name)
+{
+    return fixture((std::string("../dxbc/") + name).c_str());
+}
+
+struct Rgba {
+    unsigned char c[4];
+};
+
+static const Rgba kTexels[4] = {{{255, 0, 0, 255}}, {{0, 255, 0, 255}}, {{0, 0, 255, 255}}, {{200, 100, 50, 128}}};
+
+static D3D12_RESOURCE_BARRIER transition(ID3D12Resource *r, D3D12_RESOURCE_STATES a, D3D12_RESOURCE_STATES b)
+{
+    D3D12_RESOURCE_BARRIER t = {};
+    t.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    t.Transition.pResource = r;
+    t.Transition.StateBefore = a;
+    t.Transition.StateAfter = b;
+    t.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    return t;
+}
+
+struct Gpu : GpuBase {
+    ID3D12Resource *texture(UINT w, UINT h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES st)
+    {
+        D3D12_RESOURCE_DESC d = {};
+        d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+        d.Width = w;
+        d.Height = h;
+        d.DepthOrArraySize = 1;
+        d.MipLevels = 1;
+        d.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        d.SampleDesc.Count = 1;
+        d.Flags = flags;
+        D3D12_HEAP_PROPERTIES hp = {};
+        hp.Type = D3D12_HEAP_TYPE_DEFAULT;
+        ID3D12Resource *r = nullptr;
+        CHECK_HR(dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, st, nullptr, IID_PPV_ARGS(&r)), S_OK);
+        return r;
+    }
+};
+
+// Draws `vertices` vertices of `topology` through VS `vs`, GS `gs` (or none) and the textured
+// pixel shader; every pixel `covered` says must show its texel times the tint and COLOR, the
+// others the clear.
+static void test_draw(Gpu &g, const char *what, const char *vs_name, const char *gs_name,
+                      D3D12_PRIMITIVE_TOPOLOGY_TYPE type, D3D12_PRIMITIVE_TOPOLOGY topology, UINT vertices,
+                      bool (*covered)(int, int), const float (*positions)[2] = nullptr)
+{
+    set_ctx("%s", what);
+    // Root signature: PS b0 four constants (the tint), PS t0 in a table, a static sampler s0.
+    D3D12_DESCRIPTOR_RANGE1 srv = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 p[2] = {};
+    p[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    p[0].Constants.ShaderRegister = 0;
+    p[0].Constants.Num32BitValues = 4;
+    p[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    p[1] = table(&srv, 1);
+    p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_STATIC_SAMPLER_DESC ss = {};
+    ss.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    ss.AddressU = ss.AddressV = ss.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    ss.MaxLOD = D3D12_FLOAT32_MAX;
+    ss.ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC rd = {};
+    rd.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    rd.Desc_1_1.NumParameters = 2;
+    rd.Desc_1_1.pParameters = p;
+    rd.Desc_1_1.NumStaticSamplers = 1;
+    rd.Desc_1_1.pStaticSamplers = &ss;
+    if (positions) rd.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    Com<ID3DBlob> blob, err;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&rd, &blob, &err), S_OK);
+    if (!blob) return;
+    Com<ID3D12RootSignature> rs;
+    CHECK_HR(g.dev->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(), IID_PPV_ARGS(&rs)), S_OK);
+
+    std::vector<char> vs = dxbc(vs_name), ps = dxbc("textured.ps.dxbc");
+    std::vector<char> gs = gs_name ? dxbc(gs_name) : std::vector<char>();
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    if (gs_name) pd.GS = {gs.data(), gs.size()};
+    const D3D12_INPUT_ELEMENT_DESC layout = {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
+                                             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
+    if (positions) pd.InputLayout = {&layout, 1};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = type;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    // The 2x2 texture, uploaded with CopyTextureRegion (rows 256-byte aligned).
+    Com<ID3D12Resource> tex, upload, rt, readback;
+    tex.p = g.texture(2, 2, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+    upload.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, 512, D3D12_RESOURCE_STATE_GENERIC_READ);
+    unsigned char *up = nullptr;
+    CHECK_HR(upload->Map(0, nullptr, reinterpret_cast<void **>(&up)), S_OK);
+    if (!up) return;
+    memcpy(up, &kTexels[0], 8);
+    memcpy(up + 256, &kTexels[2], 8);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = tex;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.pResource = upload;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    src.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 2, 2, 1, 256};
+    g.list->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    D3D12_RESOURCE_BARRIER b = transition(tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    g.list->ResourceBarrier(1, &b);
+
+    Com<ID3D12DescriptorHeap> srv_heap, rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&srv_heap)), S_OK);
+    hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!srv_heap || !rtv_heap) return;
+    g.dev->CreateShaderResourceView(tex, nullptr, srv_heap->GetCPUDescriptorHandleForHeapStart());
+    rt.p = g.texture(16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(rt, nullptr, rtv);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+
+    ID3D12GraphicsCommandList *l = g.list;
+    const float clear[4] = {0, 0, 0, 0};
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    ID3D12DescriptorHeap *heaps[] = {srv_heap};
+    l->SetDescriptorHeaps(1, heaps);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
+    l->SetGraphicsRoot32BitConstants(0, 4, tint, 0);
+    l->SetGraphicsRootDescriptorTable(1, srv_heap->GetGPUDescriptorHandleForHeapStart());
+    l->IASetPrimitiveTopology(topology);
+    Com<ID3D12Resource> vb;
+    if (positions) {
+        vb.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, vertices * 8, D3D12_RESOURCE_STATE_GENERIC_READ);
+        void *m = nullptr;
+        CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
+        if (m) memcpy(m, positions, vertices * 8);
+        D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), vertices * 8, 8};
+        l->IASetVertexBuffers(0, 1, &vbv);
+    }
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(vertices, 1, 0, 0);
+
+    b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    dst = {};
+    src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = rt;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    const unsigned char *px = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
+    if (!px) return;
+    const float color[4] = {1.0f, 0.5f, 1.0f, 1.0f};
+    unsigned bad = 0;
+    for (int y = 0; y < 16; y++) {
+        for (int x = 0; x < 16; x++) {
+            const Rgba &t = kTexels[(y >= 8) * 2 + (x >= 8)];
+            for (int c = 0; c < 4; c++) {
+                float v = t.c[c] / 255.0f * tint[c] * color[c];
+                unsigned char want = covered(x, y) ? (unsigned char)(v * 255.0f + 0.5f) : 0;
+                unsigned char got = px[y * 256 + x * 4 + c];
+                if (got != want) {
+                    if (bad < 4) printf("pixel (%d, %d) channel %d: got %u, expected %u\n", x, y, c, got, want);
+                    bad++;
+                }
+            }
+        }
+    }
+    CHECK_EQ(bad, 0u);
+    if (covered(15, 15)) {
+        // Worked by hand: the top-left texel (255, 0, 0, 255) times the tint and COLOR is
+        // (255, 0, 0, 255); the bottom-right (200, 100, 50, 128) gives (200, 25, 13, 128).
+        CHECK_EQ((unsigned)px[0], 255u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 25u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 2], 13u);
+        CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 3], 128u);
+    } else if (covered(2, 2) && covered(2, 8)) {
+        // The left half: (7, 15) shows the bottom-left texel (0, 0, 255, 255) as (0, 0, 64,
+        // 255); (8, 0) keeps the clear.
+        CHECK_EQ((unsigned)px[15 * 256 + 7 * 4 + 2], 64u);
+        CHECK_EQ((unsigned)px[8 * 4 + 3], 0u);
+    } else {
+        // The second square's pixel (10, 2): the top-right texel (0, 255, 0, 255) gives
+        // (0, 64, 0, 255) (255 * 0.5 * 0.5 = 63.75); (6, 2) and (2, 6) are outside.
+        CHECK_EQ((unsigned)px[2 * 256 + 10 * 4 + 1], 64u);
+        CHECK_EQ((unsigned)px[2 * 256 + 10 * 4 + 3], 255u);
+        CHECK_EQ((unsigned)px[2 * 256 + 6 * 4 + 3], 0u);
+        CHECK_EQ((unsigned)px[6 * 256 + 2 * 4 + 3], 0u);
+    }
+}
+
+static bool everywhere(int, int)
+{
+    return true;
+}
+
+static bool left_half(int x, int)
+{
+    return x < 8;
+}
+
+static bool two_squares(int x, int y)
+{
+    return y >= 2 && y < 6 && ((x >= 2 && x < 6) || (x >= 10 && x < 14));
+}
+
+int main()
+{
+    {
+        Com<ID3D12Debug> debug;
+        CHECK_HR(D3D12GetDebugInterface(IID_PPV_ARGS(&debug)), S_OK);
+        if (debug) debug->EnableDebugLayer();
+    }
+    ID3D12Device *dev = nullptr;
+    CHECK_HR(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&dev)), S_OK);
+    if (dev) {
+        {
+            Gpu g;
+            g.init(dev);
+            test_draw(g, "triangle", "fullscreen.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST, 3, everywhere);
+            test_draw(g, "geometry shader", "points.vs.dxbc", "quad.gs.dxbc", D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT,
+                      D3D_PRIMITIVE_TOPOLOGY_POINTLIST, 2, two_squares);
+            const float strip[4][2] = {{-1, 1}, {0, 1}, {-1, -1}, {0, -1}};
+            test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
+        }
+        CHECK_EQ(dev->Release(), 0u);
+    }
+    printf("dxbc_draw_cpp: %u passed, %u failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}
