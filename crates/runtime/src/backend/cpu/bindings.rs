@@ -21,6 +21,7 @@ use crate::work::state::{RootArg, RootView};
 use rd3d12_core::descriptor::{Descriptor, Kind};
 use rd3d12_core::root_signature::{self as rs, ParameterKind, RootSignatureDesc, StaticSampler};
 use rd3d12_core::{allocation, format, pack};
+use rd3d12_shader::interp::env::SampleReq;
 use rd3d12_shader::interp::SampleMode;
 use rd3d12_swgpu::bytes::ReadBytes;
 use rd3d12_swgpu::draw::{Bindings, Class};
@@ -922,15 +923,9 @@ impl Bindings for StageBindings<'_> {
         mode: SampleMode,
         compare: Option<f32>,
     ) -> [f32; 4] {
-        let t = self.resolve((SRV, texture.0, texture.1));
-        let s = self.resolve((SAMPLER, sampler.0, sampler.1));
-        let (Resolved::Texture(t), Resolved::Sampler(s)) = (&*t, &*s) else { return [0.0; 4] };
-        let lod = match mode {
-            SampleMode::Grad { ddx, ddy, bias, clamp } => sample::Lod::Derivatives { ddx, ddy, bias, clamp },
-            SampleMode::Level(l) => sample::Lod::Level(l),
-        };
-        let v = t.with(|texels| sample::sample(texels, &t.view, s, coords, offset, lod, compare));
-        sample::apply_mapping(t.mapping, v, 0.0, 1.0)
+        let mut out = [[0.0; 4]];
+        self.sample_lanes(texture, sampler, 1, &[SampleReq { coords, offset, mode, compare }], &mut out);
+        out[0]
     }
 
     fn sample_lanes(
@@ -938,7 +933,7 @@ impl Bindings for StageBindings<'_> {
         texture: (u32, u32),
         sampler: (u32, u32),
         m: rd3d12_shader::interp::Mask,
-        reqs: &[rd3d12_shader::interp::env::SampleReq],
+        reqs: &[SampleReq],
         out: &mut [[f32; 4]],
     ) {
         let t = self.resolve((SRV, texture.0, texture.1));
