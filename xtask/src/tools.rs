@@ -178,6 +178,7 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
             "cannot write the cache folder",
         ),
     );
+    step("tools: rd3d12 info | true ends quietly", closed_pipe(&exe));
     // Mesa's GL on rd3d12 through rd3d12 run.
     step("tools: rd3d12 run --gl -- eglinfo", eglinfo(&exe, &cache));
     match crate::mesa::Xvfb::start() {
@@ -205,6 +206,21 @@ pub fn run_all(step: &mut impl FnMut(&str, Result<(), String>), root: &Path, tar
 
 /// eglinfo's surfaceless platform comes up on Mesa's driver with configurations, and its
 /// device was made by rd3d12 (rd3d12's own log names the calls).
+/// `rd3d12 info | true`: the tool's output pipe is closed (almost always before it writes).
+/// Like any Unix filter it ends by SIGPIPE (or normally, when it wrote first), with no panic.
+fn closed_pipe(exe: &Path) -> Result<(), String> {
+    let cmd = format!("'{}' info 2>/dev/stderr | true; exit ${{PIPESTATUS[0]}}", exe.display());
+    let o = output(Command::new("bash").args(["-c", &cmd]))?;
+    let t = text(&o);
+    if t.contains("panicked") || !t.is_empty() {
+        return Err(format!("rd3d12 info | true printed {t:?}"));
+    }
+    match o.status.code() {
+        Some(141 | 0) => Ok(()),
+        c => Err(format!("rd3d12 info into a closed pipe ended with {c:?}, not SIGPIPE's 141")),
+    }
+}
+
 fn eglinfo(exe: &Path, cache: &Path) -> Result<(), String> {
     let o = output(rd3d12_run(exe, cache, &["--gl", "--", "eglinfo"]).env("RD3D12_LOG", "trace"))?;
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));

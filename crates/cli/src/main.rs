@@ -31,6 +31,12 @@ fn help_asked(args: &[String]) -> bool {
 }
 
 fn main() -> ExitCode {
+    // Like every Unix filter: a closed pipe (`rd3d12 info | head`) ends the tool quietly with
+    // SIGPIPE instead of a panic in println!. Rust's runtime ignores SIGPIPE; restore the default.
+    // SAFETY: signal() with SIG_DFL for SIGPIPE, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => info::run().and_then(|()| {

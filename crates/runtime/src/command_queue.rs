@@ -33,6 +33,9 @@ enum Work {
     Tiles(Box<dyn FnOnce() + Send>),
     /// The queue's SetMarker (0) / BeginEvent (1) / EndEvent (2), submitted while tracing.
     Marker(u8, u32, Vec<u8>),
+    /// The queue's SetName name, sent before the first submission after it changed while
+    /// tracing: the queue's track takes it.
+    Rename(String),
 }
 
 /// The GPU timeout of a queue's draws and dispatches, Windows' TDR on the CPU: `RD3D12_TDR_DELAY`
@@ -88,6 +91,8 @@ pub struct CommandQueue {
     abort: Arc<AtomicBool>,
     /// The ID3D12DebugCommandQueue facet (debug layer on; made on first QueryInterface).
     debug_facet: std::sync::OnceLock<Ptr<crate::debug_objects::DebugCommandQueue>>,
+    /// The SetName name last given to the trace's track of this queue (tracing only).
+    traced_name: Mutex<Option<String>>,
 }
 
 impl CommandQueue {
@@ -179,6 +184,11 @@ impl CommandQueue {
                         Work::Signal(f, v) => f.signal(v),
                         Work::Wait(w) => w.wait_or_abort(&abort_w),
                         Work::Tiles(f) => f(),
+                        Work::Rename(name) => {
+                            if let Some(tid) = track {
+                                crate::trace::name_track(tid, &format!("{name} ({track_name})"));
+                            }
+                        }
                         Work::Marker(kind, meta, data) => {
                             if let Some(tid) = track {
                                 events.marker(tid, kind, meta, &data, crate::trace::now_us());
@@ -200,6 +210,7 @@ impl CommandQueue {
             worker: Mutex::new(Some(worker)),
             abort,
             debug_facet: std::sync::OnceLock::new(),
+            traced_name: Mutex::new(None),
         }))
     }
 
@@ -319,6 +330,17 @@ unsafe extern "C" fn execute_command_lists(this: *mut Iface, n: UINT, lists: *co
                     id.0,
                     &text,
                 );
+            }
+            if crate::trace::on() {
+                // SAFETY: COM This pointer, checked by `queue` above.
+                if let Some(o) = unsafe { Object::<CommandQueue>::from_this(this) } {
+                    let name = crate::com::live::name_of(&o.private);
+                    let mut last = q.traced_name.lock().unwrap_or_else(|e| e.into_inner());
+                    if name.is_some() && *last != name {
+                        last.clone_from(&name);
+                        q.submit(Work::Rename(name.unwrap_or_default()));
+                    }
+                }
             }
             q.submit(Work::Execute(batch));
         }

@@ -64,19 +64,23 @@ impl Factory {
     }
 }
 
+/// A static, not a promoted constant: [`com::downcast`] recognises objects by this address,
+/// which must be one for the whole library.
+static FACTORY_VTBL: IDXCoreAdapterFactoryVtbl = IDXCoreAdapterFactoryVtbl {
+    QueryInterface: Some(com::thunks::query_interface::<Factory, IDXCoreAdapterFactory>),
+    AddRef: Some(com::thunks::add_ref::<Factory, IDXCoreAdapterFactory>),
+    Release: Some(com::thunks::release::<Factory, IDXCoreAdapterFactory>),
+    CreateAdapterList: Some(create_adapter_list),
+    GetAdapterByLuid: Some(get_adapter_by_luid),
+    IsNotificationTypeSupported: Some(is_notification_type_supported),
+    RegisterEventNotification: Some(register_event_notification),
+    UnregisterEventNotification: Some(unregister_event_notification),
+};
+
 // SAFETY: the vtable's slots all take an Object<Factory>.
 unsafe impl Class for Factory {
     type Vtbl = IDXCoreAdapterFactoryVtbl;
-    const VTBL: &'static IDXCoreAdapterFactoryVtbl = &IDXCoreAdapterFactoryVtbl {
-        QueryInterface: Some(com::thunks::query_interface::<Factory, IDXCoreAdapterFactory>),
-        AddRef: Some(com::thunks::add_ref::<Factory, IDXCoreAdapterFactory>),
-        Release: Some(com::thunks::release::<Factory, IDXCoreAdapterFactory>),
-        CreateAdapterList: Some(create_adapter_list),
-        GetAdapterByLuid: Some(get_adapter_by_luid),
-        IsNotificationTypeSupported: Some(is_notification_type_supported),
-        RegisterEventNotification: Some(register_event_notification),
-        UnregisterEventNotification: Some(unregister_event_notification),
-    };
+    const VTBL: &'static IDXCoreAdapterFactoryVtbl = &FACTORY_VTBL;
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_IDXCoreAdapterFactory];
 }
 
@@ -85,20 +89,24 @@ pub struct AdapterList {
     adapters: Mutex<Vec<Ptr<Adapter>>>,
 }
 
+/// A static, not a promoted constant: [`com::downcast`] recognises objects by this address,
+/// which must be one for the whole library.
+static ADAPTER_LIST_VTBL: IDXCoreAdapterListVtbl = IDXCoreAdapterListVtbl {
+    QueryInterface: Some(com::thunks::query_interface::<AdapterList, IDXCoreAdapterList>),
+    AddRef: Some(com::thunks::add_ref::<AdapterList, IDXCoreAdapterList>),
+    Release: Some(com::thunks::release::<AdapterList, IDXCoreAdapterList>),
+    GetAdapter: Some(get_adapter),
+    GetAdapterCount: Some(get_adapter_count),
+    IsStale: Some(is_stale),
+    GetFactory: Some(list_get_factory),
+    Sort: Some(sort),
+    IsAdapterPreferenceSupported: Some(is_adapter_preference_supported),
+};
+
 // SAFETY: the vtable's slots all take an Object<AdapterList>.
 unsafe impl Class for AdapterList {
     type Vtbl = IDXCoreAdapterListVtbl;
-    const VTBL: &'static IDXCoreAdapterListVtbl = &IDXCoreAdapterListVtbl {
-        QueryInterface: Some(com::thunks::query_interface::<AdapterList, IDXCoreAdapterList>),
-        AddRef: Some(com::thunks::add_ref::<AdapterList, IDXCoreAdapterList>),
-        Release: Some(com::thunks::release::<AdapterList, IDXCoreAdapterList>),
-        GetAdapter: Some(get_adapter),
-        GetAdapterCount: Some(get_adapter_count),
-        IsStale: Some(is_stale),
-        GetFactory: Some(list_get_factory),
-        Sort: Some(sort),
-        IsAdapterPreferenceSupported: Some(is_adapter_preference_supported),
-    };
+    const VTBL: &'static IDXCoreAdapterListVtbl = &ADAPTER_LIST_VTBL;
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_IDXCoreAdapterList];
 }
 
@@ -113,24 +121,28 @@ impl Drop for Adapter {
     }
 }
 
+/// A static, not a promoted constant: [`com::downcast`] recognises objects by this address,
+/// which must be one for the whole library.
+static ADAPTER_VTBL: IDXCoreAdapterVtbl = IDXCoreAdapterVtbl {
+    QueryInterface: Some(com::thunks::query_interface::<Adapter, IDXCoreAdapter>),
+    AddRef: Some(com::thunks::add_ref::<Adapter, IDXCoreAdapter>),
+    Release: Some(com::thunks::release::<Adapter, IDXCoreAdapter>),
+    IsValid: Some(is_valid),
+    IsAttributeSupported: Some(is_attribute_supported),
+    IsPropertySupported: Some(is_property_supported),
+    GetProperty: Some(get_property),
+    GetPropertySize: Some(get_property_size),
+    IsQueryStateSupported: Some(is_query_state_supported),
+    QueryState: Some(query_state),
+    IsSetStateSupported: Some(is_set_state_supported),
+    SetState: Some(set_state),
+    GetFactory: Some(adapter_get_factory),
+};
+
 // SAFETY: the vtable's slots all take an Object<Adapter>.
 unsafe impl Class for Adapter {
     type Vtbl = IDXCoreAdapterVtbl;
-    const VTBL: &'static IDXCoreAdapterVtbl = &IDXCoreAdapterVtbl {
-        QueryInterface: Some(com::thunks::query_interface::<Adapter, IDXCoreAdapter>),
-        AddRef: Some(com::thunks::add_ref::<Adapter, IDXCoreAdapter>),
-        Release: Some(com::thunks::release::<Adapter, IDXCoreAdapter>),
-        IsValid: Some(is_valid),
-        IsAttributeSupported: Some(is_attribute_supported),
-        IsPropertySupported: Some(is_property_supported),
-        GetProperty: Some(get_property),
-        GetPropertySize: Some(get_property_size),
-        IsQueryStateSupported: Some(is_query_state_supported),
-        QueryState: Some(query_state),
-        IsSetStateSupported: Some(is_set_state_supported),
-        SetState: Some(set_state),
-        GetFactory: Some(adapter_get_factory),
-    };
+    const VTBL: &'static IDXCoreAdapterVtbl = &ADAPTER_VTBL;
     const IIDS: &'static [GUID] = &[IID_IUnknown, IID_IDXCoreAdapter];
 }
 

@@ -27,6 +27,8 @@ pub struct Memory {
     ptr: NonNull<u8>,
     len: usize,
     fd: OwnedFd,
+    /// The memfd's identity (st_dev, st_ino) in [`crate::heap_usage`]'s registry.
+    file: (u64, u64),
     /// Whether the bytes may no longer be all zero (mapped, written, shared). Clean memory can
     /// be handed to a new committed resource without clearing it.
     dirty: std::sync::atomic::AtomicBool,
@@ -115,12 +117,17 @@ impl Memory {
         if p == libc::MAP_FAILED {
             return Err(MemoryError::BadHandle);
         }
-        Ok(Memory {
-            ptr: NonNull::new(p as *mut u8).ok_or(MemoryError::BadHandle)?,
-            len,
-            fd,
-            dirty: std::sync::atomic::AtomicBool::new(false),
-        })
+        let Some(ptr) = NonNull::new(p as *mut u8) else { return Err(MemoryError::BadHandle) };
+        // SAFETY: fstat of our own descriptor into a zeroed struct.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let file = if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } == 0 {
+            (st.st_dev, st.st_ino)
+        } else {
+            // Cannot happen for a descriptor just mapped; an identity of its own keeps the count.
+            (u64::MAX, ptr.as_ptr() as u64)
+        };
+        crate::heap_usage::mapped(file, len);
+        Ok(Memory { ptr, len, fd, file, dirty: std::sync::atomic::AtomicBool::new(false) })
     }
 
     pub fn as_ptr(&self) -> *mut u8 {
@@ -185,6 +192,7 @@ impl Drop for Memory {
         // SAFETY: unmapping exactly the mapping we created; nothing refers to it any more (its
         // owner, a heap or committed resource, is being destroyed).
         unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+        crate::heap_usage::unmapped(self.file, self.len);
     }
 }
 

@@ -35,7 +35,10 @@ const INTERNAL: u64 = 1 << 32;
 pub unsafe trait Class: Sized + Send + Sync + 'static {
     /// The flat `*Vtbl` struct of the newest interface the class implements.
     type Vtbl: Sync + 'static;
-    /// The class's vtable.
+    /// The class's vtable: a reference to a `static`, whose address is one for the whole library
+    /// ([`downcast`] recognises objects by it). A promoted `&Vtbl { .. }` constant is not: each
+    /// codegen unit that names it may get its own copy in an optimised build, and objects made
+    /// in one unit would not be recognised in another.
     const VTBL: &'static Self::Vtbl;
     /// Every interface answered by QueryInterface with the object's own pointer.
     const IIDS: &'static [GUID];

@@ -427,14 +427,18 @@ pub(super) unsafe extern "C" fn execute_bundle(this: *mut Iface, bundle: *mut ID
                 }
             };
             // The bundle's draws and dispatches run with this list's state plus what the bundle
-            // set before them; the rest of the bundle (markers) runs as recorded.
+            // set before them, in the bundle's order among the rest of it (markers).
+            let outer = std::mem::take(&mut s.commands);
             for c in &rec.commands {
                 let Command::BundleWork(w) = c else { continue };
                 let (bg, work) = &**w;
                 let merged = s.gfx.with_bundle(bg);
+                let before = s.commands.len();
                 materialize(l, s, &merged, work);
+                debug_assert_eq!(s.commands.len(), before + 1, "one command per bundle draw or dispatch");
             }
-            s.commands.push(Command::Bundle(rec.clone()));
+            let work = std::mem::replace(&mut s.commands, outer);
+            s.commands.push(Command::Bundle(Box::new((rec.clone(), work))));
             // What the bundle set stays set in this list.
             if let Some(end) = &rec.bundle_state {
                 s.gfx = s.gfx.with_bundle(end);

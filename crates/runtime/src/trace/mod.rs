@@ -156,12 +156,14 @@ thread_local! {
 /// A new track named `name` (one per queue); the calling thread's slices go on it from now on.
 pub fn start_track(name: &str) -> u32 {
     let tid = NEXT_TRACK.fetch_add(1, Ordering::Relaxed);
-    emit(format_args!(
-        "\"name\":\"thread_name\",\"ph\":\"M\",\"tid\":{tid},\"args\":{{\"name\":{}}}",
-        json_str(&format!("{name} #{tid}"))
-    ));
+    name_track(tid, &format!("{name} #{tid}"));
     TRACK.with(|t| t.set(Some(tid)));
     tid
+}
+
+/// Renames track `tid` (a queue's SetName): trace viewers take the last thread_name given.
+pub fn name_track(tid: u32, name: &str) {
+    emit(format_args!("\"name\":\"thread_name\",\"ph\":\"M\",\"tid\":{tid},\"args\":{{\"name\":{}}}", json_str(name)));
 }
 
 /// The calling thread's track when tracing is on.

@@ -51,8 +51,10 @@ pub enum Command {
     AtomicCopy { dst: Memory, dst_offset: u64, src: Memory, src_offset: u64, wide: bool },
     /// SetPredication (None clears it).
     Predication(Option<(Memory, u64, D3D12_PREDICATION_OP)>),
-    /// ExecuteBundle: the bundle's commands, executed in place.
-    Bundle(Arc<Recorded>),
+    /// ExecuteBundle: the bundle's commands, executed in place in their recorded order; each
+    /// of its draws and dispatches (`BundleWork`) runs as the next of the commands made of it
+    /// with the executing list's state (the second field, one per `BundleWork`).
+    Bundle(Box<(Arc<Recorded>, Vec<Command>)>),
     /// A clear (ClearRenderTargetView / ClearDepthStencilView / ClearUnorderedAccessView*):
     /// one element pattern written over rectangles of the resource.
     Fill { memory: Memory, fills: Vec<rd3d12_core::clear::Fill>, element: [u8; 16], element_bytes: u32 },

@@ -158,7 +158,20 @@ fn run_commands(
                 atomic_copy(dst, *dst_offset, src, *src_offset, *wide)
             }
             Command::Predication(p) => *predicate = p.clone(),
-            Command::Bundle(b) => run_commands(&b.commands, predicate, counters, timeout, trace)?,
+            Command::Bundle(b) => {
+                let (rec, work) = &**b;
+                let mut work = work.iter();
+                for c in &rec.commands {
+                    let c = match c {
+                        Command::BundleWork(_) => match work.next() {
+                            Some(w) => w,
+                            None => continue,
+                        },
+                        c => c,
+                    };
+                    run_commands(std::slice::from_ref(c), predicate, counters, timeout, trace)?;
+                }
+            }
             Command::Fill { memory, fills, element, element_bytes } => {
                 fill(memory, fills, &element[..*element_bytes as usize])
             }
