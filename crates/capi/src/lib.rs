@@ -95,10 +95,10 @@ pub unsafe extern "C" fn D3D12GetInterface(rclsid: *const GUID, riid: *const IID
             return Ok(unsafe { rd3d12::debug::get_debug_interface(riid, ppv) });
         }
         // rd3d12's own: the heap registry of this copy of the runtime, for libdxcore's memory
-        // budget (a private class id; see rd3d12::heap_usage).
-        if *clsid == rd3d12::heap_usage::CLSID {
+        // budget (a private class id; see rd3d12::backend::heap_usage).
+        if *clsid == rd3d12::backend::heap_usage::CLSID {
             // SAFETY: `ppv` is writable.
-            unsafe { rd3d12::heap_usage::get(ppv) };
+            unsafe { rd3d12::backend::heap_usage::get(ppv) };
             return Ok(S_OK);
         }
         if *clsid == CLSID_D3D12DeviceFactory {

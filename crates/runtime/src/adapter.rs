@@ -39,7 +39,7 @@ pub fn available_memory() -> u64 {
 
 /// Bytes held by the runtime's heaps in this process (whichever library created them).
 pub fn heap_usage() -> u64 {
-    crate::heap_usage::bytes()
+    crate::backend::heap_usage::bytes()
 }
 
 /// `RD3D12_AS_HARDWARE=1` (or true / on / yes): the CPU adapter presents itself as a hardware

@@ -23,7 +23,6 @@ pub mod event;
 pub mod features;
 pub mod fence;
 pub mod heap;
-pub mod heap_usage;
 pub mod info_queue;
 pub mod pipeline_library;
 pub mod pipeline_state;

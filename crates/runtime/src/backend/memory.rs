@@ -27,7 +27,7 @@ pub struct Memory {
     ptr: NonNull<u8>,
     len: usize,
     fd: OwnedFd,
-    /// The memfd's identity (st_dev, st_ino) in [`crate::heap_usage`]'s registry.
+    /// The memfd's identity (st_dev, st_ino) in [`super::heap_usage`]'s registry.
     file: (u64, u64),
     /// Whether the bytes may no longer be all zero (mapped, written, shared). Clean memory can
     /// be handed to a new committed resource without clearing it.
@@ -126,7 +126,7 @@ impl Memory {
             // Cannot happen for a descriptor just mapped; an identity of its own keeps the count.
             (u64::MAX, ptr.as_ptr() as u64)
         };
-        crate::heap_usage::mapped(file, len);
+        super::heap_usage::mapped(file, len);
         Ok(Memory { ptr, len, fd, file, dirty: std::sync::atomic::AtomicBool::new(false) })
     }
 
@@ -192,7 +192,7 @@ impl Drop for Memory {
         // SAFETY: unmapping exactly the mapping we created; nothing refers to it any more (its
         // owner, a heap or committed resource, is being destroyed).
         unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
-        crate::heap_usage::unmapped(self.file, self.len);
+        super::heap_usage::unmapped(self.file, self.len);
     }
 }
 
@@ -395,8 +395,18 @@ impl<'a> SharedBytes<'a> {
     pub fn get(&self, at: u64, dst: &mut [u8]) -> bool {
         let Some(s) = self.range(at, dst.len()) else { return false };
         // SAFETY: the range lies inside the mapping (checked), which outlives the value; `dst`
-        // is the caller's own buffer, not these bytes.
-        unsafe { std::ptr::copy(self.ptr.as_ptr().add(s), dst.as_mut_ptr(), dst.len()) };
+        // is the caller's own buffer, not these bytes. The sizes of one pixel or depth sample
+        // are copies of a constant length (a move), not a call of memmove.
+        unsafe {
+            let p = self.ptr.as_ptr().add(s);
+            match dst.len() {
+                1 => std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), 1),
+                2 => std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), 2),
+                4 => std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), 4),
+                8 => std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), 8),
+                n => std::ptr::copy(p, dst.as_mut_ptr(), n),
+            }
+        }
         true
     }
 
@@ -405,8 +415,17 @@ impl<'a> SharedBytes<'a> {
     pub fn put(&self, at: u64, src: &[u8]) -> bool {
         let Some(d) = self.range(at, src.len()) else { return false };
         // SAFETY: the range lies inside the mapping (checked), which outlives the value; `src`
-        // is the caller's own buffer, not these bytes.
-        unsafe { std::ptr::copy(src.as_ptr(), self.ptr.as_ptr().add(d), src.len()) };
+        // is the caller's own buffer, not these bytes. One pixel or depth sample: a move.
+        unsafe {
+            let p = self.ptr.as_ptr().add(d);
+            match src.len() {
+                1 => std::ptr::copy_nonoverlapping(src.as_ptr(), p, 1),
+                2 => std::ptr::copy_nonoverlapping(src.as_ptr(), p, 2),
+                4 => std::ptr::copy_nonoverlapping(src.as_ptr(), p, 4),
+                8 => std::ptr::copy_nonoverlapping(src.as_ptr(), p, 8),
+                n => std::ptr::copy(src.as_ptr(), p, n),
+            }
+        }
         true
     }
 

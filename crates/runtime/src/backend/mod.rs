@@ -33,6 +33,7 @@
 //! choosing the layout of placed resources (`rd3d12_core::allocation`).
 
 pub mod cpu;
+pub mod heap_usage;
 pub mod memory;
 
 use crate::work::commands::Recorded;

@@ -99,6 +99,9 @@ impl<'c> VertexStage<'c> {
     }
 }
 
+/// Draws with fewer vertex waves than this shade them on the calling thread.
+const PARALLEL_WAVES: usize = 16;
+
 impl VertexStage<'_> {
     /// [`VertexStage::shade`] of every wave of `waves` (consecutive vertices of one order) of
     /// `instance`, on the workers: the shaded vertices in order, up to the first wave that
@@ -107,9 +110,12 @@ impl VertexStage<'_> {
         type Slot = std::sync::Mutex<Option<Vec<ShadedVertex>>>;
         let done: Vec<Slot> = waves.iter().map(|_| std::sync::Mutex::new(None)).collect();
         let lowest = crate::pool::Lowest::default();
+        // A few waves (a cube, a quad) cost less than waking the workers, who would then spin
+        // for more work on cores the queue and the application need: they run here.
+        let threads = if waves.len() < PARALLEL_WAVES { 1 } else { crate::pool::threads() };
         // A wave's work is small: several to a claim keep the claim counter cold.
-        let per = waves.len().div_ceil(crate::pool::threads() * 8).clamp(1, 16);
-        crate::pool::workers(crate::pool::threads(), waves.len().div_ceil(per), |claim| {
+        let per = waves.len().div_ceil(threads * 8).clamp(1, 16);
+        crate::pool::workers(threads, waves.len().div_ceil(per), |claim| {
             while let Some(c) = claim.next() {
                 for i in c * per..((c + 1) * per).min(waves.len()) {
                     if lowest.passed(i) {

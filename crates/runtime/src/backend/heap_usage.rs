@@ -1,6 +1,6 @@
 //! The bytes of device memory this process holds: DXCore's AdapterMemoryBudget `currentUsage`.
 //!
-//! Every mapping of heap memory ([`crate::backend::memory::Memory`]) is registered here by its
+//! Every mapping of heap memory ([`super::memory::Memory`]) is registered here by its
 //! file's identity (st_dev, st_ino) and length; the usage is, per file, the largest mapping of
 //! it (a heap opened twice through a shared handle is one heap), summed. Mesa's d3d12 driver
 //! asks for the budget at every flush, so this must be cheap: it was a scan of /proc/self/maps
@@ -25,7 +25,8 @@ pub const CLSID: GUID =
     GUID { Data1: 0xea2a_c5bb, Data2: 0x5126, Data3: 0x4287, Data4: [0x87, 0xff, 0x84, 0xa9, 0x15, 0xad, 0xae, 0x69] };
 
 /// (st_dev, st_ino) → the lengths of this copy's live mappings of that file.
-static FILES: Mutex<Option<HashMap<(u64, u64), Vec<usize>>>> = Mutex::new(None);
+type Files = HashMap<(u64, u64), Vec<usize>>;
+static FILES: Mutex<Option<Files>> = Mutex::new(None);
 
 /// A mapping of `file` of `len` bytes was made.
 pub fn mapped(file: (u64, u64), len: usize) {
