@@ -240,3 +240,46 @@ fn private_data_is_thread_safe() {
         }
     });
 }
+
+/// Every non-generic class's `VTBL` names a `static` (`= &NAME;`): `downcast` recognises objects
+/// by the vtable's address, and a promoted `&Vtbl { .. }` constant may have one copy per codegen
+/// unit in optimised builds (DXCore's lists and adapters were not recognised in release
+/// builds). A generic class cannot have a static; it must never be downcast.
+#[test]
+fn class_vtables_are_statics() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut generic = false;
+        for line in text.lines() {
+            if line.starts_with("unsafe impl") {
+                generic = line.starts_with("unsafe impl<");
+            }
+            if !line.trim_start().starts_with("const VTBL: &'static ") || line.contains("Self::Vtbl") {
+                continue; // not a class's vtable (or the trait's declaration)
+            }
+            let value = line.split_once(" = ").map(|(_, v)| v.trim());
+            let named = value.is_some_and(|v| {
+                v.strip_prefix('&').and_then(|v| v.strip_suffix(';')).is_some_and(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                })
+            });
+            assert!(named || generic, "{}: `{}` is not a static", f.display(), line.trim());
+            checked += 1;
+        }
+    }
+    assert!(checked > 25, "only {checked} classes found");
+}
