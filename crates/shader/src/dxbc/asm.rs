@@ -16,7 +16,8 @@
 //! ```
 //!
 //! Operands: `r0.xy`, `-|r1.x|`, `v0`, `o0.xyzw`, `x0[r1.x + 2].y`, `cb0[3].xyzw`,
-//! `cb0[r0.x + 1].x`, `icb[r0.x + 0].x`, `l(1.0, 2, 0x3, -4)`, `l(7)`, `t0`, `u0.xyzw`,
+//! `cb0[r0.x + 1].x`, `icb[r0.x + 0].x`, `l(1.0, 2, 0x3, -4)`, `l(7)`, `d(1.5, -2.0)` (doubles,
+//! as .xy and .zw), `d(0.25)`, `t0`, `u0.xyzw`,
 //! `s0`, `g0`, `null`, the compute system values (`vThreadID`, `vThreadGroupID`,
 //! `vThreadIDInGroup`, `vThreadIDInGroupFlattened`), `vPrim`, `oDepth`; shader model 5.1
 //! ranges `T0[1]`, `U0[r0.x + 1]`, `CB0[0][3]` (id, register, row) with declarations
@@ -79,6 +80,15 @@ fn number(s: &str) -> R<u32> {
         return Err(format!("{s} does not fit 32 bits"));
     }
     Ok(v as u32)
+}
+
+/// A double immediate's bits: a float, or `0x` followed by the 64 bits.
+fn double(s: &str) -> R<u64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("0x") {
+        return u64::from_str_radix(h, 16).map_err(|_| format!("bad double bits {s}"));
+    }
+    s.parse::<f64>().map(f64::to_bits).map_err(|_| format!("bad double {s}"))
 }
 
 fn comp(c: char) -> R<u32> {
@@ -198,6 +208,22 @@ fn operand(text: &str, role: Role) -> R<Vec<u32>> {
         };
         let mut out = vec![tokc | ty::IMMEDIATE32 << 12];
         out.extend(&vals[..n]);
+        return Ok(out);
+    }
+    // Double immediates: `d(1.5)` (one double), `d(1.5, -2.0)` (two, as .xy and .zw); each a
+    // float or the `0x` bits, written low word first.
+    if let Some(body) = s.strip_prefix("d(").and_then(|b| b.strip_suffix(')')) {
+        let vals = split(body).into_iter().map(double).collect::<R<Vec<_>>>()?;
+        let (tokc, n) = match vals.len() {
+            1 => (1, 1),
+            2 => (2, 4),
+            k => return Err(format!("a double immediate of {k} values (one or two)")),
+        };
+        let mut out = vec![tokc | ty::IMMEDIATE64 << 12];
+        for k in 0..n {
+            let v = vals.get(k).copied().unwrap_or(0);
+            out.extend([v as u32, (v >> 32) as u32]);
+        }
         return Ok(out);
     }
     // Register name and indices.

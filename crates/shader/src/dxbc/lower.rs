@@ -21,10 +21,13 @@
 //!   and domain ([`tess`]: a hull shader's phases become DXIL's control-point and patch
 //!   constant functions).
 //!
-//! What the lowering does not implement (subroutines, interfaces and `fcall`, doubles, `vpc`
+//! * Doubles ([`double`]): pairs of components as `f64`s of the IR.
+//!
+//! What the lowering does not implement (subroutines, interfaces and `fcall`, `vpc`
 //! in a join phase, multisample queries) is an `Unsupported` error naming it, which refuses
 //! the pipeline.
 
+mod double;
 mod res;
 mod tess;
 
@@ -377,7 +380,12 @@ impl<'a> L<'a> {
                 let v = *o.imm.get(k).ok_or_else(|| LowerError::Malformed("an immediate too short".into()))?;
                 Ok(self.ci(v))
             }
-            ty::IMMEDIATE64 => unsupported("double-precision immediates"),
+            ty::IMMEDIATE64 => {
+                // `d(...)`: each 64-bit value two words, the low first; component c is word c
+                // (the first double's two words, then the second's).
+                let v = *o.imm.get(c).ok_or_else(|| LowerError::Malformed("an immediate too short".into()))?;
+                Ok(self.ci(v))
+            }
             ty::IMMEDIATE_CONSTANT_BUFFER => {
                 let Some((base, rows)) = self.icb else { return bad("icb without dcl_immediateConstantBuffer") };
                 let ix = o.index.first().ok_or_else(|| LowerError::Malformed("icb without an index".into()))?;
@@ -464,7 +472,12 @@ impl<'a> L<'a> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let c = if o.comps == 4 { o.select.comp(k) } else { 0 };
+            let c = match (o.comps, o.ty) {
+                (4, _) => o.select.comp(k),
+                // One double: both of its words.
+                (_, ty::IMMEDIATE64) => k & 1,
+                _ => 0,
+            };
             let v = match got[c] {
                 Some(v) => v,
                 None => {
@@ -946,7 +959,7 @@ impl<'a> L<'a> {
             }
             4 | 5 | 44 => unsupported("subroutines (call, callc, label)"),
             120 => unsupported("interface calls (fcall)"),
-            191..=202 | 211..=213 | 215..=218 => unsupported(format!("double-precision {}", inst.name())),
+            191..=202 | 211..=213 | 215..=218 => double::lower(self, inst),
             9 | 19 | 20 | 117..=119 => {
                 if self.prog.kind != 2 {
                     return bad(format!("{} outside a geometry shader", inst.name()));

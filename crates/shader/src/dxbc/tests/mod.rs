@@ -10,6 +10,8 @@ use crate::jit::Mode;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod double;
+
 type R<T> = Result<T, ExecError>;
 
 /// Compute threads over shared UAV words: handle = class * 16 + register; UAV `u` register
