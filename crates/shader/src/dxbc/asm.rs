@@ -19,7 +19,7 @@
 //! `cb0[r0.x + 1].x`, `icb[r0.x + 0].x`, `l(1.0, 2, 0x3, -4)`, `l(7)`, `d(1.5, -2.0)` (doubles,
 //! as .xy and .zw), `d(0.25)`, `t0`, `u0.xyzw`,
 //! `s0`, `g0`, `null`, the compute system values (`vThreadID`, `vThreadGroupID`,
-//! `vThreadIDInGroup`, `vThreadIDInGroupFlattened`), `vPrim`, `oDepth`; shader model 5.1
+//! `vThreadIDInGroup`, `vThreadIDInGroupFlattened`), `vPrim`, `oDepth`, `rasterizer`; shader model 5.1
 //! ranges `T0[1]`, `U0[r0.x + 1]`, `CB0[0][3]` (id, register, row) with declarations
 //! `dcl_uav_raw U0[1:3], space=2`. Suffixes: `_sat`, `_nz` / `_z`, `_uint` (resinfo),
 //! `(1,0,0)` texel offsets after a sampling mnemonic. `//` starts a comment.
@@ -119,6 +119,7 @@ const NAMED: &[(&str, u32)] = &[
     ("oDepth", ty::OUTPUT_DEPTH),
     ("oMask", ty::OUTPUT_COVERAGE_MASK),
     ("null", ty::NULL),
+    ("rasterizer", ty::RASTERIZER),
 ];
 
 /// Register prefixes and their operand types, longest first.

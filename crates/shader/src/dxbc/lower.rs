@@ -24,7 +24,7 @@
 //! * Doubles ([`double`]): pairs of components as `f64`s of the IR.
 //!
 //! What the lowering does not implement (subroutines, interfaces and `fcall`, `vpc`
-//! in a join phase, multisample queries) is an `Unsupported` error naming it, which refuses
+//! in a join phase) is an `Unsupported` error naming it, which refuses
 //! the pipeline.
 
 mod double;

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 mod double;
+mod multisample;
 
 type R<T> = Result<T, ExecError>;
 
