@@ -23,10 +23,12 @@
 //!
 //! * Doubles ([`double`]): pairs of components as `f64`s of the IR.
 //!
-//! What the lowering does not implement (subroutines, interfaces and `fcall`, `vpc`
-//! in a join phase) is an `Unsupported` error naming it, which refuses
-//! the pipeline.
+//! * Subroutines ([`call`]): `call` / `callc` inline the label's body at the call site.
+//!
+//! What the lowering does not implement (interfaces and `fcall`, `vpc` in a join phase) is an
+//! `Unsupported` error naming it, which refuses the pipeline.
 
+mod call;
 mod double;
 mod res;
 mod tess;
@@ -56,6 +58,12 @@ impl core::fmt::Display for LowerError {
 }
 
 type R<T> = Result<T, LowerError>;
+
+/// Why shader model 5.0 interfaces (`dcl_function_body`, `dcl_function_table`,
+/// `dcl_interface`, `fcall`) are refused: their class instances are bound through D3D11's
+/// class linkage, and D3D12 has none (a pipeline takes the bytecode alone), so no instance
+/// could ever be bound to their call sites.
+const INTERFACES: &str = "interfaces and class instances (D3D12 has no class linkage to bind them)";
 
 fn bad<T>(s: impl Into<String>) -> R<T> {
     Err(LowerError::Malformed(s.into()))
@@ -119,6 +127,10 @@ pub(crate) struct L<'a> {
     xs: Vec<(u32, Value, u32)>,
     icb: Option<(Value, u32)>,
     flow: Vec<Frame>,
+    /// The labels of the subroutine calls being inlined, outermost first.
+    calls: Vec<u32>,
+    /// Instructions inlined so far.
+    inlined: usize,
     facts: Facts,
     res: res::Ranges,
 }
@@ -152,6 +164,8 @@ impl<'a> L<'a> {
             xs: vec![],
             icb: None,
             flow: vec![],
+            calls: vec![],
+            inlined: 0,
             facts: Facts {
                 num_threads: None,
                 resources: vec![],
@@ -957,8 +971,9 @@ impl<'a> L<'a> {
                 self.emit_void(Op::Dx(Dx::Barrier { group_sync }), vec![]);
                 Ok(())
             }
-            4 | 5 | 44 => unsupported("subroutines (call, callc, label)"),
-            120 => unsupported("interface calls (fcall)"),
+            4 | 5 => self.call(inst),
+            44 => bad("label reached outside a subroutine body"),
+            120 => unsupported(format!("fcall: {INTERFACES}")),
             191..=202 | 211..=213 | 215..=218 => double::lower(self, inst),
             9 | 19 | 20 | 117..=119 => {
                 if self.prog.kind != 2 {
@@ -1120,9 +1135,8 @@ impl<'a> L<'a> {
             152 => self.facts.hs.max_tess_factor = f32::from_bits(inst.extra.first().copied().unwrap_or(0)),
             153 | 154 => {}
             113..=116 if self.prog.kind == 3 => {}
-            144..=146 | 113..=116 => {
-                return unsupported(format!("{} (interfaces; phases outside a hull shader)", inst.name()))
-            }
+            113..=116 => return bad(format!("{} outside a hull shader", inst.name())),
+            144..=146 => return unsupported(format!("{}: {INTERFACES}", inst.name())),
             _ => {}
         }
         Ok(())
@@ -1130,9 +1144,21 @@ impl<'a> L<'a> {
 }
 
 impl L<'_> {
-    /// Declares and lowers `insts` into the current function.
+    /// Declares and lowers `insts` into the current function, up to the first `label` (the
+    /// subroutine bodies after it are reached by calls).
     fn run(&mut self, insts: &[Inst]) -> R<()> {
+        self.run_insts(insts)?;
+        if !self.flow.is_empty() {
+            return bad("a block is not closed at the end of the program");
+        }
+        Ok(())
+    }
+
+    fn run_insts(&mut self, insts: &[Inst]) -> R<()> {
         for inst in insts {
+            if inst.opcode == 44 {
+                break;
+            }
             if super::opcodes::is_declaration(inst.opcode) || inst.opcode == super::opcodes::CUSTOMDATA {
                 self.declare(inst)?;
             } else {
@@ -1143,9 +1169,6 @@ impl L<'_> {
                     LowerError::Unsupported(s) => LowerError::Unsupported(s),
                 })?;
             }
-        }
-        if !self.flow.is_empty() {
-            return bad("a block is not closed at the end of the program");
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ use crate::jit::Mode;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod call;
 mod double;
 mod multisample;
 
