@@ -18,6 +18,10 @@
 //      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0);
 //   3. an input layout (POSITION, R32G32_FLOAT, from a vertex buffer) read by layout.vs.dxbc's
 //      v0.xy: a triangle strip over the left half, x < 8, shaded as in 1., the rest clear.
+//   4. stream output from a DXBC geometry shader (so.gs.dxbc, gs_5_0 with an OSG5 signature
+//      of two streams; each point becomes two points on stream 0, (x, y, z, w) and
+//      (x, y - 1, z, w) with TEXCOORD (k, x)), nothing rasterized: the SO buffer's bytes and its
+//      BufferFilledSize, see test_stream_output.
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -242,6 +246,83 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
     }
 }
 
+// 4. Stream output from so.gs.dxbc. The declaration {SV_Position.xyzw, TEXCOORD.xy} of
+// stream 0 into slot 0 (stride 24) is accepted; EXTRA, an output of stream 1 only, is refused
+// on stream 0 (E_INVALIDARG) and accepted on stream 1: the streams come from OSG5.
+// Draw(2) over points.vs.dxbc's points (-0.5, 0.5, 0.5, 1) and (0.5, 0.5, 0.5, 1), then Draw(1)
+// (the first point again), into a view of 120 bytes (five 24-byte vertices) whose
+// BufferFilledSize starts at 0: the GS emits six points, each a primitive of one vertex; the
+// sixth does not fit and is not written, so the buffer holds, worked by hand,
+//   (-0.5, 0.5, 0.5, 1, 0, -0.5) (-0.5, -0.5, 0.5, 1, 1, -0.5)
+//   ( 0.5, 0.5, 0.5, 1, 0,  0.5) ( 0.5, -0.5, 0.5, 1, 1,  0.5)
+//   (-0.5, 0.5, 0.5, 1, 0, -0.5)
+// bytes 120..144 keep their zeros, and BufferFilledSize is 120.
+static void test_stream_output(Gpu &g)
+{
+    set_ctx("stream output");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("points.vs.dxbc"), gs = dxbc("so.gs.dxbc");
+    const D3D12_SO_DECLARATION_ENTRY decl[2] = {{0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 2, 0}};
+    const UINT stride = 24;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.SampleDesc.Count = 1;
+    D3D12_SO_DECLARATION_ENTRY extra = {0, "EXTRA", 0, 0, 4, 0};
+    const UINT extra_stride = 16;
+    pd.StreamOutput = {&extra, 1, &extra_stride, 1, D3D12_SO_NO_RASTERIZED_STREAM};
+    Com<ID3D12PipelineState> refused, stream1, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&refused)), E_INVALIDARG);
+    extra.Stream = 1;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&stream1)), S_OK);
+    pd.StreamOutput = {decl, 2, &stride, 1, D3D12_SO_NO_RASTERIZED_STREAM};
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> so, readback;
+    so.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_STREAM_OUT);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!so || !readback) return;
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    ID3D12GraphicsCommandList *l = g.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    // The filled size lives at byte 192, after the view's 120 bytes; the buffer was created
+    // zeroed.
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW view = {va, 120, va + 192};
+    l->SOSetTargets(0, 1, &view);
+    l->DrawInstanced(2, 1, 0, 0);
+    l->DrawInstanced(1, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 256);
+    g.run();
+    const float *out = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&out), S_OK);
+    if (!out) return;
+    const float want[36] = {-0.5f, 0.5f,  0.5f, 1, 0, -0.5f, -0.5f, -0.5f, 0.5f, 1, 1, -0.5f,
+                            0.5f,  0.5f,  0.5f, 1, 0, 0.5f,  0.5f,  -0.5f, 0.5f, 1, 1, 0.5f,
+                            -0.5f, 0.5f,  0.5f, 1, 0, -0.5f, 0,     0,     0,    0, 0, 0};
+    unsigned bad = 0;
+    for (int i = 0; i < 36; i++)
+        if (out[i] != want[i] && bad++ < 4) printf("stream output: float %d is %g, expected %g\n", i, out[i], want[i]);
+    CHECK_EQ(bad, 0u);
+    uint32_t filled = 0;
+    memcpy(&filled, reinterpret_cast<const char *>(out) + 192, 4);
+    CHECK_EQ(filled, 120u);
+}
+
 static bool everywhere(int, int)
 {
     return true;
@@ -277,6 +358,7 @@ int main()
             const float strip[4][2] = {{-1, 1}, {0, 1}, {-1, -1}, {0, -1}};
             test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
+            test_stream_output(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -746,10 +746,12 @@ pub fn container_with(
     let t = assemble(text)?;
     let major = (t[0] >> 4) & 0xF;
     let prog = bytes(&t);
-    let (i, o) =
-        (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, SignatureLayout::V0, None));
+    // fxc writes a shader model 5 geometry shader's outputs with their streams (OSG5).
+    let gs5 = t[0] >> 16 == 2 && major >= 5;
+    let olayout = if gs5 { SignatureLayout::V5 } else { SignatureLayout::V0 };
+    let (i, o) = (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, olayout, None));
     let pc = signature_part(patch, SignatureLayout::V0, domain);
-    let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (*b"OSGN", &o)];
+    let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (if gs5 { *b"OSG5" } else { *b"OSGN" }, &o)];
     if !patch.is_empty() {
         parts.push((*b"PCSG", &pc));
     }
@@ -765,7 +767,8 @@ pub fn container_with(
 ///
 /// * `.input NAME INDEX REGISTER MASK TYPE [SYSTEM_VALUE]` — an `ISGN` element, e.g.
 ///   `.input POSITION 0 0 xyzw float`, `.input SV_VertexID 0 1 x uint vertex_id`;
-/// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`;
+/// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`; a
+///   geometry shader's may end with `stream=N` (shader model 5 writes `OSG5`, with streams);
 /// * `.patch ...` — a `PCSG` element (`tess_factor`, `inside_tess_factor` system values),
 ///   `.domain quad|tri|isoline` the domain that names them;
 /// * `.root_uav REGISTER` / `.root_srv` / `.root_cbv` — a root descriptor parameter of an
@@ -796,7 +799,15 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     o => return Err(err(format!("unknown domain {o}"))),
                 });
             }
-            [kind @ ("input" | "output" | "patch"), name, index, reg, mask, ty, sv @ ..] => {
+            [kind @ ("input" | "output" | "patch"), name, index, reg, mask, ty, rest @ ..] => {
+                let mut stream = 0;
+                let mut sv = Vec::new();
+                for w in rest {
+                    match w.strip_prefix("stream=") {
+                        Some(n) => stream = number(n).map_err(err)?,
+                        None => sv.push(*w),
+                    }
+                }
                 let m =
                     mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
                 let component = match *ty {
@@ -830,6 +841,7 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     start_col: first as i32,
                     mask: m,
                     rw_mask: m,
+                    stream,
                     ..Default::default()
                 };
                 match *kind {

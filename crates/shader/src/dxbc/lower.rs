@@ -544,10 +544,28 @@ impl<'a> L<'a> {
             ty::OUTPUT if self.patch_phase => tess::write_patch(self, o, k, v),
             ty::OUTPUT | ty::OUTPUT_DEPTH | ty::OUTPUT_DEPTH_GE | ty::OUTPUT_DEPTH_LE | ty::OUTPUT_COVERAGE_MASK => {
                 let outputs = self.outputs;
-                let found = if o.ty == ty::OUTPUT {
+                if o.ty == ty::OUTPUT {
+                    // A geometry shader's streams share the output registers: each stream's
+                    // element at the register (OSG5 / OSG1) takes the value, and emit_stream
+                    // sends that stream's.
                     let reg = Self::imm_index(o, 0)?;
-                    Self::element(outputs, reg, k)
-                } else {
+                    let found: Vec<_> = outputs
+                        .iter()
+                        .filter_map(|e| Self::element(std::slice::from_ref(e), reg, k))
+                        .map(|(e, row, col)| (e.id, e.component, row, col))
+                        .collect();
+                    if found.is_empty() {
+                        return bad(format!("o{reg} component {k} is in no output element"));
+                    }
+                    for (id, component, row, col) in found {
+                        let v =
+                            if Self::scalar_of(component) == Scalar::F32 { self.as_f32(v) } else { self.as_bits(v) };
+                        let (id, row, col) = (self.ci(id), self.ci(row), self.ci(col));
+                        self.emit_void(Op::Dx(Dx::StoreOutput), vec![id, row, col, v]);
+                    }
+                    return Ok(());
+                }
+                let found = {
                     use rd3d12_core::shader::SemanticKind as S;
                     let want = match o.ty {
                         ty::OUTPUT_DEPTH => S::Depth,

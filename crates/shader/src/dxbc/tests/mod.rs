@@ -13,6 +13,7 @@ use std::rc::Rc;
 mod call;
 mod double;
 mod multisample;
+mod stream;
 
 type R<T> = Result<T, ExecError>;
 
