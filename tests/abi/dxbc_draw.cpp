@@ -22,6 +22,9 @@
 //      of two streams; each point becomes two points on stream 0, (x, y, z, w) and
 //      (x, y - 1, z, w) with TEXCOORD (k, x)), nothing rasterized: the SO buffer's bytes and its
 //      BufferFilledSize, see test_stream_output.
+//   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
+//      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
+//      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -32,6 +35,7 @@
 #include "check.h"
 #include "common.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -323,6 +327,128 @@ static void test_stream_output(Gpu &g)
     CHECK_EQ(filled, 120u);
 }
 
+// 5. A tessellated draw through DXBC hull and domain shaders. The patch's control points are
+// the target's corners (-1, 1), (1, 1), (-1, -1), (1, -1); the domain shader places domain
+// point (u, v) at (-1 + 2u, 1 - 2v) with COLOR (u, v, 0.5, 1), so the eight triangles of the
+// 2x2 tessellation cover the 16x16 target and pixel (x, y) shows, interpolated exactly (the
+// color is affine in the position), u = (x + 0.5) / 16, v = (y + 0.5) / 16 as UNORM bytes:
+// (round(255u), round(255v), 128, 255); e.g. (0, 0) is (8, 8, 128, 255) and (15, 15) is
+// (247, 247, 128, 255). The pipeline statistics count the stages' work (below). A hull
+// shader with TRIANGLE topology is refused.
+static void test_tessellation(Gpu &g)
+{
+    set_ctx("tessellation");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc("tess.hs.dxbc"), ds = dxbc("tess.ds.dxbc"),
+                      ps = dxbc("color.ps.dxbc");
+    const D3D12_INPUT_ELEMENT_DESC layout = {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
+                                             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.HS = {hs.data(), hs.size()};
+    pd.DS = {ds.data(), ds.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {&layout, 1};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> bad, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&bad)), E_INVALIDARG);
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> rt, vb, readback, results;
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(g.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    results.p = g.buffer(D3D12_HEAP_TYPE_READBACK, sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS),
+                         D3D12_RESOURCE_STATE_COPY_DEST);
+    rt.p = g.texture(16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    const float corners[4][2] = {{-1, 1}, {1, 1}, {-1, -1}, {1, -1}};
+    vb.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, sizeof corners, D3D12_RESOURCE_STATE_GENERIC_READ);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!rt || !vb || !readback || !rtv_heap || !stats || !results) return;
+    void *m = nullptr;
+    CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
+    if (!m) return;
+    memcpy(m, corners, sizeof corners);
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(rt, nullptr, rtv);
+
+    ID3D12GraphicsCommandList *l = g.list;
+    const float clear[4] = {0, 0, 0, 0};
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof corners, 8};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+    l->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->DrawInstanced(4, 1, 0, 0);
+    l->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
+    D3D12_RESOURCE_BARRIER b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = rt;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    const unsigned char *px = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
+    if (!px) return;
+    unsigned wrong = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            const unsigned char want[4] = {(unsigned char)lrintf((x + 0.5f) / 16 * 255),
+                                           (unsigned char)lrintf((y + 0.5f) / 16 * 255), 128, 255};
+            const unsigned char *got = px + y * 256 + x * 4;
+            if (memcmp(got, want, 4) != 0 && wrong++ < 4)
+                printf("tessellation: pixel (%d, %d) is %u %u %u %u, expected %u %u 128 255\n", x, y, got[0], got[1],
+                       got[2], got[3], want[0], want[1]);
+        }
+    CHECK_EQ(wrong, 0u);
+    CHECK_EQ((unsigned)px[0], 8u);
+    CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 247u);
+    // One patch of four control points: four VS and one HS invocation; factors 2 make a 3x3
+    // grid of domain points (nine DS invocations) and eight triangles, which shade each of
+    // the 256 pixels once.
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st = {};
+    void *r = nullptr;
+    CHECK_HR(results->Map(0, nullptr, &r), S_OK);
+    if (!r) return;
+    memcpy(&st, r, sizeof st);
+    CHECK_EQ(st.IAVertices, 4u);
+    CHECK_EQ(st.IAPrimitives, 1u);
+    CHECK_EQ(st.VSInvocations, 4u);
+    CHECK_EQ(st.HSInvocations, 1u);
+    CHECK_EQ(st.DSInvocations, 9u);
+    CHECK_EQ(st.CInvocations, 8u);
+    CHECK_EQ(st.CPrimitives, 8u);
+    CHECK_EQ(st.PSInvocations, 256u);
+}
+
 static bool everywhere(int, int)
 {
     return true;
@@ -359,6 +485,7 @@ int main()
             test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
             test_stream_output(g);
+            test_tessellation(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }
