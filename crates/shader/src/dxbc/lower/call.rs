@@ -11,11 +11,11 @@ use super::{bad, unsupported, LowerError, L, R};
 use crate::dxbc::tokens::{ty, Inst};
 use crate::ir::{BlockId, Terminator};
 
-/// The deepest nesting of subroutine calls (D3D11.3: 32).
+/// The deepest nesting of subroutine calls (`D3D12_COMMONSHADER_SUBROUTINE_NESTING_LIMIT`).
 const MAX_DEPTH: usize = 32;
 
 /// The most instructions inlining may lower in all.
-pub(super) const INLINE_LIMIT: usize = 1 << 18;
+pub(super) const INLINE_LIMIT: usize = 1 << 16;
 
 /// Whether an instruction ends the body of a subroutine before it.
 pub(super) fn ends_body(opcode: u32) -> bool {

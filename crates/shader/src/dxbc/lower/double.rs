@@ -4,8 +4,9 @@
 //!
 //! * A double occupies two 32-bit components, the low word first: `.xy` (x the 32 LSBs, y the
 //!   32 MSBs) and `.zw`. Sources are read as two doubles after their swizzle (components 0–1
-//!   and 2–3); double destinations take the masks `.xy`, `.zw`, `.xyzw` (anything else is
-//!   refused) and double `j` of the result goes to pair `j`.
+//!   and 2–3; a swizzle that splits a double, e.g. `.yxzw`, is refused); double destinations
+//!   take the masks `.xy`, `.zw`, `.xyzw` (anything else is refused) and double `j` of the
+//!   result goes to pair `j`.
 //! * Instructions with 32-bit results (`deq`, `dge`, `dlt`, `dne`, `dtof`, `dtoi`, `dtou`) write
 //!   one or two components: the first component of the mask receives the first double's
 //!   result, the second the second's. Instructions with 32-bit sources (`ftod`, `itod`, `utod`)
@@ -22,7 +23,7 @@
 //! register words and the double.
 
 use super::{bad, Kind, LowerError, L, R};
-use crate::dxbc::tokens::{Inst, Modifier, Operand};
+use crate::dxbc::tokens::{Inst, Modifier, Operand, Select};
 use crate::ir::op::{BinOp, CastOp, CmpPred, Dx, FUnary, MinMax};
 use crate::ir::{Op, Scalar, Type, Value};
 
@@ -51,6 +52,16 @@ fn singles(m: u8) -> R<Vec<usize>> {
 impl L<'_> {
     /// Double `j` (0, 1) of `o` after its swizzle, modifiers applied: an `f64`.
     fn read_double(&mut self, o: &Operand, j: usize) -> R<Value> {
+        // A 4-component source selects whole doubles: each pair of its swizzle is .xy or .zw.
+        let whole = match o.select {
+            Select::Swizzle(s) => s[2 * j].is_multiple_of(2) && s[2 * j + 1] == s[2 * j] + 1,
+            Select::One(_) => false,
+            // Immediates (no selection, or the identity mask mode) and one-component operands.
+            Select::Mask(_) | Select::None => true,
+        };
+        if !whole {
+            return bad("a double source's swizzle must pick .xy or .zw pairs");
+        }
         let mut raw = o.clone();
         raw.modifier = Modifier::default();
         let w = self.read(&raw, 0x3 << (2 * j), Kind::Int)?;

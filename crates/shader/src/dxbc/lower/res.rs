@@ -483,7 +483,16 @@ fn multisample(l: &mut L<'_>, inst: &Inst) -> R<()> {
     let (i32_, f32_) = (Scalar::I32, Scalar::F32);
     let (d, res) = (&inst.operands[0], &inst.operands[1]);
     let raster = res.ty == ty::RASTERIZER;
-    let h = if raster { None } else { Some(handle(l, res)?.0) };
+    let h = if raster {
+        None
+    } else {
+        let (h, r) = handle(l, res)?;
+        // Only resources ld2dms loads (the reference pages): Texture2DMS and its array.
+        if res.ty != ty::RESOURCE || !matches!(r.dim, 4 | 9) {
+            return bad(format!("{} of a resource that is not a multisampled texture", inst.name()));
+        }
+        Some(h)
+    };
     let v: [Value; 4] = if inst.opcode == 110 {
         let i = l.read(&inst.operands[2], 1, Kind::Int)?[0];
         let pair = Type::Agg([f32_, f32_].into());

@@ -90,8 +90,16 @@ fn double_precision_instructions_match_hand_worked_values() {
 }
 
 #[test]
-fn double_destination_masks_other_than_pairs_are_refused() {
-    for text in ["dadd r0.x, r0.xyzw, r0.xyzw", "ftod r0.xyz, l(1.0, 2.0, 0, 0)", "deq r0.xyz, r0.xyzw, r0.xyzw"] {
+fn double_masks_and_swizzles_that_split_a_double_are_refused() {
+    for text in [
+        "dadd r0.x, r0.xyzw, r0.xyzw",
+        "ftod r0.xyz, l(1.0, 2.0, 0, 0)",
+        "deq r0.xyz, r0.xyzw, r0.xyzw",
+        // Swizzles that split a double.
+        "dadd r0.xy, r0.yxzw, r0.xyzw",
+        "dmul r0.zw, r0.xyxz, r0.xyzw",
+        "dmov r0.xy, r0.x",
+    ] {
         let src = format!("cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n{text}\nret");
         let bytes = container(&src, &[], &[], None).unwrap();
         let e = parse(&bytes).unwrap_err();

@@ -88,3 +88,14 @@ fn sample_positions_and_counts_of_a_texture_and_the_rasterizer() {
         assert_eq!(by(2), vec![f(0.125), f(-0.375), 0, 0], "{mode:?}");
     }
 }
+
+/// Only multisampled textures (what ld2dms loads) and the rasterizer answer the queries.
+#[test]
+fn multisample_queries_of_a_single_sampled_texture_are_refused() {
+    for q in ["sampleinfo r0.x, t0.x", "samplepos r0.xy, t0.xyxx, l(0)"] {
+        let text = format!("ps_4_1\ndcl_resource_texture2d (float,float,float,float) t0\ndcl_temps 1\n{q}\nret");
+        let e = parse(&container(&text, &[], &[], None).unwrap()).unwrap_err();
+        assert!(matches!(e, DxbcError::Lower(lower::LowerError::Malformed(_))), "{q}: {e}");
+        assert!(e.to_string().contains("not a multisampled texture"), "{e}");
+    }
+}

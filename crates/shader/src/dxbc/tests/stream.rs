@@ -42,3 +42,19 @@ fn a_geometry_shaders_streams_share_its_output_registers() {
         );
     }
 }
+
+/// The same program in a container whose outputs are OSG1 (32-byte elements with stream and
+/// min precision, as shader model 5.1 may write them): the streams are read the same.
+#[test]
+fn osg1_output_signatures_give_their_streams() {
+    use rd3d12_core::shader::{signature_part, SignatureLayout};
+    let a = element("A", 0, 0);
+    let b = SignatureElement { stream: 1, cols: 2, mask: 3, rw_mask: 3, ..element("B", 0, 0) };
+    let prog = asm::bytes(&assemble(STREAMS).unwrap());
+    let i = signature_part(&[element("P", 0, 0)], SignatureLayout::V0, None);
+    let o = signature_part(&[a, b], SignatureLayout::V1, None);
+    let bytes = rd3d12_core::dxbc::build(&[(*b"ISGN", &i), (*b"OSG1", &o), (*b"SHEX", &prog)]);
+    let p = parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let outs = &p.dx.entry_points[0].outputs;
+    assert_eq!(outs.iter().map(|e| (e.name.as_str(), e.stream)).collect::<Vec<_>>(), vec![("A", 0), ("B", 1)]);
+}
