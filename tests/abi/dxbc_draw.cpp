@@ -25,6 +25,8 @@
 //   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
 //      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
 //      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
+//   6. the rasterizer's sample count and positions read by a DXBC pixel shader (msinfo.ps.dxbc:
+//      sampleinfo and samplepos of the rasterizer) on a 4x target, see test_sample_info.
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -449,6 +451,103 @@ static void test_tessellation(Gpu &g)
     CHECK_EQ(st.PSInvocations, 256u);
 }
 
+// 6. msinfo.ps.dxbc over fullscreen.vs.dxbc's triangle on a 2x2 R32G32B32A32_FLOAT target of
+// 4 samples, resolved: every pixel shows (4, -0.125, -0.375, 0.375), the count and, from the
+// D3D11.3 standard 4-sample pattern (-2, -6), (6, -2), (-6, 2), (2, 6) in 1/16 pixel, sample
+// 0's x and y and sample 3's y (the shader runs once per pixel, so all samples hold the same
+// value and the resolve's average is exact).
+static void test_sample_info(Gpu &g)
+{
+    set_ctx("sample info");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("fullscreen.vs.dxbc"), ps = dxbc("msinfo.ps.dxbc");
+    const DXGI_FORMAT fmt = DXGI_FORMAT_R32G32B32A32_FLOAT;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.RasterizerState.MultisampleEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = fmt;
+    pd.SampleDesc.Count = 4;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 2;
+    d.Height = 2;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = fmt;
+    d.SampleDesc.Count = 4;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_HEAP_PROPERTIES hp = {};
+    hp.Type = D3D12_HEAP_TYPE_DEFAULT;
+    Com<ID3D12Resource> ms, resolved, readback;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
+                                            IID_PPV_ARGS(&ms)),
+             S_OK);
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_NONE;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RESOLVE_DEST, nullptr,
+                                            IID_PPV_ARGS(&resolved)),
+             S_OK);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    if (!ms || !resolved || !readback || !heap) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(ms, nullptr, rtv);
+    ID3D12GraphicsCommandList *l = g.list;
+    const float zero[4] = {};
+    l->ClearRenderTargetView(rtv, zero, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    D3D12_VIEWPORT vp = {0, 0, 2, 2, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 2, 2};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(3, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->ResolveSubresource(resolved, 0, ms, 0, fmt);
+    b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {fmt, 2, 2, 1, 256};
+    src.pResource = resolved;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    const char *p = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&p), S_OK);
+    if (!p) return;
+    const float want[4] = {4.0f, -0.125f, -0.375f, 0.375f};
+    unsigned bad = 0;
+    for (int i = 0; i < 4; i++) {
+        float got[4];
+        memcpy(got, p + (i / 2) * 256 + (i % 2) * 16, 16);
+        for (int c = 0; c < 4; c++)
+            if (got[c] != want[c] && bad++ < 4)
+                printf("sample info: pixel %d channel %d is %g, expected %g\n", i, c, got[c], want[c]);
+    }
+    CHECK_EQ(bad, 0u);
+}
+
 static bool everywhere(int, int)
 {
     return true;
@@ -486,6 +585,7 @@ int main()
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
             test_stream_output(g);
             test_tessellation(g);
+            test_sample_info(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }
