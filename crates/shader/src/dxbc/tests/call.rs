@@ -101,3 +101,60 @@ fn interfaces_are_refused() {
         assert!(e.to_string().contains("class linkage"), "{e}");
     }
 }
+
+/// A call inside a hull shader's fork phase: the subroutine (after the last phase) sees the
+/// phase's registers and vForkInstanceID, and its `retc` returns to the phase, which goes on
+/// (a `ret` of the phase itself would end the instance).
+#[test]
+fn a_fork_phase_calls_a_subroutine_and_continues_after_its_ret() {
+    use rd3d12_core::shader::{element, SemanticKind, SignatureElement, TessDomain};
+    let f = |semantic, name: &str, i: u32, reg: u32| SignatureElement {
+        semantic,
+        mask: 1,
+        rw_mask: 1,
+        cols: 1,
+        ..element(name, i, reg)
+    };
+    let mut patch: Vec<_> = (0..4).map(|i| f(SemanticKind::TessFactor, "SV_TessFactor", i, i)).collect();
+    patch.extend((0..2).map(|i| f(SemanticKind::InsideTessFactor, "SV_InsideTessFactor", i, 4 + i)));
+    let text = "hs_5_0
+hs_decls
+dcl_input_control_point_count 1
+dcl_output_control_point_count 1
+dcl_tessellator_domain domain_quad
+dcl_tessellator_partitioning partitioning_integer
+dcl_tessellator_output_primitive output_triangle_cw
+hs_fork_phase
+dcl_hs_fork_phase_instance_count 2
+dcl_input vForkInstanceID
+dcl_temps 1
+utof r0.x, vForkInstanceID
+call l0
+add o0.x, r0.x, l(1.0)
+ret
+hs_join_phase
+mov o4.x, l(3.0)
+ret
+label l0
+ieq r0.y, vForkInstanceID, l(1)
+retc_nz r0.y
+add r0.x, r0.x, l(10.0)
+ret";
+    let pos = element("P", 0, 0);
+    let bytes = asm::container_with(
+        text,
+        std::slice::from_ref(&pos),
+        std::slice::from_ref(&pos),
+        &patch,
+        Some(TessDomain::Quad),
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let p = parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    for mode in [Mode::Interp, Mode::Jit] {
+        let mut env = Hs { cp: 0, log: vec![] };
+        crate::jit::with_mode(mode, || crate::interp::run(&p.module, &p.module.functions[1], &mut env)).unwrap();
+        // Instance 0: 0 + 10 + 1; instance 1 returns from l0 at once: 1 + 1; then the join.
+        assert_eq!(env.log, vec!["pc 0 0 0 F32(11.0)", "pc 0 0 0 F32(2.0)", "pc 1 0 0 F32(3.0)"], "{mode:?}");
+    }
+}
