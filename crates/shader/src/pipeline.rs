@@ -202,7 +202,7 @@ mod tests {
             ),
             (
                 asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret\nlabel l0\ncall l0\nret"),
-                "CS: malformed DXBC: call (DWORD 6): call (DWORD 13): l0 calls itself (recursion is not allowed)",
+                "CS: malformed DXBC: call (DWORD 6): call (DWORD 13): l0 is called again from inside itself (a call cycle: recursion is not allowed)",
             ),
         ];
         for (bytes, want) in refused {

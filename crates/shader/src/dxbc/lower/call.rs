@@ -56,7 +56,7 @@ impl L<'_> {
         let n = Self::imm_index(lab, 0)?;
         let (start, end) = self.label_body(n)?;
         if self.calls.contains(&n) {
-            return bad(format!("l{n} calls itself (recursion is not allowed)"));
+            return bad(format!("l{n} is called again from inside itself (a call cycle: recursion is not allowed)"));
         }
         if self.calls.len() >= MAX_DEPTH {
             return bad(format!("subroutine calls nested deeper than {MAX_DEPTH}"));

@@ -593,6 +593,12 @@ fn the_fixture_programs_compute_what_the_abi_test_expects() {
     let sq: Vec<u32> = (0..64).map(|i| i * i).collect();
     let out = both(&text("reduce.cs.asm"), vec![sq, vec![0; 1]], vec![0, 0], vec![]);
     assert_eq!(out[1][0], 85344);
+    let out = both(&text("doubles.cs.asm"), vec![src.clone(), vec![0; 128]], vec![0, 0], vec![]);
+    for i in 0..64 {
+        let d = f64::from_bits(u64::from(out[1][2 * i]) | u64::from(out[1][2 * i + 1]) << 32);
+        assert_eq!(d, f64::from(src[i]) * 1.5 + 0.25, "thread {i}");
+    }
+    assert_eq!((out[1][0], out[1][1]), (0, 0x4097_7100), "1500.25");
     let out = both(&text("append.cs.asm"), vec![vec![0; 33]], vec![0], vec![]);
     assert_eq!(out[0][0], 32);
     let mut got = out[0][1..].to_vec();
