@@ -3,7 +3,7 @@
 
 use super::*;
 
-const CALLS: &str = "cs_5_0
+pub(super) const CALLS: &str = "cs_5_0
 dcl_uav_raw u0
 dcl_input vThreadID.x
 dcl_temps 3

@@ -4,7 +4,7 @@
 
 use super::*;
 
-const DOUBLES: &str = "cs_5_0
+pub(super) const DOUBLES: &str = "cs_5_0
 dcl_globalFlags enableDoublePrecisionFloatOps
 dcl_uav_raw u0
 dcl_temps 4
