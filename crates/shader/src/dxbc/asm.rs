@@ -721,7 +721,8 @@ pub fn bytes(tokens: &[u32]) -> Vec<u8> {
 }
 
 /// A whole shader container: the assembled program (`SHEX` from shader model 5, `SHDR`
-/// before) with the given input and output signatures (`ISGN` / `OSGN`) and, optionally, an
+/// before) with the given input and output signatures (`ISGN` / `OSGN`; a shader model 5
+/// geometry shader's outputs as `OSG5`, with each element's stream) and, optionally, an
 /// embedded root signature payload (`RTS0`); the checksum sealed.
 pub fn container(
     text: &str,

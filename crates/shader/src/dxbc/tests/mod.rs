@@ -1,6 +1,8 @@
 //! The DXBC front end: the assembler against hand-encoded tokens of the format's documented
 //! bit layouts, the decoder's refusals, and programs run on the interpreter and the JIT with
-//! results worked out by hand.
+//! results worked out by hand. This file holds the shared harness (the compute environment
+//! `Cs` and `both`, the stage environments) and the first families; `double`, `multisample`,
+//! `call` and `stream` hold the later ones.
 
 use super::asm::{assemble, container};
 use super::tokens::{decode, Select};
