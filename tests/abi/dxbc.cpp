@@ -16,9 +16,13 @@
 //      writes its id + 100 there: the counter ends at 64 and the values are 100..163 in some
 //      order;
 //   4. refusals: dcl_thread_group in a cs_4_0 program (an instruction of a later shader model),
-//      a loop without its endloop, and a blob whose bytes were changed after its checksum was
-//      sealed each make CreateComputePipelineState return E_INVALIDARG with
-//      D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE from the debug layer.
+//      a loop without its endloop, a call cycle (bad_recursion.cs.dxbc), and a blob whose bytes
+//      were changed after its checksum was sealed each make CreateComputePipelineState return
+//      E_INVALIDARG with D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE from the
+//      debug layer;
+//   5. doubles (cs_5_0, 64 threads): a subroutine computes double(src[i]) * 1.5 + 0.25 with
+//      dfma; dst holds each double as two words, low first (src[i] = 1000 + 7i: 1500.25 for
+//      thread 0, all exact in double).
 //
 // The last line is "dxbc_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -146,6 +150,41 @@ static void test_copy(Gpu &g)
     CHECK_EQ(out[128], 0xDEADu);
 }
 
+static void test_doubles(Gpu &g)
+{
+    set_ctx("doubles");
+    D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(p, 2);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "doubles.cs.dxbc");
+    if (!pso) return;
+    std::vector<uint32_t> src(64), dst(128, 0);
+    for (uint32_t i = 0; i < 64; i++) src[i] = 1000 + 7 * i;
+    Com<ID3D12Resource> up0, up1, bsrc, bdst;
+    bsrc.p = g.uav_buffer(src, up0);
+    bdst.p = g.uav_buffer(dst, up1);
+    g.list->SetComputeRootSignature(rs);
+    g.list->SetPipelineState(pso);
+    g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
+    g.list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
+    g.list->Dispatch(1, 1, 1);
+    std::vector<uint32_t> out = g.read(bdst, 128);
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < 64; i++) {
+        double d;
+        memcpy(&d, &out[2 * i], 8);
+        bad += d != (1000.0 + 7 * i) * 1.5 + 0.25;
+    }
+    CHECK_EQ(bad, 0u);
+    // 1500.25 = 0x40977100_00000000; thread 63: (1000 + 441) * 1.5 + 0.25 = 2161.75.
+    CHECK_EQ(out[0], 0u);
+    CHECK_EQ(out[1], 0x40977100u);
+    double last;
+    memcpy(&last, &out[126], 8);
+    CHECK(last == 2161.75);
+}
+
 static void test_reduce(Gpu &g)
 {
     set_ctx("reduce");
@@ -228,6 +267,11 @@ static void test_refused(Gpu &g)
     CHECK_HR(g.try_pipeline(rs, dxbc("bad_flow.cs.dxbc"), &pso), E_INVALIDARG);
     CHECK(pso == nullptr);
     CHECK(g.last_message_is(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE));
+    // A call cycle: l0 calls l1, which calls l0.
+    pso = nullptr;
+    CHECK_HR(g.try_pipeline(rs, dxbc("bad_recursion.cs.dxbc"), &pso), E_INVALIDARG);
+    CHECK(pso == nullptr);
+    CHECK(g.last_message_is(D3D12_MESSAGE_ID_CREATECOMPUTESHADER_INVALIDSHADERBYTECODE));
     // copy.cs.dxbc with its last instruction (ret) made an unknown opcode: the container's
     // checksum no longer matches, which D3D12 refuses before reading the program.
     std::vector<char> cs = dxbc("copy.cs.dxbc");
@@ -257,6 +301,7 @@ int main()
             test_reduce(g);
             test_append(g);
             test_refused(g);
+            test_doubles(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -18,6 +18,15 @@
 //      10..14, y in 2..6, shaded as in 1.; every other pixel keeps the clear (0, 0, 0, 0);
 //   3. an input layout (POSITION, R32G32_FLOAT, from a vertex buffer) read by layout.vs.dxbc's
 //      v0.xy: a triangle strip over the left half, x < 8, shaded as in 1., the rest clear.
+//   4. stream output from a DXBC geometry shader (so.gs.dxbc, gs_5_0 with an OSG5 signature
+//      of two streams; each point becomes two points on stream 0, (x, y, z, w) and
+//      (x, y - 1, z, w) with TEXCOORD (k, x)), nothing rasterized: the SO buffer's bytes and its
+//      BufferFilledSize, see test_stream_output.
+//   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
+//      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
+//      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
+//   6. the rasterizer's sample count and positions read by a DXBC pixel shader (msinfo.ps.dxbc:
+//      sampleinfo and samplepos of the rasterizer) on a 4x target, see test_sample_info.
 //
 // The last line is "dxbc_draw_cpp: N passed, M failed"; the exit status is 0 only when M is 0.
 #include <wsl/winadapter.h>
@@ -28,6 +37,7 @@
 #include "check.h"
 #include "common.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -242,6 +252,302 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
     }
 }
 
+// 4. Stream output from so.gs.dxbc. The declaration {SV_Position.xyzw, TEXCOORD.xy} of
+// stream 0 into slot 0 (stride 24) is accepted; EXTRA, an output of stream 1 only, is refused
+// on stream 0 (E_INVALIDARG) and accepted on stream 1: the streams come from OSG5.
+// Draw(2) over points.vs.dxbc's points (-0.5, 0.5, 0.5, 1) and (0.5, 0.5, 0.5, 1), then Draw(1)
+// (the first point again), into a view of 120 bytes (five 24-byte vertices) whose
+// BufferFilledSize starts at 0: the GS emits six points, each a primitive of one vertex; the
+// sixth does not fit and is not written, so the buffer holds, worked by hand,
+//   (-0.5, 0.5, 0.5, 1, 0, -0.5) (-0.5, -0.5, 0.5, 1, 1, -0.5)
+//   ( 0.5, 0.5, 0.5, 1, 0,  0.5) ( 0.5, -0.5, 0.5, 1, 1,  0.5)
+//   (-0.5, 0.5, 0.5, 1, 0, -0.5)
+// bytes 120..144 keep their zeros, and BufferFilledSize is 120.
+static void test_stream_output(Gpu &g)
+{
+    set_ctx("stream output");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("points.vs.dxbc"), gs = dxbc("so.gs.dxbc");
+    const D3D12_SO_DECLARATION_ENTRY decl[2] = {{0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 2, 0}};
+    const UINT stride = 24;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.SampleDesc.Count = 1;
+    D3D12_SO_DECLARATION_ENTRY extra = {0, "EXTRA", 0, 0, 4, 0};
+    const UINT extra_stride = 16;
+    pd.StreamOutput = {&extra, 1, &extra_stride, 1, D3D12_SO_NO_RASTERIZED_STREAM};
+    Com<ID3D12PipelineState> refused, stream1, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&refused)), E_INVALIDARG);
+    extra.Stream = 1;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&stream1)), S_OK);
+    pd.StreamOutput = {decl, 2, &stride, 1, D3D12_SO_NO_RASTERIZED_STREAM};
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> so, readback;
+    so.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_STREAM_OUT);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!so || !readback) return;
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    ID3D12GraphicsCommandList *l = g.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    // The filled size lives at byte 192, after the view's 120 bytes; the buffer was created
+    // zeroed.
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW view = {va, 120, va + 192};
+    l->SOSetTargets(0, 1, &view);
+    l->DrawInstanced(2, 1, 0, 0);
+    l->DrawInstanced(1, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 256);
+    g.run();
+    const float *out = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&out), S_OK);
+    if (!out) return;
+    const float want[36] = {-0.5f, 0.5f,  0.5f, 1, 0, -0.5f, -0.5f, -0.5f, 0.5f, 1, 1, -0.5f,
+                            0.5f,  0.5f,  0.5f, 1, 0, 0.5f,  0.5f,  -0.5f, 0.5f, 1, 1, 0.5f,
+                            -0.5f, 0.5f,  0.5f, 1, 0, -0.5f, 0,     0,     0,    0, 0, 0};
+    unsigned bad = 0;
+    for (int i = 0; i < 36; i++)
+        if (out[i] != want[i] && bad++ < 4) printf("stream output: float %d is %g, expected %g\n", i, out[i], want[i]);
+    CHECK_EQ(bad, 0u);
+    uint32_t filled = 0;
+    memcpy(&filled, reinterpret_cast<const char *>(out) + 192, 4);
+    CHECK_EQ(filled, 120u);
+}
+
+// 5. A tessellated draw through DXBC hull and domain shaders. The patch's control points are
+// the target's corners (-1, 1), (1, 1), (-1, -1), (1, -1); the domain shader places domain
+// point (u, v) at (-1 + 2u, 1 - 2v) with COLOR (u, v, 0.5, 1), so the eight triangles of the
+// 2x2 tessellation cover the 16x16 target and pixel (x, y) shows, interpolated exactly (the
+// color is affine in the position), u = (x + 0.5) / 16, v = (y + 0.5) / 16 as UNORM bytes:
+// (round(255u), round(255v), 128, 255); e.g. (0, 0) is (8, 8, 128, 255) and (15, 15) is
+// (247, 247, 128, 255). The pipeline statistics count the stages' work (below). A hull
+// shader with TRIANGLE topology is refused.
+static void test_tessellation(Gpu &g)
+{
+    set_ctx("tessellation");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc("tess.hs.dxbc"), ds = dxbc("tess.ds.dxbc"),
+                      ps = dxbc("color.ps.dxbc");
+    const D3D12_INPUT_ELEMENT_DESC layout = {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
+                                             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.HS = {hs.data(), hs.size()};
+    pd.DS = {ds.data(), ds.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.InputLayout = {&layout, 1};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    Com<ID3D12PipelineState> bad, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&bad)), E_INVALIDARG);
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> rt, vb, readback, results;
+    Com<ID3D12QueryHeap> stats;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    CHECK_HR(g.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&stats)), S_OK);
+    results.p = g.buffer(D3D12_HEAP_TYPE_READBACK, sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS),
+                         D3D12_RESOURCE_STATE_COPY_DEST);
+    rt.p = g.texture(16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    const float corners[4][2] = {{-1, 1}, {1, 1}, {-1, -1}, {1, -1}};
+    vb.p = g.buffer(D3D12_HEAP_TYPE_UPLOAD, sizeof corners, D3D12_RESOURCE_STATE_GENERIC_READ);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 16 * 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!rt || !vb || !readback || !rtv_heap || !stats || !results) return;
+    void *m = nullptr;
+    CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
+    if (!m) return;
+    memcpy(m, corners, sizeof corners);
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(rt, nullptr, rtv);
+
+    ID3D12GraphicsCommandList *l = g.list;
+    const float clear[4] = {0, 0, 0, 0};
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST);
+    D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof corners, 8};
+    l->IASetVertexBuffers(0, 1, &vbv);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+    l->BeginQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->DrawInstanced(4, 1, 0, 0);
+    l->EndQuery(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    l->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
+    D3D12_RESOURCE_BARRIER b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = rt;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    const unsigned char *px = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
+    if (!px) return;
+    unsigned wrong = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            const unsigned char want[4] = {(unsigned char)lrintf((x + 0.5f) / 16 * 255),
+                                           (unsigned char)lrintf((y + 0.5f) / 16 * 255), 128, 255};
+            const unsigned char *got = px + y * 256 + x * 4;
+            if (memcmp(got, want, 4) != 0 && wrong++ < 4)
+                printf("tessellation: pixel (%d, %d) is %u %u %u %u, expected %u %u 128 255\n", x, y, got[0], got[1],
+                       got[2], got[3], want[0], want[1]);
+        }
+    CHECK_EQ(wrong, 0u);
+    CHECK_EQ((unsigned)px[0], 8u);
+    CHECK_EQ((unsigned)px[15 * 256 + 15 * 4 + 1], 247u);
+    // One patch of four control points: four VS and one HS invocation; factors 2 make a 3x3
+    // grid of domain points (nine DS invocations) and eight triangles, which shade each of
+    // the 256 pixels once.
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS st = {};
+    void *r = nullptr;
+    CHECK_HR(results->Map(0, nullptr, &r), S_OK);
+    if (!r) return;
+    memcpy(&st, r, sizeof st);
+    CHECK_EQ(st.IAVertices, 4u);
+    CHECK_EQ(st.IAPrimitives, 1u);
+    CHECK_EQ(st.VSInvocations, 4u);
+    CHECK_EQ(st.HSInvocations, 1u);
+    CHECK_EQ(st.DSInvocations, 9u);
+    CHECK_EQ(st.CInvocations, 8u);
+    CHECK_EQ(st.CPrimitives, 8u);
+    CHECK_EQ(st.PSInvocations, 256u);
+}
+
+// 6. msinfo.ps.dxbc over fullscreen.vs.dxbc's triangle on a 2x2 R32G32B32A32_FLOAT target of
+// 4 samples, resolved: every pixel shows (4, -0.125, -0.375, 0.375), the count and, from the
+// D3D11.3 standard 4-sample pattern (-2, -6), (6, -2), (-6, 2), (2, 6) in 1/16 pixel, sample
+// 0's x and y and sample 3's y (the shader runs once per pixel, so all samples hold the same
+// value and the resolve's average is exact).
+static void test_sample_info(Gpu &g)
+{
+    set_ctx("sample info");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("fullscreen.vs.dxbc"), ps = dxbc("msinfo.ps.dxbc");
+    const DXGI_FORMAT fmt = DXGI_FORMAT_R32G32B32A32_FLOAT;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.RasterizerState.MultisampleEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = fmt;
+    pd.SampleDesc.Count = 4;
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    d.Width = 2;
+    d.Height = 2;
+    d.DepthOrArraySize = 1;
+    d.MipLevels = 1;
+    d.Format = fmt;
+    d.SampleDesc.Count = 4;
+    d.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    D3D12_HEAP_PROPERTIES hp = {};
+    hp.Type = D3D12_HEAP_TYPE_DEFAULT;
+    Com<ID3D12Resource> ms, resolved, readback;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RENDER_TARGET, nullptr,
+                                            IID_PPV_ARGS(&ms)),
+             S_OK);
+    d.SampleDesc.Count = 1;
+    d.Flags = D3D12_RESOURCE_FLAG_NONE;
+    CHECK_HR(g.dev->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_RESOLVE_DEST, nullptr,
+                                            IID_PPV_ARGS(&resolved)),
+             S_OK);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&heap)), S_OK);
+    if (!ms || !resolved || !readback || !heap) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(ms, nullptr, rtv);
+    ID3D12GraphicsCommandList *l = g.list;
+    const float zero[4] = {};
+    l->ClearRenderTargetView(rtv, zero, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    D3D12_VIEWPORT vp = {0, 0, 2, 2, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 2, 2};
+    l->RSSetScissorRects(1, &sc);
+    l->DrawInstanced(3, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b = transition(ms, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->ResolveSubresource(resolved, 0, ms, 0, fmt);
+    b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {fmt, 2, 2, 1, 256};
+    src.pResource = resolved;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    g.run();
+    const char *p = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&p), S_OK);
+    if (!p) return;
+    const float want[4] = {4.0f, -0.125f, -0.375f, 0.375f};
+    unsigned bad = 0;
+    for (int i = 0; i < 4; i++) {
+        float got[4];
+        memcpy(got, p + (i / 2) * 256 + (i % 2) * 16, 16);
+        for (int c = 0; c < 4; c++)
+            if (got[c] != want[c] && bad++ < 4)
+                printf("sample info: pixel %d channel %d is %g, expected %g\n", i, c, got[c], want[c]);
+    }
+    CHECK_EQ(bad, 0u);
+}
+
 static bool everywhere(int, int)
 {
     return true;
@@ -277,6 +583,9 @@ int main()
             const float strip[4][2] = {{-1, 1}, {0, 1}, {-1, -1}, {0, -1}};
             test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
+            test_stream_output(g);
+            test_tessellation(g);
+            test_sample_info(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

@@ -201,8 +201,8 @@ mod tests {
                 "CS: malformed DXBC: a block is not closed at the end of the program",
             ),
             (
-                asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret"),
-                "CS: unsupported DXBC: subroutines (call, callc, label)",
+                asm("cs_5_0\ndcl_thread_group 1, 1, 1\ncall l0\nret\nlabel l0\ncall l0\nret"),
+                "CS: malformed DXBC: call (DWORD 6): call (DWORD 13): l0 is called again from inside itself (a call cycle: recursion is not allowed)",
             ),
         ];
         for (bytes, want) in refused {

@@ -16,9 +16,10 @@
 //! ```
 //!
 //! Operands: `r0.xy`, `-|r1.x|`, `v0`, `o0.xyzw`, `x0[r1.x + 2].y`, `cb0[3].xyzw`,
-//! `cb0[r0.x + 1].x`, `icb[r0.x + 0].x`, `l(1.0, 2, 0x3, -4)`, `l(7)`, `t0`, `u0.xyzw`,
+//! `cb0[r0.x + 1].x`, `icb[r0.x + 0].x`, `l(1.0, 2, 0x3, -4)`, `l(7)`, `d(1.5, -2.0)` (doubles,
+//! as .xy and .zw), `d(0.25)`, `t0`, `u0.xyzw`,
 //! `s0`, `g0`, `null`, the compute system values (`vThreadID`, `vThreadGroupID`,
-//! `vThreadIDInGroup`, `vThreadIDInGroupFlattened`), `vPrim`, `oDepth`; shader model 5.1
+//! `vThreadIDInGroup`, `vThreadIDInGroupFlattened`), `vPrim`, `oDepth`, `rasterizer`; shader model 5.1
 //! ranges `T0[1]`, `U0[r0.x + 1]`, `CB0[0][3]` (id, register, row) with declarations
 //! `dcl_uav_raw U0[1:3], space=2`. Suffixes: `_sat`, `_nz` / `_z`, `_uint` (resinfo),
 //! `(1,0,0)` texel offsets after a sampling mnemonic. `//` starts a comment.
@@ -81,6 +82,15 @@ fn number(s: &str) -> R<u32> {
     Ok(v as u32)
 }
 
+/// A double immediate's bits: a float, or `0x` followed by the 64 bits.
+fn double(s: &str) -> R<u64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("0x") {
+        return u64::from_str_radix(h, 16).map_err(|_| format!("bad double bits {s}"));
+    }
+    s.parse::<f64>().map(f64::to_bits).map_err(|_| format!("bad double {s}"))
+}
+
 fn comp(c: char) -> R<u32> {
     match c {
         'x' | 'r' => Ok(0),
@@ -109,6 +119,7 @@ const NAMED: &[(&str, u32)] = &[
     ("oDepth", ty::OUTPUT_DEPTH),
     ("oMask", ty::OUTPUT_COVERAGE_MASK),
     ("null", ty::NULL),
+    ("rasterizer", ty::RASTERIZER),
 ];
 
 /// Register prefixes and their operand types, longest first.
@@ -198,6 +209,22 @@ fn operand(text: &str, role: Role) -> R<Vec<u32>> {
         };
         let mut out = vec![tokc | ty::IMMEDIATE32 << 12];
         out.extend(&vals[..n]);
+        return Ok(out);
+    }
+    // Double immediates: `d(1.5)` (one double), `d(1.5, -2.0)` (two, as .xy and .zw); each a
+    // float or the `0x` bits, written low word first.
+    if let Some(body) = s.strip_prefix("d(").and_then(|b| b.strip_suffix(')')) {
+        let vals = split(body).into_iter().map(double).collect::<R<Vec<_>>>()?;
+        let (tokc, n) = match vals.len() {
+            1 => (1, 1),
+            2 => (2, 4),
+            k => return Err(format!("a double immediate of {k} values (one or two)")),
+        };
+        let mut out = vec![tokc | ty::IMMEDIATE64 << 12];
+        for k in 0..n {
+            let v = vals.get(k).copied().unwrap_or(0);
+            out.extend([v as u32, (v >> 32) as u32]);
+        }
         return Ok(out);
     }
     // Register name and indices.
@@ -694,7 +721,8 @@ pub fn bytes(tokens: &[u32]) -> Vec<u8> {
 }
 
 /// A whole shader container: the assembled program (`SHEX` from shader model 5, `SHDR`
-/// before) with the given input and output signatures (`ISGN` / `OSGN`) and, optionally, an
+/// before) with the given input and output signatures (`ISGN` / `OSGN`; a shader model 5
+/// geometry shader's outputs as `OSG5`, with each element's stream) and, optionally, an
 /// embedded root signature payload (`RTS0`); the checksum sealed.
 pub fn container(
     text: &str,
@@ -719,10 +747,12 @@ pub fn container_with(
     let t = assemble(text)?;
     let major = (t[0] >> 4) & 0xF;
     let prog = bytes(&t);
-    let (i, o) =
-        (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, SignatureLayout::V0, None));
+    // fxc writes a shader model 5 geometry shader's outputs with their streams (OSG5).
+    let gs5 = t[0] >> 16 == 2 && major >= 5;
+    let olayout = if gs5 { SignatureLayout::V5 } else { SignatureLayout::V0 };
+    let (i, o) = (signature_part(inputs, SignatureLayout::V0, None), signature_part(outputs, olayout, None));
     let pc = signature_part(patch, SignatureLayout::V0, domain);
-    let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (*b"OSGN", &o)];
+    let mut parts: Vec<([u8; 4], &[u8])> = vec![(*b"ISGN", &i), (if gs5 { *b"OSG5" } else { *b"OSGN" }, &o)];
     if !patch.is_empty() {
         parts.push((*b"PCSG", &pc));
     }
@@ -738,7 +768,8 @@ pub fn container_with(
 ///
 /// * `.input NAME INDEX REGISTER MASK TYPE [SYSTEM_VALUE]` — an `ISGN` element, e.g.
 ///   `.input POSITION 0 0 xyzw float`, `.input SV_VertexID 0 1 x uint vertex_id`;
-/// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`;
+/// * `.output ...` — an `OSGN` element, e.g. `.output SV_Target 0 0 xyzw float target`; a
+///   geometry shader's may end with `stream=N` (shader model 5 writes `OSG5`, with streams);
 /// * `.patch ...` — a `PCSG` element (`tess_factor`, `inside_tess_factor` system values),
 ///   `.domain quad|tri|isoline` the domain that names them;
 /// * `.root_uav REGISTER` / `.root_srv` / `.root_cbv` — a root descriptor parameter of an
@@ -769,7 +800,15 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     o => return Err(err(format!("unknown domain {o}"))),
                 });
             }
-            [kind @ ("input" | "output" | "patch"), name, index, reg, mask, ty, sv @ ..] => {
+            [kind @ ("input" | "output" | "patch"), name, index, reg, mask, ty, rest @ ..] => {
+                let mut stream = 0;
+                let mut sv = Vec::new();
+                for w in rest {
+                    match w.strip_prefix("stream=") {
+                        Some(n) => stream = number(n).map_err(err)?,
+                        None => sv.push(*w),
+                    }
+                }
                 let m =
                     mask.chars().map(comp).collect::<R<Vec<u32>>>().map_err(err)?.iter().fold(0u8, |m, c| m | 1 << c);
                 let component = match *ty {
@@ -803,6 +842,7 @@ pub fn source(text: &str) -> Result<Vec<u8>, AsmError> {
                     start_col: first as i32,
                     mask: m,
                     rw_mask: m,
+                    stream,
                     ..Default::default()
                 };
                 match *kind {

@@ -21,10 +21,15 @@
 //!   and domain ([`tess`]: a hull shader's phases become DXIL's control-point and patch
 //!   constant functions).
 //!
-//! What the lowering does not implement (subroutines, interfaces and `fcall`, doubles, `vpc`
-//! in a join phase, multisample queries) is an `Unsupported` error naming it, which refuses
-//! the pipeline.
+//! * Doubles ([`double`]): pairs of components as `f64`s of the IR.
+//!
+//! * Subroutines ([`call`]): `call` / `callc` inline the label's body at the call site.
+//!
+//! What the lowering does not implement (interfaces and `fcall`, `vpc` in a join phase) is an
+//! `Unsupported` error naming it, which refuses the pipeline.
 
+mod call;
+mod double;
 mod res;
 mod tess;
 
@@ -53,6 +58,12 @@ impl core::fmt::Display for LowerError {
 }
 
 type R<T> = Result<T, LowerError>;
+
+/// Why shader model 5.0 interfaces (`dcl_function_body`, `dcl_function_table`,
+/// `dcl_interface`, `fcall`) are refused: their class instances are bound through D3D11's
+/// class linkage, and D3D12 has none (a pipeline takes the bytecode alone), so no instance
+/// could ever be bound to their call sites.
+const INTERFACES: &str = "interfaces and class instances (D3D12 has no class linkage to bind them)";
 
 fn bad<T>(s: impl Into<String>) -> R<T> {
     Err(LowerError::Malformed(s.into()))
@@ -116,6 +127,10 @@ pub(crate) struct L<'a> {
     xs: Vec<(u32, Value, u32)>,
     icb: Option<(Value, u32)>,
     flow: Vec<Frame>,
+    /// The labels of the subroutine calls being inlined, outermost first.
+    calls: Vec<u32>,
+    /// Instructions inlined so far.
+    inlined: usize,
     facts: Facts,
     res: res::Ranges,
 }
@@ -149,6 +164,8 @@ impl<'a> L<'a> {
             xs: vec![],
             icb: None,
             flow: vec![],
+            calls: vec![],
+            inlined: 0,
             facts: Facts {
                 num_threads: None,
                 resources: vec![],
@@ -377,7 +394,12 @@ impl<'a> L<'a> {
                 let v = *o.imm.get(k).ok_or_else(|| LowerError::Malformed("an immediate too short".into()))?;
                 Ok(self.ci(v))
             }
-            ty::IMMEDIATE64 => unsupported("double-precision immediates"),
+            ty::IMMEDIATE64 => {
+                // `d(...)`: each 64-bit value two words, the low first; component c is word c
+                // (the first double's two words, then the second's).
+                let v = *o.imm.get(c).ok_or_else(|| LowerError::Malformed("an immediate too short".into()))?;
+                Ok(self.ci(v))
+            }
             ty::IMMEDIATE_CONSTANT_BUFFER => {
                 let Some((base, rows)) = self.icb else { return bad("icb without dcl_immediateConstantBuffer") };
                 let ix = o.index.first().ok_or_else(|| LowerError::Malformed("icb without an index".into()))?;
@@ -464,7 +486,12 @@ impl<'a> L<'a> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let c = if o.comps == 4 { o.select.comp(k) } else { 0 };
+            let c = match (o.comps, o.ty) {
+                (4, _) => o.select.comp(k),
+                // One double: both of its words.
+                (_, ty::IMMEDIATE64) => k & 1,
+                _ => 0,
+            };
             let v = match got[c] {
                 Some(v) => v,
                 None => {
@@ -517,10 +544,28 @@ impl<'a> L<'a> {
             ty::OUTPUT if self.patch_phase => tess::write_patch(self, o, k, v),
             ty::OUTPUT | ty::OUTPUT_DEPTH | ty::OUTPUT_DEPTH_GE | ty::OUTPUT_DEPTH_LE | ty::OUTPUT_COVERAGE_MASK => {
                 let outputs = self.outputs;
-                let found = if o.ty == ty::OUTPUT {
+                if o.ty == ty::OUTPUT {
+                    // A geometry shader's streams share the output registers: each stream's
+                    // element at the register (OSG5 / OSG1) takes the value, and emit_stream
+                    // sends that stream's.
                     let reg = Self::imm_index(o, 0)?;
-                    Self::element(outputs, reg, k)
-                } else {
+                    let found: Vec<_> = outputs
+                        .iter()
+                        .filter_map(|e| Self::element(std::slice::from_ref(e), reg, k))
+                        .map(|(e, row, col)| (e.id, e.component, row, col))
+                        .collect();
+                    if found.is_empty() {
+                        return bad(format!("o{reg} component {k} is in no output element"));
+                    }
+                    for (id, component, row, col) in found {
+                        let v =
+                            if Self::scalar_of(component) == Scalar::F32 { self.as_f32(v) } else { self.as_bits(v) };
+                        let (id, row, col) = (self.ci(id), self.ci(row), self.ci(col));
+                        self.emit_void(Op::Dx(Dx::StoreOutput), vec![id, row, col, v]);
+                    }
+                    return Ok(());
+                }
+                let found = {
                     use rd3d12_core::shader::SemanticKind as S;
                     let want = match o.ty {
                         ty::OUTPUT_DEPTH => S::Depth,
@@ -944,9 +989,10 @@ impl<'a> L<'a> {
                 self.emit_void(Op::Dx(Dx::Barrier { group_sync }), vec![]);
                 Ok(())
             }
-            4 | 5 | 44 => unsupported("subroutines (call, callc, label)"),
-            120 => unsupported("interface calls (fcall)"),
-            191..=202 | 211..=213 | 215..=218 => unsupported(format!("double-precision {}", inst.name())),
+            4 | 5 => self.call(inst),
+            44 => bad("label reached outside a subroutine body"),
+            120 => unsupported(format!("fcall: {INTERFACES}")),
+            191..=202 | 211..=213 | 215..=218 => double::lower(self, inst),
             9 | 19 | 20 | 117..=119 => {
                 if self.prog.kind != 2 {
                     return bad(format!("{} outside a geometry shader", inst.name()));
@@ -1107,9 +1153,8 @@ impl<'a> L<'a> {
             152 => self.facts.hs.max_tess_factor = f32::from_bits(inst.extra.first().copied().unwrap_or(0)),
             153 | 154 => {}
             113..=116 if self.prog.kind == 3 => {}
-            144..=146 | 113..=116 => {
-                return unsupported(format!("{} (interfaces; phases outside a hull shader)", inst.name()))
-            }
+            113..=116 => return bad(format!("{} outside a hull shader", inst.name())),
+            144..=146 => return unsupported(format!("{}: {INTERFACES}", inst.name())),
             _ => {}
         }
         Ok(())
@@ -1117,9 +1162,21 @@ impl<'a> L<'a> {
 }
 
 impl L<'_> {
-    /// Declares and lowers `insts` into the current function.
+    /// Declares and lowers `insts` into the current function, up to the first `label` (the
+    /// subroutine bodies after it are reached by calls).
     fn run(&mut self, insts: &[Inst]) -> R<()> {
+        self.run_insts(insts)?;
+        if !self.flow.is_empty() {
+            return bad("a block is not closed at the end of the program");
+        }
+        Ok(())
+    }
+
+    fn run_insts(&mut self, insts: &[Inst]) -> R<()> {
         for inst in insts {
+            if inst.opcode == 44 {
+                break;
+            }
             if super::opcodes::is_declaration(inst.opcode) || inst.opcode == super::opcodes::CUSTOMDATA {
                 self.declare(inst)?;
             } else {
@@ -1130,9 +1187,6 @@ impl L<'_> {
                     LowerError::Unsupported(s) => LowerError::Unsupported(s),
                 })?;
             }
-        }
-        if !self.flow.is_empty() {
-            return bad("a block is not closed at the end of the program");
         }
         Ok(())
     }

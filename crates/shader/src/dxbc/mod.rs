@@ -5,8 +5,9 @@
 //! * [`tokens`] — the token stream decoded: instructions, operands with their index
 //!   representations, modifiers, immediates, custom data.
 //! * [`lower`] — the program lowered to the same IR the DXIL front end produces
-//!   ([`crate::ir`]), and the interface (signatures from the container's `ISGN` / `OSGN`,
-//!   resources and thread-group size from the declarations).
+//!   ([`crate::ir`]), and the interface (signatures from the container's `ISGN` / `OSGN`, or
+//!   `OSG5` / `OSG1` with a geometry shader's streams, `PCSG`; resources and thread-group size
+//!   from the declarations).
 //! * [`asm`] — a small assembler from fxc-like text, for tests (there is no fxc on Linux).
 //!
 //! [`parse`] gives a [`crate::dxil::Program`]: the pipeline's and the software GPU's unit of

@@ -53,6 +53,7 @@ pub mod ty {
     pub const INPUT_PRIMITIVEID: u32 = 11;
     pub const OUTPUT_DEPTH: u32 = 12;
     pub const NULL: u32 = 13;
+    pub const RASTERIZER: u32 = 14;
     pub const OUTPUT_COVERAGE_MASK: u32 = 15;
     pub const STREAM: u32 = 16;
     pub const UAV: u32 = 30;

@@ -469,9 +469,63 @@ pub(super) fn lower(l: &mut L<'_>, inst: &Inst) -> R<()> {
             }
             Ok(())
         }
-        110 | 111 => unsupported(format!("{} (multisample queries)", inst.name())),
+        110 | 111 => multisample(l, inst),
         _ => unsupported(inst.name()),
     }
+}
+
+/// `samplepos dest, t#|rasterizer, index`: the vector (x, y, 0, 0) of sample `index`'s
+/// position (offsets from the pixel center, in pixels; the standard patterns of the resource's
+/// or the render targets' sample count; (0, 0) for an index past the count) and
+/// `sampleinfo[_uint] dest, t#|rasterizer`: (count, 0, 0, 0) as floats, or uints with
+/// `_uint`; each swizzled by the resource operand (D3D11.3 22.4.12, 22.4.13).
+fn multisample(l: &mut L<'_>, inst: &Inst) -> R<()> {
+    let (i32_, f32_) = (Scalar::I32, Scalar::F32);
+    let (d, res) = (&inst.operands[0], &inst.operands[1]);
+    let raster = res.ty == ty::RASTERIZER;
+    let h = if raster {
+        None
+    } else {
+        let (h, r) = handle(l, res)?;
+        // Only resources ld2dms loads (the reference pages): Texture2DMS and its array.
+        if res.ty != ty::RESOURCE || !matches!(r.dim, 4 | 9) {
+            return bad(format!("{} of a resource that is not a multisampled texture", inst.name()));
+        }
+        Some(h)
+    };
+    let v: [Value; 4] = if inst.opcode == 110 {
+        let i = l.read(&inst.operands[2], 1, Kind::Int)?[0];
+        let pair = Type::Agg([f32_, f32_].into());
+        let p = match h {
+            None => l.dx(Dx::RenderTargetGetSamplePosition, vec![i], pair),
+            Some(h) => l.dx(Dx::Texture2DMSGetSamplePosition, vec![h, i], pair),
+        };
+        let (x, y) = (l.extract(p, 0, f32_), l.extract(p, 1, f32_));
+        let z = l.c(f32_, 0);
+        [x, y, z, z].map(|v| l.as_bits(v))
+    } else {
+        let n = match h {
+            None => l.dx(Dx::RenderTargetGetSampleCount, vec![], Type::Scalar(i32_)),
+            Some(h) => {
+                let z = l.ci(0);
+                let dims = l.dx(Dx::GetDimensions, vec![h, z], Type::Agg([i32_; 4].into()));
+                l.extract(dims, 3, i32_)
+            }
+        };
+        let n = if inst.controls() & 3 == 1 {
+            n
+        } else {
+            let f = l.cast(crate::ir::op::CastOp::UIToFP, i32_, f32_, n);
+            l.as_bits(f)
+        };
+        let z = l.ci(0);
+        [n, z, z, z]
+    };
+    for k in (0..4).filter(|k| L::dst_mask(d) & (1 << k) != 0) {
+        let c = if res.comps == 4 { res.select.comp(k) } else { 0 };
+        l.write(d, k, v[c])?;
+    }
+    Ok(())
 }
 
 /// An atomic on a UAV or groupshared memory; the old value.

@@ -1,6 +1,8 @@
 //! The DXBC front end: the assembler against hand-encoded tokens of the format's documented
 //! bit layouts, the decoder's refusals, and programs run on the interpreter and the JIT with
-//! results worked out by hand.
+//! results worked out by hand. This file holds the shared harness (the compute environment
+//! `Cs` and `both`, the stage environments) and the first families; `double`, `multisample`,
+//! `call` and `stream` hold the later ones.
 
 use super::asm::{assemble, container};
 use super::tokens::{decode, Select};
@@ -9,6 +11,11 @@ use crate::interp::{Env, ExecError, Val};
 use crate::jit::Mode;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+mod call;
+mod double;
+mod multisample;
+mod stream;
 
 type R<T> = Result<T, ExecError>;
 
@@ -317,7 +324,7 @@ fn malformed_token_streams_are_refused() {
 /// an error, never a panic, and lowering what decodes is an error or a program too.
 #[test]
 fn mutated_programs_never_panic() {
-    let texts = [ALU, CONTROL, GROUPSHARED];
+    let texts = [ALU, CONTROL, GROUPSHARED, double::DOUBLES, call::CALLS];
     let mut seed = 0x1234_5678_9abc_def0u64;
     let mut rnd = || {
         seed ^= seed << 13;
@@ -345,7 +352,7 @@ fn mutated_programs_never_panic() {
             n += 1;
         }
     }
-    assert_eq!(n, 9000);
+    assert_eq!(n, 15000);
 }
 
 /// A compute container around raw tokens.
@@ -588,6 +595,12 @@ fn the_fixture_programs_compute_what_the_abi_test_expects() {
     let sq: Vec<u32> = (0..64).map(|i| i * i).collect();
     let out = both(&text("reduce.cs.asm"), vec![sq, vec![0; 1]], vec![0, 0], vec![]);
     assert_eq!(out[1][0], 85344);
+    let out = both(&text("doubles.cs.asm"), vec![src.clone(), vec![0; 128]], vec![0, 0], vec![]);
+    for i in 0..64 {
+        let d = f64::from_bits(u64::from(out[1][2 * i]) | u64::from(out[1][2 * i + 1]) << 32);
+        assert_eq!(d, f64::from(src[i]) * 1.5 + 0.25, "thread {i}");
+    }
+    assert_eq!((out[1][0], out[1][1]), (0, 0x4097_7100), "1500.25");
     let out = both(&text("append.cs.asm"), vec![vec![0; 33]], vec![0], vec![]);
     assert_eq!(out[0][0], 32);
     let mut got = out[0][1..].to_vec();
