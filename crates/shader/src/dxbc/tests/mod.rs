@@ -12,6 +12,33 @@ use crate::jit::Mode;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// The `Env` methods of a test environment whose shader reaches no resources: handle 0, zero
+/// constant rows and samples, discard accepted.
+macro_rules! no_resources {
+    () => {
+        fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
+            Ok(0)
+        }
+        fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
+            Ok([0; 4])
+        }
+        fn sample(
+            &mut self,
+            _: u32,
+            _: u32,
+            _: [f32; 4],
+            _: [i32; 3],
+            _: crate::interp::SampleMode,
+            _: Option<f32>,
+        ) -> R<[f32; 4]> {
+            Ok([0.0; 4])
+        }
+        fn discard(&mut self) -> R<()> {
+            Ok(())
+        }
+    };
+}
+
 mod call;
 mod double;
 mod multisample;
@@ -769,26 +796,7 @@ impl Env for Gs {
         self.out.push((sig * 4 + u32::from(col), *f as u32));
         Ok(())
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
-    }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
-    }
-    fn sample(
-        &mut self,
-        _: u32,
-        _: u32,
-        _: [f32; 4],
-        _: [i32; 3],
-        _: crate::interp::SampleMode,
-        _: Option<f32>,
-    ) -> R<[f32; 4]> {
-        Ok([0.0; 4])
-    }
-    fn discard(&mut self) -> R<()> {
-        Ok(())
-    }
+    no_resources!();
     fn emit_stream(&mut self, s: u32) -> R<()> {
         let o = std::mem::take(&mut self.out);
         self.log.push(format!("emit {s} {o:?}"));
@@ -865,26 +873,7 @@ impl Env for Ps {
         self.out.push((sig, col, *f as u32));
         Ok(())
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
-    }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
-    }
-    fn sample(
-        &mut self,
-        _: u32,
-        _: u32,
-        _: [f32; 4],
-        _: [i32; 3],
-        _: crate::interp::SampleMode,
-        _: Option<f32>,
-    ) -> R<[f32; 4]> {
-        Ok([0.0; 4])
-    }
-    fn discard(&mut self) -> R<()> {
-        Ok(())
-    }
+    no_resources!();
 }
 
 /// eval_snapped / eval_sample_index / eval_centroid read the input through the environment's
@@ -953,26 +942,7 @@ impl Env for Hs {
     fn system_value(&mut self, opcode: u32, _: u32) -> R<u32> {
         Ok(if opcode == 107 { self.cp } else { 0 })
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
-    }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
-    }
-    fn sample(
-        &mut self,
-        _: u32,
-        _: u32,
-        _: [f32; 4],
-        _: [i32; 3],
-        _: crate::interp::SampleMode,
-        _: Option<f32>,
-    ) -> R<[f32; 4]> {
-        Ok([0.0; 4])
-    }
-    fn discard(&mut self) -> R<()> {
-        Ok(())
-    }
+    no_resources!();
 }
 
 /// A hull shader without a control-point phase: its control-point function passes the input
@@ -1083,26 +1053,7 @@ impl Env for Ds {
         self.log.push(format!("out {sig} {row} {col} {value:?}"));
         Ok(())
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
-    }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
-    }
-    fn sample(
-        &mut self,
-        _: u32,
-        _: u32,
-        _: [f32; 4],
-        _: [i32; 3],
-        _: crate::interp::SampleMode,
-        _: Option<f32>,
-    ) -> R<[f32; 4]> {
-        Ok([0.0; 4])
-    }
-    fn discard(&mut self) -> R<()> {
-        Ok(())
-    }
+    no_resources!();
 }
 
 /// A domain shader: vDomain through DomainLocation, vicp[cp][#] through the control points,

@@ -19,26 +19,7 @@ impl Env for Ms {
         self.out.push((sig, col, f.to_bits()));
         Ok(())
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
-    }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
-    }
-    fn sample(
-        &mut self,
-        _: u32,
-        _: u32,
-        _: [f32; 4],
-        _: [i32; 3],
-        _: crate::interp::SampleMode,
-        _: Option<f32>,
-    ) -> R<[f32; 4]> {
-        Ok([0.0; 4])
-    }
-    fn discard(&mut self) -> R<()> {
-        Ok(())
-    }
+    no_resources!();
     fn dimensions(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
         Ok([8, 8, 1, 8])
     }
