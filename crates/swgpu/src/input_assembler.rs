@@ -245,29 +245,37 @@ pub fn fetch(
     instance: u32,
     start_instance: u32,
 ) -> Vec<[u32; 4]> {
-    elements
-        .iter()
-        .zip(offsets)
-        .map(|(e, &off)| {
-            let per_instance = e.slot_class == sys::D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA.0;
-            let index = if per_instance {
-                // A step rate of 0 keeps every instance on element 0.
-                let step = e.instance_step_rate;
-                start_instance.wrapping_add(instance.checked_div(step).unwrap_or(0))
-            } else {
-                vertex
-            };
-            let Some(Some(vb)) = buffers.get(e.input_slot as usize) else { return zero_lanes(e.format) };
-            let at = u64::from(index) * u64::from(vb.stride) + u64::from(off);
-            let format = sys::DXGI_FORMAT(e.format);
-            let n = rd3d12_core::format::info(format).map_or(0, |i| i.bytes_per_element() as usize);
-            let mut b = [0u8; 16];
-            let read = usize::try_from(at).is_ok_and(|at| n <= b.len() && vb.data.read(at, &mut b[..n]));
-            read.then(|| rd3d12_core::pack::decode_lanes(format, &b[..n]))
-                .flatten()
-                .unwrap_or_else(|| zero_lanes(e.format))
-        })
+    (0..elements.len())
+        .map(|i| fetch_element(elements, offsets, buffers, i, vertex, instance, start_instance))
         .collect()
+}
+
+/// Element `i` of [`fetch`]'s result alone (zero lanes for an index past the layout).
+pub fn fetch_element(
+    elements: &[InputElement],
+    offsets: &[u32],
+    buffers: &[Option<VertexBuffer<'_>>],
+    i: usize,
+    vertex: u32,
+    instance: u32,
+    start_instance: u32,
+) -> [u32; 4] {
+    let (Some(e), Some(&off)) = (elements.get(i), offsets.get(i)) else { return [0; 4] };
+    let per_instance = e.slot_class == sys::D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA.0;
+    let index = if per_instance {
+        // A step rate of 0 keeps every instance on element 0.
+        let step = e.instance_step_rate;
+        start_instance.wrapping_add(instance.checked_div(step).unwrap_or(0))
+    } else {
+        vertex
+    };
+    let Some(Some(vb)) = buffers.get(e.input_slot as usize) else { return zero_lanes(e.format) };
+    let at = u64::from(index) * u64::from(vb.stride) + u64::from(off);
+    let format = sys::DXGI_FORMAT(e.format);
+    let n = rd3d12_core::format::info(format).map_or(0, |i| i.bytes_per_element() as usize);
+    let mut b = [0u8; 16];
+    let read = usize::try_from(at).is_ok_and(|at| n <= b.len() && vb.data.read(at, &mut b[..n]));
+    read.then(|| rd3d12_core::pack::decode_lanes(format, &b[..n])).flatten().unwrap_or_else(|| zero_lanes(e.format))
 }
 
 /// What an out-of-bounds read gives: zero in every component present in the format, and the

@@ -52,24 +52,32 @@ impl<'c> VertexStage<'c> {
         let p = call.pipeline;
         // The rows the shader can write: each vertex's outputs in one allocation.
         let rows = call.vs.entry.outputs.iter().map(|e| e.rows.max(1) as usize).sum();
+        // Each vertex's inputs, `links.len()` to a vertex, in one table for the wave: only the
+        // elements the shader reads are fetched.
+        let stride = self.links.len();
+        let mut attrs: Vec<Option<[u32; 4]>> = Vec::with_capacity(stride * vs.len());
+        for &v in vs {
+            attrs.extend(self.links.iter().map(|l| {
+                l.map(|i| {
+                    input_assembler::fetch_element(
+                        &p.input_layout,
+                        &self.offsets,
+                        &call.vertex_buffers,
+                        i,
+                        v,
+                        instance,
+                        call.start_instance,
+                    )
+                })
+            }));
+        }
         let mut lanes: Vec<VsLane> = vs
             .iter()
-            .map(|&v| {
-                let fetched = input_assembler::fetch(
-                    &p.input_layout,
-                    &self.offsets,
-                    &call.vertex_buffers,
-                    v,
-                    instance,
-                    call.start_instance,
-                );
-                VsLane {
-                    attrs: self.links.iter().map(|l| l.and_then(|i| fetched.get(i).copied())).collect(),
-                    // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start
-                    // locations (which only choose the vertex data fetched).
-                    vertex_id: v.wrapping_sub(call.vertex_id_base),
-                    outputs: Outputs::with_rows(rows),
-                }
+            .map(|&v| VsLane {
+                // SV_VertexID and SV_InstanceID start at 0 whatever the draw's start
+                // locations (which only choose the vertex data fetched).
+                vertex_id: v.wrapping_sub(call.vertex_id_base),
+                outputs: Outputs::with_rows(rows),
             })
             .collect();
         let n = lanes.len();
@@ -78,6 +86,8 @@ impl<'c> VertexStage<'c> {
         }
         let mut wave = VsWave {
             inputs: &self.shader.entry.inputs,
+            attrs: &attrs,
+            stride,
             lanes: &mut lanes,
             instance_id: instance,
             starts: [call.vertex_id_base, call.start_instance],
@@ -189,8 +199,6 @@ pub(super) const VS_WAVE: usize = 8;
 
 /// One vertex of a vertex-shader wave.
 struct VsLane {
-    /// Input-layout element feeding each input signature element (by id), with its lanes.
-    attrs: Vec<Option<[u32; 4]>>,
     vertex_id: u32,
     outputs: Outputs,
 }
@@ -198,6 +206,10 @@ struct VsLane {
 /// The vertex shader's view of a wave of vertices of one instance.
 struct VsWave<'b> {
     inputs: &'b [SignatureElement],
+    /// For each lane, `stride` entries: the input-layout element feeding each input signature
+    /// row (by id + row), with its lanes.
+    attrs: &'b [Option<[u32; 4]>],
+    stride: usize,
     lanes: &'b mut [VsLane],
     instance_id: u32,
     /// SV_StartVertexLocation (StartVertexLocation, or an indexed draw's BaseVertexLocation)
@@ -249,7 +261,9 @@ impl WaveEnv for VsWave<'_> {
             SemanticKind::InstanceId => lanes(m).for_each(|l| out[l] = s.mask(u64::from(self.instance_id))),
             _ => {
                 for l in lanes(m) {
-                    let attr = self.lanes[l].attrs.get((sig + row) as usize).copied().flatten().unwrap_or([0; 4]);
+                    let k = (sig + row) as usize;
+                    let attr = (k < self.stride).then(|| self.attrs.get(l * self.stride + k)).flatten();
+                    let attr = attr.copied().flatten().unwrap_or([0; 4]);
                     out[l] = slot_bits(&lane_val(attr[col as usize & 3], e.component), s);
                 }
             }
