@@ -134,48 +134,67 @@ fn foreign() -> Vec<[u64; 3]> {
     let mut out = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for name in [c"libd3d12.so", c"libd3d12core.so"] {
-        // SAFETY: RTLD_NOLOAD only finds a library already loaded (taking a reference that
-        // dlclose gives back); dlsym of a plain C symbol name.
-        let get: Option<GetInterface> = unsafe {
-            let h = libc::dlopen(name.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD);
-            if h.is_null() {
-                continue;
-            }
-            let sym = libc::dlsym(h, c"D3D12GetInterface".as_ptr());
-            libc::dlclose(h);
-            (!sym.is_null()).then(|| std::mem::transmute::<*mut c_void, GetInterface>(sym))
-        };
-        let Some(get) = get else { continue };
-        let mut obj: *mut c_void = std::ptr::null_mut();
-        // SAFETY: D3D12GetInterface's contract: GUID pointers and a writable out-pointer. A
-        // library that does not know the class answers E_NOINTERFACE and leaves it NULL.
-        let hr = unsafe { get(&CLSID, &CLSID, &mut obj) };
-        if hr < 0 || obj.is_null() {
+        // SAFETY: RTLD_NOLOAD only finds a library already loaded, taking a reference that
+        // keeps it loaded until the dlclose below, after the last call into it.
+        let h = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        if h.is_null() {
             continue;
         }
-        // SAFETY: an object of this module's layout (the class id is ours).
-        let vtbl = unsafe { *(obj as *const *const Vtbl) };
-        // SAFETY: as above.
-        let files_fn = unsafe { (*vtbl).files };
-        // Our own copy, or one already asked under its other name.
-        let key = files_fn as *const () as usize;
-        if key == files as *const () as usize || seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
-        let mut buf: Vec<u64> = Vec::new();
-        loop {
-            let cap = buf.len() / 3;
-            // SAFETY: `buf` has room for `cap` triples.
-            let n = unsafe { files_fn(obj, buf.as_mut_ptr(), cap) };
-            if n <= cap {
-                out.extend(buf.chunks_exact(3).take(n).map(|c| [c[0], c[1], c[2]]));
-                break;
-            }
-            buf.resize(3 * n, 0);
-        }
+        // SAFETY: `h` is a live handle.
+        unsafe { ask(h, &mut seen, &mut out) };
+        // SAFETY: the reference dlopen took.
+        unsafe { libc::dlclose(h) };
     }
     out
+}
+
+/// Appends the files of the runtime copy in library `h` to `out`, unless it is this copy or
+/// one in `seen`.
+///
+/// # Safety
+/// `h` a live dlopen handle.
+unsafe fn ask(h: *mut c_void, seen: &mut Vec<usize>, out: &mut Vec<[u64; 3]>) {
+    // SAFETY: dlsym of plain C symbol names on a live handle. vkd3d's libraries declare their
+    // entry points ms_abi: never call those.
+    let sym = unsafe {
+        let vkd3d = !libc::dlsym(h, c"D3D12CreateDeviceVKD3D".as_ptr()).is_null()
+            || !libc::dlsym(h, c"vkd3d_create_event".as_ptr()).is_null();
+        if vkd3d {
+            return;
+        }
+        libc::dlsym(h, c"D3D12GetInterface".as_ptr())
+    };
+    if sym.is_null() {
+        return;
+    }
+    // SAFETY: D3D12GetInterface's C signature on Linux (the headers' STDMETHODCALLTYPE is empty).
+    let get = unsafe { std::mem::transmute::<*mut c_void, GetInterface>(sym) };
+    let mut obj: *mut c_void = std::ptr::null_mut();
+    // SAFETY: D3D12GetInterface's contract: GUID pointers and a writable out-pointer. A library
+    // that does not know the class answers E_NOINTERFACE and leaves it NULL.
+    let hr = unsafe { get(&CLSID, &CLSID, &mut obj) };
+    if hr < 0 || obj.is_null() {
+        return;
+    }
+    // SAFETY: an object of this module's layout (the class id is ours).
+    let files_fn = unsafe { (**(obj as *const *const Vtbl)).files };
+    // Our own copy, or one already asked under its other name.
+    let key = files_fn as *const () as usize;
+    if key == files as *const () as usize || seen.contains(&key) {
+        return;
+    }
+    seen.push(key);
+    let mut buf: Vec<u64> = Vec::new();
+    loop {
+        let cap = buf.len() / 3;
+        // SAFETY: `buf` has room for `cap` triples.
+        let n = unsafe { files_fn(obj, buf.as_mut_ptr(), cap) };
+        if n <= cap {
+            out.extend(buf.chunks_exact(3).take(n).map(|c| [c[0], c[1], c[2]]));
+            return;
+        }
+        buf.resize(3 * n, 0);
+    }
 }
 
 /// Bytes of heap memory mapped in this process by any copy of the runtime.
