@@ -35,6 +35,11 @@ pub(super) fn depth_write(
     front: bool,
     stencil_ref: u8,
 ) -> bool {
+    // Neither test enabled: every sample passes and nothing is written (what
+    // `om::depth_stencil` gives then), without reading the planes.
+    if !p.depth_stencil.depth_enable && !p.depth_stencil.stencil_enable {
+        return true;
+    }
     let (lo, hi) = (vp.min_depth.min(vp.max_depth), vp.min_depth.max(vp.max_depth));
     let z = if z.is_nan() { z } else { z.clamp(lo, hi) };
     let Some(kind) = kind else { return true };
