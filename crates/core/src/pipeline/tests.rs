@@ -533,6 +533,10 @@ fn a_rasterizer_that_runs_needs_sv_position() {
     let mut off = base();
     off.depth_stencil.depth_enable = false;
     assert!(!off.rasterizes(false) && off.rasterizes(true));
+    // A geometry shader's stream 1 to 3 is rasterized as stream 0 is.
+    let mut one = base();
+    one.stream_output.rasterized_stream = 3;
+    assert!(one.rasterizes(true));
 }
 
 // ---- stream output ------------------------------------------------------------------------------
