@@ -22,6 +22,9 @@
 //      of two streams; each point becomes two points on stream 0, (x, y, z, w) and
 //      (x, y - 1, z, w) with TEXCOORD (k, x)), nothing rasterized: the SO buffer's bytes and its
 //      BufferFilledSize, see test_stream_output.
+//   4b. both streams of so.gs.dxbc streamed out at once, each into its own buffer, with
+//      stream 1's overflowing on its own, and SO_STATISTICS_STREAM0..2 queries, see
+//      test_two_streams.
 //   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
 //      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
 //      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
@@ -329,6 +332,107 @@ static void test_stream_output(Gpu &g)
     CHECK_EQ(filled, 120u);
 }
 
+// 4b. Both streams of so.gs.dxbc at once: stream 0's {SV_Position.xyzw, TEXCOORD.xy} into
+// slot 0 (stride 24), stream 1's {EXTRA.xyzw} into slot 1 (stride 16), RasterizedStream
+// D3D12_SO_NO_RASTERIZED_STREAM. (RasterizedStream 4 and a slot fed by both streams are refused.)
+// One 512-byte buffer holds both views: slot 0 at bytes 0..144 (six vertices) with its
+// BufferFilledSize at 400, slot 1 at 160..192 (two vertices) with its filled size at 404, all
+// zero to begin with. Draw(3) over points.vs.dxbc's points x = -0.5, 0.5, 1.5 (y 0.5, z 0.5,
+// w 1): per point the GS emits two points to stream 0, (x, 0.5, 0.5, 1 | 0, x) and
+// (x, -0.5, 0.5, 1 | 1, x), and one to stream 1, (1, 2, 3, 4). Worked by hand:
+//   slot 0: all six written, 144 bytes; bytes 144..160 stay 0; filled size 144;
+//   slot 1: room for two of three, (1, 2, 3, 4) twice; the third is dropped; filled size 32;
+//   SO_STATISTICS_STREAM0 {NumPrimitivesWritten 6, PrimitivesStorageNeeded 6},
+//   SO_STATISTICS_STREAM1 {2, 3} (the overflow: needed > written), SO_STATISTICS_STREAM2 {0, 0}.
+static void test_two_streams(Gpu &g)
+{
+    set_ctx("two streams");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("points.vs.dxbc"), gs = dxbc("so.gs.dxbc");
+    D3D12_SO_DECLARATION_ENTRY decl[3] = {
+        {0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 2, 0}, {1, "EXTRA", 0, 0, 4, 1}};
+    const UINT strides[2] = {24, 16};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.SampleDesc.Count = 1;
+    pd.StreamOutput = {decl, 3, strides, 2, 4};
+    Com<ID3D12PipelineState> bad_stream, two_feeds, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&bad_stream)), E_INVALIDARG);
+    pd.StreamOutput.RasterizedStream = D3D12_SO_NO_RASTERIZED_STREAM;
+    decl[2].OutputSlot = 0;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&two_feeds)), E_INVALIDARG);
+    decl[2].OutputSlot = 1;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> so, readback, results;
+    Com<ID3D12QueryHeap> heap;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_SO_STATISTICS, 3, 0};
+    CHECK_HR(g.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&heap)), S_OK);
+    so.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 512, D3D12_RESOURCE_STATE_STREAM_OUT);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    results.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 3 * sizeof(D3D12_QUERY_DATA_SO_STATISTICS),
+                         D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!so || !readback || !results || !heap) return;
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    ID3D12GraphicsCommandList *l = g.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW views[2] = {{va, 144, va + 400}, {va + 160, 32, va + 404}};
+    l->SOSetTargets(0, 2, views);
+    const D3D12_QUERY_TYPE types[3] = {D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM1,
+                                       D3D12_QUERY_TYPE_SO_STATISTICS_STREAM2};
+    for (UINT i = 0; i < 3; i++) l->BeginQuery(heap, types[i], i);
+    l->DrawInstanced(3, 1, 0, 0);
+    for (UINT i = 0; i < 3; i++) {
+        l->EndQuery(heap, types[i], i);
+        l->ResolveQueryData(heap, types[i], i, 1, results, i * sizeof(D3D12_QUERY_DATA_SO_STATISTICS));
+    }
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 512);
+    g.run();
+    const float *out = nullptr;
+    const D3D12_QUERY_DATA_SO_STATISTICS *st = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&out), S_OK);
+    CHECK_HR(results->Map(0, nullptr, (void **)&st), S_OK);
+    if (!out || !st) return;
+    // Slot 0 (floats 0..36, then 4 untouched) and slot 1 (floats 40..48).
+    float want[48] = {};
+    const float xs[3] = {-0.5f, 0.5f, 1.5f};
+    for (int k = 0; k < 3; k++) {
+        const float v[12] = {xs[k], 0.5f, 0.5f, 1, 0, xs[k], xs[k], -0.5f, 0.5f, 1, 1, xs[k]};
+        memcpy(want + 12 * k, v, sizeof v);
+    }
+    for (int i = 0; i < 8; i++) want[40 + i] = float(1 + i % 4);
+    unsigned bad = 0;
+    for (int i = 0; i < 48; i++)
+        if (out[i] != want[i] && bad++ < 4) printf("two streams: float %d is %g, expected %g\n", i, out[i], want[i]);
+    CHECK_EQ(bad, 0u);
+    uint32_t filled[2] = {};
+    memcpy(filled, reinterpret_cast<const char *>(out) + 400, 8);
+    CHECK_EQ(filled[0], 144u);
+    CHECK_EQ(filled[1], 32u);
+    CHECK_EQ(st[0].NumPrimitivesWritten, 6ull);
+    CHECK_EQ(st[0].PrimitivesStorageNeeded, 6ull);
+    CHECK_EQ(st[1].NumPrimitivesWritten, 2ull);
+    CHECK_EQ(st[1].PrimitivesStorageNeeded, 3ull);
+    CHECK_EQ(st[2].NumPrimitivesWritten, 0ull);
+    CHECK_EQ(st[2].PrimitivesStorageNeeded, 0ull);
+}
+
 // 5. A tessellated draw through DXBC hull and domain shaders. The patch's control points are
 // the target's corners (-1, 1), (1, 1), (-1, -1), (1, -1); the domain shader places domain
 // point (u, v) at (-1 + 2u, 1 - 2v) with COLOR (u, v, 0.5, 1), so the eight triangles of the
@@ -584,6 +688,7 @@ int main()
             test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
             test_stream_output(g);
+            test_two_streams(g);
             test_tessellation(g);
             test_sample_info(g);
         }
