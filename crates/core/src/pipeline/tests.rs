@@ -632,6 +632,11 @@ fn stream_output_rules() {
     accepts(&d);
     d.stream_output.entries[2].output_slot = 0;
     rejects(&d, SLOT);
+    // RasterizedStream 1 rasterizes stream 1, which writes no SV_Position here (the pixel
+    // shader and the default depth test run the rasterizer).
+    d.stream_output.entries[2].output_slot = 1;
+    d.stream_output.rasterized_stream = 1;
+    rejects(&d, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT);
 }
 
 #[test]
