@@ -189,3 +189,50 @@ fn each_stream_writes_its_own_buffers_and_overflows_alone() {
     // Stream 0's two points reach the rasterizer; stream 1's point does not.
     assert_eq!((st.gs_primitives, st.c_invocations), (3, 2));
 }
+
+/// `streams.gs.dxbc` (two streams with SV_Position and COLOR each, the registers shared) after
+/// `points.vs.dxbc`, `color.ps.dxbc` into a 4x4 RGBA8 target: per input point stream 0 has a red
+/// point at pixel (0, 0), stream 1 a green one at (3, 3) and a blue one at (2, 3). RasterizedStream
+/// picks which are drawn, with that stream's COLOR; stream 0's COLOR streams out meanwhile.
+#[test]
+fn rasterized_stream_picks_the_stream_drawn_with_its_own_outputs() {
+    let dxbc = |b: &[u8]| rd3d12_shader::dxbc::parse(b).expect("fixture parses");
+    let vs = dxbc(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxbc/points.vs.dxbc")));
+    let gs = dxbc(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxbc/streams.gs.dxbc")));
+    let ps = dxbc(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxbc/color.ps.dxbc")));
+    let run = |rasterized_stream: u32| {
+        let mut p = PipelineDesc::new(PipelineKind::Graphics);
+        p.depth_stencil.depth_enable = false;
+        let entry = SoEntry {
+            stream: 0,
+            semantic_name: Some("COLOR".into()),
+            semantic_index: 0,
+            start_component: 0,
+            component_count: 4,
+            output_slot: 0,
+        };
+        p.stream_output = StreamOutput { entries: vec![entry], strides: vec![16], rasterized_stream };
+        let vb = vertices();
+        let call = simple_call((&vs, Some(&gs), Some(&ps)), &p, Topology::PointList, vec![0], &vb, (4, 4));
+        let mut rt = vec![0u8; 4 * 4 * 4];
+        let mut out = vec![0u8; 16];
+        let st = {
+            let lent = super::super::tests::Lent::new(&mut rt);
+            let mut targets = [Some(super::super::tests::rgba8(&lent, 4, 4))];
+            let mut so = [Some(SoBuffer { data: &mut out, filled: 0 })];
+            draw(&call, &Unbound, &Unbound, &Unbound, &mut targets, None, &mut so).expect("draws")
+        };
+        assert_eq!(floats(&out), [1.0, 0.0, 0.0, 1.0], "stream 0's COLOR streams out");
+        assert_eq!((st.so_written, st.so_needed), ([1, 0, 0, 0], [1, 0, 0, 0]));
+        assert_eq!(st.gs_primitives, 3);
+        let px = |x: usize, y: usize| -> [u8; 4] { std::array::from_fn(|c| rt[4 * (4 * y + x) + c]) };
+        let lit: Vec<(usize, usize, [u8; 4])> =
+            (0..16).map(|i| (i % 4, i / 4, px(i % 4, i / 4))).filter(|&(_, _, c)| c != [0; 4]).collect();
+        (st.c_invocations, lit)
+    };
+    assert_eq!(run(0), (1, vec![(0, 0, [255, 0, 0, 255])]));
+    assert_eq!(run(1), (2, vec![(2, 3, [0, 0, 255, 255]), (3, 3, [0, 255, 0, 255])]));
+    // (RasterizedStream 2, a stream without SV_Position, is refused at pipeline creation and
+    // the draw reports it, as in `each_stream_writes_its_own_buffers_and_overflows_alone`.)
+    assert_eq!(run(sys::D3D12_SO_NO_RASTERIZED_STREAM), (0, vec![]));
+}
