@@ -22,6 +22,12 @@
 //      of two streams; each point becomes two points on stream 0, (x, y, z, w) and
 //      (x, y - 1, z, w) with TEXCOORD (k, x)), nothing rasterized: the SO buffer's bytes and its
 //      BufferFilledSize, see test_stream_output.
+//   4b. both streams of so.gs.dxbc streamed out at once, each into its own buffer, with
+//      stream 1's overflowing on its own, and SO_STATISTICS_STREAM0..2 queries, see
+//      test_two_streams.
+//   4c. RasterizedStream 1 of streams.gs.dxbc (SV_Position and COLOR on both streams, in
+//      shared registers as fxc lays them out) drawn by color.ps.dxbc while stream 0 streams
+//      out, see test_rasterized_stream.
 //   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
 //      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
 //      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
@@ -329,6 +335,201 @@ static void test_stream_output(Gpu &g)
     CHECK_EQ(filled, 120u);
 }
 
+// 4b. Both streams of so.gs.dxbc at once: stream 0's {SV_Position.xyzw, TEXCOORD.xy} into
+// slot 0 (stride 24), stream 1's {EXTRA.xyzw} into slot 1 (stride 16), RasterizedStream
+// D3D12_SO_NO_RASTERIZED_STREAM. (RasterizedStream 4 and a slot fed by both streams are refused.)
+// One 512-byte buffer holds both views: slot 0 at bytes 0..144 (six vertices) with its
+// BufferFilledSize at 400, slot 1 at 160..192 (two vertices) with its filled size at 404, all
+// zero to begin with. Draw(3) over points.vs.dxbc's points x = -0.5, 0.5, 1.5 (y 0.5, z 0.5,
+// w 1): per point the GS emits two points to stream 0, (x, 0.5, 0.5, 1 | 0, x) and
+// (x, -0.5, 0.5, 1 | 1, x), and one to stream 1, (1, 2, 3, 4). Worked by hand:
+//   slot 0: all six written, 144 bytes; bytes 144..160 stay 0; filled size 144;
+//   slot 1: room for two of three, (1, 2, 3, 4) twice; the third is dropped; filled size 32;
+//   SO_STATISTICS_STREAM0 {NumPrimitivesWritten 6, PrimitivesStorageNeeded 6},
+//   SO_STATISTICS_STREAM1 {2, 3} (the overflow: needed > written), SO_STATISTICS_STREAM2 {0, 0}.
+static void test_two_streams(Gpu &g)
+{
+    set_ctx("two streams");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("points.vs.dxbc"), gs = dxbc("so.gs.dxbc");
+    D3D12_SO_DECLARATION_ENTRY decl[3] = {
+        {0, "SV_Position", 0, 0, 4, 0}, {0, "TEXCOORD", 0, 0, 2, 0}, {1, "EXTRA", 0, 0, 4, 1}};
+    const UINT strides[2] = {24, 16};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.SampleDesc.Count = 1;
+    pd.StreamOutput = {decl, 3, strides, 2, 4};
+    Com<ID3D12PipelineState> bad_stream, two_feeds, pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&bad_stream)), E_INVALIDARG);
+    pd.StreamOutput.RasterizedStream = D3D12_SO_NO_RASTERIZED_STREAM;
+    decl[2].OutputSlot = 0;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&two_feeds)), E_INVALIDARG);
+    decl[2].OutputSlot = 1;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> so, readback, results;
+    Com<ID3D12QueryHeap> heap;
+    D3D12_QUERY_HEAP_DESC qd = {D3D12_QUERY_HEAP_TYPE_SO_STATISTICS, 3, 0};
+    CHECK_HR(g.dev->CreateQueryHeap(&qd, IID_PPV_ARGS(&heap)), S_OK);
+    so.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 512, D3D12_RESOURCE_STATE_STREAM_OUT);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 512, D3D12_RESOURCE_STATE_COPY_DEST);
+    results.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 3 * sizeof(D3D12_QUERY_DATA_SO_STATISTICS),
+                         D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!so || !readback || !results || !heap) return;
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    ID3D12GraphicsCommandList *l = g.list;
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 16, 16, 0, 1};
+    l->RSSetViewports(1, &vp);
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW views[2] = {{va, 144, va + 400}, {va + 160, 32, va + 404}};
+    l->SOSetTargets(0, 2, views);
+    const D3D12_QUERY_TYPE types[3] = {D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM1,
+                                       D3D12_QUERY_TYPE_SO_STATISTICS_STREAM2};
+    for (UINT i = 0; i < 3; i++) l->BeginQuery(heap, types[i], i);
+    l->DrawInstanced(3, 1, 0, 0);
+    for (UINT i = 0; i < 3; i++) {
+        l->EndQuery(heap, types[i], i);
+        l->ResolveQueryData(heap, types[i], i, 1, results, i * sizeof(D3D12_QUERY_DATA_SO_STATISTICS));
+    }
+    D3D12_RESOURCE_BARRIER b = transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    l->ResourceBarrier(1, &b);
+    l->CopyBufferRegion(readback, 0, so, 0, 512);
+    g.run();
+    const float *out = nullptr;
+    const D3D12_QUERY_DATA_SO_STATISTICS *st = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&out), S_OK);
+    CHECK_HR(results->Map(0, nullptr, (void **)&st), S_OK);
+    if (!out || !st) return;
+    // Slot 0 (floats 0..36, then 4 untouched) and slot 1 (floats 40..48).
+    float want[48] = {};
+    const float xs[3] = {-0.5f, 0.5f, 1.5f};
+    for (int k = 0; k < 3; k++) {
+        const float v[12] = {xs[k], 0.5f, 0.5f, 1, 0, xs[k], xs[k], -0.5f, 0.5f, 1, 1, xs[k]};
+        memcpy(want + 12 * k, v, sizeof v);
+    }
+    for (int i = 0; i < 8; i++) want[40 + i] = float(1 + i % 4);
+    unsigned bad = 0;
+    for (int i = 0; i < 48; i++)
+        if (out[i] != want[i] && bad++ < 4) printf("two streams: float %d is %g, expected %g\n", i, out[i], want[i]);
+    CHECK_EQ(bad, 0u);
+    uint32_t filled[2] = {};
+    memcpy(filled, reinterpret_cast<const char *>(out) + 400, 8);
+    CHECK_EQ(filled[0], 144u);
+    CHECK_EQ(filled[1], 32u);
+    CHECK_EQ(st[0].NumPrimitivesWritten, 6ull);
+    CHECK_EQ(st[0].PrimitivesStorageNeeded, 6ull);
+    CHECK_EQ(st[1].NumPrimitivesWritten, 2ull);
+    CHECK_EQ(st[1].PrimitivesStorageNeeded, 3ull);
+    CHECK_EQ(st[2].NumPrimitivesWritten, 0ull);
+    CHECK_EQ(st[2].PrimitivesStorageNeeded, 0ull);
+}
+
+// 4c. streams.gs.dxbc after points.vs.dxbc and before color.ps.dxbc, one input point, through a
+// 4x4 viewport onto a 16x16 RGBA8 target cleared to 0: stream 0 has a red point at pixel
+// (0, 0), stream 1 a green one at (3, 3) and a blue one at (2, 3). With RasterizedStream 1 only
+// stream 1's two pixels are drawn, with stream 1's COLOR; stream 0's COLOR (1, 0, 0, 1) is
+// streamed out to slot 0 (stride 16) meanwhile: 16 bytes, BufferFilledSize 16.
+static void test_rasterized_stream(Gpu &g)
+{
+    set_ctx("rasterized stream");
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    if (!rs) return;
+    std::vector<char> vs = dxbc("points.vs.dxbc"), gs = dxbc("streams.gs.dxbc"), ps = dxbc("color.ps.dxbc");
+    const D3D12_SO_DECLARATION_ENTRY decl = {0, "COLOR", 0, 0, 4, 0};
+    const UINT stride = 16;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.VS = {vs.data(), vs.size()};
+    pd.GS = {gs.data(), gs.size()};
+    pd.PS = {ps.data(), ps.size()};
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    pd.StreamOutput = {&decl, 1, &stride, 1, 1};
+    Com<ID3D12PipelineState> pso;
+    CHECK_HR(g.dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&pso)), S_OK);
+    if (!pso) return;
+
+    Com<ID3D12Resource> rt, so, readback;
+    rt.p = g.texture(16, 16, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    so.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_STREAM_OUT);
+    readback.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 16 * 256 + 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    Com<ID3D12DescriptorHeap> rtv_heap;
+    D3D12_DESCRIPTOR_HEAP_DESC hd = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    CHECK_HR(g.dev->CreateDescriptorHeap(&hd, IID_PPV_ARGS(&rtv_heap)), S_OK);
+    if (!rt || !so || !readback || !rtv_heap) return;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = rtv_heap->GetCPUDescriptorHandleForHeapStart();
+    g.dev->CreateRenderTargetView(rt, nullptr, rtv);
+    ID3D12GraphicsCommandList *l = g.list;
+    const float clear[4] = {0, 0, 0, 0};
+    l->ClearRenderTargetView(rtv, clear, 0, nullptr);
+    l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
+    l->SetGraphicsRootSignature(rs);
+    l->SetPipelineState(pso);
+    l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    D3D12_VIEWPORT vp = {0, 0, 4, 4, 0, 1};
+    l->RSSetViewports(1, &vp);
+    D3D12_RECT sc = {0, 0, 16, 16};
+    l->RSSetScissorRects(1, &sc);
+    const D3D12_GPU_VIRTUAL_ADDRESS va = so->GetGPUVirtualAddress();
+    const D3D12_STREAM_OUTPUT_BUFFER_VIEW view = {va, 64, va + 128};
+    l->SOSetTargets(0, 1, &view);
+    l->DrawInstanced(1, 1, 0, 0);
+    D3D12_RESOURCE_BARRIER b[2] = {
+        transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE),
+        transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE)};
+    l->ResourceBarrier(2, b);
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
+    src.pResource = rt;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    l->CopyBufferRegion(readback, 16 * 256, so, 0, 256);
+    g.run();
+    const unsigned char *px = nullptr;
+    CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
+    if (!px) return;
+    unsigned wrong = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            unsigned char want[4] = {0, 0, 0, 0};
+            if (y == 3 && x == 3) want[1] = want[3] = 255;
+            if (y == 3 && x == 2) want[2] = want[3] = 255;
+            const unsigned char *got = px + 256 * y + 4 * x;
+            if (memcmp(got, want, 4) != 0 && wrong++ < 4)
+                printf("rasterized stream: pixel (%d, %d) is (%d, %d, %d, %d), expected (%d, %d, %d, %d)\n", x, y,
+                       got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+        }
+    CHECK_EQ(wrong, 0u);
+    float color[4] = {};
+    uint32_t filled = 0;
+    memcpy(color, px + 16 * 256, 16);
+    memcpy(&filled, px + 16 * 256 + 128, 4);
+    CHECK(color[0] == 1 && color[1] == 0 && color[2] == 0 && color[3] == 1);
+    CHECK_EQ(filled, 16u);
+}
+
 // 5. A tessellated draw through DXBC hull and domain shaders. The patch's control points are
 // the target's corners (-1, 1), (1, 1), (-1, -1), (1, -1); the domain shader places domain
 // point (u, v) at (-1 + 2u, 1 - 2v) with COLOR (u, v, 0.5, 1), so the eight triangles of the
@@ -584,6 +785,8 @@ int main()
             test_draw(g, "input layout", "layout.vs.dxbc", nullptr, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
                       D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP, 4, left_half, strip);
             test_stream_output(g);
+            test_two_streams(g);
+            test_rasterized_stream(g);
             test_tessellation(g);
             test_sample_info(g);
         }

@@ -541,15 +541,15 @@ pub struct PipelineDesc {
 }
 
 impl PipelineDesc {
-    /// Whether the rasterizer runs (for stream 0, the only one that runs): RasterizedStream
-    /// must name stream 0 (D3D12_SO_NO_RASTERIZED_STREAM or another stream leaves it out), and
+    /// Whether the rasterizer runs (for the stream RasterizedStream names; without a geometry
+    /// shader only stream 0 has primitives): D3D12_SO_NO_RASTERIZED_STREAM leaves it out, and
     /// a pipeline without a pixel shader whose depth and stencil tests are both off disables
     /// rasterization (learn.microsoft.com, "Rasterizer (RS) stage": "You may disable
     /// rasterization by telling the pipeline there is no pixel shader ... and disable depth and
     /// stencil testing"). A disabled rasterizer counts no CInvocations or CPrimitives and needs
     /// no SV_Position.
     pub fn rasterizes(&self, has_ps: bool) -> bool {
-        self.stream_output.rasterized_stream == 0
+        self.stream_output.rasterized_stream < sys::D3D12_SO_STREAM_COUNT
             && (has_ps || self.depth_stencil.depth_enable || self.depth_stencil.stencil_enable)
     }
 

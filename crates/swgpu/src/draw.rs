@@ -22,13 +22,14 @@
 //!
 //! A geometry shader, when there is one, runs per assembled primitive and per GS instance on
 //! that primitive's vertex-shader outputs (linked to its input signature by semantic, as
-//! above); what it emits to stream 0 is assembled into its output topology (strips cut by
-//! CutStream) and rasterized instead, and the pixel shader's inputs are linked to the GS
-//! outputs; with an adjacency topology it reads every vertex ([`input_assembler::gs_inputs`]).
-//! Other streams than 0 are not done; stream 0 can also go to stream output
-//! (`stream_output`). A disabled rasterizer ([`PipelineDesc::rasterizes`]: RasterizedStream not
-//! 0, or no pixel shader with depth and stencil tests off) draws nothing and needs no
-//! SV_Position: the stages still run and stream out.
+//! above); what it emits to each stream is assembled into its output topology (strips cut by
+//! that stream's CutStream); RasterizedStream's primitives are rasterized instead, and the
+//! pixel shader's inputs are linked to that stream's GS outputs; with an adjacency topology it
+//! reads every vertex ([`input_assembler::gs_inputs`]). Every stream goes to the stream-output
+//! buffers its declaration entries name (`stream_output`). A disabled rasterizer
+//! ([`PipelineDesc::rasterizes`]: D3D12_SO_NO_RASTERIZED_STREAM, or no pixel shader with depth
+//! and stencil tests off) draws nothing and needs no SV_Position: the stages still run and
+//! stream out.
 //!
 //! With hull and domain shaders ([`Tess`]), the draw's topology is a patch list: each patch's
 //! vertex-shader outputs go through the tessellation stages (`tessellation`), whose
@@ -384,7 +385,7 @@ pub struct DrawCall<'a> {
     pub vs: Shader<'a>,
     /// The hull and domain shaders, if the pipeline tessellates.
     pub tess: Option<Tess<'a>>,
-    /// The geometry shader, if any (stream 0 is rasterized; nothing else is kept).
+    /// The geometry shader, if any (RasterizedStream is rasterized, every stream streams out).
     pub gs: Option<Shader<'a>>,
     /// The pixel shader, if any.
     pub ps: Option<Shader<'a>>,
@@ -440,7 +441,7 @@ pub struct DrawStats {
     pub ds_invocations: u64,
     /// GSInvocations: geometry shader invocations (one per input primitive and GS instance).
     pub gs_invocations: u64,
-    /// GSPrimitives: primitives the geometry shader output on stream 0.
+    /// GSPrimitives: primitives the geometry shader output, on all its streams.
     pub gs_primitives: u64,
     /// CInvocations: primitives sent to the rasterizer (every assembled one, or every one a
     /// geometry shader output).
@@ -459,12 +460,12 @@ pub struct DrawStats {
     /// Samples that passed the depth and stencil tests (all covered samples without a depth
     /// buffer): what an occlusion query counts.
     pub samples_passed: u64,
-    /// D3D12_QUERY_DATA_SO_STATISTICS.NumPrimitivesWritten of stream 0: primitives written to
-    /// the stream-output buffers (0 without a stream-output declaration).
-    pub so_written: u64,
-    /// PrimitivesStorageNeeded of stream 0: primitives that were to be written, those that did
-    /// not fit included.
-    pub so_needed: u64,
+    /// D3D12_QUERY_DATA_SO_STATISTICS.NumPrimitivesWritten of each stream: primitives written
+    /// to the stream-output buffers (0 for a stream without stream-output declaration entries).
+    pub so_written: [u64; 4],
+    /// PrimitivesStorageNeeded of each stream: primitives that were to be written, those that
+    /// did not fit included. A stream overflowed when it needed more than it wrote.
+    pub so_needed: [u64; 4],
 }
 
 /// A resource's (space, register).
@@ -723,8 +724,10 @@ pub fn draw(
         _ => Vec::new(),
     };
     let gs = call.gs.as_ref().map(|g| GsStage::new(g, st.pre_gs_outputs, gs_bindings)).transpose()?;
-    // Stream output, and whether stream 0 (the only one that runs) is also rasterized.
-    let so_writer = stream_output::Writer::new(&p.stream_output, st.last_outputs);
+    // Stream output, one writer per stream with declaration entries; the stream rasterized.
+    let so_writers: [Option<stream_output::Writer>; 4] =
+        std::array::from_fn(|k| stream_output::Writer::new(&p.stream_output, st.last_outputs, k as u32));
+    let raster_stream = p.stream_output.rasterized_stream;
     let mut batch: Vec<setup::SetupPrimitive> = Vec::new();
     let mut front = || -> Result<(), DrawError> {
         let count = if tess.is_some() { patches.len() } else { prims.len() };
@@ -773,8 +776,10 @@ pub fn draw(
                 stats.primitives += 1;
                 // The primitives to rasterize: the assembled one, or what the geometry shader
                 // made of it.
-                let raster_prims = match (&tess, &gs) {
-                    (Some(t), None) => t.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
+                let raster_prims: Vec<geometry::StreamPrimitive> = match (&tess, &gs) {
+                    (Some(t), None) => {
+                        t.run(&verts, prim_id as u32, &mut handles, &mut stats)?.into_iter().map(|p| (0, p)).collect()
+                    }
                     (Some(t), Some(g)) => {
                         let mut out = Vec::new();
                         for (_, verts, id) in t.run(&verts, prim_id as u32, &mut handles, &mut stats)? {
@@ -783,15 +788,18 @@ pub fn draw(
                         out
                     }
                     (None, Some(g)) => g.run(&verts, prim_id as u32, &mut handles, &mut stats)?,
-                    (None, None) => prims.get(prim_id).map(|p| vec![(*p, verts, prim_id as u32)]).unwrap_or_default(),
-                };
-                for (prim, verts, prim_id) in raster_prims {
-                    if let Some(w) = &so_writer {
-                        let list: Vec<&ShadedVertex> = verts.iter().take(prim_vertices(&prim)).collect();
-                        stats.so_needed += 1;
-                        stats.so_written += u64::from(w.write(&list, so));
+                    (None, None) => {
+                        prims.get(prim_id).map(|p| vec![(0, (*p, verts, prim_id as u32))]).unwrap_or_default()
                     }
-                    if !st.rasterize {
+                };
+                for (stream, (prim, verts, prim_id)) in raster_prims {
+                    let s = (stream as usize).min(3);
+                    if let Some(w) = &so_writers[s] {
+                        let list: Vec<&ShadedVertex> = verts.iter().take(prim_vertices(&prim)).collect();
+                        stats.so_needed[s] += 1;
+                        stats.so_written[s] += u64::from(w.write(&list, so));
+                    }
+                    if !st.rasterize || stream != raster_stream {
                         continue;
                     }
                     stats.c_invocations += 1;

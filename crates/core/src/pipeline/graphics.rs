@@ -375,8 +375,10 @@ fn position(d: &PipelineDesc, shaders: Shaders) -> R<()> {
     if d.rasterizes(find(shaders, Slot::Ps).is_some()) && !positioned {
         return Err(gp(
             sys::D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT,
-            "the last geometry stage writes no SV_Position, but the rasterizer is enabled (a pixel shader, \
-             DepthEnable or StencilEnable with RasterizedStream 0)",
+            format!(
+                "the last geometry stage writes no SV_Position to stream {stream}, but the rasterizer is enabled (a \
+                 pixel shader, DepthEnable or StencilEnable, with RasterizedStream {stream})"
+            ),
         ));
     }
     Ok(())

@@ -533,6 +533,10 @@ fn a_rasterizer_that_runs_needs_sv_position() {
     let mut off = base();
     off.depth_stencil.depth_enable = false;
     assert!(!off.rasterizes(false) && off.rasterizes(true));
+    // A geometry shader's stream 1 to 3 is rasterized as stream 0 is.
+    let mut one = base();
+    one.stream_output.rasterized_stream = 3;
+    assert!(one.rasterizes(true));
 }
 
 // ---- stream output ------------------------------------------------------------------------------
@@ -628,6 +632,11 @@ fn stream_output_rules() {
     accepts(&d);
     d.stream_output.entries[2].output_slot = 0;
     rejects(&d, SLOT);
+    // RasterizedStream 1 rasterizes stream 1, which writes no SV_Position here (the pixel
+    // shader and the default depth test run the rasterizer).
+    d.stream_output.entries[2].output_slot = 1;
+    d.stream_output.rasterized_stream = 1;
+    rejects(&d, D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_POSITION_NOT_PRESENT);
 }
 
 #[test]

@@ -28,8 +28,8 @@ impl ListTrace {
 
     /// `c` ran from `t0` until now; `before` and `after` are the list's pipeline-statistics
     /// counters (D3D12_QUERY_DATA_PIPELINE_STATISTICS1's order) around it.
-    pub fn command(&mut self, c: &Command, t0: f64, before: &[u64; 16], after: &[u64; 16]) {
-        let d = |i: usize| after[i].saturating_sub(before[i]);
+    pub fn command(&mut self, c: &Command, t0: f64, before: &[u64], after: &[u64]) {
+        let d = |i: usize| after.get(i).unwrap_or(&0).saturating_sub(*before.get(i).unwrap_or(&0));
         let pipeline = |exe| match super::pipeline_name(exe) {
             Some(n) => format!("\"pipeline\":{},", json_str(&n)),
             None => String::new(),

@@ -1,5 +1,8 @@
-//! The geometry stage: the geometry shader run per input primitive and GS instance, its
-//! stream 0 assembled into primitives of its output topology.
+//! The geometry stage: the geometry shader run per input primitive and GS instance, each of
+//! its streams (up to D3D12_SO_STREAM_COUNT, EmitStream / CutStream n) assembled into
+//! primitives of its output topology on its own: a cut on one stream ends only that stream's
+//! strip. (A shader of several streams outputs points on all of them, "How To: Index Multiple
+//! Output Streams"; the one output topology then applies to every stream.)
 
 use super::{bits_of, f32_of, input_element, lane_val, slot_bits, slot_val, store_lane};
 use super::{Bindings, Class, DrawError, DrawStats, Handles, Link, Outputs, ShadedVertex, Shader};
@@ -11,11 +14,11 @@ use rd3d12_shader::ir::interface::{SemanticKind, SignatureElement};
 use rd3d12_shader::ir::Scalar;
 
 /// One invocation (GS instance) of a geometry-shader wave: what it has stored, and the
-/// vertices it emitted to stream 0 in order (`None` marks a cut).
+/// vertices it emitted in order, each with its stream (`None` marks a cut of that stream).
 struct GsLane {
     instance: u32,
     outputs: Outputs,
-    emitted: Vec<Option<Outputs>>,
+    emitted: Vec<(u32, Option<Outputs>)>,
 }
 
 /// The geometry shader's view of the instances of one input primitive, a lane each: the
@@ -71,18 +74,16 @@ impl WaveEnv for GsWave<'_> {
         Err(ExecError::Malformed("discard outside a pixel shader".into()))
     }
     fn emit_stream(&mut self, m: Mask, stream: u32) -> R<()> {
-        if stream == 0 {
-            for l in lanes(m) {
-                let lane = &mut self.lanes[l];
-                lane.emitted.push(Some(lane.outputs.clone()));
-            }
+        check_stream(stream)?;
+        for l in lanes(m) {
+            let lane = &mut self.lanes[l];
+            lane.emitted.push((stream, Some(lane.outputs.clone())));
         }
         Ok(())
     }
     fn cut_stream(&mut self, m: Mask, stream: u32) -> R<()> {
-        if stream == 0 {
-            lanes(m).for_each(|l| self.lanes[l].emitted.push(None));
-        }
+        check_stream(stream)?;
+        lanes(m).for_each(|l| self.lanes[l].emitted.push((stream, None)));
         Ok(())
     }
     /// GSInstanceID (100), PrimitiveID (108) and ViewID (138).
@@ -97,6 +98,16 @@ impl WaveEnv for GsWave<'_> {
         Ok(())
     }
     wave_resource_ops!();
+}
+
+/// D3D's four geometry-shader streams (D3D12_SO_STREAM_COUNT).
+pub(super) const STREAMS: usize = 4;
+
+fn check_stream(stream: u32) -> R<()> {
+    if stream as usize >= STREAMS {
+        return Err(ExecError::Malformed(format!("stream {stream} of a geometry shader (streams are 0 to 3)")));
+    }
+    Ok(())
 }
 
 /// For each input (signature id, row) of `to`: the output (signature id, row) of `from` with
@@ -127,15 +138,18 @@ pub(super) struct GsStage<'b> {
     links: Vec<Link>,
     resources: Vec<rd3d12_shader::dxil::metadata::Resource>,
     bindings: &'b dyn Bindings,
-    /// The output signature ids of SV_Position (none when the output only feeds stream
-    /// output or a disabled rasterizer) and SV_PrimitiveID.
-    position: Option<u32>,
-    primitive_id: Option<u32>,
+    /// Per stream, the output signature ids of SV_Position (none when the stream only feeds
+    /// stream output or a disabled rasterizer) and SV_PrimitiveID.
+    position: [Option<u32>; STREAMS],
+    primitive_id: [Option<u32>; STREAMS],
 }
 
 /// A primitive for the rasterizer: its kind, its vertices (leading vertex first) and its
 /// SV_PrimitiveID.
 pub(super) type RasterPrimitive = (Primitive, Vec<ShadedVertex>, u32);
+
+/// A primitive a geometry shader output, with its stream.
+pub(super) type StreamPrimitive = (u32, RasterPrimitive);
 
 impl<'b> GsStage<'b> {
     /// `from`: the output signature of the stage before (vertex or domain shader).
@@ -151,7 +165,9 @@ impl<'b> GsStage<'b> {
         }
         let topology = gs_output_topology(state.output_topology)
             .ok_or(DrawError::Unsupported("this geometry shader output topology"))?;
-        let find = |kind| shader.entry.outputs.iter().find(|e| e.semantic == kind).map(|e| e.id);
+        let find = |kind, stream: usize| {
+            shader.entry.outputs.iter().find(|e| e.semantic == kind && e.stream as usize == stream).map(|e| e.id)
+        };
         Ok(GsStage {
             shader,
             function: shader.function()?,
@@ -160,22 +176,24 @@ impl<'b> GsStage<'b> {
             links: link_stages(from, &shader.entry.inputs),
             resources: shader.resources.to_vec(),
             bindings,
-            position: find(SemanticKind::Position),
-            primitive_id: find(SemanticKind::PrimitiveId),
+            position: std::array::from_fn(|k| find(SemanticKind::Position, k)),
+            primitive_id: std::array::from_fn(|k| find(SemanticKind::PrimitiveId, k)),
         })
     }
 
     /// Runs every instance of the shader on one input primitive and assembles what they
-    /// emitted to stream 0: each instance's strips (cut by CutStream and at its end) become
-    /// primitives of the output topology, with the input assembler's strip rules. Emits past
-    /// `maxvertexcount` are dropped, as D3D does.
+    /// emitted to each stream: each instance's strips of a stream (cut by that stream's
+    /// CutStream and at the instance's end) become primitives of the output topology, with
+    /// the input assembler's strip rules. Emits past `maxvertexcount`, counted over all
+    /// streams in emit order, are dropped, as D3D does. The primitives come instance after
+    /// instance, and within an instance stream after stream.
     pub(super) fn run(
         &self,
         verts: &[ShadedVertex],
         primitive_id: u32,
         handles: &mut Handles,
         stats: &mut DrawStats,
-    ) -> Result<Vec<RasterPrimitive>, DrawError> {
+    ) -> Result<Vec<StreamPrimitive>, DrawError> {
         let mut out = Vec::new();
         // The instances as lanes of waves of up to GS_WAVE, each instance's output in order.
         let count = self.state.instance_count;
@@ -201,37 +219,41 @@ impl<'b> GsStage<'b> {
         Ok(out)
     }
 
-    /// The primitives of each instance's emitted strips, instance after instance.
-    fn assemble(&self, lanes: Vec<GsLane>, primitive_id: u32, out: &mut Vec<RasterPrimitive>, stats: &mut DrawStats) {
+    /// The primitives of each instance's emitted strips, instance after instance, stream
+    /// after stream.
+    fn assemble(&self, lanes: Vec<GsLane>, primitive_id: u32, out: &mut Vec<StreamPrimitive>, stats: &mut DrawStats) {
         for lane in lanes {
             let mut shaded: Vec<ShadedVertex> = Vec::new();
-            let mut order = Vec::new();
-            for e in lane.emitted {
+            let mut order: [Vec<u32>; STREAMS] = Default::default();
+            for (stream, e) in lane.emitted {
+                let s = (stream as usize).min(STREAMS - 1);
                 match e {
                     Some(outputs) if shaded.len() < self.state.max_vertex_count as usize => {
-                        order.push(shaded.len() as u32);
-                        let clip = self
-                            .position
+                        order[s].push(shaded.len() as u32);
+                        let clip = self.position[s]
                             .and_then(|p| outputs.get(&(p, 0)))
                             .map_or([0.0; 4], |p| p.each_ref().map(f32_of));
                         shaded.push(ShadedVertex { clip, outputs: std::sync::Arc::new(outputs) });
                     }
                     Some(_) => {}
-                    None => order.push(u32::MAX),
+                    None => order[s].push(u32::MAX),
                 }
             }
-            for prim in input_assembler::primitives(self.topology, &order, Some(u32::MAX)) {
-                let (ids, kind): (&[u32], Primitive) = match &prim {
-                    Primitive::Point(v) => (std::slice::from_ref(v), Primitive::Point(0)),
-                    Primitive::Line(l) => (l, Primitive::Line([0, 1])),
-                    Primitive::Triangle(t) => (t, Primitive::Triangle([0, 1, 2])),
-                };
-                let vs: Vec<ShadedVertex> = ids.iter().map(|&i| shaded[i as usize].clone()).collect();
-                // SV_PrimitiveID written by the shader: the leading vertex's.
-                let id =
-                    self.primitive_id.and_then(|s| vs[0].outputs.get(&(s, 0))).map_or(primitive_id, |v| bits_of(&v[0]));
-                out.push((kind, vs, id));
-                stats.gs_primitives += 1;
+            for (s, order) in order.iter().enumerate() {
+                for prim in input_assembler::primitives(self.topology, order, Some(u32::MAX)) {
+                    let (ids, kind): (&[u32], Primitive) = match &prim {
+                        Primitive::Point(v) => (std::slice::from_ref(v), Primitive::Point(0)),
+                        Primitive::Line(l) => (l, Primitive::Line([0, 1])),
+                        Primitive::Triangle(t) => (t, Primitive::Triangle([0, 1, 2])),
+                    };
+                    let vs: Vec<ShadedVertex> = ids.iter().map(|&i| shaded[i as usize].clone()).collect();
+                    // SV_PrimitiveID written by the shader: the leading vertex's.
+                    let id = self.primitive_id[s]
+                        .and_then(|id| vs[0].outputs.get(&(id, 0)))
+                        .map_or(primitive_id, |v| bits_of(&v[0]));
+                    out.push((s as u32, (kind, vs, id)));
+                    stats.gs_primitives += 1;
+                }
             }
         }
     }

@@ -121,10 +121,15 @@ impl<'c> DrawState<'c> {
         let pre_gs_outputs = call.tess.as_ref().map_or(&call.vs.entry.outputs, |t| &t.ds.entry.outputs);
         let last_outputs = call.gs.as_ref().map_or(pre_gs_outputs, |g| &g.entry.outputs);
         let rasterize = p.rasterizes(call.ps.is_some());
+        // The outputs of the rasterized stream (a geometry shader's streams have their own).
+        let rs = p.stream_output.rasterized_stream;
+        let raster_outputs: Vec<SignatureElement> =
+            last_outputs.iter().filter(|e| call.gs.is_none() || e.stream == rs).cloned().collect();
+        let raster_outputs = &raster_outputs[..];
         // Without SV_Position the stages still run and stream out; only a disabled rasterizer is
         // valid then (CreateGraphicsPipelineState refuses the rest, see
         // [`PipelineDesc::rasterizes`]).
-        if rasterize && !last_outputs.iter().any(|e| e.semantic == SemanticKind::Position) {
+        if rasterize && !raster_outputs.iter().any(|e| e.semantic == SemanticKind::Position) {
             return Err(DrawError::Unsupported("rasterization without SV_Position"));
         }
         let rt = &p.rasterizer;
@@ -174,7 +179,7 @@ impl<'c> DrawState<'c> {
                 e.semantic == SemanticKind::SampleIndex
                     || matches!(e.interpolation, Interpolation::LinearSample | Interpolation::LinearNoperspectiveSample)
             }),
-            links: varying_links(last_outputs, &ps.entry.inputs),
+            links: varying_links(raster_outputs, &ps.entry.inputs),
             bindings: ps_bindings,
         });
         Ok(DrawState {
@@ -187,8 +192,8 @@ impl<'c> DrawState<'c> {
             wireframe: rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0,
             rasterize,
             tstates,
-            pick: PrimitiveIndices::of(last_outputs),
-            user_planes: UserPlanes::of(last_outputs),
+            pick: PrimitiveIndices::of(raster_outputs),
+            user_planes: UserPlanes::of(raster_outputs),
             pre_gs_outputs,
             last_outputs,
             ps,

@@ -1,6 +1,7 @@
-//! The stream-output stage: the primitives of stream 0 that reach the rasterizer are also
-//! appended, as lists of their vertices, to the bound stream-output buffers
-//! (D3D12_STREAM_OUTPUT_DESC, D3D12_STREAM_OUTPUT_BUFFER_VIEW).
+//! The stream-output stage: the primitives of each stream (0 without a geometry shader, up to
+//! four with one) are appended, as lists of their vertices, to the bound stream-output buffers
+//! that the stream's declaration entries name (D3D12_STREAM_OUTPUT_DESC,
+//! D3D12_STREAM_OUTPUT_BUFFER_VIEW), whether or not the stream is the rasterized one.
 //!
 //! The rules, from the D3D11.3 functional specification's stream-output chapter, which D3D12
 //! keeps:
@@ -9,9 +10,12 @@
 //!   without a semantic name, skip their components and leave the bytes alone);
 //! - strips arrive as the lists the pipeline assembled (points 1, lines 2, triangles 3
 //!   vertices, adjacency dropped);
-//! - a primitive is written only if every bound buffer the declaration names has room for all
-//!   its vertices; otherwise nothing of it is written. PrimitivesStorageNeeded counts every
-//!   primitive, NumPrimitivesWritten only those written;
+//! - each buffer is fed by one stream at most (pipeline creation refuses the rest);
+//! - a primitive is written only if every bound buffer its stream's declaration names has room
+//!   for all its vertices; otherwise nothing of it is written. PrimitivesStorageNeeded counts
+//!   every primitive of the stream, NumPrimitivesWritten only those written, per stream
+//!   (D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0..3): a stream that overflows its buffers leaves
+//!   the others' writes alone;
 //! - BufferFilledSize (32 bits at BufferFilledSizeLocation) is the byte offset from
 //!   BufferLocation where the next vertex goes, and advances by what is written.
 //!   A slot with no buffer (BufferLocation 0) drops its writes and never overflows.
@@ -43,7 +47,7 @@ struct Field {
     count: usize,
 }
 
-/// A pipeline's stream-output declaration, ready to write vertices.
+/// A pipeline's stream-output declaration for one stream, ready to write vertices.
 pub(super) struct Writer {
     fields: Vec<Field>,
     strides: [usize; 4],
@@ -52,16 +56,16 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// The stream-0 entries of `so` against the outputs of the last stage before the
-    /// rasterizer; `None` without any.
-    pub(super) fn new(so: &StreamOutput, outputs: &[SignatureElement]) -> Option<Writer> {
+    /// The entries of `stream` in `so` against that stream's outputs of the last stage before
+    /// the rasterizer; `None` without any.
+    pub(super) fn new(so: &StreamOutput, outputs: &[SignatureElement], stream: u32) -> Option<Writer> {
         let mut fields = Vec::new();
         let mut next = [0usize; 4];
         let mut used = [false; 4];
-        for e in so.entries.iter().filter(|e| e.stream == 0) {
+        for e in so.entries.iter().filter(|e| e.stream == stream) {
             let slot = usize::from(e.output_slot).min(3);
             let output = e.semantic_name.as_ref().and_then(|name| {
-                outputs.iter().find_map(|o| {
+                outputs.iter().filter(|o| o.stream == stream).find_map(|o| {
                     let row = o.semantic_indices.iter().position(|&i| i == e.semantic_index)?;
                     o.name.eq_ignore_ascii_case(name).then_some((o.id, row as u32))
                 })

@@ -449,7 +449,7 @@ fn stream_output_appends_whole_primitives_at_the_filled_size_of_every_slot() {
         assert_eq!(so[1].as_ref().map(|b| b.filled), Some(60));
         st
     };
-    assert_eq!((stats.so_written, stats.so_needed), (1, 2));
+    assert_eq!((stats.so_written, stats.so_needed), ([1, 0, 0, 0], [2, 0, 0, 0]));
     assert_eq!((stats.c_invocations, stats.ps_invocations), (0, 0));
     assert!(rt.iter().all(|&b| b == 7), "nothing is rasterized");
     let f32s = |b: &[u8]| b.chunks(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
@@ -1078,8 +1078,8 @@ fn pipeline_statistics_count_what_each_stage_did() {
             pixels_shaded: 32,
             pixels_written: 32,
             samples_passed: 32,
-            so_written: 0,
-            so_needed: 0,
+            so_written: [0; 4],
+            so_needed: [0; 4],
         }
     );
 }

@@ -45,16 +45,20 @@ pub fn run(list: &Recorded, timeout: Option<std::time::Duration>) -> Result<(), 
 /// and stencil tests, and D3D12_QUERY_DATA_PIPELINE_STATISTICS1's fields in its order
 /// (IAVertices, IAPrimitives, VSInvocations, GSInvocations, GSPrimitives, CInvocations,
 /// CPrimitives, PSInvocations, HSInvocations, DSInvocations, CSInvocations, ASInvocations,
-/// MSInvocations, MSPrimitives), then stream 0's D3D12_QUERY_DATA_SO_STATISTICS
-/// (NumPrimitivesWritten, PrimitivesStorageNeeded). A query begins and ends in one list
-/// (BeginQuery's rule), so per-list counters and the values noted at BeginQuery give its result.
+/// MSInvocations, MSPrimitives), then each stream's D3D12_QUERY_DATA_SO_STATISTICS
+/// (NumPrimitivesWritten, PrimitivesStorageNeeded), streams 0 to 3. A query begins and ends in
+/// one list (BeginQuery's rule), so per-list counters and the values noted at BeginQuery give
+/// its result.
 #[derive(Default)]
 struct Counters {
     samples: u64,
-    stats: [u64; 16],
+    stats: [u64; COUNTERS],
     /// (query data, index) → the counters at BeginQuery.
-    begun: Vec<(usize, u32, u64, [u64; 16])>,
+    begun: Vec<(usize, u32, u64, [u64; COUNTERS])>,
 }
+
+/// The pipeline statistics (14), then two SO statistics for each of the 4 streams.
+const COUNTERS: usize = 14 + 2 * 4;
 
 impl Counters {
     fn draw(&mut self, s: &rd3d12_swgpu::draw::DrawStats) {
@@ -70,8 +74,10 @@ impl Counters {
         st[7] += s.ps_invocations;
         st[8] += s.hs_invocations;
         st[9] += s.ds_invocations;
-        st[14] += s.so_written;
-        st[15] += s.so_needed;
+        for k in 0..4 {
+            st[14 + 2 * k] += s.so_written[k];
+            st[15 + 2 * k] += s.so_needed[k];
+        }
     }
 
     /// The values of query `index` of `data` (of type `ty`) at its EndQuery.
@@ -90,13 +96,15 @@ impl Counters {
             D3D12_QUERY_TYPE_PIPELINE_STATISTICS | D3D12_QUERY_TYPE_PIPELINE_STATISTICS1 => {
                 self.stats[..14].iter().zip(stats).map(|(now, then)| now - then).collect()
             }
-            D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0 => {
-                self.stats[14..].iter().zip(&stats[14..]).map(|(n, t)| n - t).collect()
-            }
-            // Geometry-shader streams above 0 do not run: nothing written, nothing needed.
-            D3D12_QUERY_TYPE_SO_STATISTICS_STREAM1
+            // NumPrimitivesWritten and PrimitivesStorageNeeded of the query's stream; the stream
+            // overflowed when the second exceeds the first.
+            D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0
+            | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM1
             | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM2
-            | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM3 => vec![0, 0],
+            | D3D12_QUERY_TYPE_SO_STATISTICS_STREAM3 => {
+                let at = 14 + 2 * (ty.0 - D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0.0) as usize;
+                self.stats[at..at + 2].iter().zip(&stats[at..at + 2]).map(|(n, t)| n - t).collect()
+            }
             _ => Vec::new(),
         }
     }
