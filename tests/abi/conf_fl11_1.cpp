@@ -1,7 +1,7 @@
 // tests/abi/conf_fl11_1.cpp - feature levels 11_1 and 12_0 through Microsoft's headers: device
 // creation at each level, FEATURE_LEVELS and the OPTIONS the levels require, and the two 11_1
-// requirements that are draws: target-independent rasterization and a UAV written by the
-// vertex shader.
+// requirements that are draws: target-independent rasterization and UAVs written by the
+// vertex and geometry shaders.
 //
 // Requirements (learn.microsoft.com "Hardware feature levels"; D3D11.3 functional spec
 // "Feature Level 11_1"): 11_1 adds UAVs at every stage, 64 UAV slots, logic ops,
@@ -9,10 +9,11 @@
 // resource binding tier 2, tiled resources tier 2, typed UAV loads of the additional formats
 // and min/max filtering. 12_1 (conservative rasterization, ROVs) is not reported.
 //
-// The draws (tests/fixtures/dxbc/tir.vs.dxbc and tir.ps.dxbc): a triangle with screen corners
-// (0, 0), (h, 0), (0, h), h = 4 - 1/32, on a 4x4 viewport. tir.vs writes 10 * SV_VertexID + 7
-// at word SV_VertexID of u0 (root UAV, vertex visibility) and ORs 1 << SV_VertexID into word
-// 15; tir.ps counts invocations of pixel k = x + 4y at word 2k of u1 (root UAV, pixel
+// The draws (tests/fixtures/dxbc/tir.vs.dxbc, tir.gs.dxbc and tir.ps.dxbc): a triangle with
+// screen corners (0, 0), (h, 0), (0, h), h = 4 - 1/32, on a 4x4 viewport. tir.vs writes
+// 10 * SV_VertexID + 7 at word SV_VertexID of u0 (root UAV, visibility ALL) and ORs
+// 1 << SV_VertexID into word 15; tir.gs passes the triangle through and adds 1 to word 14 of
+// u0 per invocation (one per triangle); tir.ps counts invocations of pixel k = x + 4y at word 2k of u1 (root UAV, pixel
 // visibility) and ORs SV_Coverage into word 2k + 1. A sample at pixel (x, y) with standard
 // offset (dx, dy)/16 is inside when x + y + 1 + (dx + dy)/16 < h: pixels with x + y <= 2 have
 // every sample, pixels with x + y = 3 those with dx + dy <= -1, the others none (no ties):
@@ -34,6 +35,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 static std::vector<char> dxbc(const char *name)
@@ -108,19 +110,19 @@ static void test_caps(ID3D12Device *dev)
 
 struct Gpu : GpuBase {
     Com<ID3D12RootSignature> rs;
-    std::vector<char> vs, ps;
+    std::vector<char> vs, gs, ps;
     Com<ID3D12InfoQueue> iq;
 
     bool setup()
     {
         D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
-        p[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_VERTEX;
         p[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
         rs.p = root_signature(p, 2, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
         vs = dxbc("tir.vs.dxbc");
+        gs = dxbc("tir.gs.dxbc");
         ps = dxbc("tir.ps.dxbc");
         dev->QueryInterface(IID_PPV_ARGS(&iq));
-        return rs && vs.size() > 100 && ps.size() > 100;
+        return rs && vs.size() > 100 && gs.size() > 100 && ps.size() > 100;
     }
 
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pso(UINT forced, bool rtv)
@@ -130,6 +132,7 @@ struct Gpu : GpuBase {
         D3D12_GRAPHICS_PIPELINE_STATE_DESC d = {};
         d.pRootSignature = rs;
         d.VS = {vs.data(), vs.size()};
+        d.GS = {gs.data(), gs.size()};
         d.PS = {ps.data(), ps.size()};
         d.InputLayout = {&el, 1};
         d.SampleMask = UINT_MAX;
@@ -172,9 +175,10 @@ struct Gpu : GpuBase {
         CHECK_HR(dev->CreateGraphicsPipelineState(&pd, IID_PPV_ARGS(&state)), S_OK);
         const float h = 1.0f - 1.0f / 64; // screen 4 - 1/32 on the 4x4 viewport
         const float tri[3][2] = {{-1, 1}, {h, 1}, {-1, -h}};
-        Com<ID3D12Resource> vb, a, b, rb, rt;
+        Com<ID3D12Resource> vb, zeros, a, b, rb, rt;
         Com<ID3D12DescriptorHeap> heap;
         vb.p = buffer(D3D12_HEAP_TYPE_UPLOAD, sizeof tri, D3D12_RESOURCE_STATE_GENERIC_READ);
+        zeros.p = buffer(D3D12_HEAP_TYPE_UPLOAD, 128, D3D12_RESOURCE_STATE_GENERIC_READ);
         a.p = buffer(D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, true);
         b.p = buffer(D3D12_HEAP_TYPE_DEFAULT, 128, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, true);
         rb.p = buffer(D3D12_HEAP_TYPE_READBACK, 192, D3D12_RESOURCE_STATE_COPY_DEST);
@@ -185,12 +189,26 @@ struct Gpu : GpuBase {
             if (!rt || !heap) return false;
             dev->CreateRenderTargetView(rt, nullptr, heap->GetCPUDescriptorHandleForHeapStart());
         }
-        if (!state || !vb || !a || !b || !rb) return false;
+        if (!state || !vb || !zeros || !a || !b || !rb) return false;
         void *m = nullptr;
         CHECK_HR(vb->Map(0, nullptr, &m), S_OK);
         if (!m) return false;
         memcpy(m, tri, sizeof tri);
         vb->Unmap(0, nullptr);
+        m = nullptr;
+        CHECK_HR(zeros->Map(0, nullptr, &m), S_OK);
+        if (!m) return false;
+        memset(m, 0, 128);
+        zeros->Unmap(0, nullptr);
+        // The UAVs start at zero whatever memory they were given.
+        D3D12_RESOURCE_BARRIER z[2] = {
+            transition(a, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_DEST),
+            transition(b, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_DEST)};
+        list->ResourceBarrier(2, z);
+        list->CopyBufferRegion(a, 0, zeros, 0, 64);
+        list->CopyBufferRegion(b, 0, zeros, 0, 128);
+        for (D3D12_RESOURCE_BARRIER &t : z) std::swap(t.Transition.StateBefore, t.Transition.StateAfter);
+        list->ResourceBarrier(2, z);
         list->SetGraphicsRootSignature(rs);
         list->SetPipelineState(state);
         list->SetGraphicsRootUnorderedAccessView(0, a->GetGPUVirtualAddress());
@@ -251,8 +269,9 @@ static void test_tir(Gpu &g)
             }
             set_ctx("ForcedSampleCount %u, %s", c.forced, rtv ? "a single-sampled RTV" : "UAV-only");
             CHECK_EQ(invocations, 10u);
-            // The vertex shader's UAV: word v = 10 v + 7, word 15 the vertices that ran.
-            const UINT want_vs[16] = {7, 17, 27, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
+            // The vertex shader's UAV: word v = 10 v + 7, word 15 the vertices that ran; the
+            // geometry shader's: word 14 its one invocation.
+            const UINT want_vs[16] = {7, 17, 27, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7};
             for (int k = 0; k < 16; k++) CHECK_EQ(u0[k], want_vs[k]);
         }
     }
