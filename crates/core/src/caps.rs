@@ -72,7 +72,8 @@ impl Caps {
             // Feature level 12_0 (learn.microsoft.com "Hardware feature levels" table; D3D11.3
             // functional spec "Feature Level 11_1"), each requirement executing:
             // - 11_1: UAVs at every stage (vertex, hull, domain, geometry, pixel and compute run
-            //   the same loads, stores and atomics: swgpu's wave_resource_ops!), 64 UAV slots (resource
+            //   the same loads, stores and atomics: swgpu's wave_resource_ops!; conf_fl11_1.cpp
+            //   draws with vertex, geometry and pixel shader UAVs), 64 UAV slots (resource
             //   binding tier 3 bounds none; tier 1's 8 → 64 in root_signature::tier_limit),
             //   output-merger logic ops on UINT targets, target-independent rasterization
             //   (ForcedSampleCount 1/2/4/8/16 with no target or single-sampled targets:
