@@ -255,8 +255,7 @@ static void test_create_device_args(void)
         {"9_1", D3D_FEATURE_LEVEL_9_1},   {"9_2", D3D_FEATURE_LEVEL_9_2},
         {"9_3", D3D_FEATURE_LEVEL_9_3},   {"10_0", D3D_FEATURE_LEVEL_10_0},
         {"10_1", D3D_FEATURE_LEVEL_10_1}, {"0", (D3D_FEATURE_LEVEL)0},
-        {"~0", (D3D_FEATURE_LEVEL)~0u},   {"11_1", D3D_FEATURE_LEVEL_11_1},
-        {"12_0", D3D_FEATURE_LEVEL_12_0}, {"12_1", D3D_FEATURE_LEVEL_12_1},
+        {"~0", (D3D_FEATURE_LEVEL)~0u},   {"12_1", D3D_FEATURE_LEVEL_12_1},
         {"12_2", D3D_FEATURE_LEVEL_12_2},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -336,7 +335,7 @@ static void test_singleton(ID3D12Device *dev)
     CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Pageable, &p), E_NOINTERFACE);
     CHECK_PTR(p, NULL);
     p = SENTINEL;
-    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, &p), E_INVALIDARG);
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_1, &IID_ID3D12Device, &p), E_INVALIDARG);
     CHECK_PTR(p, NULL);
     CHECK_EQ(refcount(dev), base + 2);
 
@@ -443,8 +442,8 @@ static void test_check_feature_support(ID3D12Device *dev)
     /* FEATURE_LEVELS */
     D3D12_FEATURE_DATA_FEATURE_LEVELS fl;
     D3D_FEATURE_LEVEL low[3] = {D3D_FEATURE_LEVEL_9_3, D3D_FEATURE_LEVEL_9_2, D3D_FEATURE_LEVEL_9_1};
-    D3D_FEATURE_LEVEL mid[2] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_12_0};
-    D3D_FEATURE_LEVEL unsorted[3] = {D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_10_0, D3D_FEATURE_LEVEL_11_0};
+    D3D_FEATURE_LEVEL mid[2] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_12_1};
+    D3D_FEATURE_LEVEL unsorted[3] = {D3D_FEATURE_LEVEL_12_1, D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_11_1};
     fl.NumFeatureLevels = 0;
     fl.pFeatureLevelsRequested = low;
     fl.MaxSupportedFeatureLevel = (D3D_FEATURE_LEVEL)0x1234;
@@ -461,7 +460,7 @@ static void test_check_feature_support(ID3D12Device *dev)
     fl.NumFeatureLevels = 3;
     fl.pFeatureLevelsRequested = unsorted;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_FEATURE_LEVELS, &fl, sizeof(fl)), S_OK);
-    CHECK_EQ(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_11_0);
+    CHECK_EQ(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_12_0);
 
     /* SHADER_MODEL: in = highest the app knows, out = min(in, device max); unknown in -> E_INVALIDARG */
     D3D12_FEATURE_DATA_SHADER_MODEL sm;

@@ -200,8 +200,7 @@ static void test_global_functions()
     const D3D_FEATURE_LEVEL bad[] = {D3D_FEATURE_LEVEL_9_1,  D3D_FEATURE_LEVEL_9_3,
                                      D3D_FEATURE_LEVEL_10_0, D3D_FEATURE_LEVEL_10_1,
                                      D3D_FEATURE_LEVEL(0),   D3D_FEATURE_LEVEL(~0u),
-                                     D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_12_0,
-                                     D3D_FEATURE_LEVEL_12_2};
+                                     D3D_FEATURE_LEVEL_12_1, D3D_FEATURE_LEVEL_12_2};
     for (D3D_FEATURE_LEVEL l : bad) {
         g_ctx = "MinimumFeatureLevel " + std::to_string(unsigned(l));
         void *p = SENTINEL;
@@ -349,7 +348,7 @@ static void test_features(ID3D12Device *dev)
     fl.NumFeatureLevels = 2;
     fl.pFeatureLevelsRequested = levels;
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_FEATURE_LEVELS, &fl, sizeof(fl)), S_OK);
-    CHECK_EQ(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_11_0);
+    CHECK_EQ(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_12_0);
     fl.NumFeatureLevels = 0;
     CHECK_HR(dev->CheckFeatureSupport(D3D12_FEATURE_FEATURE_LEVELS, &fl, sizeof(fl)), E_INVALIDARG);
 

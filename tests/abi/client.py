@@ -70,6 +70,7 @@ D3D_FEATURE_LEVEL_10_1 = 0xA100
 D3D_FEATURE_LEVEL_11_0 = 0xB000
 D3D_FEATURE_LEVEL_11_1 = 0xB100
 D3D_FEATURE_LEVEL_12_0 = 0xC000
+D3D_FEATURE_LEVEL_12_1 = 0xC100
 
 D3D12_FEATURE_FEATURE_LEVELS = 2
 D3D12_FEATURE_SHADER_MODEL = 7
@@ -274,7 +275,7 @@ def main():
              "D3D12GetInterface(ppv NULL)")
 
     for level in (D3D_FEATURE_LEVEL_9_1, D3D_FEATURE_LEVEL_9_3, D3D_FEATURE_LEVEL_10_0, D3D_FEATURE_LEVEL_10_1,
-                  0, 0xFFFFFFFF, D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_12_0):
+                  0, 0xFFFFFFFF, D3D_FEATURE_LEVEL_12_1):
         p = c_void_p(0x5A5A5A5A)
         check_hr(create(None, level, byref(IID_ID3D12Device), byref(p)), E_INVALIDARG,
                  f"D3D12CreateDevice(level 0x{level:x})")
@@ -376,7 +377,7 @@ def main():
     fl = FEATURE_LEVELS(2, ctypes.cast(levels, POINTER(c_uint32)), 0)
     check_hr(check_feature(dev, D3D12_FEATURE_FEATURE_LEVELS, ctypes.addressof(fl), sizeof(fl)), S_OK,
              "CheckFeatureSupport(FEATURE_LEVELS)")
-    check_eq(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_11_0, "MaxSupportedFeatureLevel")
+    check_eq(fl.MaxSupportedFeatureLevel, D3D_FEATURE_LEVEL_12_0, "MaxSupportedFeatureLevel")
     sm = c_uint32(0x65)
     check_hr(check_feature(dev, D3D12_FEATURE_SHADER_MODEL, ctypes.addressof(sm), 4), S_OK,
              "CheckFeatureSupport(SHADER_MODEL 6_5)")

@@ -425,7 +425,8 @@ int main()
         Com<ID3D12InfoQueue> iq;
         CHECK_HR(dev->QueryInterface(IID_PPV_ARGS(&iq)), S_OK);
         quality_levels_and_creation_agree(dev);
-        // Part 3 is about a feature level 11_0 device (the CPU adapter's).
+        // Part 3 is about a feature level 11_0 device; the CPU adapter reports 12_0, whose
+        // ForcedSampleCount rules and target-independent rasterization conf_fl11_1.cpp checks.
         if (fl.MaxSupportedFeatureLevel == D3D_FEATURE_LEVEL_11_0) forced_sample_count(dev, iq);
         else {
             Draw d;

@@ -466,7 +466,10 @@ static void test_graphics_rules(void)
     GFX(E_INVALIDARG, d.RasterizerState.FillMode = 0);
     GFX(E_INVALIDARG, d.RasterizerState.CullMode = 0);
     GFX(E_INVALIDARG, d.RasterizerState.ConservativeRaster = D3D12_CONSERVATIVE_RASTERIZATION_MODE_ON);
-    GFX(E_INVALIDARG, d.RasterizerState.ForcedSampleCount = 4);           /* feature level 11_0 */
+    GFX(E_INVALIDARG, d.RasterizerState.ForcedSampleCount = 3);
+    GFX(S_OK, d.RasterizerState.ForcedSampleCount = 4); /* target-independent rasterization (11_1) */
+    GFX(E_INVALIDARG, d.RasterizerState.ForcedSampleCount = 4; d.DSVFormat = DXGI_FORMAT_D32_FLOAT);
+    GFX(E_INVALIDARG, d.RasterizerState.ForcedSampleCount = 4; d.SampleDesc.Count = 4);
     GFX(E_INVALIDARG, d.RasterizerState.SlopeScaledDepthBias = __builtin_nanf(""));
     GFX(S_OK, d.RasterizerState.FillMode = D3D12_FILL_MODE_WIREFRAME;
         d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE; d.RasterizerState.DepthBias = -4);

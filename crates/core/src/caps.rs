@@ -69,9 +69,24 @@ impl Caps {
     /// draws and dispatches of DXIL vertex, pixel and compute shaders. No video, no swap chains.
     pub const fn today() -> Self {
         Caps {
-            // 11_1 needs more than logic ops (UAVs at every stage with 64 slots, target-independent
-            // rasterization): the device reports 11_0.
-            feature_level: sys::D3D_FEATURE_LEVEL_11_0.0,
+            // Feature level 12_0 (learn.microsoft.com "Hardware feature levels" table; D3D11.3
+            // functional spec "Feature Level 11_1"), each requirement executing:
+            // - 11_1: UAVs at every stage (vertex, hull, domain, geometry, pixel and compute run
+            //   the same loads, stores and atomics: swgpu's wave_resource_ops!; conf_fl11_1.cpp
+            //   draws with vertex, geometry and pixel shader UAVs), 64 UAV slots (resource
+            //   binding tier 3 bounds none; tier 1's 8 → 64 in root_signature::tier_limit),
+            //   output-merger logic ops on UINT targets, target-independent rasterization
+            //   (ForcedSampleCount 1/2/4/8/16 with no target or single-sampled targets:
+            //   swgpu::draw::setup rasterizes at the forced count, SV_Coverage has its samples),
+            //   UAV-only rendering forcing up to 16 samples, MRT with ForcedSampleCount 1,
+            //   constant buffer offsetting and partial updates (root CBVs at any 256-byte
+            //   aligned address, descriptor-table CBVs of any range), 16-bit BGR formats
+            //   (format::BGR16_1). Minimum precision is optional (reported NONE: 32-bit math).
+            // - 12_0: resource binding tier 2 (3 reported), tiled resources tier 2 (3),
+            //   typed UAV loads of the additional formats, min/max filtering
+            //   (swgpu::sample's reduction types), shader model 5.1 (DXBC) and 6.0 (DXIL).
+            // Not 12_1: no conservative rasterization, no rasterizer-ordered views.
+            feature_level: sys::D3D_FEATURE_LEVEL_12_0.0,
             // DXIL shaders execute (the shader crate's interpreter): sampling, gathers, loads, vertex and index
             // buffers, blending and logic ops in draws.
             shaders: true,
@@ -162,7 +177,7 @@ mod tests {
         assert!(c.render_targets && c.depth_stencil);
         assert!(c.msaa && !c.video && !c.present);
         assert_eq!(c.tiled_resources_tier, 3);
-        assert_eq!(c.feature_level, 0xb000);
+        assert_eq!(c.feature_level, 0xc000);
         assert!(c.fl11_or_better());
     }
 }

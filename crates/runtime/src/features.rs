@@ -358,7 +358,8 @@ mod tests {
         let l = |v: &[u32]| max_supported_level(&v.iter().map(|&x| D3D_FEATURE_LEVEL(x)).collect::<Vec<_>>()).0;
         assert_eq!(l(&[0x9300, 0x9200, 0x9100]), 0x9300);
         assert_eq!(l(&[0x0000, 0x3000]), 0x3000);
-        assert_eq!(l(&[0xb000, 0xc000, 0xa000]), 0xb000);
+        assert_eq!(l(&[0xb000, 0xc000, 0xa000]), 0xc000);
+        assert_eq!(l(&[0xb000, 0xb100, 0xc100]), 0xb100);
         assert_eq!(l(&[0xc100]), 0);
     }
 
@@ -373,10 +374,10 @@ mod tests {
 
     #[test]
     fn minimum_feature_level_rules() {
-        for ok in [D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_1_0_CORE] {
+        for ok in [D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_1_0_CORE] {
             assert!(accepts_minimum_feature_level(ok), "{ok:?}");
         }
-        for bad in [0, !0, 0x9100, 0x9200, 0x9300, 0xa000, 0xa100, 0xb001, 0xc000, 0xc100, 0xc200] {
+        for bad in [0, !0, 0x9100, 0x9200, 0x9300, 0xa000, 0xa100, 0xb001, 0xb101, 0xc100, 0xc200] {
             assert!(!accepts_minimum_feature_level(D3D_FEATURE_LEVEL(bad)), "{bad:#x}");
         }
     }

@@ -770,7 +770,12 @@ fn rasterizer_rules() {
     );
     rejects(&r(&|r| r.conservative = 1), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALID_CONSERVATIVERASTERMODE);
     rejects(&r(&|r| r.conservative = 2), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALID_CONSERVATIVERASTERMODE);
-    rejects(&r(&|r| r.forced_sample_count = 4), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
+    let fl110 = Limits::new(Caps { feature_level: D3D_FEATURE_LEVEL_11_0.0, ..Caps::today() }, ShaderModel::new(5, 1));
+    rejects_with(
+        &r(&|r| r.forced_sample_count = 4),
+        &fl110,
+        D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT,
+    );
     // ForcedSampleCount 1 at 11_0, multisampled targets included ("MRT with ForcedSampleCount
     // 1"), without depth-stencil; 4 (target-independent rasterization) needs 11_1.
     let one = r(&|r| r.forced_sample_count = 1).tap(|d| {
@@ -782,8 +787,9 @@ fn rasterizer_rules() {
         &one.clone().tap(|d| d.depth_stencil.depth_enable = true),
         D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_USE_OF_FORCED_SAMPLE_COUNT,
     );
-    rejects(
+    rejects_with(
         &r(&|r| r.forced_sample_count = 4).tap(|d| d.depth_stencil.depth_enable = false),
+        &fl110,
         D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT,
     );
     // UAV-only rendering: up to 8 at 11_0, sample count 0 or 1.
@@ -795,8 +801,26 @@ fn rasterizer_rules() {
             d.sample_count = 0;
         })
     };
-    accepts(&uav_only(8));
-    rejects(&uav_only(16), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
+    validate(&uav_only(8), &fl110).unwrap();
+    rejects_with(&uav_only(16), &fl110, D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
+    // The device (feature level 12_0): 16 for UAV-only rendering, target-independent
+    // rasterization on single-sampled targets only (D3D12_RASTERIZER_DESC: "ensure that every
+    // render target has only a single sample"), never with a depth-stencil format.
+    assert_eq!(Caps::today().feature_level, D3D_FEATURE_LEVEL_12_0.0);
+    accepts(&uav_only(16));
+    accepts(&r(&|r| r.forced_sample_count = 8).tap(|d| d.depth_stencil.depth_enable = false));
+    rejects(
+        &r(&|r| r.forced_sample_count = 8).tap(|d| {
+            d.depth_stencil.depth_enable = false;
+            d.sample_count = 4;
+        }),
+        D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_USE_OF_FORCED_SAMPLE_COUNT,
+    );
+    rejects(
+        &uav_only(4).tap(|d| d.dsv_format = DXGI_FORMAT_D32_FLOAT.0),
+        D3D12_MESSAGE_ID_CREATEGRAPHICSPIPELINESTATE_INVALID_USE_OF_FORCED_SAMPLE_COUNT,
+    );
+    rejects(&uav_only(32), D3D12_MESSAGE_ID_CREATERASTERIZERSTATE_INVALIDFORCEDSAMPLECOUNT);
     let fl111 = Limits::new(Caps::fl11_1_reference(), ShaderModel::new(5, 1));
     let forced = r(&|r| r.forced_sample_count = 4).tap(|d| d.depth_stencil.depth_enable = false);
     validate(&forced, &fl111).unwrap();

@@ -274,6 +274,9 @@ fn merge_lane(
     if passed == 0 {
         return;
     }
+    // Target-independent rasterization: the single-sampled targets take a pixel any of whose
+    // forced samples passed.
+    let written = if st.tir_targets { 1 } else { passed };
     let mut wrote = false;
     // Dual-source blending: SV_Target1 is the second source of target 0's SRC1 blend factors.
     let src1 = if ls.written & 2 != 0 { ls.targets[1] } else { [0; 4] };
@@ -284,7 +287,7 @@ fn merge_lane(
         }
         let src = ls.targets[n];
         if let Some(Some(info)) = st.target_info.get(n) {
-            for s in bits(passed) {
+            for s in bits(written) {
                 write_pixel(t, info, (x, y, s, layer), (&src, &src1), call.blend_factor);
             }
         }

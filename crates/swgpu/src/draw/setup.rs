@@ -45,6 +45,10 @@ pub(super) struct DrawState<'c> {
     /// pixel center, and a covered pixel covers every sample of the targets
     /// (D3D12_RASTERIZER_DESC::ForcedSampleCount; "MRT with ForcedSampleCount 1").
     pub(super) forced_one: bool,
+    /// Target-independent rasterization (ForcedSampleCount above 1, any bound target
+    /// single-sampled): the rasterizer takes `samples` (the forced count) and a pixel any of
+    /// whose samples pass is written to the targets' only sample.
+    pub(super) tir_targets: bool,
     pub(super) all_samples: u16,
     pub(super) wireframe: bool,
     /// Whether stream 0 reaches the rasterizer.
@@ -98,11 +102,13 @@ impl<'c> DrawState<'c> {
         ps_bindings: &'c dyn Bindings,
     ) -> Result<DrawState<'c>, DrawError> {
         let p = call.pipeline;
-        // UAV-only rendering with ForcedSampleCount N rasterizes (and runs the pixel shader) with
-        // N samples although nothing is bound to take them.
+        // ForcedSampleCount N above 1 (target-independent rasterization) rasterizes (and runs the
+        // pixel shader) with N samples whatever is bound: nothing (UAV-only rendering) or
+        // single-sampled render targets (CreateGraphicsPipelineState refuses others).
         let forced = p.rasterizer.forced_sample_count;
-        let uav_only = p.num_render_targets == 0 && p.dsv_format == 0;
-        let count = if forced > 1 && uav_only { forced } else { p.sample_count.max(1) };
+        // Any target bound is single-sampled then (UAV-only rendering binds none).
+        let tir_targets = forced > 1;
+        let count = if forced > 1 { forced } else { p.sample_count.max(1) };
         let standard = rd3d12_core::multisample::standard_sample_positions(count)
             .ok_or(DrawError::Unsupported("this sample count"))?;
         // SetSamplePositions' pattern, for pipelines of its sample count.
@@ -188,6 +194,7 @@ impl<'c> DrawState<'c> {
             samples,
             sample_mask,
             forced_one,
+            tir_targets,
             all_samples,
             wireframe: rt.fill == sys::D3D12_FILL_MODE_WIREFRAME.0,
             rasterize,

@@ -611,6 +611,31 @@ fn uav_only_forced_sample_count_rasterizes_with_that_many_samples() {
     assert_eq!(invocations(4), 10);
 }
 
+/// Target-independent rasterization with a single-sampled target bound: ForcedSampleCount 4
+/// rasterizes with the 4x pattern and a pixel any of whose samples is covered is written to
+/// the target's only sample. The edge x = 0.45 covers samples 0 and 2 (x 0.375, 0.125) of
+/// column 0 but not its centers, so only ForcedSampleCount 4 shades pixels (0, 0) and (0, 1).
+#[test]
+fn forced_sample_count_four_on_a_single_sampled_target_writes_pixels_any_sample_covers() {
+    let vs = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.vs.dxil"));
+    let ps = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/dxil/quad.ps.dxil"));
+    let edge = [[-4.0, -4.0], [0.45, -4.0], [0.45, 10.0]];
+    let single = |forced: u32| {
+        move |p: &mut PipelineDesc| {
+            p.sample_count = 1;
+            p.rasterizer.forced_sample_count = forced;
+        }
+    };
+    let (got, stats) = msaa_float_draw_with(vs, ps, &edge, single(4));
+    assert_eq!(stats.ps_invocations, 2, "pixels (0, 0) and (0, 1)");
+    let alpha: Vec<f32> = got[0].iter().map(|px| px[3]).collect();
+    assert_eq!(alpha, [1.0, 0.0, 1.0, 0.0], "the single sample of column 0");
+    assert!(got[1..].iter().flatten().all(|px| *px == [0.0; 4]), "no sample past the target's one: {got:?}");
+    let (none, stats) = msaa_float_draw_with(vs, ps, &edge, single(0));
+    assert_eq!(stats.ps_invocations, 0, "one sample at the center: nothing covered");
+    assert!(none.iter().flatten().all(|px| *px == [0.0; 4]));
+}
+
 #[test]
 fn alpha_to_coverage_keeps_the_first_round_alpha_n_samples() {
     assert_eq!(alpha_coverage(0.0, 4), 0);
