@@ -185,6 +185,48 @@ static void test_doubles(Gpu &g)
     CHECK(last == 2161.75);
 }
 
+// Committed memory starts zeroed (no D3D12_HEAP_FLAG_CREATE_NOT_ZEROED), also when it is the
+// memory of a released buffer that only a shader wrote (no map, copy or clear touched it).
+static void test_recycled_memory_is_zero(Gpu &g)
+{
+    set_ctx("recycled memory");
+    D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
+    Com<ID3D12RootSignature> rs;
+    rs.p = g.root_signature(p, 2);
+    Com<ID3D12PipelineState> pso;
+    pso.p = g.pipeline(rs, "copy.cs.dxbc");
+    if (!pso) return;
+    std::vector<uint32_t> src(64);
+    for (uint32_t i = 0; i < 64; i++) src[i] = 1 + i;
+    Com<ID3D12Resource> up0, bsrc;
+    bsrc.p = g.uav_buffer(src, up0);
+    const UINT64 size = 65536;
+    for (int round = 0; round < 3; round++) {
+        Com<ID3D12Resource> dst;
+        dst.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, size, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, true);
+        if (!dst) return;
+        if (round > 0) {
+            // The buffer before was written by the shader alone and released: this one reads 0.
+            std::vector<uint32_t> fresh = g.read(dst, 64);
+            unsigned nonzero = 0;
+            for (uint32_t v : fresh) nonzero += v != 0;
+            CHECK_EQ(nonzero, 0u);
+            D3D12_RESOURCE_BARRIER back = {};
+            back.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+            back.Transition.pResource = dst;
+            back.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
+            back.Transition.StateAfter = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+            g.list->ResourceBarrier(1, &back);
+        }
+        g.list->SetComputeRootSignature(rs);
+        g.list->SetPipelineState(pso);
+        g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
+        g.list->SetComputeRootUnorderedAccessView(1, dst->GetGPUVirtualAddress());
+        g.list->Dispatch(1, 1, 1);
+        g.run();
+    }
+}
+
 static void test_reduce(Gpu &g)
 {
     set_ctx("reduce");
@@ -302,6 +344,7 @@ int main()
             test_append(g);
             test_refused(g);
             test_doubles(g);
+            test_recycled_memory_is_zero(g);
         }
         CHECK_EQ(dev->Release(), 0u);
     }

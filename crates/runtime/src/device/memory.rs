@@ -220,7 +220,14 @@ unsafe fn create_resource(
                 D3D12_HEAP_DESC { SizeInBytes: size, Properties: props, Alignment: v.alignment, Flags: flags };
             let shared = flags.0 & D3D12_HEAP_FLAG_SHARED.0 != 0;
             let trailer = shared.then(|| Trailer::new(share::KIND_RESOURCE, heap_desc, v.desc, clear));
-            (Backing::Committed(Allocation::committed(d, heap_desc, trailer)?), props, flags)
+            let alloc = Allocation::committed(d, heap_desc, trailer)?;
+            // Shaders write UAV resources with no record of it here: such memory must not go
+            // back to the pool as clean (a later committed resource would see its bytes instead
+            // of zeros).
+            if v.desc.Flags.0 & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS.0 != 0 {
+                alloc.memory.mark_dirty();
+            }
+            (Backing::Committed(alloc), props, flags)
         }
         How::Placed { heap, offset } => {
             let heap = heap.ok_or_else(|| {
