@@ -103,6 +103,26 @@ struct GpuBase {
     }
 };
 
+/* A graphics pipeline desc with the state most draws of the tests share: solid fill, no culling,
+ * depth clip on, every sample and color channel written, one sample; one render target of
+ * `rtv` unless it is DXGI_FORMAT_UNKNOWN. The caller adds its shaders and the rest. */
+static inline D3D12_GRAPHICS_PIPELINE_STATE_DESC pso_desc(ID3D12RootSignature *rs, D3D12_PRIMITIVE_TOPOLOGY_TYPE type,
+                                                          DXGI_FORMAT rtv)
+{
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = {};
+    pd.pRootSignature = rs;
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = 0xFFFFFFFF;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.PrimitiveTopologyType = type;
+    pd.NumRenderTargets = rtv == DXGI_FORMAT_UNKNOWN ? 0 : 1;
+    pd.RTVFormats[0] = rtv;
+    pd.SampleDesc.Count = 1;
+    return pd;
+}
+
 /* A root UAV at register `reg`, visible to every stage. */
 static inline D3D12_ROOT_PARAMETER1 root_uav(UINT reg)
 {
