@@ -504,14 +504,22 @@ static void test_rasterized_stream(Gpu &g)
 // (round(255u), round(255v), 128, 255); e.g. (0, 0) is (8, 8, 128, 255) and (15, 15) is
 // (247, 247, 128, 255). The pipeline statistics count the stages' work (below). A hull
 // shader with TRIANGLE topology is refused.
-static void test_tessellation(Gpu &g)
+// With `uav`, the same draw through tess_uav.hs/ds.dxbc, which also count into a raw UAV
+// (feature level 11_1's UAVs at every stage): the join phase adds 1 to word 0 once per patch,
+// each domain point 1 to word 1; one patch of nine domain points leaves (1, 9).
+static void test_tessellation(Gpu &g, bool uav)
 {
-    set_ctx("tessellation");
+    set_ctx(uav ? "tessellation with hull and domain UAVs" : "tessellation");
     Com<ID3D12RootSignature> rs;
-    rs.p = g.root_signature(nullptr, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    const D3D12_ROOT_PARAMETER1 counter = root_uav(0);
+    rs.p = g.root_signature(uav ? &counter : nullptr, uav ? 1 : 0,
+                            D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     if (!rs) return;
-    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc("tess.hs.dxbc"), ds = dxbc("tess.ds.dxbc"),
-                      ps = dxbc("color.ps.dxbc");
+    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc(uav ? "tess_uav.hs.dxbc" : "tess.hs.dxbc"),
+                      ds = dxbc(uav ? "tess_uav.ds.dxbc" : "tess.ds.dxbc"), ps = dxbc("color.ps.dxbc");
+    Com<ID3D12Resource> counts;
+    counts.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, true);
+    if (!counts) return;
     const D3D12_INPUT_ELEMENT_DESC layout = {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0,
                                              D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0};
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd = pso_desc(rs, D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE, DXGI_FORMAT_R8G8B8A8_UNORM);
@@ -553,6 +561,7 @@ static void test_tessellation(Gpu &g)
     l->OMSetRenderTargets(1, &rtv, FALSE, nullptr);
     l->SetGraphicsRootSignature(rs);
     l->SetPipelineState(pso);
+    if (uav) l->SetGraphicsRootUnorderedAccessView(0, counts->GetGPUVirtualAddress());
     l->IASetPrimitiveTopology(D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST);
     D3D12_VERTEX_BUFFER_VIEW vbv = {vb->GetGPUVirtualAddress(), sizeof corners, 8};
     l->IASetVertexBuffers(0, 1, &vbv);
@@ -606,6 +615,20 @@ static void test_tessellation(Gpu &g)
     CHECK_EQ(st.CInvocations, 8u);
     CHECK_EQ(st.CPrimitives, 8u);
     CHECK_EQ(st.PSInvocations, 256u);
+    if (!uav) return;
+    Com<ID3D12Resource> words;
+    words.p = g.buffer(D3D12_HEAP_TYPE_READBACK, 8, D3D12_RESOURCE_STATE_COPY_DEST);
+    if (!words) return;
+    D3D12_RESOURCE_BARRIER cb =
+        transition(counts, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    g.list->ResourceBarrier(1, &cb);
+    g.list->CopyBufferRegion(words, 0, counts, 0, 8);
+    g.run();
+    uint32_t *w = nullptr;
+    CHECK_HR(words->Map(0, nullptr, (void **)&w), S_OK);
+    if (!w) return;
+    CHECK_EQ(w[0], 1u);
+    CHECK_EQ(w[1], 9u);
 }
 
 // 6. msinfo.ps.dxbc over fullscreen.vs.dxbc's triangle on a 2x2 R32G32B32A32_FLOAT target of
@@ -734,7 +757,8 @@ int main()
             test_stream_output(g);
             test_two_streams(g);
             test_rasterized_stream(g);
-            test_tessellation(g);
+            test_tessellation(g, false);
+            test_tessellation(g, true);
             test_sample_info(g);
         }
         CHECK_EQ(dev->Release(), 0u);

@@ -73,7 +73,8 @@ impl Caps {
             // functional spec "Feature Level 11_1"), each requirement executing:
             // - 11_1: UAVs at every stage (vertex, hull, domain, geometry, pixel and compute run
             //   the same loads, stores and atomics: swgpu's wave_resource_ops!; conf_fl11_1.cpp
-            //   draws with vertex, geometry and pixel shader UAVs), 64 UAV slots (resource
+            //   draws with vertex, geometry and pixel shader UAVs, dxbc_draw.cpp with hull and
+            //   domain shader UAVs), 64 UAV slots (resource
             //   binding tier 3 bounds none; tier 1's 8 → 64 in root_signature::tier_limit),
             //   output-merger logic ops on UINT targets, target-independent rasterization
             //   (ForcedSampleCount 1/2/4/8/16 with no target or single-sampled targets:
