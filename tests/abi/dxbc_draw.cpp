@@ -69,6 +69,20 @@ static D3D12_RESOURCE_BARRIER transition(ID3D12Resource *r, D3D12_RESOURCE_STATE
     return t;
 }
 
+/* Records a copy of subresource 0 of `tex` (w x h texels of `fmt`) into `readback` at offset 0,
+ * rows `pitch` bytes apart. */
+static void copy_to_footprint(ID3D12GraphicsCommandList *l, ID3D12Resource *readback, ID3D12Resource *tex, DXGI_FORMAT fmt,
+                              UINT w, UINT h, UINT pitch)
+{
+    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = {fmt, w, h, 1, pitch};
+    src.pResource = tex;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+}
+
 struct Gpu : GpuBase {
     ID3D12Resource *texture(UINT w, UINT h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES st)
     {
@@ -197,14 +211,7 @@ static void test_draw(Gpu &g, const char *what, const char *vs_name, const char 
 
     b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
-    dst = {};
-    src = {};
-    dst.pResource = readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
-    src.pResource = rt;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    copy_to_footprint(l, readback, rt, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 256);
     g.run();
     const unsigned char *px = nullptr;
     CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
@@ -464,13 +471,7 @@ static void test_rasterized_stream(Gpu &g)
         transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE),
         transition(so, D3D12_RESOURCE_STATE_STREAM_OUT, D3D12_RESOURCE_STATE_COPY_SOURCE)};
     l->ResourceBarrier(2, b);
-    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
-    dst.pResource = readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
-    src.pResource = rt;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    copy_to_footprint(l, readback, rt, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 256);
     l->CopyBufferRegion(readback, 16 * 256, so, 0, 256);
     g.run();
     const unsigned char *px = nullptr;
@@ -575,13 +576,7 @@ static void test_tessellation(Gpu &g, bool uav)
     l->ResolveQueryData(stats, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
     D3D12_RESOURCE_BARRIER b = transition(rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
-    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
-    dst.pResource = readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = {DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 256};
-    src.pResource = rt;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    copy_to_footprint(l, readback, rt, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 256);
     g.run();
     const unsigned char *px = nullptr;
     CHECK_HR(readback->Map(0, nullptr, (void **)&px), S_OK);
@@ -696,13 +691,7 @@ static void test_sample_info(Gpu &g)
     l->ResolveSubresource(resolved, 0, ms, 0, fmt);
     b = transition(resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
     l->ResourceBarrier(1, &b);
-    D3D12_TEXTURE_COPY_LOCATION dst = {}, src = {};
-    dst.pResource = readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = {fmt, 2, 2, 1, 256};
-    src.pResource = resolved;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    l->CopyTextureRegion(&dst, 0, 0, 0, &src, nullptr);
+    copy_to_footprint(l, readback, resolved, fmt, 2, 2, 256);
     g.run();
     const char *p = nullptr;
     CHECK_HR(readback->Map(0, nullptr, (void **)&p), S_OK);
