@@ -105,6 +105,29 @@ struct Gpu : GpuBase {
         return pso;
     }
 
+    // Dispatches `groups` groups of compute shader `name` with root UAVs u0 = `src` and u1 =
+    // `dst` (raw buffers made from the words) and returns what u1 holds after (empty when the
+    // pipeline was not created).
+    std::vector<uint32_t> src_to_dst(const char *name, const std::vector<uint32_t> &src,
+                                     const std::vector<uint32_t> &dst, UINT groups)
+    {
+        D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
+        Com<ID3D12RootSignature> rs;
+        rs.p = root_signature(p, 2);
+        Com<ID3D12PipelineState> pso;
+        pso.p = pipeline(rs, name);
+        if (!pso) return {};
+        Com<ID3D12Resource> up0, up1, bsrc, bdst;
+        bsrc.p = uav_buffer(src, up0);
+        bdst.p = uav_buffer(dst, up1);
+        list->SetComputeRootSignature(rs);
+        list->SetPipelineState(pso);
+        list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
+        list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
+        list->Dispatch(groups, 1, 1);
+        return read(bdst, dst.size());
+    }
+
     // Whether the last stored message is an error with `id`; the queue is cleared.
     bool last_message_is(D3D12_MESSAGE_ID id)
     {
@@ -125,23 +148,10 @@ struct Gpu : GpuBase {
 static void test_copy(Gpu &g)
 {
     set_ctx("copy");
-    D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
-    Com<ID3D12RootSignature> rs;
-    rs.p = g.root_signature(p, 2);
-    Com<ID3D12PipelineState> pso;
-    pso.p = g.pipeline(rs, "copy.cs.dxbc");
-    if (!pso) return;
     std::vector<uint32_t> src(128), dst(130, 0xDEAD);
     for (uint32_t i = 0; i < 128; i++) src[i] = 1000 + 7 * i;
-    Com<ID3D12Resource> up0, up1, bsrc, bdst;
-    bsrc.p = g.uav_buffer(src, up0);
-    bdst.p = g.uav_buffer(dst, up1);
-    g.list->SetComputeRootSignature(rs);
-    g.list->SetPipelineState(pso);
-    g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
-    g.list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
-    g.list->Dispatch(2, 1, 1);
-    std::vector<uint32_t> out = g.read(bdst, 130);
+    std::vector<uint32_t> out = g.src_to_dst("copy.cs.dxbc", src, dst, 2);
+    if (out.empty()) return;
     unsigned bad = 0;
     for (uint32_t i = 0; i < 128; i++) bad += out[i] != src[i] * 3 + i;
     CHECK_EQ(bad, 0u);
@@ -153,23 +163,10 @@ static void test_copy(Gpu &g)
 static void test_doubles(Gpu &g)
 {
     set_ctx("doubles");
-    D3D12_ROOT_PARAMETER1 p[2] = {root_uav(0), root_uav(1)};
-    Com<ID3D12RootSignature> rs;
-    rs.p = g.root_signature(p, 2);
-    Com<ID3D12PipelineState> pso;
-    pso.p = g.pipeline(rs, "doubles.cs.dxbc");
-    if (!pso) return;
     std::vector<uint32_t> src(64), dst(128, 0);
     for (uint32_t i = 0; i < 64; i++) src[i] = 1000 + 7 * i;
-    Com<ID3D12Resource> up0, up1, bsrc, bdst;
-    bsrc.p = g.uav_buffer(src, up0);
-    bdst.p = g.uav_buffer(dst, up1);
-    g.list->SetComputeRootSignature(rs);
-    g.list->SetPipelineState(pso);
-    g.list->SetComputeRootUnorderedAccessView(0, bsrc->GetGPUVirtualAddress());
-    g.list->SetComputeRootUnorderedAccessView(1, bdst->GetGPUVirtualAddress());
-    g.list->Dispatch(1, 1, 1);
-    std::vector<uint32_t> out = g.read(bdst, 128);
+    std::vector<uint32_t> out = g.src_to_dst("doubles.cs.dxbc", src, dst, 1);
+    if (out.empty()) return;
     unsigned bad = 0;
     for (uint32_t i = 0; i < 64; i++) {
         double d;
