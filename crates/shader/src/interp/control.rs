@@ -47,8 +47,6 @@ pub struct Wave<'p> {
     pub(crate) grouped: bool,
     /// Scratch for parallel copies.
     pub(crate) tmp: Vec<u64>,
-    /// Scratch for derivatives.
-    pub(crate) tmpf: Vec<f32>,
     /// The per-lane arrays of environment calls (taken while a call runs).
     pub(crate) scratch: Option<Box<Scratch>>,
     /// The program's native code for this wave's width (`w`), when the JIT runs it.
@@ -171,7 +169,6 @@ impl<'p> Wave<'p> {
             helpers: 0,
             grouped,
             tmp: Vec::new(),
-            tmpf: Vec::new(),
             scratch,
             jit,
         }

@@ -45,6 +45,16 @@ impl<'r> Operands<'r> {
         Operands { regs: &wave.regs, at }
     }
 
+    /// The register row of operand `k` (`w` lanes) when it is an f32, for loops that read
+    /// it lane after lane without looking at its type each time.
+    #[inline(always)]
+    fn f32_row(&self, k: usize, w: usize) -> Option<&'r [u64]> {
+        match self.at.get(k) {
+            Some(&(r, Scalar::F32)) if r != usize::MAX => self.regs.get(r..r + w),
+            _ => None,
+        }
+    }
+
     /// Operand `k` of lane `l` (0 when the operation has fewer).
     #[inline(always)]
     fn u(&self, k: usize, l: usize) -> u64 {
@@ -97,31 +107,14 @@ impl Wave<'_> {
         [v[1] - v[0], v[2] - v[0], fx, fy]
     }
 
-    /// The coarse d/dx, d/dy of operands 2, 3, 4 (a sample's u, v, w) for each lane of a full
-    /// quad of `mask`, into `out[l * 6 ..]` as (dx, dy) pairs; zeros elsewhere.
-    fn coarse(&self, inst: &XInst, mask: u128, out: &mut [f32]) {
-        let ops = Operands::new(self, inst);
-        for q in (0..self.w.saturating_sub(3)).step_by(4) {
-            if (mask >> q) & 0xF != 0xF {
-                continue;
-            }
-            for j in 0..3 {
-                let a = |i| ops.f(2 + j, q + i);
-                let v = [a(0), a(1), a(2), a(3)];
-                let (dx, dy) = (v[1] - v[0], v[2] - v[0]);
-                for i in 0..4 {
-                    out[(q + i) * 6 + 2 * j] = dx;
-                    out[(q + i) * 6 + 2 * j + 1] = dy;
-                }
-            }
-        }
-    }
-
     /// Writes the words of a ResRet / CBufRet of each lane of `mask` to the result's slots
     /// (`status`: then a 1 in slot 4: every texel was mapped), slot by slot.
     fn words(&mut self, inst: &XInst, mask: u128, out: &[[u32; 4]], status: bool) {
         let Type::Agg(sc) = &inst.dst_ty else { return };
         let (d, w) = (inst.dst as usize, self.w);
+        // Both cut to the wave's width, so that the lane loops need no bounds checks.
+        let out = &out[..w.min(out.len())];
+        let w = out.len();
         for (k, &s) in sc.iter().enumerate().take(4) {
             let row = &mut self.regs[(d + k) * w..(d + k + 1) * w];
             match s {
@@ -230,65 +223,66 @@ impl Wave<'_> {
                 }
             }
             Dx::Sample(_) | Dx::SampleCmpLevel | Dx::SampleCmpGrad | Dx::SampleCmpBias => {
-                // The quad's coarse derivatives of u, v, w, once per quad.
-                let implicit = matches!(
-                    dx,
-                    Dx::Sample(SampleKind::Implicit | SampleKind::Bias | SampleKind::Cmp) | Dx::SampleCmpBias
-                );
-                let mut dd = std::mem::take(&mut self.tmpf);
-                dd.clear();
-                dd.resize(w * 6, 0.0);
-                if implicit {
-                    self.coarse(inst, mask, &mut dd);
-                }
                 let ops = Operands::new(self, inst);
+                // Which operands give the mode, hoisted out of the lane loop: (bias, clamp,
+                // level, explicit gradients, compare) operand numbers, `NO` where absent.
+                const NO: usize = usize::MAX;
+                let (implicit, bias, clamp, level, grad, cmp) = match dx {
+                    Dx::Sample(SampleKind::Implicit) => (true, NO, 9, NO, NO, NO),
+                    Dx::Sample(SampleKind::Bias) => (true, 9, 10, NO, NO, NO),
+                    Dx::Sample(SampleKind::Level) => (false, NO, NO, 9, NO, NO),
+                    Dx::Sample(SampleKind::Grad) => (false, NO, 15, NO, 9, NO),
+                    Dx::Sample(SampleKind::Cmp) => (true, NO, 10, NO, NO, 9),
+                    Dx::SampleCmpLevel => (false, NO, NO, 10, NO, 9),
+                    Dx::SampleCmpGrad => (false, NO, 16, NO, 10, 9),
+                    Dx::SampleCmpBias => (true, 10, 11, NO, NO, 9),
+                    // SampleCmpLevelZero.
+                    _ => (false, NO, NO, NO, NO, 9),
+                };
+                let f = |k: usize, l: usize| if k == NO { 0.0 } else { ops.f(k, l) };
+                // Coordinates operand by operand (f32 rows read straight), then the rest.
+                for c in 0..4 {
+                    match ops.f32_row(2 + c, w) {
+                        Some(row) => each(mask, w, |l| sreq[l].coords[c] = f32::from_bits(row[l] as u32)),
+                        None => each(mask, w, |l| sreq[l].coords[c] = ops.f(2 + c, l)),
+                    }
+                }
                 each(mask, w, |l| {
-                    let f = |k| ops.f(k, l);
-                    let d = &dd[l * 6..l * 6 + 6];
-                    let (qx, qy) = ([d[0], d[2], d[4]], [d[1], d[3], d[5]]);
-                    let (mode, compare) = match dx {
-                        Dx::SampleCmpLevel => (SampleMode::Level(f(10)), Some(f(9))),
-                        Dx::SampleCmpGrad => (
-                            SampleMode::Grad {
-                                ddx: [f(10), f(11), f(12)],
-                                ddy: [f(13), f(14), f(15)],
-                                bias: 0.0,
-                                clamp: f(16),
-                            },
-                            Some(f(9)),
-                        ),
-                        Dx::SampleCmpBias => {
-                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(10), clamp: f(11) }, Some(f(9)))
-                        }
-                        Dx::Sample(SampleKind::Implicit) => {
-                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(9) }, None)
-                        }
-                        Dx::Sample(SampleKind::Bias) => {
-                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: f(9), clamp: f(10) }, None)
-                        }
-                        Dx::Sample(SampleKind::Level) => (SampleMode::Level(f(9)), None),
-                        Dx::Sample(SampleKind::Grad) => (
-                            SampleMode::Grad {
-                                ddx: [f(9), f(10), f(11)],
-                                ddy: [f(12), f(13), f(14)],
-                                bias: 0.0,
-                                clamp: f(15),
-                            },
-                            None,
-                        ),
-                        Dx::Sample(SampleKind::Cmp) => {
-                            (SampleMode::Grad { ddx: qx, ddy: qy, bias: 0.0, clamp: f(10) }, Some(f(9)))
-                        }
-                        _ => (SampleMode::Level(0.0), Some(f(9))),
-                    };
-                    sreq[l] = SampleReq {
-                        coords: [f(2), f(3), f(4), f(5)],
-                        offset: [ops.i(6, l), ops.i(7, l), ops.i(8, l)],
-                        mode,
-                        compare,
+                    let r = &mut sreq[l];
+                    r.offset = [ops.i(6, l), ops.i(7, l), ops.i(8, l)];
+                    r.compare = (cmp != NO).then(|| ops.f(cmp, l));
+                    r.mode = if implicit || grad != NO {
+                        let (ddx, ddy) = if grad != NO {
+                            (
+                                [f(grad, l), f(grad + 1, l), f(grad + 2, l)],
+                                [f(grad + 3, l), f(grad + 4, l), f(grad + 5, l)],
+                            )
+                        } else {
+                            // Filled in per quad below (zero for a lane whose quad is partial).
+                            ([0.0; 3], [0.0; 3])
+                        };
+                        SampleMode::Grad { ddx, ddy, bias: f(bias, l), clamp: f(clamp, l) }
+                    } else {
+                        SampleMode::Level(f(level, l))
                     };
                 });
-                self.tmpf = dd;
+                if implicit {
+                    // The quad's coarse derivatives of u, v, w, once per full quad.
+                    for q in (0..w.saturating_sub(3)).step_by(4) {
+                        if (mask >> q) & 0xF != 0xF {
+                            continue;
+                        }
+                        let c = |i: usize| sreq[q + i].coords;
+                        let (c0, c1, c2) = (c(0), c(1), c(2));
+                        let dx = [c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2]];
+                        let dy = [c2[0] - c0[0], c2[1] - c0[1], c2[2] - c0[2]];
+                        for r in &mut sreq[q..q + 4] {
+                            if let SampleMode::Grad { ddx, ddy, .. } = &mut r.mode {
+                                (*ddx, *ddy) = (dx, dy);
+                            }
+                        }
+                    }
+                }
                 self.groups(inst, mask, &[0, 1], |g, k| env.sample(g, k[0] as u32, k[1] as u32, sreq, f4))?;
                 each(mask, w, |l| w4[l] = f4[l].map(f32::to_bits));
                 self.words(inst, mask, w4, true);
