@@ -59,6 +59,7 @@ struct Buffers {
     regs: Vec<u64>,
     mem: Vec<u64>,
     pc: Vec<Pc>,
+    tmp: Vec<u64>,
     scratch: Option<Box<Scratch>>,
 }
 
@@ -72,6 +73,7 @@ impl Drop for Wave<'_> {
             regs: std::mem::take(&mut self.regs),
             mem: std::mem::take(&mut self.mem),
             pc: std::mem::take(&mut self.pc),
+            tmp: std::mem::take(&mut self.tmp),
             scratch: self.scratch.take(),
         };
         // try_with: a shader may run from a thread-local destructor, after the pool is gone.
@@ -143,8 +145,13 @@ impl<'p> Wave<'p> {
         );
         let w = jit.map_or(w, |c| c.width);
         let b = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
-        let Buffers { mut regs, mut mem, mut pc, scratch } =
-            b.unwrap_or_else(|| Buffers { regs: Vec::new(), mem: Vec::new(), pc: Vec::new(), scratch: None });
+        let Buffers { mut regs, mut mem, mut pc, tmp, scratch } = b.unwrap_or_else(|| Buffers {
+            regs: Vec::new(),
+            mem: Vec::new(),
+            pc: Vec::new(),
+            tmp: Vec::new(),
+            scratch: None,
+        });
         regs.clear();
         regs.resize(p.slots as usize * w, 0);
         for &(s, b) in p.consts.iter() {
@@ -168,7 +175,7 @@ impl<'p> Wave<'p> {
             checked: 0,
             helpers: 0,
             grouped,
-            tmp: Vec::new(),
+            tmp,
             scratch,
             jit,
         }

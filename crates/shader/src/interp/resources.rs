@@ -118,6 +118,9 @@ impl Wave<'_> {
         for (k, &s) in sc.iter().enumerate().take(4) {
             let row = &mut self.regs[(d + k) * w..(d + k + 1) * w];
             match s {
+                Scalar::F32 | Scalar::I32 if mask & full(w) == full(w) => {
+                    row.iter_mut().zip(out).for_each(|(r, o)| *r = u64::from(o[k]))
+                }
                 Scalar::F32 | Scalar::I32 => each(mask, w, |l| row[l] = u64::from(out[l][k])),
                 s => each(mask, w, |l| row[l] = word(out[l][k], s)),
             }
@@ -247,9 +250,17 @@ impl Wave<'_> {
                         None => each(mask, w, |l| sreq[l].coords[c] = ops.f(2 + c, l)),
                     }
                 }
+                // Operands that are constants (texel offsets, most biases, clamps and levels)
+                // are decoded once, not per lane.
+                let konst = |k: usize| inst.imm.get(k).copied().flatten();
+                let ty = |k: usize| inst.arg_ty.get(k).copied().unwrap_or(Scalar::F32);
+                let cf = |k: usize| if k == NO { Some(0.0) } else { konst(k).map(|v| alu::to_f32(ty(k), v)) };
+                let offset = [6, 7, 8].map(|k| konst(k).map(|v| v as u32 as i32));
+                let (bias_c, clamp_c, level_c) = (cf(bias), cf(clamp), cf(level));
+                let fc = |c: Option<f32>, k: usize, l: usize| c.unwrap_or_else(|| f(k, l));
                 each(mask, w, |l| {
                     let r = &mut sreq[l];
-                    r.offset = [ops.i(6, l), ops.i(7, l), ops.i(8, l)];
+                    r.offset = [0, 1, 2].map(|j| offset[j].unwrap_or_else(|| ops.i(6 + j, l)));
                     r.compare = (cmp != NO).then(|| ops.f(cmp, l));
                     r.mode = if implicit || grad != NO {
                         let (ddx, ddy) = if grad != NO {
@@ -261,9 +272,9 @@ impl Wave<'_> {
                             // Filled in per quad below (zero for a lane whose quad is partial).
                             ([0.0; 3], [0.0; 3])
                         };
-                        SampleMode::Grad { ddx, ddy, bias: f(bias, l), clamp: f(clamp, l) }
+                        SampleMode::Grad { ddx, ddy, bias: fc(bias_c, bias, l), clamp: fc(clamp_c, clamp, l) }
                     } else {
-                        SampleMode::Level(f(level, l))
+                        SampleMode::Level(fc(level_c, level, l))
                     };
                 });
                 if implicit {
