@@ -553,6 +553,12 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    /// `w` rows of four words and `w` words, for the JIT's direct environment calls.
+    pub(crate) fn words(&mut self, w: usize) -> (&mut [[u32; 4]], &mut [u32]) {
+        self.fit(w);
+        (&mut self.w4[..w], &mut self.u32s[..w])
+    }
+
     /// Every array at least `w` long.
     fn fit(&mut self, w: usize) {
         if self.u64s.len() >= w {

@@ -93,8 +93,9 @@ pub(crate) const SCALARS: [Scalar; 8] =
     [Scalar::Bool, Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::F16, Scalar::F32, Scalar::F64];
 
 /// The call table's third entry: a `LoadInput` (`store` 0) or `StoreOutput` (1) whose place
-/// operands are constants, straight between the environment and register row `slot` (the
-/// environment reads and writes only the mask's lanes). 0: done; 2: an error.
+/// operands are constants, or a `CreateHandle` (2) whose range id and index are (`at`: range
+/// id, index << 32, class << 56), straight between the environment and register row `slot`
+/// (the environment reads and writes only the mask's lanes). 0: done; 2: an error.
 #[allow(clippy::too_many_arguments)]
 extern "C" fn io_one(ctx: *mut Ctx<'_, '_, '_>, store: u32, lo: u64, hi: u64, at: u64, ty: u32, slot: u32) -> u32 {
     // SAFETY: as in `exec_one`.
@@ -106,17 +107,36 @@ extern "C" fn io_one(ctx: *mut Ctx<'_, '_, '_>, store: u32, lo: u64, hi: u64, at
         let (wave, env) = unsafe { (&mut *ctx.wave, &mut *ctx.env) };
         let w = wave.w;
         let ty = SCALARS.get(ty as usize).copied().ok_or_else(|| ExecError::Malformed("a scalar type".into()))?;
+        if mask == 0 {
+            return Ok(());
+        }
+        if store == 3 {
+            return cbuffer_rows(wave, env, mask, at as u32, (at >> 32) as usize, slot as usize);
+        }
         let row = wave
             .regs
             .get_mut(slot as usize * w..(slot as usize + 1) * w)
             .ok_or_else(|| ExecError::Malformed(format!("slot {slot}")))?;
-        if mask == 0 {
-            return Ok(());
-        }
-        if store == 1 {
-            env.store_output(mask, place, ty, row)
-        } else {
-            env.load_input(mask, place, None, ty, row)
+        match store {
+            1 => env.store_output(mask, place, ty, row),
+            2 => {
+                // CreateHandle: range id, index and class as `at` packs them.
+                let mut sc = wave.scratch.take().unwrap_or_default();
+                let handles = sc.words(w).1;
+                let r = env.create_handle(mask, (at >> 56) as u8, at as u32, (at >> 32) as u32 & 0xFF_FFFF, handles);
+                if r.is_ok() && mask == crate::interp::control::full(w) {
+                    row.iter_mut().zip(handles.iter()).for_each(|(r, &h)| *r = u64::from(h));
+                } else if r.is_ok() {
+                    for l in crate::interp::env::lanes(mask) {
+                        if let (Some(r), Some(&h)) = (row.get_mut(l), handles.get(l)) {
+                            *r = u64::from(h);
+                        }
+                    }
+                }
+                wave.scratch = Some(sc);
+                r
+            }
+            _ => env.load_input(mask, place, None, ty, row),
         }
     }));
     match r {
@@ -130,6 +150,65 @@ extern "C" fn io_one(ctx: *mut Ctx<'_, '_, '_>, store: u32, lo: u64, hi: u64, at
             2
         }
     }
+}
+
+/// `io_one`'s CBufferLoadLegacy: constant row `row` of the buffer whose handle each lane holds
+/// in slot `h`, its four words into slots `d..d + 4`, one environment call per distinct handle.
+fn cbuffer_rows(wave: &mut Wave<'_>, env: &mut dyn WaveEnv, mask: u128, row: u32, h: usize, d: usize) -> R<()> {
+    let w = wave.w;
+    let mut sc = wave.scratch.take().unwrap_or_default();
+    let r = cbuffer_rows_into(&mut wave.regs, w, sc.words(w).0, env, mask, row, h, d);
+    wave.scratch = Some(sc);
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cbuffer_rows_into(
+    regs: &mut [u64],
+    w: usize,
+    words: &mut [[u32; 4]],
+    env: &mut dyn WaveEnv,
+    mask: u128,
+    row: u32,
+    h: usize,
+    d: usize,
+) -> R<()> {
+    if regs.len() < (h + 1) * w || regs.len() < (d + 4) * w {
+        return Err(ExecError::Malformed(format!("slots {h}, {d}")));
+    }
+    let full = mask == crate::interp::control::full(w);
+    let handles = &regs[h * w..(h + 1) * w];
+    let first = handles[mask.trailing_zeros() as usize];
+    if full && handles.iter().all(|&x| x == first) {
+        // The common case: one buffer for the whole wave.
+        env.cbuffer_row(mask, first as u32, row, words)?;
+    } else {
+        let mut left = mask;
+        while left != 0 {
+            let handle = handles[left.trailing_zeros() as usize];
+            let mut same = 0u128;
+            for l in crate::interp::env::lanes(left) {
+                if handles[l] == handle {
+                    same |= 1 << l;
+                }
+            }
+            env.cbuffer_row(same, handle as u32, row, words)?;
+            left &= !same;
+        }
+    }
+    for k in 0..4 {
+        let out = &mut regs[(d + k) * w..(d + k + 1) * w];
+        if full {
+            out.iter_mut().zip(words.iter()).for_each(|(o, v)| *o = u64::from(v[k]));
+        } else {
+            for l in crate::interp::env::lanes(mask) {
+                if let (Some(o), Some(v)) = (out.get_mut(l), words.get(l)) {
+                    *o = u64::from(v[k]);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The call table's second entry, every `DEADLINE_EVERY` steps of the wave: 0 to go on, 2
@@ -168,6 +247,10 @@ pub struct Code {
     pub called: usize,
     /// Those instructions' operations, by name, and how many of each.
     pub called_ops: std::collections::BTreeMap<String, usize>,
+    /// The operations that call the environment directly, not through the interpreter
+    /// (signature inputs and outputs at constant places, handles of constant ranges,
+    /// constant-buffer rows), by name.
+    pub direct_ops: std::collections::BTreeMap<String, usize>,
     /// How long compiling took.
     pub compile_time: std::time::Duration,
     module: Mutex<Option<JITModule>>,
@@ -227,6 +310,7 @@ impl Code {
             native: lowered.native,
             called: lowered.called,
             called_ops: lowered.called_ops,
+            direct_ops: lowered.direct_ops,
             compile_time: t0.elapsed(),
             module: Mutex::new(Some(module)),
         })

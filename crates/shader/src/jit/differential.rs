@@ -1,5 +1,6 @@
 //! The JIT against the interpreter (the oracle), for the tests and the `jit` fuzz target:
-//! random programs of every operation the JIT compiles natively, over inputs that include the
+//! random programs of every operation the JIT compiles natively (and of the constant-buffer
+//! reads it calls the environment for directly), over inputs that include the
 //! awkward values (NaN, infinities, signed zeros, denormals, integer extremes), with a
 //! divergent branch and phis, run in both modes at several wave widths; every output bit must
 //! agree ([`compare`]), NaNs counting as one (which NaN an operation on NaNs gives is not
@@ -75,11 +76,13 @@ impl Env for Io {
         self.out.push((sig, row, col, b));
         Ok(())
     }
-    fn create_handle(&mut self, _: u8, _: u32, _: u32) -> R<u32> {
-        Ok(0)
+    /// Handles differ between lanes (every third lane shares one), so that constant-buffer
+    /// reads see waves of several buffers.
+    fn create_handle(&mut self, class: u8, range: u32, index: u32) -> R<u32> {
+        Ok((self.lane % 3) as u32 * 100 + u32::from(class) * 1000 + range * 10 + index)
     }
-    fn cbuffer_row(&mut self, _: u32, _: u32) -> R<[u32; 4]> {
-        Ok([0; 4])
+    fn cbuffer_row(&mut self, handle: u32, row: u32) -> R<[u32; 4]> {
+        Ok([0u64, 1, 2, 3].map(|c| mix(u64::from(handle) * 31 + u64::from(row) * 7 + c) as u32))
     }
     fn sample(&mut self, _: u32, _: u32, c: [f32; 4], _: [i32; 3], _: SampleMode, _: Option<f32>) -> R<[f32; 4]> {
         Ok(c)
@@ -100,6 +103,8 @@ struct Gen<'d> {
     insts: Vec<Inst>,
     i8_zero: Value,
     inputs: u32,
+    /// The seed, for the parts drawn apart from the main sequence ([`Gen::cbuffer_read`]).
+    seed: u64,
 }
 
 const KINDS: [Scalar; 3] = [Scalar::Bool, Scalar::I32, Scalar::F32];
@@ -110,7 +115,7 @@ impl Gen<'_> {
         let mut f =
             Function { name: "rand".into(), values: vec![], blocks: vec![], globals: vec![], cfg: Cfg::default() };
         let i8_zero = f.add_value(Type::Scalar(Scalar::I8), Def::Const([0].into()));
-        Gen { rng: seed, data, f, pool: Default::default(), insts: vec![], i8_zero, inputs: 0 }
+        Gen { rng: seed, data, f, pool: Default::default(), insts: vec![], i8_zero, inputs: 0, seed }
     }
     fn next(&mut self) -> u64 {
         if let Some((&b, rest)) = self.data.split_first() {
@@ -280,6 +285,30 @@ impl Gen<'_> {
         let col = self.i8_zero;
         self.insts.push(Inst { op: Op::Dx(Dx::StoreOutput), args: [sig, row, col, v].into(), dst: None });
     }
+    /// A constant-buffer read (a CreateHandle of constant range and index, a CBufferLoadLegacy
+    /// of a constant row) whose four words are stored at rows `out_row..`, drawn from its own
+    /// numbers (`salt`) so that the rest of the program stays what the same bytes made before.
+    fn cbuffer_read(&mut self, salt: u64, out_row: u64) {
+        let r = mix(self.seed ^ salt);
+        let c = |g: &mut Gen, x: u64| g.f.add_value(Type::Scalar(Scalar::I32), Def::Const([x].into()));
+        let (range, index, row) = (c(self, r % 3), c(self, (r >> 8) % 2), c(self, (r >> 16) % 4));
+        let nonuniform = self.f.add_value(Type::Scalar(Scalar::Bool), Def::Const([0].into()));
+        let h = self.f.add_value(Type::Handle, Def::Inst);
+        let class = crate::ir::interface::ResourceClass::Cbv;
+        self.insts.push(Inst {
+            op: Op::Dx(Dx::CreateHandle(class)),
+            args: [range, index, nonuniform].into(),
+            dst: Some(h),
+        });
+        let s = if (r >> 24) & 1 == 0 { Scalar::F32 } else { Scalar::I32 };
+        let ret = self.f.add_value(Type::Agg([s; 4].into()), Def::Inst);
+        self.insts.push(Inst { op: Op::Dx(Dx::CBufferLoadLegacy), args: [h, row].into(), dst: Some(ret) });
+        for k in 0..4 {
+            let v = self.f.add_value(Type::Scalar(s), Def::Inst);
+            self.insts.push(Inst { op: Op::Extract(k), args: [ret].into(), dst: Some(v) });
+            self.store(v, out_row + u64::from(k));
+        }
+    }
     fn block(&mut self, term: Terminator, phis: Vec<Phi>) {
         let insts = std::mem::take(&mut self.insts);
         self.f.blocks.push(Block { phis, insts, term });
@@ -310,6 +339,8 @@ pub fn program(data: &[u8]) -> Function {
         }
         let v = (g.pick(1), g.pick(2));
         sides.push(v);
+        // Under the divergent branch: each side's lanes read a buffer.
+        g.cbuffer_read(sides.len() as u64, 1000 + 10 * sides.len() as u64);
         g.block(Terminator::Br(BlockId(3)), vec![]);
     }
     g.pool = before;
@@ -324,6 +355,8 @@ pub fn program(data: &[u8]) -> Function {
     for _ in 0..6 {
         g.op();
     }
+    // Every lane reads one.
+    g.cbuffer_read(0, 1000);
     let mut row = 0;
     for k in 0..3 {
         let vs = g.pool[k].clone();

@@ -50,6 +50,8 @@ pub(crate) struct Lowered {
     pub called: usize,
     /// The operations run through the interpreter, by name, and how many of each.
     pub called_ops: std::collections::BTreeMap<String, usize>,
+    /// The operations that call the environment directly (`abi::io_one`), by name.
+    pub direct_ops: std::collections::BTreeMap<String, usize>,
 }
 
 /// The host's instruction set, optimising for speed.
@@ -198,6 +200,7 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
         native: 0,
         called: 0,
         called_ops: Default::default(),
+        direct_ops: Default::default(),
     };
     {
         let fb = FunctionBuilder::new(&mut ctx.func, &mut fbc);
@@ -224,8 +227,7 @@ pub(crate) fn compile(module: &mut JITModule, p: &Program, width: usize) -> Resu
                     f.native(inst)?;
                     out.native += 1;
                 } else if f.io(inst) {
-                    out.called += 1;
-                    *out.called_ops.entry(op_name(&inst.op)).or_default() += 1;
+                    *out.direct_ops.entry(op_name(&inst.op)).or_default() += 1;
                 } else {
                     let resume = index.get(&(b, k + 1)).copied();
                     f.call(b, k, resume, dispatch);
@@ -499,30 +501,53 @@ impl<'a, 'c> Seg<'a, 'c> {
         self.b.switch_to_block(cont);
     }
 
-    /// A `LoadInput` / `StoreOutput` whose place is constant, straight between the environment
-    /// and the register row (`abi::io_one`); an error leaves the function. `false` when `i`
-    /// is not one.
+    /// A `LoadInput` / `StoreOutput` whose place is constant, a `CreateHandle` whose range and
+    /// index are, or a `CBufferLoadLegacy` of a constant row into four 32-bit slots, straight between the environment and the register row (`abi::io_one`);
+    /// an error leaves the function. `false` when `i` is not one.
     fn io(&mut self, i: &XInst) -> bool {
-        let store = match i.op {
-            Op::Dx(Dx::LoadInput { vertex: false }) => 0,
-            Op::Dx(Dx::StoreOutput) => 1,
+        let imm = |k: usize| i.imm.get(k).copied().flatten();
+        let (store, at, ty, slot) = match i.op {
+            Op::Dx(Dx::LoadInput { vertex: false }) | Op::Dx(Dx::StoreOutput) => {
+                let (Some(sig), Some(row), Some(col)) = (imm(0), imm(1), imm(2)) else { return false };
+                if row > 0xFF_FFFF {
+                    return false;
+                }
+                let at = (sig as u32 as u64) | ((row & 0xFF_FFFF) << 32) | ((col & 0xFF) << 56);
+                if matches!(i.op, Op::Dx(Dx::StoreOutput)) {
+                    (1, at, i.arg_ty.get(3).copied(), i.args.get(3).copied())
+                } else {
+                    (0, at, i.dst_ty.scalar(), Some(i.dst))
+                }
+            }
+            Op::Dx(Dx::CreateHandle(class)) => {
+                let (Some(range), Some(index)) = (imm(0), imm(1)) else { return false };
+                if range > u64::from(u32::MAX) || index > 0xFF_FFFF {
+                    return false;
+                }
+                let at = range | (index << 32) | (u64::from(class.dxil()) << 56);
+                (2, at, Some(crate::ir::Scalar::I32), Some(i.dst))
+            }
+            Op::Dx(Dx::CBufferLoadLegacy) => {
+                // A constant row of four 32-bit words into the result's four slots, the handle
+                // read from its slot (`at`: row, handle slot << 32).
+                let (Some(row), Some(&h)) = (imm(1), i.args.first()) else { return false };
+                let crate::ir::Type::Agg(sc) = &i.dst_ty else { return false };
+                let words =
+                    sc.len() == 4 && sc.iter().all(|s| matches!(s, crate::ir::Scalar::F32 | crate::ir::Scalar::I32));
+                if !words || row > u64::from(u32::MAX) || !self.check(h) || !self.check(i.dst + 3) {
+                    self.err = None;
+                    return false;
+                }
+                (3, row | (u64::from(h) << 32), Some(crate::ir::Scalar::I32), Some(i.dst))
+            }
             _ => return false,
-        };
-        let (Some(Some(sig)), Some(Some(row)), Some(Some(col))) = (i.imm.first(), i.imm.get(1), i.imm.get(2)) else {
-            return false;
-        };
-        let (ty, slot) = if store == 1 {
-            (i.arg_ty.get(3).copied(), i.args.get(3).copied())
-        } else {
-            (i.dst_ty.scalar(), Some(i.dst))
         };
         let (Some(ty), Some(slot)) = (ty, slot) else { return false };
         let Some(t) = super::abi::SCALARS.iter().position(|&s| s == ty) else { return false };
-        if *row > 0xFF_FFFF || !self.check(slot) {
+        if !self.check(slot) {
             self.err = None;
             return false;
         }
-        let at = (*sig as u32 as u64) | ((*row & 0xFF_FFFF) << 32) | ((*col & 0xFF) << 56);
         let args = [
             self.ctx,
             self.b.ins().iconst(types::I32, store),

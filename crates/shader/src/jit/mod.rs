@@ -144,12 +144,13 @@ impl Cache {
                 Ok(c) => {
                     if log() {
                         eprintln!(
-                            "rd3d12: jit {} (width {width}, {} slots): {} instructions native, {} through the interpreter {:?}, {:.2} ms",
+                            "rd3d12: jit {} (width {width}, {} slots): {} instructions native, {} through the interpreter {:?}, straight to the environment {:?}, {:.2} ms",
                             p.ir.name,
                             p.slots,
                             c.native,
                             c.called,
                             c.called_ops,
+                            c.direct_ops,
                             c.compile_time.as_secs_f64() * 1e3
                         );
                         if log_ir() {
