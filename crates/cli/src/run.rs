@@ -24,6 +24,9 @@ const USAGE: &str =
   --debug        the debug layer on (RD3D12_DEBUG=1)\n\
   --as-hardware  the CPU adapter presents itself as a hardware adapter (RD3D12_AS_HARDWARE=1;\n\
                  DirectML and torch-directml skip software adapters)\n\
+  --shader-model M  the highest shader model the device reports and accepts: 5.1, or 6.0 up to\n\
+                 the highest rd3d12 executes (RD3D12_SHADER_MODEL=M; below 6.0 DXIL pipelines\n\
+                 are refused, as on a shader model 5.1 driver)\n\
   --threads N    N worker threads for draws, dispatches and large copies (RD3D12_THREADS=N)\n\
   --trace FILE   a Chrome/Perfetto timeline of the GPU's work (RD3D12_TRACE=FILE; open it in\n\
                  https://ui.perfetto.dev)";
