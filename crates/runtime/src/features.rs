@@ -21,9 +21,9 @@ pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::
 /// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
 /// Mesa's OpenGL-on-12 compiler emits, 6.2 the one Mesa's spirv_to_dxil emits.
 pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_6_2;
-/// The environment switch that lowers the highest shader model the device reports, for testing
-/// a program's paths for older drivers (DirectML picks its DXBC shaders when it is offered a
-/// model below 6.0): `RD3D12_SHADER_MODEL=5.1` (or 6.0 up to [`MAX_SHADER_MODEL`]).
+/// The environment switch that lowers the highest shader model the device reports and accepts,
+/// for testing a program's paths for older drivers (programs with DXBC and DXIL builds of their
+/// shaders pick DXBC below 6.0): `RD3D12_SHADER_MODEL=5.1` (or 6.0 up to [`MAX_SHADER_MODEL`]).
 pub const SHADER_MODEL_ENV: &str = "RD3D12_SHADER_MODEL";
 /// Highest root signature version. 1.2 is implemented in rd3d12_core::root_signature but the
 /// 1.606 headers whose ABI this runtime implements do not define it (no
