@@ -30,7 +30,9 @@
 //      out, see test_rasterized_stream.
 //   5. a tessellated draw: tess.vs.dxbc, the hull shader tess.hs.dxbc (a quad patch of four
 //      control points passed through, every factor 2), the domain shader tess.ds.dxbc and
-//      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation.
+//      color.ps.dxbc over one 4-control-point patch covering the target, see test_tessellation;
+//      again with tess_join.hs.dxbc, whose join phase reads the fork phase's inside factors
+//      through vpc to make the edge factors;
 //   6. the rasterizer's sample count and positions read by a DXBC pixel shader (msinfo.ps.dxbc:
 //      sampleinfo and samplepos of the rasterizer) on a 4x target, see test_sample_info.
 //
@@ -508,15 +510,19 @@ static void test_rasterized_stream(Gpu &g)
 // With `uav`, the same draw through tess_uav.hs/ds.dxbc, which also count into a raw UAV
 // (feature level 11_1's UAVs at every stage): the join phase adds 1 to word 0 once per patch,
 // each domain point 1 to word 1; one patch of nine domain points leaves (1, 9).
-static void test_tessellation(Gpu &g, bool uav)
+// With `hs_name`, that hull shader instead of tess.hs.dxbc: tess_join.hs.dxbc makes the same
+// factors in a fork phase (insides) and a join phase reading them through vpc (edges), so the
+// same picture and counts show its vpc reads the fork phase's 2s (0s would make edge factors
+// of 0, which cull the patch).
+static void test_tessellation(Gpu &g, bool uav, const char *hs_name = nullptr)
 {
-    set_ctx(uav ? "tessellation with hull and domain UAVs" : "tessellation");
+    set_ctx("%s", uav ? "tessellation with hull and domain UAVs" : hs_name ? hs_name : "tessellation");
     Com<ID3D12RootSignature> rs;
     const D3D12_ROOT_PARAMETER1 counter = root_uav(0);
     rs.p = g.root_signature(uav ? &counter : nullptr, uav ? 1 : 0,
                             D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     if (!rs) return;
-    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc(uav ? "tess_uav.hs.dxbc" : "tess.hs.dxbc"),
+    std::vector<char> vs = dxbc("tess.vs.dxbc"), hs = dxbc(uav ? "tess_uav.hs.dxbc" : hs_name ? hs_name : "tess.hs.dxbc"),
                       ds = dxbc(uav ? "tess_uav.ds.dxbc" : "tess.ds.dxbc"), ps = dxbc("color.ps.dxbc");
     Com<ID3D12Resource> counts;
     counts.p = g.buffer(D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, true);
@@ -748,6 +754,7 @@ int main()
             test_rasterized_stream(g);
             test_tessellation(g, false);
             test_tessellation(g, true);
+            test_tessellation(g, false, "tess_join.hs.dxbc");
             test_sample_info(g);
         }
         CHECK_EQ(dev->Release(), 0u);

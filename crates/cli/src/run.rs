@@ -17,13 +17,16 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 const USAGE: &str =
-    "usage: rd3d12 run [--gl] [--debug] [--as-hardware] [--threads N] [--trace FILE] [--] PROGRAM [ARGS...]\n\
+    "usage: rd3d12 run [--gl] [--debug] [--as-hardware] [--shader-model M] [--threads N] [--trace FILE] [--] PROGRAM [ARGS...]\n\
   runs PROGRAM with rd3d12 as its D3D12 (libd3d12.so, libdxcore.so and libd3d12core.so first on\n\
   LD_LIBRARY_PATH, from a private folder under ~/.cache/rd3d12) and returns its exit status\n\
   --gl           OpenGL through Mesa's d3d12 Gallium driver on rd3d12 (GALLIUM_DRIVER=d3d12)\n\
   --debug        the debug layer on (RD3D12_DEBUG=1)\n\
   --as-hardware  the CPU adapter presents itself as a hardware adapter (RD3D12_AS_HARDWARE=1;\n\
                  DirectML and torch-directml skip software adapters)\n\
+  --shader-model M  the highest shader model the device reports and accepts: 5.1, or 6.0 up to\n\
+                 the highest rd3d12 executes (RD3D12_SHADER_MODEL=M; below 6.0 DXIL pipelines\n\
+                 are refused, as on a shader model 5.1 driver)\n\
   --threads N    N worker threads for draws, dispatches and large copies (RD3D12_THREADS=N)\n\
   --trace FILE   a Chrome/Perfetto timeline of the GPU's work (RD3D12_TRACE=FILE; open it in\n\
                  https://ui.perfetto.dev)";
@@ -34,6 +37,7 @@ pub struct Options {
     pub gl: bool,
     pub debug: bool,
     pub as_hardware: bool,
+    pub shader_model: Option<String>,
     pub threads: Option<u32>,
     pub trace: Option<PathBuf>,
     pub program: OsString,
@@ -61,6 +65,19 @@ pub fn parse(args: &[String]) -> Result<Option<Options>, String> {
                         .filter(|&n| n > 0)
                         .ok_or_else(|| format!("--threads {n:?}: expected a number of threads of at least 1"))?,
                 );
+            }
+            "--shader-model" => {
+                let m = args.get(i).ok_or("--shader-model needs a shader model")?;
+                i += 1;
+                if rd3d12::features::parse_shader_model(m).is_none() {
+                    let max = rd3d12::features::MAX_SHADER_MODEL.0;
+                    return Err(format!(
+                        "--shader-model {m:?}: expected 5.1 or 6.0 to {}.{} (the models rd3d12 executes)",
+                        max >> 4,
+                        max & 0xf
+                    ));
+                }
+                o.shader_model = Some(m.trim().to_string());
             }
             "--trace" => {
                 let f = args.get(i).ok_or("--trace needs a file name")?;
@@ -231,6 +248,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if o.as_hardware {
         cmd.env("RD3D12_AS_HARDWARE", "1");
     }
+    if let Some(m) = &o.shader_model {
+        cmd.env(rd3d12::features::SHADER_MODEL_ENV, m);
+    }
     if let Some(n) = o.threads {
         cmd.env("RD3D12_THREADS", n.to_string());
     }
@@ -260,8 +280,11 @@ mod tests {
         // Without `--` the first non-option is the program; its own options stay its own.
         let o = parse(&args(&["--debug", "--as-hardware", "python3", "--gl", "-c", "1"])).unwrap().unwrap();
         assert!(o.debug && o.as_hardware && !o.gl);
+        assert_eq!(o.shader_model, None);
         assert_eq!(o.program, "python3");
         assert_eq!(o.args, args(&["--gl", "-c", "1"]).iter().map(OsString::from).collect::<Vec<_>>());
+        let o = parse(&args(&["--shader-model", "5.1", "--", "python3"])).unwrap().unwrap();
+        assert_eq!((o.shader_model.as_deref(), o.program.to_str()), (Some("5.1"), Some("python3")));
         // `--` lets a program's name start with a dash.
         assert_eq!(parse(&args(&["--", "-x"])).unwrap().unwrap().program, "-x");
         assert_eq!(parse(&args(&["--help"])).unwrap(), None);
@@ -277,6 +300,9 @@ mod tests {
             (&["--threads", "0", "x"][..], "at least 1"),
             (&["--threads", "many", "x"][..], "at least 1"),
             (&["--trace"][..], "--trace needs a file name"),
+            (&["--shader-model"][..], "--shader-model needs a shader model"),
+            (&["--shader-model", "5.0", "x"][..], "expected 5.1 or 6.0 to 6.2"),
+            (&["--shader-model", "6.6", "x"][..], "expected 5.1 or 6.0 to 6.2"),
             (&["--frobnicate", "x"][..], "unknown option"),
         ] {
             let e = parse(&args(a)).unwrap_err();

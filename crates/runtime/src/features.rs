@@ -21,6 +21,10 @@ pub const MAX_FEATURE_LEVEL: D3D_FEATURE_LEVEL = D3D_FEATURE_LEVEL(rd3d12_core::
 /// denormals (a 6.2 shader's `ftz` denorm mode is not honoured yet). 6.1 is the lowest model
 /// Mesa's OpenGL-on-12 compiler emits, 6.2 the one Mesa's spirv_to_dxil emits.
 pub const MAX_SHADER_MODEL: D3D_SHADER_MODEL = D3D_SHADER_MODEL_6_2;
+/// The environment switch that lowers the highest shader model the device reports and accepts,
+/// for testing a program's paths for older drivers (programs with DXBC and DXIL builds of their
+/// shaders pick DXBC below 6.0): `RD3D12_SHADER_MODEL=5.1` (or 6.0 up to [`MAX_SHADER_MODEL`]).
+pub const SHADER_MODEL_ENV: &str = "RD3D12_SHADER_MODEL";
 /// Highest root signature version. 1.2 is implemented in rd3d12_core::root_signature but the
 /// 1.606 headers whose ABI this runtime implements do not define it (no
 /// D3D_ROOT_SIGNATURE_VERSION_1_2, no D3D12_ROOT_SIGNATURE_DESC2), so 1.1 is the highest a 606
@@ -108,6 +112,60 @@ fn known_shader_model(m: D3D_SHADER_MODEL) -> bool {
     m == D3D_SHADER_MODEL_5_1 || (D3D_SHADER_MODEL_6_0.0..=D3D_HIGHEST_SHADER_MODEL.0).contains(&m.0)
 }
 
+/// The shader model a value of [`SHADER_MODEL_ENV`] names: "5.1", or "6.0" up to
+/// [`MAX_SHADER_MODEL`] (surrounding blanks allowed); anything else (models this runtime does not
+/// execute, 5.0 and below, which D3D12 has no D3D_SHADER_MODEL value for, or text) is `None`.
+pub fn parse_shader_model(v: &str) -> Option<D3D_SHADER_MODEL> {
+    let (major, minor) = v.trim().split_once('.')?;
+    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
+    if major > 0xf || minor > 0xf {
+        return None;
+    }
+    let m = D3D_SHADER_MODEL(((major << 4) | minor) as _);
+    (m == D3D_SHADER_MODEL_5_1 || (D3D_SHADER_MODEL_6_0.0..=MAX_SHADER_MODEL.0).contains(&m.0)).then_some(m)
+}
+
+/// The highest shader model a device reports for `switch` (the value of [`SHADER_MODEL_ENV`],
+/// if set): the model it names, or [`MAX_SHADER_MODEL`] when it is unset, or with a warning
+/// when it names no model this runtime can report.
+pub fn shader_model_for(switch: Option<&str>) -> (D3D_SHADER_MODEL, Option<String>) {
+    match switch {
+        None => (MAX_SHADER_MODEL, None),
+        Some(v) => match parse_shader_model(v) {
+            Some(m) => (m, None),
+            None => (
+                MAX_SHADER_MODEL,
+                Some(format!(
+                    "rd3d12: {SHADER_MODEL_ENV}={v:?} ignored: it must be 5.1 or 6.0 to {}.{}",
+                    MAX_SHADER_MODEL.0 >> 4,
+                    MAX_SHADER_MODEL.0 & 0xf
+                )),
+            ),
+        },
+    }
+}
+
+/// The highest shader model a device created now reports: [`MAX_SHADER_MODEL`], or lower under
+/// [`SHADER_MODEL_ENV`] (a value it cannot take is ignored with a warning on stderr).
+pub fn highest_shader_model() -> D3D_SHADER_MODEL {
+    let v = std::env::var(SHADER_MODEL_ENV).ok();
+    let (m, warning) = shader_model_for(v.as_deref());
+    if let Some(w) = warning {
+        eprintln!("{w}");
+    }
+    m
+}
+
+/// SHADER_MODEL's answer to a caller who asks for `asked` on a device whose highest model is
+/// `highest`: the highest model both support ("no higher than the shader model passed in"), or
+/// E_INVALIDARG for a value the runtime does not know.
+pub fn report_shader_model(asked: D3D_SHADER_MODEL, highest: D3D_SHADER_MODEL) -> Result<D3D_SHADER_MODEL> {
+    if !known_shader_model(asked) {
+        return Err(Error::INVALID_ARG);
+    }
+    Ok(D3D_SHADER_MODEL(asked.0.min(highest.0)))
+}
+
 impl Device {
     /// Answers CheckFeatureSupport.
     ///
@@ -178,13 +236,13 @@ impl Device {
             }
             D3D12_FEATURE_SHADER_MODEL => {
                 let d = io!(D3D12_FEATURE_DATA_SHADER_MODEL);
-                if !known_shader_model(d.HighestShaderModel) {
-                    return Err(Error::INVALID_ARG);
-                }
-                d.HighestShaderModel = D3D_SHADER_MODEL(d.HighestShaderModel.0.min(MAX_SHADER_MODEL.0));
+                d.HighestShaderModel = report_shader_model(d.HighestShaderModel, self.shader_model())?;
             }
             D3D12_FEATURE_D3D12_OPTIONS1 => {
-                let (wave_ops, lanes_min, lanes_max, lanes_total) = wave_caps(WAVE_OPS);
+                // Wave intrinsics and 64-bit integers are shader model 6.0 features: a device
+                // lowered to 5.1 (RD3D12_SHADER_MODEL) has neither, as a 5.1 driver.
+                let sm6 = self.shader_model().0 >= D3D_SHADER_MODEL_6_0.0;
+                let (wave_ops, lanes_min, lanes_max, lanes_total) = wave_caps(WAVE_OPS && sm6);
                 *io!(D3D12_FEATURE_DATA_D3D12_OPTIONS1) = D3D12_FEATURE_DATA_D3D12_OPTIONS1 {
                     WaveOps: wave_ops,
                     WaveLaneCountMin: lanes_min,
@@ -193,7 +251,7 @@ impl Device {
                     // Always TRUE when the query succeeds (the docs).
                     ExpandedComputeResourceStates: 1,
                     // 64-bit integer arithmetic runs in the interpreter (rd3d12_shader::interp).
-                    Int64ShaderOps: 1,
+                    Int64ShaderOps: b(sm6),
                 }
             }
             D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT => {
@@ -370,6 +428,39 @@ mod tests {
         assert_eq!(wave_caps(WAVE_OPS), (1, 4, 128, 8 * workers));
         // Without wave intrinsics the lane counts are 0.
         assert_eq!(wave_caps(false), (0, 0, 0, 0));
+    }
+
+    #[test]
+    fn shader_model_switch_takes_the_models_the_runtime_executes() {
+        let sm = |v: &str| parse_shader_model(v).map(|m| m.0);
+        assert_eq!(sm("5.1"), Some(0x51));
+        assert_eq!(sm(" 6.0 "), Some(0x60));
+        assert_eq!(sm("6.2"), Some(0x62));
+        // Above what executes, below what D3D12 names, or not a model at all.
+        for bad in ["6.3", "6.9", "5.0", "4.0", "7.0", "51", "5.1.0", "", "x.y", "-5.1", "5.16", "16.1"] {
+            assert_eq!(sm(bad), None, "{bad:?}");
+        }
+        assert_eq!(shader_model_for(None), (MAX_SHADER_MODEL, None));
+        assert_eq!(shader_model_for(Some("5.1")), (D3D_SHADER_MODEL_5_1, None));
+        let (m, warning) = shader_model_for(Some("6.6"));
+        assert_eq!(m, MAX_SHADER_MODEL);
+        assert!(warning.unwrap().contains("RD3D12_SHADER_MODEL=\"6.6\" ignored"));
+    }
+
+    #[test]
+    fn shader_model_report_is_the_lower_of_asked_and_highest() {
+        let r = |asked: u32, highest| report_shader_model(D3D_SHADER_MODEL(asked), highest).map(|m| m.0);
+        // The usual probe, D3D_HIGHEST_SHADER_MODEL, is lowered to the device's highest.
+        assert_eq!(r(D3D_HIGHEST_SHADER_MODEL.0, D3D_SHADER_MODEL_5_1), Ok(0x51));
+        assert_eq!(r(0x62, D3D_SHADER_MODEL_5_1), Ok(0x51));
+        assert_eq!(r(0x60, D3D_SHADER_MODEL_6_2), Ok(0x60));
+        assert_eq!(r(0x51, D3D_SHADER_MODEL_6_2), Ok(0x51));
+        assert_eq!(r(0x65, MAX_SHADER_MODEL), Ok(MAX_SHADER_MODEL.0));
+        // Unknown values stay E_INVALIDARG whatever the device's model.
+        for bad in [0x50, 0x40, 0x52, 0x5f, 0x70, 0] {
+            assert_eq!(r(bad, D3D_SHADER_MODEL_5_1), Err(Error::INVALID_ARG), "{bad:#x}");
+            assert_eq!(r(bad, MAX_SHADER_MODEL), Err(Error::INVALID_ARG), "{bad:#x}");
+        }
     }
 
     #[test]

@@ -70,6 +70,19 @@ pub fn root_signature_info(rs: &RootSignature) -> RootSignatureInfo {
     RootSignatureInfo::new(rs.desc())
 }
 
+/// The shaders of a pipeline as RD3D12_LOG=info names them: "CS DXBC cs_5_0", one a slot.
+fn shader_list(p: &rd3d12_core::pipeline::Pipeline) -> String {
+    use rd3d12_core::shader::Bytecode;
+    let one = |(slot, s): &(rd3d12_core::pipeline::Slot, rd3d12_core::shader::Shader)| {
+        let code = match s.bytecode {
+            Bytecode::Dxbc => "DXBC",
+            Bytecode::Dxil => "DXIL",
+        };
+        format!("{} {code} {}_{}_{}", slot.name(), s.stage.profile(), s.model.major, s.model.minor)
+    };
+    p.shaders.iter().map(one).collect::<Vec<_>>().join(", ")
+}
+
 /// Reads one feature struct through the device's own CheckFeatureSupport, so that validation
 /// follows exactly what the device reports.
 fn feature<T: Default>(device: &Device, f: D3D12_FEATURE) -> T {
@@ -86,7 +99,8 @@ pub fn limits(device: &Device) -> Limits {
     let o3: D3D12_FEATURE_DATA_D3D12_OPTIONS3 = feature(device, D3D12_FEATURE_D3D12_OPTIONS3);
     let o7: D3D12_FEATURE_DATA_D3D12_OPTIONS7 = feature(device, D3D12_FEATURE_D3D12_OPTIONS7);
     let o14: D3D12_FEATURE_DATA_D3D12_OPTIONS14 = feature(device, D3D12_FEATURE_D3D12_OPTIONS14);
-    let mut l = Limits::new(*device.caps(), ShaderModel::from_d3d_value(features::MAX_SHADER_MODEL.0));
+    // Shaders above the reported model are refused, as a driver that reports 5.1 refuses DXIL.
+    let mut l = Limits::new(*device.caps(), ShaderModel::from_d3d_value(device.shader_model().0));
     // Experimental shader models (enabled for the device) let unsigned DXIL through, as on Windows.
     l.allow_unsigned_dxil = device.config().experimental_shader_models();
     l.logic_op = o.OutputMergerLogicOp != 0;
@@ -164,8 +178,15 @@ impl PipelineState {
         if let Some(blob) = &desc.cached_blob {
             cache::check_cached_blob(blob, &p.canonical, &identity(&device.inner)).map_err(to_error)?;
         }
+        let shaders = crate::debug::log_enabled(crate::debug::Level::Info).then(|| shader_list(&p));
         // The DXIL programs are read and checked to execute here, at creation.
-        device.inner.backend().compile(p).map_err(to_error)
+        let e = device.inner.backend().compile(p).map_err(to_error);
+        if let Some(list) = shaders {
+            // Which bytecode a program hands over (DirectML's DXBC or DXIL path, say), and whether
+            // it runs; a refusal's reason follows from the guard.
+            eprintln!("rd3d12: pipeline {list}: {}", if e.is_ok() { "created" } else { "refused" });
+        }
+        e
     }
 
     /// The object of a validated pipeline; `library_slot` is the library record it clears when

@@ -70,6 +70,9 @@ pub struct Device {
     debug_device1: OnceLock<Ptr<crate::debug_device::DebugDevice1>>,
     /// What the device was created with (ID3D12DeviceConfiguration).
     config: DeviceConfig,
+    /// The highest shader model it reports and accepts (features::highest_shader_model: below
+    /// MAX_SHADER_MODEL only under RD3D12_SHADER_MODEL).
+    shader_model: D3D_SHADER_MODEL,
     /// The ID3D12DeviceConfiguration face (made on first QueryInterface).
     configuration: OnceLock<Ptr<crate::device_factory::Configuration<Device>>>,
     /// Address ranges of the live descriptor heaps.
@@ -196,6 +199,7 @@ fn new_device(live: &mut usize, config: DeviceConfig) -> Ptr<Device> {
         debug_device1: OnceLock::new(),
         configuration: OnceLock::new(),
         config,
+        shader_model: crate::features::highest_shader_model(),
     });
     *live = dev.as_ptr() as usize;
     if dev.inner.debug.is_some() {
@@ -369,6 +373,12 @@ impl Device {
     /// What the device was created with.
     pub fn config(&self) -> &DeviceConfig {
         &self.config
+    }
+
+    /// The highest shader model the device reports (SHADER_MODEL) and whose shaders its
+    /// pipelines accept.
+    pub fn shader_model(&self) -> D3D_SHADER_MODEL {
+        self.shader_model
     }
 
     /// The backend executing the device's work (shared with its queues' threads).

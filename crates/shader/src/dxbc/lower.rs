@@ -25,8 +25,8 @@
 //!
 //! * Subroutines ([`call`]): `call` / `callc` inline the label's body at the call site.
 //!
-//! What the lowering does not implement (interfaces and `fcall`, `vpc` in a join phase) is an
-//! `Unsupported` error naming it, which refuses the pipeline.
+//! What the lowering does not implement (interfaces and `fcall`) is an `Unsupported` error
+//! naming it, which refuses the pipeline.
 
 mod call;
 mod double;
@@ -120,6 +120,11 @@ pub(crate) struct L<'a> {
     ret_to: Option<BlockId>,
     /// The fork / join phase's instance counter (a private cell).
     instance: Option<Value>,
+    /// Lowering a join phase: `vpc` reads the patch constants written before.
+    join_phase: bool,
+    /// A hull shader with a join phase: the patch constants written so far, four cells a
+    /// register (what `vpc` reads in a join phase).
+    patch_shadow: Option<Value>,
     f: Function,
     cur: BlockId,
     prologue: Vec<ir::Inst>,
@@ -151,6 +156,8 @@ impl<'a> L<'a> {
             patch_phase: false,
             ret_to: None,
             instance: None,
+            join_phase: false,
+            patch_shadow: None,
             f: Function {
                 name: "main".into(),
                 values: vec![],

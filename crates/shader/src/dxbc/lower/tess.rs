@@ -5,10 +5,12 @@
 //! program has none) and the patch constant function (every fork and join phase in order,
 //! each run once per declared instance with `vForkInstanceID` / `vJoinInstanceID`, its `ret`
 //! ending the instance). Fork and join phases write patch constants; they read the input and
-//! output control points (`vicp`, `vocp`). A domain shader reads `vDomain`, its control
-//! points (`vicp`) and patch constants (`vpc`).
+//! output control points (`vicp`, `vocp`), and a join phase also reads the patch constants the
+//! phases before it wrote (`vpc`: every patch constant write also goes to a private copy of the
+//! patch constant registers, zeroed at the start, which `vpc` reads). A domain shader reads
+//! `vDomain`, its control points (`vicp`) and patch constants (`vpc`).
 
-use super::{bad, unsupported, Facts, LowerError, L, R};
+use super::{bad, Facts, LowerError, L, R};
 use crate::dxbc::tokens::{Inst, Operand, Program};
 use crate::ir::op::{BinOp, CmpPred, Dx, SysValue};
 use crate::ir::{AddrSpace, Function, Op, Scalar, Terminator, Type};
@@ -58,7 +60,38 @@ pub(super) fn fetch(l: &mut L<'_>, o: &Operand, c: usize) -> R<crate::ir::Value>
             let v = l.dx(Dx::LoadPatchConstant, vec![id, row, col], Type::Scalar(s));
             Ok(l.as_bits(v))
         }
-        27 => unsupported("vpc in a hull shader's join phase"),
+        27 if hs && l.join_phase => {
+            let Some(base) = l.patch_shadow else { return bad("vpc without a join phase") };
+            let ix = o.index.first().ok_or_else(|| LowerError::Malformed("vpc without its index".into()))?;
+            if ix.rel.is_none() {
+                let reg = L::imm_index(o, 0)?;
+                if L::element(l.patch, reg, c).is_none() {
+                    return bad(format!("vpc{reg} component {c} is in no patch constant element"));
+                }
+                if reg >= PATCH_REGS {
+                    return bad(format!("vpc{reg} past the {PATCH_REGS} patch constant registers"));
+                }
+                let p = l.emit(
+                    Op::PtrAdd { offset: i64::from(4 * reg) + c as i64, strides: Box::new([]) },
+                    vec![base],
+                    Type::Ptr(AddrSpace::Private),
+                );
+                return Ok(l.emit(Op::Load(1), vec![p], Type::Scalar(Scalar::I32)));
+            }
+            // vpc[r#.x + n]: a register past the 32 reads 0 (the index is clamped to a cell
+            // that stays 0).
+            let i = l.index(ix)?;
+            let n = l.ci(PATCH_REGS);
+            let inside = l.cmp(CmpPred::IUlt, Scalar::I32, i, n);
+            let i = l.emit(Op::Select, vec![inside, i, n], Type::Scalar(Scalar::I32));
+            let p = l.emit(
+                Op::PtrAdd { offset: c as i64, strides: Box::new([4]) },
+                vec![base, i],
+                Type::Ptr(AddrSpace::Private),
+            );
+            Ok(l.emit(Op::Load(1), vec![p], Type::Scalar(Scalar::I32)))
+        }
+        27 if hs => bad("vpc outside a hull shader's join phase"),
         28 if ds => {
             let k = l.ci(c.min(2) as u32);
             let v = l.dx(Dx::DomainLocation, vec![k], Type::Scalar(Scalar::F32));
@@ -78,8 +111,20 @@ pub(super) fn write_patch(l: &mut L<'_>, o: &Operand, k: usize, v: crate::ir::Va
     let v = if L::scalar_of(e.component) == Scalar::F32 { l.as_f32(v) } else { l.as_bits(v) };
     let (id, row, col) = (l.ci(e.id), l.ci(row), l.ci(col));
     l.emit_void(Op::Dx(Dx::StorePatchConstant), vec![id, row, col, v]);
+    if let Some(base) = l.patch_shadow.filter(|_| reg < PATCH_REGS) {
+        let bits = l.as_bits(v);
+        let p = l.emit(
+            Op::PtrAdd { offset: i64::from(4 * reg) + k as i64, strides: Box::new([]) },
+            vec![base],
+            Type::Ptr(AddrSpace::Private),
+        );
+        l.emit_void(Op::Store(1), vec![p, bits]);
+    }
     Ok(())
 }
+
+/// The patch constant registers a hull shader has (vpc0 to vpc31).
+const PATCH_REGS: u32 = 32;
 
 /// A hull shader's phases: (marker opcode, body).
 type Phases<'a> = Vec<(u32, &'a [Inst])>;
@@ -127,7 +172,24 @@ pub(super) fn lower_hs(
     let mut l = L::new(prog, inputs, outputs, patch);
     l.run(global)?;
     l.patch_phase = true;
+    if phases.iter().any(|(m, _)| *m == 116) {
+        // The copy of the patch constants a join phase reads, one more register (always 0)
+        // for indices past the last, zeroed: a vpc no phase wrote reads 0.
+        let cells = 4 * (PATCH_REGS + 1);
+        let base = l.prologue(Op::Alloca(cells), Type::Ptr(AddrSpace::Private));
+        let zero = l.ci(0);
+        for k in 0..cells {
+            let p = l.emit(
+                Op::PtrAdd { offset: i64::from(k), strides: Box::new([]) },
+                vec![base],
+                Type::Ptr(AddrSpace::Private),
+            );
+            l.emit_void(Op::Store(1), vec![p, zero]);
+        }
+        l.patch_shadow = Some(base);
+    }
     for (marker, body) in phases.iter().filter(|(m, _)| *m != 114) {
+        l.join_phase = *marker == 116;
         let count_op = if *marker == 115 { 153 } else { 154 };
         let count = body.iter().find(|i| i.opcode == count_op).and_then(|i| i.extra.first().copied()).unwrap_or(1);
         if count > 128 {

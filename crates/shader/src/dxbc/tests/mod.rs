@@ -41,6 +41,7 @@ macro_rules! no_resources {
 
 mod call;
 mod double;
+mod join;
 mod multisample;
 mod stream;
 
@@ -919,7 +920,7 @@ ret";
 
 /// A hull-shader invocation: input control point `v` element `sig` component `c` reads
 /// `100 * v + 10 * sig + c`; outputs, patch constants and output control point reads logged.
-struct Hs {
+pub(super) struct Hs {
     cp: u32,
     log: Vec<String>,
 }
